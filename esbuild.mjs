@@ -1,0 +1,74 @@
+// Builds every bundle with esbuild: the extension (node, CommonJS, `vscode` external), the
+// webview (browser), and with --tests the reference agent and the test suites.
+// Flags: --watch, --production (minified, no tests), --tests.
+import * as esbuild from 'esbuild';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+const tests = args.has('--tests') && !production;
+
+const common = {
+  bundle: true,
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  {
+    ...common,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: { webview: 'src/webview/main.ts' },
+    outdir: 'dist',
+    loader: { '.ttf': 'file' },
+  },
+];
+
+if (tests) {
+  // Node 20 has no fs.globSync: list the .ts files under a folder, optionally by suffix.
+  const entries = (dir, suffix = '.ts') =>
+    existsSync(dir)
+      ? readdirSync(dir, { recursive: true, encoding: 'utf8' })
+          .filter((f) => f.endsWith(suffix) && !f.endsWith('.d.ts'))
+          .map((f) => join(dir, f))
+          .sort()
+      : [];
+  const testExternal = ['vscode', 'mocha', 'playwright-core'];
+  builds.push(
+    { ...node, entryPoints: ['test/agent/main.ts'], outfile: 'out/test/agent.js' },
+    {
+      ...node,
+      entryPoints: [
+        ...entries('test/unit', '.test.ts'),
+        ...entries('test/integration', '.test.ts'),
+        ...entries('test/vscode'),
+        ...entries('test/e2e'),
+        ...entries('test/host'),
+        ...entries('test/bench'),
+      ],
+      outbase: 'test',
+      outdir: 'out/test',
+      external: testExternal,
+    },
+  );
+}
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('esbuild: watching');
+} else {
+  const started = Date.now();
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  console.log(`esbuild: ${builds.length} bundles in ${Date.now() - started} ms`);
+}

@@ -1,0 +1,28 @@
+import type { SessionInfo } from '@agentclientprotocol/sdk';
+
+/** One agent as configured in `acp.agents`, after validation. */
+export interface AgentConfig {
+  /** Unique, `[A-Za-z0-9._-]+`. */
+  readonly id: string;
+  /** Display name; defaults to the id. */
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  /** Set over the inherited environment. Values are never logged. */
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/**
+ * One validated `session/list` page. The SDK does not validate responses on the client side,
+ * so entries of the wrong shape (non-string id, relative cwd…) were dropped and counted.
+ */
+export interface ListPage {
+  readonly sessions: readonly SessionInfo[];
+  /** Absent or `null` on the wire both mean the end: `undefined` here. */
+  readonly nextCursor: string | undefined;
+  /** How many entries were dropped for their shape. */
+  readonly dropped: number;
+}
+
+/** Fetches one page of sessions for a cwd. `signal` aborts the wait (and cancels the request). */
+export type ListSessions = (params: { cwd: string; cursor?: string }, signal?: AbortSignal) => Promise<ListPage>;
