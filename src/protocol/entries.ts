@@ -1,0 +1,119 @@
+/**
+ * The chat thread as the host holds it and the webview shows it. The host's reducer
+ * (`src/chat/thread.ts`) builds these from `session/update` notifications; the webview
+ * renders them. Shared by both sides: no vscode, no DOM, no node.
+ */
+import type {
+  AvailableCommand,
+  ContentBlock,
+  PermissionOption,
+  PlanEntry,
+  SessionConfigOption,
+  SessionModeState,
+  ToolCallContent,
+  ToolCallLocation,
+  ToolCallStatus,
+  ToolKind,
+} from '@agentclientprotocol/sdk';
+
+/** A message from the user, the agent, or the agent's thinking. Chunks of one message are joined. */
+export interface MessageEntry {
+  readonly type: 'user' | 'agent' | 'thought';
+  /** The message's Markdown text: the text chunks joined. */
+  text: string;
+  /** Non-text blocks (images, resource links, embedded resources), in arrival order. */
+  attachments: ContentBlock[];
+  /** The agent's message id when it sent one (chunks with a new id start a new entry). */
+  messageId?: string;
+  /** False while chunks may still arrive; the webview renders Markdown once it is final. */
+  done: boolean;
+}
+
+/** A tool call; updates merge only the fields they carry. */
+export interface ToolCallEntry {
+  readonly type: 'tool';
+  readonly toolCallId: string;
+  title: string;
+  kind: ToolKind;
+  status: ToolCallStatus;
+  content: ToolCallContent[];
+  locations: ToolCallLocation[];
+  /** Output captured for `terminal` content, keyed by terminal id (from client-side terminals). */
+  terminalOutput?: Record<string, { output: string; truncated: boolean; exitCode?: number | null }>;
+}
+
+export interface PlanEntryView {
+  readonly type: 'plan';
+  entries: PlanEntry[];
+}
+
+/** A notice from the agent (`notice` update) or from the client (dropped updates…). */
+export interface NoticeEntry {
+  readonly type: 'notice';
+  severity: 'info' | 'warning' | 'error';
+  title: string;
+  description?: string;
+}
+
+/** A line across the thread: "Reconnected", "Turn interrupted", "History is partial". */
+export interface DividerEntry {
+  readonly type: 'divider';
+  text: string;
+}
+
+/** A permission request from the agent, answered inline. */
+export interface PermissionEntry {
+  readonly type: 'permission';
+  /** Host-side id of the pending request. */
+  readonly requestId: string;
+  readonly toolCallId: string;
+  title: string;
+  options: PermissionOption[];
+  /** The chosen option id, `cancelled`, or undefined while pending. */
+  outcome?: { optionId: string } | 'cancelled';
+}
+
+export type ThreadEntry = MessageEntry | ToolCallEntry | PlanEntryView | NoticeEntry | DividerEntry | PermissionEntry;
+
+/** Usage as the agent last reported it. */
+export interface Usage {
+  used: number;
+  size: number;
+  cost?: { amount: number; currency: string };
+}
+
+/** What the session is doing now. */
+export type ThreadStatus =
+  | { state: 'idle' }
+  | { state: 'loading'; received: number }
+  | { state: 'prompting' }
+  | { state: 'error'; message: string; canRetry: boolean }
+  | { state: 'disconnected'; message: string };
+
+/** Session-wide state beside the entries. */
+export interface ThreadMeta {
+  title?: string;
+  commands: AvailableCommand[];
+  modes?: SessionModeState;
+  configOptions: SessionConfigOption[];
+  usage?: Usage;
+}
+
+/** A full picture, sent on `ready` and whenever the webview asks again. */
+export interface ThreadSnapshot {
+  entries: ThreadEntry[];
+  meta: ThreadMeta;
+  status: ThreadStatus;
+}
+
+/**
+ * One change to the thread, addressed by entry index. The host batches many per message
+ * during a replay.
+ */
+export type ThreadChange =
+  | { kind: 'entryAdded'; index: number; entry: ThreadEntry }
+  | { kind: 'entryChanged'; index: number; entry: ThreadEntry }
+  /** Text appended to a message entry (streaming), so a long message is not resent per chunk. */
+  | { kind: 'textAppended'; index: number; text: string }
+  | { kind: 'metaChanged'; meta: ThreadMeta }
+  | { kind: 'statusChanged'; status: ThreadStatus };
