@@ -53,6 +53,7 @@ if (tests) {
         ...entries('test/integration', '.test.ts'),
         ...entries('test/vscode'),
         ...entries('test/e2e'),
+        ...entries('test/webview'),
         ...entries('test/host'),
         ...entries('test/bench'),
       ],
