@@ -1,0 +1,130 @@
+/**
+ * Every message between the chat webview and the extension host, typed once. Requests are
+ * verbs, events are past tense. The host owns the thread; the webview is a projection of it:
+ * on `ready` the host answers with a full `snapshot`, then sends batched `changed` events.
+ * A webview that was hidden or reloaded sends `ready` again and gets a fresh snapshot; nothing
+ * buffered for an earlier webview is ever a delta for a new one.
+ *
+ * Shared by both sides: no vscode, no DOM, no node.
+ */
+import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import type { ThreadChange, ThreadSnapshot } from './entries';
+
+/** How the panel came to hold its history; decides the empty-state text. */
+export type HistoryState =
+  /** A session created in this panel: nothing before the first prompt. */
+  | 'new'
+  /** Replayed with `session/load`: the entries are the whole history. */
+  | 'loaded'
+  /** Attached with `session/resume`: earlier turns exist but were not replayed. */
+  | 'resumed';
+
+/** What the panel may offer, decided by the host from the agent's capabilities and state. */
+export interface ChatCapabilities {
+  /** The composer may send (`session/prompt`); false while disconnected or not attached. */
+  canPrompt: boolean;
+  /** Stop is offered while a turn runs. */
+  canCancel: boolean;
+  /** The agent advertises modes (`session/set_mode`). */
+  canSetMode: boolean;
+  /** The agent advertises config options (`session/set_config_option`). */
+  canSetConfig: boolean;
+  /** The agent's display name ("Claude Code"). */
+  agentName: string;
+  sessionId: string;
+  /** The session's working directory, for display and for resolving relative paths. */
+  cwd: string;
+  history: HistoryState;
+}
+
+/** The full picture: the thread and what the panel may offer. */
+export interface SnapshotParams {
+  thread: ThreadSnapshot;
+  capabilities: ChatCapabilities;
+}
+
+/** Changes in order; many per message during a replay, never one message per update. */
+export interface ChangedParams {
+  changes: ThreadChange[];
+}
+
+// ---- host → webview ----
+
+/** Sent in answer to `ready` (and whenever the host must start the webview over). */
+export const snapshotEvent = new NotificationType<SnapshotParams>('snapshot');
+/** Thread changes since the last snapshot or batch, applied in order. */
+export const changedEvent = new NotificationType<ChangedParams>('changed');
+/** The panel's capabilities changed (agent restarted, turn started, attached…). */
+export const capabilitiesChangedEvent = new NotificationType<ChatCapabilities>('capabilitiesChanged');
+
+// ---- webview → host ----
+
+/** The webview (re)started and wants a snapshot; the host answers with `snapshot`. */
+export const readyRequest = new RequestType0<void, void>('ready');
+
+export interface SendPromptParams {
+  text: string;
+}
+/** Sends the composer's text as a prompt. Resolves when the host accepted it, not when the turn ends. */
+export const sendPromptRequest = new RequestType<SendPromptParams, void, void>('sendPrompt');
+
+/** Stops the running turn (`session/cancel`). */
+export const cancelTurnRequest = new RequestType0<void, void>('cancelTurn');
+
+/** Stops a history load in progress. */
+export const cancelLoadRequest = new RequestType0<void, void>('cancelLoad');
+
+export interface AnswerPermissionParams {
+  /** The `requestId` of the permission entry. */
+  requestId: string;
+  /** The chosen option's id, or null for "cancelled". */
+  optionId: string | null;
+}
+/** Answers a pending permission request. */
+export const answerPermissionRequest = new RequestType<AnswerPermissionParams, void, void>('answerPermission');
+
+export interface SetModeParams {
+  modeId: string;
+}
+export const setModeRequest = new RequestType<SetModeParams, void, void>('setMode');
+
+export interface SetConfigOptionParams {
+  configId: string;
+  /** A select option's value id, or a boolean option's value. */
+  value: string | boolean;
+}
+export const setConfigOptionRequest = new RequestType<SetConfigOptionParams, void, void>('setConfigOption');
+
+export interface OpenLocationParams {
+  /** An absolute path, a path relative to the session's cwd, or a `file:` URI. */
+  path: string;
+  /** 1-based line. */
+  line?: number;
+}
+/** Opens a file in an editor. The host checks the path; the webview never opens anything itself. */
+export const openLocationRequest = new RequestType<OpenLocationParams, void, void>('openLocation');
+
+export interface OpenDiffParams {
+  /** Index of the tool-call entry. */
+  entryIndex: number;
+  /** Index in the entry's `content` of the `diff` item. */
+  contentIndex: number;
+}
+/** Opens a diff editor for a tool call's diff; the host has the texts. */
+export const openDiffRequest = new RequestType<OpenDiffParams, void, void>('openDiff');
+
+export interface OpenLinkParams {
+  /** As written in the agent's text; the host validates the scheme and lets VS Code confirm. */
+  href: string;
+}
+/** Opens a link from agent text outside the webview; the webview never navigates. */
+export const openLinkRequest = new RequestType<OpenLinkParams, void, void>('openLink');
+
+/** Retries what failed (the load or attach shown in the error banner). */
+export const retryRequest = new RequestType0<void, void>('retry');
+
+/** Restarts the agent process after it died, then reattaches this session. */
+export const restartAgentRequest = new RequestType0<void, void>('restartAgent');
+
+/** Reveals the "ACP" output channel. */
+export const showLogRequest = new RequestType0<void, void>('showLog');
