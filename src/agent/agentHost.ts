@@ -1,0 +1,197 @@
+import { Emitter } from '../base/event';
+import { Disposable, DisposableMap } from '../base/lifecycle';
+import { sameLaunch } from './config';
+import { AgentConnection, type ClientHandlers, type Timeouts } from './connection';
+import { AgentExited } from './errors';
+import { tagged, type Logger } from './log';
+import type { AgentConfig } from './types';
+import type { TraceLevel } from './wireTap';
+
+/** Where one configured agent is in its life. */
+export type AgentState =
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'starting' }
+  | { readonly kind: 'ready'; readonly connection: AgentConnection }
+  | { readonly kind: 'failed'; readonly error: Error };
+
+export interface AgentHostDeps {
+  logger: Logger;
+  clientInfo: { name: string; version: string };
+  trace: () => TraceLevel;
+  /** Builds the client-side handlers for this agent (permission bridge, fs, terminals). */
+  handlers: (config: AgentConfig) => ClientHandlers;
+  /** Asked before any process starts (workspace trust). False: the start fails with the reason. */
+  mayStart?: (config: AgentConfig) => Promise<boolean>;
+  timeouts?: Partial<Timeouts>;
+}
+
+export class StartRefused extends Error {
+  override readonly name = 'StartRefused';
+}
+
+/**
+ * One configured agent: started on first need (`connect()`), shared by every folder and
+ * panel of the window, stopped on dispose. It holds no work of its own; lists and chats ask
+ * it for the connection and watch its state.
+ */
+export class AgentHost extends Disposable {
+  private stateValue: AgentState = { kind: 'stopped' };
+  private starting: Promise<AgentConnection> | undefined;
+  private readonly stateEmitter = this.register(new Emitter<AgentState>());
+  readonly onDidChangeState = this.stateEmitter.event;
+  private readonly logger: Logger;
+  private generation = 0;
+
+  constructor(
+    readonly config: AgentConfig,
+    private readonly deps: AgentHostDeps,
+  ) {
+    super();
+    this.logger = tagged(deps.logger, config.id);
+  }
+
+  get state(): AgentState {
+    return this.stateValue;
+  }
+
+  /** The live connection, if there is one; never starts anything. */
+  get connection(): AgentConnection | undefined {
+    return this.stateValue.kind === 'ready' ? this.stateValue.connection : undefined;
+  }
+
+  private setState(s: AgentState): void {
+    this.stateValue = s;
+    this.stateEmitter.fire(s);
+  }
+
+  /** The running connection, starting the agent if it is not running. Concurrent calls share one start. */
+  connect(): Promise<AgentConnection> {
+    if (this.isDisposed) return Promise.reject(new StartRefused(`${this.config.name} was removed`));
+    const live = this.connection;
+    if (live?.isAlive) return Promise.resolve(live);
+    this.starting ??= this.start().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async start(): Promise<AgentConnection> {
+    const generation = ++this.generation;
+    this.setState({ kind: 'starting' });
+    try {
+      if (this.deps.mayStart && !(await this.deps.mayStart(this.config))) {
+        throw new StartRefused(`${this.config.name} was not started: this workspace is not trusted.`);
+      }
+      const connection = await AgentConnection.start({
+        config: this.config,
+        logger: this.logger,
+        handlers: this.deps.handlers(this.config),
+        clientInfo: this.deps.clientInfo,
+        trace: this.deps.trace,
+        timeouts: this.deps.timeouts,
+      });
+      if (this.isDisposed || generation !== this.generation) {
+        void connection.stop();
+        throw new StartRefused(`${this.config.name} was stopped while starting`);
+      }
+      connection.onDidExit((e) => {
+        if (this.connection === connection) {
+          this.logger.error(`${e.message}${e.stderrTail ? `\nlast stderr lines:\n${e.stderrTail}` : ''}`);
+          this.setState({ kind: 'failed', error: e });
+        }
+      });
+      this.setState({ kind: 'ready', connection });
+      return connection;
+    } catch (e) {
+      const error = e instanceof Error ? e : new Error(String(e));
+      if (generation === this.generation) {
+        if (error instanceof AgentExited && error.stderrTail) this.logger.error(`last stderr lines:\n${error.stderrTail}`);
+        this.setState({ kind: 'failed', error });
+      }
+      throw error;
+    }
+  }
+
+  /** Stops the process (if any) and forgets it; the next `connect()` starts a new one. */
+  async stop(): Promise<void> {
+    this.generation++;
+    const c = this.connection;
+    this.starting = undefined;
+    if (this.stateValue.kind !== 'stopped') this.setState({ kind: 'stopped' });
+    await c?.stop();
+  }
+
+  async restart(): Promise<AgentConnection> {
+    await this.stop();
+    return this.connect();
+  }
+
+  override dispose(): void {
+    void this.stop();
+    super.dispose();
+  }
+}
+
+/** The hosts of every configured agent, kept in step with the settings. */
+export class AgentRegistry extends Disposable {
+  private readonly hosts = this.register(new DisposableMap<string, AgentHost>());
+  private readonly changeEmitter = this.register(new Emitter<void>());
+  /** Fires when agents are added, removed or replaced. */
+  readonly onDidChangeAgents = this.changeEmitter.event;
+  private readonly stateEmitter = this.register(new Emitter<AgentHost>());
+  /** Fires when any agent's state changes. */
+  readonly onDidChangeState = this.stateEmitter.event;
+  private order: string[] = [];
+  private defaultId = '';
+
+  constructor(private readonly deps: AgentHostDeps) {
+    super();
+  }
+
+  get all(): AgentHost[] {
+    return this.order.map((id) => this.hosts.get(id)!).filter(Boolean);
+  }
+
+  get(id: string): AgentHost | undefined {
+    return this.hosts.get(id);
+  }
+
+  /** `acp.defaultAgent` when it names a configured agent, else the first. */
+  get default(): AgentHost | undefined {
+    return this.hosts.get(this.defaultId) ?? this.all[0];
+  }
+
+  /**
+   * Applies new settings: an agent whose launch changed restarts (only that one), a removed
+   * one stops, a new one waits for its first use.
+   */
+  update(configs: readonly AgentConfig[], defaultId: string): void {
+    this.defaultId = defaultId;
+    let changed = false;
+    const next = new Set(configs.map((c) => c.id));
+    for (const id of [...this.hosts.keys()]) {
+      if (!next.has(id)) {
+        this.hosts.deleteAndDispose(id);
+        changed = true;
+      }
+    }
+    for (const config of configs) {
+      const old = this.hosts.get(config.id);
+      if (old && sameLaunch(old.config, config)) continue;
+      const wasRunning = old !== undefined && old.state.kind !== 'stopped';
+      const host = new AgentHost(config, this.deps);
+      host.onDidChangeState(() => this.stateEmitter.fire(host));
+      this.hosts.set(config.id, host);
+      if (wasRunning) void host.connect().catch(() => {});
+      changed = true;
+    }
+    const order = configs.map((c) => c.id);
+    if (order.join('\0') !== this.order.join('\0')) changed = true;
+    this.order = order;
+    if (changed) this.changeEmitter.fire();
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.all.map((h) => h.stop()));
+  }
+}

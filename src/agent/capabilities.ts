@@ -1,0 +1,44 @@
+import type { AuthMethod, InitializeResponse } from '@agentclientprotocol/sdk';
+
+/**
+ * What the agent can do, read once after `initialize`. A capability object such as
+ * `sessionCapabilities.list` is `{}` when supported and absent or `null` when not.
+ */
+export interface AgentFeatures {
+  readonly load: boolean;
+  readonly list: boolean;
+  readonly resume: boolean;
+  readonly close: boolean;
+  readonly delete: boolean;
+  readonly additionalDirectories: boolean;
+  readonly mcpHttp: boolean;
+  readonly mcpSse: boolean;
+  readonly logout: boolean;
+  readonly images: boolean;
+  readonly embeddedContext: boolean;
+  readonly authMethods: readonly AuthMethod[];
+  readonly agentName?: string;
+  readonly agentVersion?: string;
+}
+
+export function readFeatures(init: InitializeResponse): AgentFeatures {
+  const caps = init.agentCapabilities ?? {};
+  const session = caps.sessionCapabilities ?? {};
+  const present = (v: unknown) => v !== undefined && v !== null && v !== false;
+  return {
+    load: caps.loadSession === true,
+    list: present(session.list),
+    resume: present(session.resume),
+    close: present(session.close),
+    delete: present(session.delete),
+    additionalDirectories: present(session.additionalDirectories),
+    mcpHttp: caps.mcpCapabilities?.http === true,
+    mcpSse: caps.mcpCapabilities?.sse === true,
+    logout: present(caps.auth?.logout),
+    images: caps.promptCapabilities?.image === true,
+    embeddedContext: caps.promptCapabilities?.embeddedContext === true,
+    authMethods: Array.isArray(init.authMethods) ? init.authMethods : [],
+    agentName: init.agentInfo?.title ?? init.agentInfo?.name ?? undefined,
+    agentVersion: init.agentInfo?.version ?? undefined,
+  };
+}

@@ -1,0 +1,63 @@
+import type { AgentConfig } from './types';
+
+/** A settings entry that could not be used, with the reason for the user. */
+export interface ConfigProblem {
+  readonly index: number;
+  readonly message: string;
+}
+
+const ID = /^[A-Za-z0-9._-]+$/;
+
+/**
+ * Reads `acp.agents` as the user wrote it. Entries of the wrong shape are reported, not
+ * guessed at; duplicate ids keep the first.
+ */
+export function parseAgents(raw: unknown): { agents: AgentConfig[]; problems: ConfigProblem[] } {
+  const agents: AgentConfig[] = [];
+  const problems: ConfigProblem[] = [];
+  if (raw === undefined || raw === null) return { agents, problems };
+  if (!Array.isArray(raw)) {
+    return { agents, problems: [{ index: -1, message: 'acp.agents must be an array of agents.' }] };
+  }
+  const seen = new Set<string>();
+  raw.forEach((entry: unknown, index) => {
+    const bad = (message: string) => problems.push({ index, message: `acp.agents[${index}]: ${message}` });
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return bad('must be an object.');
+    const e = entry as Record<string, unknown>;
+    if (typeof e.id !== 'string' || !ID.test(e.id)) return bad('"id" must be letters, digits, ".", "_" or "-".');
+    if (seen.has(e.id)) return bad(`the id "${e.id}" is used twice; the first entry wins.`);
+    if (typeof e.command !== 'string' || e.command.trim() === '') return bad('"command" must be a non-empty string.');
+    if (e.args !== undefined && (!Array.isArray(e.args) || e.args.some((a) => typeof a !== 'string'))) {
+      return bad('"args" must be an array of strings.');
+    }
+    const env: Record<string, string> = {};
+    if (e.env !== undefined) {
+      if (typeof e.env !== 'object' || e.env === null || Array.isArray(e.env)) return bad('"env" must be an object.');
+      for (const [k, v] of Object.entries(e.env)) {
+        if (typeof v !== 'string') return bad(`"env.${k}" must be a string.`);
+        env[k] = v;
+      }
+    }
+    if (e.name !== undefined && typeof e.name !== 'string') return bad('"name" must be a string.');
+    seen.add(e.id);
+    agents.push({
+      id: e.id,
+      name: typeof e.name === 'string' && e.name.trim() ? e.name.trim() : e.id,
+      command: e.command,
+      args: (e.args as string[] | undefined) ?? [],
+      env,
+    });
+  });
+  return { agents, problems };
+}
+
+/** Whether two configurations start the same process (a change restarts the agent). */
+export function sameLaunch(a: AgentConfig, b: AgentConfig): boolean {
+  return (
+    a.command === b.command &&
+    a.name === b.name &&
+    a.args.length === b.args.length &&
+    a.args.every((x, i) => x === b.args[i]) &&
+    JSON.stringify(Object.entries(a.env).sort()) === JSON.stringify(Object.entries(b.env).sort())
+  );
+}

@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Readable, Writable } from 'node:stream';
+import { Emitter } from '../base/event';
+import type { IDisposable } from '../base/lifecycle';
+import { AgentExited } from './errors';
+import type { Logger } from './log';
+import type { AgentConfig } from './types';
+
+const STDERR_TAIL_LINES = 40;
+const STOP_GRACE_MS = 2000;
+
+/**
+ * One agent program, started in its own process group: launchers such as `npx` run the real
+ * agent as a child, and stopping only the launcher would leave the agent behind.
+ */
+export class AgentProcess implements IDisposable {
+  private readonly child: ChildProcess;
+  private readonly stderrLines: string[] = [];
+  private stderrPartial = '';
+  private exitInfo: AgentExited | undefined;
+  private readonly exitEmitter = new Emitter<AgentExited>();
+  /** Fires once when the process is gone (or could not start). */
+  readonly onDidExit = this.exitEmitter.event;
+  readonly exited: Promise<AgentExited>;
+  private stopping = false;
+
+  constructor(
+    readonly config: AgentConfig,
+    private readonly logger: Logger,
+    cwd?: string,
+  ) {
+    this.child = spawn(config.command, [...config.args], {
+      cwd,
+      env: { ...process.env, ...config.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Own process group (POSIX), so stop() can signal the whole tree.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    this.exited = new Promise((resolve) => {
+      const done = (code: number | null, signal: NodeJS.Signals | null, spawnError?: string) => {
+        if (this.exitInfo) return;
+        this.flushStderr();
+        this.exitInfo = new AgentExited(config.name, code, signal, this.stderrTail(), spawnError);
+        resolve(this.exitInfo);
+        this.exitEmitter.fire(this.exitInfo);
+      };
+      this.child.once('error', (err: NodeJS.ErrnoException) => {
+        const why = err.code === 'ENOENT' ? `the command "${config.command}" was not found` : err.message;
+        done(null, null, why);
+      });
+      this.child.once('exit', (code, signal) => {
+        if (!this.stopping) {
+          logger.warn(`agent process exited (code ${code ?? '-'}, signal ${signal ?? '-'})`);
+        }
+        done(code, signal);
+      });
+    });
+    this.child.stderr?.setEncoding('utf8');
+    this.child.stderr?.on('data', (chunk: string) => this.onStderr(chunk));
+    // A closed pipe on write raises EPIPE on the stream: the exit handler reports it.
+    this.child.stdin?.on('error', () => {});
+    this.child.stdout?.on('error', () => {});
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get hasExited(): boolean {
+    return this.exitInfo !== undefined;
+  }
+
+  /** The agent's stdout as a web stream of bytes (what the SDK reads). */
+  get output(): ReadableStream<Uint8Array> {
+    return Readable.toWeb(this.child.stdout!) as unknown as ReadableStream<Uint8Array>;
+  }
+
+  /** The agent's stdin as a web stream of bytes (what the SDK writes). */
+  get input(): WritableStream<Uint8Array> {
+    return Writable.toWeb(this.child.stdin!) as WritableStream<Uint8Array>;
+  }
+
+  stderrTail(): string {
+    return this.stderrLines.join('\n');
+  }
+
+  private onStderr(chunk: string): void {
+    const text = this.stderrPartial + chunk;
+    const lines = text.split(/\r?\n/);
+    this.stderrPartial = lines.pop() ?? '';
+    if (this.stderrPartial.length > 8192) {
+      lines.push(this.stderrPartial);
+      this.stderrPartial = '';
+    }
+    for (const line of lines) this.pushStderr(line);
+  }
+
+  private flushStderr(): void {
+    if (this.stderrPartial) this.pushStderr(this.stderrPartial);
+    this.stderrPartial = '';
+  }
+
+  private pushStderr(line: string): void {
+    const capped = line.length > 2000 ? `${line.slice(0, 2000)}…` : line;
+    this.stderrLines.push(capped);
+    if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.shift();
+    this.logger.info(`stderr: ${capped}`);
+  }
+
+  /** SIGTERM to the process group, SIGKILL after a grace period; resolves when it is gone. */
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
+    if (this.exitInfo) return;
+    this.stopping = true;
+    this.child.stdin?.end();
+    this.signal('SIGTERM');
+    const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    try {
+      await this.exited;
+    } finally {
+      clearTimeout(timer);
+    }
+    // The leader is gone; make sure nothing of its group outlives it.
+    this.signal('SIGKILL');
+  }
+
+  private signal(sig: NodeJS.Signals): void {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform === 'win32') this.child.kill(sig);
+      else process.kill(-pid, sig);
+    } catch {
+      // ESRCH: the group is already gone.
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.exitEmitter.dispose();
+  }
+}

@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SessionNotification } from '@agentclientprotocol/sdk';
+import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
+import { AgentExited, AgentTimedOut, Cancelled, ProtocolError } from '../../src/agent/errors';
+import { MemoryLogger } from '../../src/agent/log';
+import { isRunning, refAgentConfig, seed, tempDir } from '../support/refAgent';
+
+const handlers: ClientHandlers = {
+  requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),
+};
+
+describe('AgentConnection against the reference agent', function () {
+  this.timeout(30_000);
+  const dir = tempDir();
+  const store = join(dir.path, 'store');
+  const cwdA = join(dir.path, 'a');
+  const cwdB = join(dir.path, 'b');
+  const open: AgentConnection[] = [];
+
+  before(() => {
+    mkdirSync(cwdA);
+    mkdirSync(cwdB);
+    seed(store, [cwdA, cwdB], 240, 3);
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.stop()));
+  });
+  after(() => dir.cleanup());
+
+  async function start(switches: string[] = [], timeouts = {}, logger = new MemoryLogger()) {
+    const c = await AgentConnection.start({
+      config: refAgentConfig(store, switches),
+      logger,
+      handlers,
+      clientInfo: { name: 'acp-client-test', version: '0.0.0' },
+      timeouts,
+    });
+    open.push(c);
+    return c;
+  }
+
+  it('initializes and reads the capabilities as present or absent', async () => {
+    const c = await start();
+    assert.equal(c.features.list, true);
+    assert.equal(c.features.load, true);
+    assert.equal(c.features.resume, true);
+    assert.equal(c.features.delete, true);
+    const without = await start(['--no-list', '--no-resume']);
+    assert.equal(without.features.list, false);
+    assert.equal(without.features.resume, false);
+    assert.equal(without.features.load, true);
+  });
+
+  it('pages through every page of a folder, filtered by cwd', async () => {
+    const c = await start(['--page-size', '50']);
+    const ids = new Set<string>();
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await c.listSessions({ cwd: cwdA, ...(cursor ? { cursor } : {}) });
+      pages++;
+      for (const s of page.sessions) {
+        assert.equal(s.cwd, cwdA);
+        ids.add(s.sessionId);
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    assert.equal(ids.size, 120);
+    assert.equal(pages, 3);
+  });
+
+  it('replays a loaded session in order before the response, and resume replays nothing', async () => {
+    const c = await start();
+    const page = await c.listSessions({ cwd: cwdA });
+    const id = page.sessions[0]!.sessionId;
+    const received: SessionNotification[] = [];
+    let responded = false;
+    let afterResponse = 0;
+    const route = c.router.register(id, (n) => {
+      received.push(n);
+      if (responded) afterResponse++;
+    });
+    await c.loadSession({ sessionId: id, cwd: cwdA, mcpServers: [] });
+    responded = true;
+    const kinds = received.map((n) => n.update.sessionUpdate);
+    assert.ok(kinds.length >= 9, `expected a replay, got ${kinds.length}`);
+    assert.equal(kinds.filter((k) => k === 'user_message_chunk').length, 3, 'one user message per seeded turn');
+    assert.equal(kinds.find((k) => k === 'user_message_chunk' || k === 'agent_message_chunk'), 'user_message_chunk');
+    route.dispose();
+
+    const second: string[] = [];
+    const again = c.router.register(id, (n) => second.push(n.update.sessionUpdate));
+    await c.loadSession({ sessionId: id, cwd: cwdA, mcpServers: [] });
+    assert.deepEqual(second, kinds, 'the same replay in the same order');
+    again.dispose();
+
+    let resumed = 0;
+    const r = c.router.register(id, () => resumed++);
+    await c.resumeSession({ sessionId: id, cwd: cwdA });
+    await new Promise((res) => setTimeout(res, 100));
+    assert.equal(resumed, 0);
+    r.dispose();
+    assert.equal(afterResponse, 0);
+  });
+
+  it('keeps updates that arrive before the session is routed', async () => {
+    const c = await start(['--late-updates']);
+    const page = await c.listSessions({ cwd: cwdB });
+    const id = page.sessions[0]!.sessionId;
+    const count = async () => {
+      const got: string[] = [];
+      const route = c.router.register(id, (n) => got.push(n.update.sessionUpdate));
+      await c.loadSession({ sessionId: id, cwd: cwdB, mcpServers: [] });
+      await new Promise((res) => setTimeout(res, 300));
+      route.dispose();
+      return got;
+    };
+    const got = await count();
+    assert.ok(got.includes('session_info_update'));
+    assert.ok(got.length >= 9);
+  });
+
+  it('turns a crash into AgentExited with the tail of stderr', async () => {
+    const c = await start(['--crash-on', 'session/list']);
+    const exited = new Promise<AgentExited>((res) => c.onDidExit(res));
+    await assert.rejects(c.listSessions({ cwd: cwdA }), (e: unknown) => {
+      assert.ok(e instanceof AgentExited, String(e));
+      assert.equal(e.code, 3);
+      assert.match(e.stderrTail, /crashing on purpose/);
+      return true;
+    });
+    assert.equal((await exited).code, 3);
+    await assert.rejects(c.listSessions({ cwd: cwdA }), AgentExited, 'later calls fail fast');
+  });
+
+  it('turns a hang into AgentTimedOut naming the phase', async () => {
+    const c = await start(['--hang', 'session/list'], { list: 400 });
+    await assert.rejects(c.listSessions({ cwd: cwdA }), (e: unknown) => e instanceof AgentTimedOut && e.phase === 'session/list');
+    // The connection stays usable after a timeout.
+    await c.newSession({ cwd: cwdA, mcpServers: [] });
+  });
+
+  it('resets the load timeout with every update, so only silence times out', async () => {
+    const slow = await start(['--delay', '60'], { setupIdle: 300 });
+    const page = await slow.listSessions({ cwd: cwdA });
+    const id = page.sessions[0]!.sessionId;
+    const route = slow.router.register(id, () => {});
+    const t0 = Date.now();
+    await slow.loadSession({ sessionId: id, cwd: cwdA, mcpServers: [] });
+    const took = Date.now() - t0;
+    assert.ok(took > 300, `the whole load (${took} ms) took longer than the idle timeout`);
+    route.dispose();
+    const hung = await start(['--hang', 'session/load'], { setupIdle: 300 });
+    const r2 = hung.router.register(id, () => {});
+    await assert.rejects(hung.loadSession({ sessionId: id, cwd: cwdA, mcpServers: [] }), AgentTimedOut);
+    r2.dispose();
+  });
+
+  it('cancels a request when the caller aborts', async () => {
+    const c = await start(['--hang', 'session/list']);
+    const abort = new AbortController();
+    const p = c.listSessions({ cwd: cwdA }, abort.signal);
+    setTimeout(() => abort.abort(), 50);
+    await assert.rejects(p, Cancelled);
+  });
+
+  it('logs and counts garbage from the agent without failing', async () => {
+    const logger = new MemoryLogger();
+    const c = await start(['--garbage'], {}, logger);
+    const page = await c.listSessions({ cwd: cwdA });
+    assert.ok(page.sessions.length > 0);
+    await new Promise((res) => setTimeout(res, 100));
+    assert.ok(c.stats.invalidLines + c.stats.unknownResponses > 0, JSON.stringify(c.stats));
+    assert.ok(logger.lines.some((l) => /not a JSON-RPC|unknown request id/.test(l)), logger.lines.join('\n'));
+  });
+
+  it('drops list entries of the wrong shape and counts them', async () => {
+    const logger = new MemoryLogger();
+    const c = await start(['--bad-list-shapes'], {}, logger);
+    const page = await c.listSessions({ cwd: cwdA });
+    assert.ok(page.dropped > 0);
+    for (const s of page.sessions) {
+      assert.equal(typeof s.sessionId, 'string');
+      assert.ok(s.cwd.startsWith('/'));
+      assert.ok(s.title === undefined || s.title === null || typeof s.title === 'string');
+    }
+    assert.ok(logger.lines.some((l) => /dropped \d+ entries/.test(l)));
+  });
+
+  it('reports an invalid cursor as a ProtocolError with the agent\'s code', async () => {
+    const c = await start();
+    await assert.rejects(c.listSessions({ cwd: cwdA, cursor: '%%not-a-cursor%%' }), (e: unknown) => e instanceof ProtocolError && e.code === -32602);
+  });
+
+  it('stops the whole process group and leaves no process behind', async () => {
+    const c = await start();
+    const pid = c.pid!;
+    assert.ok(isRunning(pid));
+    await c.stop();
+    assert.equal(isRunning(pid), false);
+  });
+
+  it('fails to start with a clear error when the command does not exist', async () => {
+    await assert.rejects(
+      AgentConnection.start({
+        config: { id: 'x', name: 'Missing', command: '/nonexistent/agent', args: [], env: {} },
+        logger: new MemoryLogger(),
+        handlers,
+        clientInfo: { name: 't', version: '0' },
+      }),
+      (e: unknown) => e instanceof AgentExited && /not found/.test(e.message),
+    );
+  });
+});

@@ -1,0 +1,37 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { AgentConfig } from '../../src/agent/types';
+
+/** The repository root, from the bundled test file (out/test/<kind>/x.js) or the source. */
+export const repoRoot = resolve(__dirname, existsSync(resolve(__dirname, '../../package.json')) ? '../..' : '../../..');
+export const agentScript = join(repoRoot, 'out/test/agent.js');
+
+/** A temporary directory removed by `cleanup()`. */
+export function tempDir(prefix = 'acp-test-'): { path: string; cleanup(): void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, cleanup: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/** Seeds the reference agent's store. */
+export function seed(store: string, cwds: string[], sessions: number, turns: number, extra: string[] = []): void {
+  execFileSync(process.execPath, [agentScript, 'seed', '--store', store, ...cwds.flatMap((c) => ['--cwd', c]), '--sessions', String(sessions), '--turns', String(turns), ...extra], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+}
+
+/** An `acp.agents` entry that runs the reference agent with the given switches. */
+export function refAgentConfig(store: string, switches: string[] = [], id = 'ref'): AgentConfig {
+  return { id, name: 'Reference Agent', command: process.execPath, args: [agentScript, '--store', store, ...switches], env: {} };
+}
+
+/** Whether a process is still there. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
