@@ -82,7 +82,6 @@ export interface ConnectOptions {
  * adds our timeouts, maps errors to the typed ones, and fails fast once the process is gone.
  */
 export class AgentConnection extends Disposable {
-  readonly router = this.register(new UpdateRouter());
   private readonly exitEmitter = this.register(new Emitter<AgentExited>());
   /** Fires once if the process ends while connected (not when we stop it). */
   readonly onDidExit = this.exitEmitter.event;
@@ -95,6 +94,7 @@ export class AgentConnection extends Disposable {
   readonly timeouts: Timeouts;
 
   private constructor(
+    readonly router: UpdateRouter,
     readonly config: AgentConfig,
     private readonly process: AgentProcess,
     private readonly conn: ClientConnection,
@@ -105,6 +105,7 @@ export class AgentConnection extends Disposable {
     timeouts: Timeouts,
   ) {
     super();
+    this.register(router);
     this.timeouts = timeouts;
     this.exitPromise = process.exited.then((e) => {
       this.exitError = e;
@@ -128,9 +129,9 @@ export class AgentConnection extends Disposable {
     logger.info(`starting ${config.command} ${config.args.join(' ')}`);
     const started = Date.now();
     const proc = new AgentProcess(config, logger, opts.cwd);
-    let router: UpdateRouter | undefined;
+    const router = new UpdateRouter();
     const app = client({ name: opts.clientInfo.name });
-    app.onNotification(methods.client.session.update, ({ params }) => router?.dispatch(params));
+    app.onNotification(methods.client.session.update, ({ params }) => router.dispatch(params));
     app.onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
     const capabilities: ClientCapabilities = { terminal: false };
     if (handlers.fs) {
@@ -184,14 +185,14 @@ export class AgentConnection extends Disposable {
       );
     } catch (e) {
       conn.close();
+      router.dispose();
       await proc.stop(500);
       if (e instanceof AgentExited || e instanceof AgentTimedOut) throw e;
       if (e instanceof ShapeError) throw new ProtocolError(config.name, 'initialize', e.message);
       throw toTypedError(config.name, 'initialize', e);
     }
     const features = readFeatures(init);
-    const connection = new AgentConnection(config, proc, conn, tapped.stats, init, features, logger, timeouts);
-    router = connection.router;
+    const connection = new AgentConnection(router, config, proc, conn, tapped.stats, init, features, logger, timeouts);
     void conn.closed.then(() => {
       if (!connection.stopping && !proc.hasExited) {
         logger.error('the connection to the agent closed; stopping the process');
