@@ -115,5 +115,7 @@ export type ThreadChange =
   | { kind: 'entryChanged'; index: number; entry: ThreadEntry }
   /** Text appended to a message entry (streaming), so a long message is not resent per chunk. */
   | { kind: 'textAppended'; index: number; text: string }
+  /** Every entry was dropped (a reload replays the history again); meta and status stay. */
+  | { kind: 'entriesCleared' }
   | { kind: 'metaChanged'; meta: ThreadMeta }
   | { kind: 'statusChanged'; status: ThreadStatus };
