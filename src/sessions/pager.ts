@@ -1,0 +1,112 @@
+import type { SessionInfo } from '@agentclientprotocol/sdk';
+import type { Logger } from '../agent/log';
+import type { ListPage, ListSessions } from '../agent/types';
+import { normalizePath } from './paths';
+
+/** Pages in a row that may bring nothing new before paging waits for the user again. */
+export const MAX_BARREN_PAGES = 10;
+
+/** Pages fetched from the first one on, before they replace (or merge into) a list's rows. */
+export interface FirstPages {
+  /** This folder's sessions, unique by id, in the agent's order. */
+  readonly infos: SessionInfo[];
+  readonly nextCursor: string | undefined;
+  /** Cursors received on the way, to detect a loop later. */
+  readonly seen: Set<string>;
+  /** Paging stopped because a cursor came back. */
+  readonly loop: boolean;
+}
+
+/** The cursor to follow after a page; `loop` when the agent sent one it had sent before. */
+export interface Followed {
+  readonly cursor: string | undefined;
+  readonly loop: boolean;
+}
+
+/**
+ * Reads `session/list` pages for one (agent, folder): asks with `cwd` set, drops what is not
+ * this folder (the agent's filter is not trusted), logs what was dropped, and watches cursors.
+ */
+export class FolderPager {
+  private readonly folderKey: string;
+
+  constructor(
+    private readonly agentId: string,
+    private readonly folder: string,
+    private readonly list: ListSessions,
+    private readonly logger: Logger,
+  ) {
+    this.folderKey = normalizePath(folder);
+  }
+
+  fetch(cursor: string | undefined, signal: AbortSignal): Promise<ListPage> {
+    return this.list(cursor === undefined ? { cwd: this.folder } : { cwd: this.folder, cursor }, signal);
+  }
+
+  /** Whether a session's cwd is this folder; the raw compare spares a path lookup per row. */
+  matches(cwd: unknown): boolean {
+    return typeof cwd === 'string' && (cwd === this.folder || normalizePath(cwd) === this.folderKey);
+  }
+
+  /** The page's sessions of this folder. */
+  inFolder(page: ListPage): SessionInfo[] {
+    const out: SessionInfo[] = [];
+    let foreign = 0;
+    for (const info of page.sessions) {
+      if (typeof info.sessionId === 'string' && this.matches(info.cwd)) out.push(info);
+      else foreign++;
+    }
+    if (page.dropped > 0) {
+      this.logger.warn(`${this.agentId}: session/list sent ${page.dropped} malformed sessions; showing the other ${page.sessions.length}`);
+    }
+    if (foreign > 0) {
+      this.logger.info(`${this.agentId}: dropped ${foreign} of ${page.sessions.length} listed sessions not in ${this.folder}`);
+    }
+    this.logger.debug(`${this.agentId}: session/list page: ${out.length} sessions${page.nextCursor === undefined ? ', last page' : ''}`);
+    return out;
+  }
+
+  /** The cursor to follow: none at the end, and none when it was received before (a loop). */
+  follow(next: string | undefined, seen: Set<string>): Followed {
+    if (next === undefined) return { cursor: undefined, loop: false };
+    if (seen.has(next)) {
+      this.logger.warn(`${this.agentId}: session/list sent a cursor it had sent before; paging stopped`);
+      return { cursor: undefined, loop: true };
+    }
+    seen.add(next);
+    return { cursor: next, loop: false };
+  }
+
+  /**
+   * Fetches from the first page, following pages that carry a cursor but no session of this
+   * folder (agents that filter by cwd after paging), up to {@link MAX_BARREN_PAGES}; then the
+   * cursor is kept so "Load more…" stays offered.
+   */
+  async fromStart(signal: AbortSignal): Promise<FirstPages> {
+    const seen = new Set<string>();
+    const ids = new Set<string>();
+    const infos: SessionInfo[] = [];
+    let cursor: string | undefined;
+    let loop = false;
+    for (let i = 0; i < MAX_BARREN_PAGES; i++) {
+      const page = await this.fetch(cursor, signal);
+      if (signal.aborted) break;
+      for (const info of this.inFolder(page)) {
+        if (!ids.has(info.sessionId)) {
+          ids.add(info.sessionId);
+          infos.push(info);
+        }
+      }
+      const next = this.follow(page.nextCursor, seen);
+      cursor = next.cursor;
+      loop ||= next.loop;
+      if (infos.length > 0 || cursor === undefined) break;
+      if (i === MAX_BARREN_PAGES - 1) this.logBarren(MAX_BARREN_PAGES);
+    }
+    return { infos, nextCursor: cursor, seen, loop };
+  }
+
+  logBarren(pages: number): void {
+    this.logger.info(`${this.agentId}: ${pages} pages in a row brought no new sessions; waiting for "Load more"`);
+  }
+}

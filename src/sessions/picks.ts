@@ -1,0 +1,57 @@
+import type { SessionRow } from './rows';
+
+/**
+ * Rows newest first by `updatedAt` for the QuickPick; rows without a time come last, in the
+ * agent's order (the sort is stable). The tree keeps the agent's order instead.
+ */
+export function sortByUpdatedAt(rows: readonly SessionRow[]): SessionRow[] {
+  return rows
+    .map((row, index) => ({ row, index }))
+    .sort((a, b) => {
+      const ta = a.row.updatedAtMs;
+      const tb = b.row.updatedAtMs;
+      if (ta === undefined || tb === undefined) {
+        if (ta !== tb) return ta === undefined ? 1 : -1;
+        return a.index - b.index;
+      }
+      return tb - ta || a.index - b.index;
+    })
+    .map((x) => x.row);
+}
+
+/** Shortest query taken as an id prefix: shorter ones match too much by chance. */
+export const MIN_ID_PREFIX = 6;
+// Session ids are opaque, but in practice UUIDs or `sess_…` tokens: no spaces, few symbols.
+const ID_LIKE = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
+
+/**
+ * Rows whose id starts with the query (case-insensitive), for a pasted or typed id. Queries
+ * shorter than {@link MIN_ID_PREFIX} or that do not look like an id match nothing.
+ */
+export function matchIdPrefix(rows: readonly SessionRow[], query: string): SessionRow[] {
+  const q = query.trim();
+  if (q.length < MIN_ID_PREFIX || !ID_LIKE.test(q)) return [];
+  const lower = q.toLowerCase();
+  return rows.filter((r) => r.sessionId.toLowerCase().startsWith(lower));
+}
+
+/**
+ * The session "Continue Last Session" opens: the one last opened in this window when it is
+ * still among the rows (or `isKnown` vouches for it, e.g. a page not loaded yet), else the most
+ * recent by `updatedAt`, else none (no row has a time: the agent's order is no promise of
+ * recency, so the caller asks the user).
+ */
+export function pickLastSession(
+  lastOpenedId: string | undefined,
+  rows: readonly SessionRow[],
+  isKnown?: (sessionId: string) => boolean,
+): string | undefined {
+  if (lastOpenedId !== undefined) {
+    if (rows.some((r) => r.sessionId === lastOpenedId) || isKnown?.(lastOpenedId)) return lastOpenedId;
+  }
+  let best: SessionRow | undefined;
+  for (const row of rows) {
+    if (row.updatedAtMs !== undefined && (best === undefined || row.updatedAtMs > best.updatedAtMs!)) best = row;
+  }
+  return best?.sessionId;
+}

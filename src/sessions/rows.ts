@@ -1,0 +1,50 @@
+import type { SessionInfo, SessionInfoUpdate } from '@agentclientprotocol/sdk';
+import { parseUpdatedAt } from './time';
+import { sanitizeTitle } from './title';
+
+/**
+ * One session as the views show it: the agent's `SessionInfo` untouched, plus what is derived
+ * from it once (not per render). Rows are immutable: a change makes a new row.
+ */
+export interface SessionRow extends SessionInfo {
+  /** The sanitised title, or "Untitled session · <short id>". */
+  readonly label: string;
+  /** The agent gave no usable title. */
+  readonly untitled: boolean;
+  /** `updatedAt` parsed; `undefined` when missing or unparsable (the row shows no time). */
+  readonly updatedAtMs: number | undefined;
+}
+
+/** Derives a row from what the agent listed. */
+export function toRow(info: SessionInfo): SessionRow {
+  const { label, untitled } = sanitizeTitle(info.title, info.sessionId);
+  return { ...info, label, untitled, updatedAtMs: parseUpdatedAt(info.updatedAt) };
+}
+
+/**
+ * Applies a `session_info_update`: only the fields it carries change ("omitted fields are left
+ * unchanged"), `null` clears. Returns `undefined` when nothing changed, so no event fires.
+ */
+export function applyUpdate(row: SessionRow, update: SessionInfoUpdate): SessionRow | undefined {
+  const next: SessionInfo = { ...stripDerived(row) };
+  let changed = false;
+  if (update.title !== undefined && update.title !== row.title) {
+    next.title = update.title;
+    changed = true;
+  }
+  if (update.updatedAt !== undefined && update.updatedAt !== row.updatedAt) {
+    next.updatedAt = update.updatedAt;
+    changed = true;
+  }
+  if (update._meta !== undefined && update._meta !== row._meta) {
+    next._meta = update._meta;
+    changed = true;
+  }
+  return changed ? toRow(next) : undefined;
+}
+
+/** The `SessionInfo` a row was made from. */
+export function stripDerived(row: SessionRow): SessionInfo {
+  const { label: _label, untitled: _untitled, updatedAtMs: _ms, ...info } = row;
+  return info;
+}

@@ -1,0 +1,426 @@
+import type { SessionInfo, SessionInfoUpdate } from '@agentclientprotocol/sdk';
+import type { Event } from '../base/event';
+import { Emitter } from '../base/event';
+import type { IDisposable } from '../base/lifecycle';
+import { ErrorCodes, ProtocolError } from '../agent/errors';
+import type { Logger } from '../agent/log';
+import type { ListPage, ListSessions } from '../agent/types';
+import type { SessionCache } from './cache';
+import { CACHE_ROWS } from './cache';
+import type { FirstPages } from './pager';
+import { FolderPager, MAX_BARREN_PAGES } from './pager';
+import type { SessionRow } from './rows';
+import { applyUpdate, stripDerived, toRow } from './rows';
+
+/** What a list is doing. In `error` the rows already shown stay; `SessionList.error` says why. */
+export type SessionListState = 'idle' | 'loading' | 'loadingMore' | 'error';
+
+/**
+ * What changed, so a view refreshes only that: `reset` (the rows were replaced, inserted or
+ * removed), `appended` (rows from index `from` on are new), `row` (one row changed in place),
+ * `state` (state, error, notice or cursor only). Every kind may come with a new state.
+ */
+export type SessionListChange =
+  | { readonly kind: 'reset' }
+  | { readonly kind: 'appended'; readonly from: number }
+  | { readonly kind: 'row'; readonly sessionId: string }
+  | { readonly kind: 'state' };
+
+/** Sentences for the user about how paging ended early. */
+export const Notices = {
+  cursorLoop: 'The agent sent the same page cursor twice; paging stopped.',
+  repeatedPage: 'The agent repeated a page; paging stopped.',
+  cursorRejected: 'The list was refreshed: the agent no longer accepted the page cursor.',
+} as const;
+
+export interface SessionListOptions {
+  readonly agentId: string;
+  /** The workspace folder's absolute path, sent as `cwd`. */
+  readonly folder: string;
+  readonly list: ListSessions;
+  readonly logger: Logger;
+  readonly cache?: SessionCache;
+}
+
+/**
+ * The sessions of one agent in one folder, as `session/list` pages them: explicit paging state
+ * (`items`, `nextCursor`, `state`) and a change event. The agent's order is kept; rows are
+ * unique by `sessionId`; sessions whose `cwd` is another folder are dropped whatever the agent
+ * filtered. No work per page grows with the number of rows already shown.
+ *
+ * The methods that fetch never reject: failures land in `state`/`error`.
+ */
+export class SessionList implements IDisposable {
+  readonly agentId: string;
+  readonly folder: string;
+  private readonly pager: FolderPager;
+  private readonly logger: Logger;
+  private readonly cache: SessionCache | undefined;
+  private readonly changed = new Emitter<SessionListChange>();
+  /** Fires after every change, saying what changed. */
+  readonly onDidChange: Event<SessionListChange> = this.changed.event;
+
+  private rows: SessionRow[] = [];
+  private readonly byId = new Map<string, SessionRow>();
+  /** Index of each row; rebuilt lazily after an insert or removal shifted them. */
+  private positions: Map<string, number> | undefined;
+  /** Created in this window and not yet listed by the agent (which may list a session only
+   * after its first prompt): kept on top when the list is replaced. */
+  private readonly pinned = new Map<string, SessionRow>();
+  /** Cursors received since the first page: one coming back means the agent loops. */
+  private seenCursors = new Set<string>();
+  /** The first session of the last first page, to recognise an agent starting over. */
+  private headId: string | undefined;
+  /** After a restart the next pages repeat rows already shown: skip them instead of stopping. */
+  private catchingUp = false;
+  private cursor: string | undefined;
+  private current: SessionListState = 'idle';
+  private lastError: unknown;
+  private lastNotice: string | undefined;
+  private cached = false;
+  private hasLoaded = false;
+  private failedOp: 'first' | 'more' | undefined;
+  private firstLoad: Promise<void> | undefined;
+  private firstCtrl: AbortController | undefined;
+  private moreLoad: Promise<void> | undefined;
+  private moreCtrl: AbortController | undefined;
+  private disposed = false;
+
+  constructor(options: SessionListOptions) {
+    this.agentId = options.agentId;
+    this.folder = options.folder;
+    this.logger = options.logger;
+    this.pager = new FolderPager(options.agentId, options.folder, options.list, options.logger);
+    this.cache = options.cache;
+    this.changed.onListenerError = (e) => this.logger.error(`session list listener failed: ${String(e)}`);
+  }
+
+  /** The rows in the agent's order (created-here rows first). Replaced on `reset`. */
+  get items(): readonly SessionRow[] {
+    return this.rows;
+  }
+  /** The cursor for "Load more…"; `undefined` when the list is complete or paging stopped. */
+  get nextCursor(): string | undefined {
+    return this.cursor;
+  }
+  get state(): SessionListState {
+    return this.current;
+  }
+  /** Why the last fetch failed, untouched (AgentExited, AuthRequired, ProtocolError…). */
+  get error(): unknown {
+    return this.lastError;
+  }
+  /** A sentence for the user when paging ended early or started over. */
+  get notice(): string | undefined {
+    return this.lastNotice;
+  }
+  /** The rows come from the cache; the agent has not answered yet. */
+  get fromCache(): boolean {
+    return this.cached;
+  }
+  /** The agent has answered a first page at least once. */
+  get loaded(): boolean {
+    return this.hasLoaded;
+  }
+
+  get(sessionId: string): SessionRow | undefined {
+    return this.byId.get(sessionId);
+  }
+
+  /**
+   * Shows the cached rows at once (first time only), then fetches the first page and replaces
+   * the rows with it. Concurrent calls share one request.
+   */
+  loadFirstPage(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    if (this.firstLoad) return this.firstLoad;
+    this.cancelMore();
+    if (!this.hasLoaded && this.rows.length === 0) this.showCached();
+    const ctrl = new AbortController();
+    this.firstCtrl = ctrl;
+    this.setState('loading');
+    const run = this.runFirst(ctrl.signal).finally(() => {
+      if (this.firstCtrl === ctrl) {
+        this.firstCtrl = undefined;
+        this.firstLoad = undefined;
+      }
+    });
+    this.firstLoad = run;
+    return run;
+  }
+
+  /** Fetches the first page unless the agent already answered one. */
+  ensureLoaded(): Promise<void> {
+    return this.hasLoaded && !this.firstLoad ? Promise.resolve() : this.loadFirstPage();
+  }
+
+  /** Fetches the next page and appends it. A no-op without a cursor; concurrent calls share. */
+  loadMore(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    if (this.firstLoad) return this.firstLoad;
+    if (this.moreLoad) return this.moreLoad;
+    if (this.cursor === undefined) return Promise.resolve();
+    const ctrl = new AbortController();
+    this.moreCtrl = ctrl;
+    this.setState('loadingMore');
+    const run = this.runMore(ctrl.signal).finally(() => {
+      if (this.moreCtrl === ctrl) {
+        this.moreCtrl = undefined;
+        this.moreLoad = undefined;
+      }
+    });
+    this.moreLoad = run;
+    return run;
+  }
+
+  /** The user asked for a fresh list: stops paging and fetches the first page again. */
+  refresh(): Promise<void> {
+    this.lastNotice = undefined;
+    return this.loadFirstPage();
+  }
+
+  /** Repeats what failed: the next page when that failed, else the first page. */
+  retry(): Promise<void> {
+    return this.failedOp === 'more' ? this.loadMore() : this.loadFirstPage();
+  }
+
+  /** A `session_info_update`: the row changes in place, nothing is fetched. Unknown ids are ignored. */
+  applyInfoUpdate(sessionId: string, update: SessionInfoUpdate): void {
+    const row = this.byId.get(sessionId);
+    if (!row || this.disposed) return;
+    const next = applyUpdate(row, update);
+    if (!next) return;
+    const index = this.replaceRow(next);
+    this.changed.fire({ kind: 'row', sessionId });
+    if (index < CACHE_ROWS) this.saveCache();
+  }
+
+  /** A session created in this window: on top at once, and no duplicate once the agent lists it. */
+  addCreated(session: SessionInfo): void {
+    if (this.disposed) return;
+    if (!this.pager.matches(session.cwd)) {
+      this.logger.warn(`${this.agentId}: created session ${session.sessionId} is not in ${this.folder}; not listed here`);
+      return;
+    }
+    const existing = this.byId.get(session.sessionId);
+    if (existing) {
+      this.applyInfoUpdate(session.sessionId, { title: session.title, updatedAt: session.updatedAt });
+      return;
+    }
+    const row = toRow(session);
+    this.pinned.set(row.sessionId, row);
+    this.rows.unshift(row);
+    this.byId.set(row.sessionId, row);
+    this.positions = undefined;
+    this.changed.fire({ kind: 'reset' });
+    this.saveCache();
+  }
+
+  /** Forgets a session (after `session/delete`). */
+  remove(sessionId: string): void {
+    if (!this.byId.has(sessionId) || this.disposed) return;
+    this.rows.splice(this.position(sessionId), 1);
+    this.byId.delete(sessionId);
+    this.pinned.delete(sessionId);
+    this.positions = undefined;
+    this.changed.fire({ kind: 'reset' });
+    this.saveCache();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.firstCtrl?.abort();
+    this.moreCtrl?.abort();
+    this.changed.dispose();
+  }
+
+  private async runFirst(signal: AbortSignal): Promise<void> {
+    try {
+      const got = await this.pager.fromStart(signal);
+      if (signal.aborted) return;
+      this.replaceWith(got);
+      this.hasLoaded = true;
+      this.cached = false;
+      this.lastNotice = got.loop ? Notices.cursorLoop : undefined;
+      this.succeed({ kind: 'reset' });
+      this.saveCache();
+    } catch (e) {
+      if (!signal.aborted) this.fail('first', e);
+    }
+  }
+
+  private async runMore(signal: AbortSignal): Promise<void> {
+    try {
+      let cursor = this.cursor;
+      for (let barren = 0; cursor !== undefined; ) {
+        let page: ListPage;
+        try {
+          page = await this.pager.fetch(cursor, signal);
+        } catch (e) {
+          if (signal.aborted || !isInvalidCursor(e)) throw e;
+          // Agents answer a stale cursor with -32602 or -32603: start over, lose nothing shown.
+          this.logger.warn(`${this.agentId}: session/list rejected the cursor (${(e as ProtocolError).code}); starting again from the first page`);
+          const got = await this.pager.fromStart(signal);
+          if (!signal.aborted) this.restartWith(got);
+          return;
+        }
+        if (signal.aborted) return;
+        const infos = this.pager.inFolder(page);
+        const from = this.rows.length;
+        let progress = 0;
+        for (const info of infos) {
+          if (this.pinned.has(info.sessionId)) {
+            // Listed at last: it stays where it is, with the agent's data.
+            this.pinned.delete(info.sessionId);
+            this.replaceRow(toRow(info));
+            this.changed.fire({ kind: 'row', sessionId: info.sessionId });
+            progress++;
+          } else if (!this.byId.has(info.sessionId)) {
+            this.append(toRow(info));
+            progress++;
+          }
+        }
+        const next = this.pager.follow(page.nextCursor, this.seenCursors);
+        if (progress > 0) {
+          this.catchingUp = false;
+          this.cursor = next.cursor;
+          if (next.loop) this.lastNotice = Notices.cursorLoop;
+          this.succeed(this.rows.length > from ? { kind: 'appended', from } : { kind: 'state' });
+          if (from < CACHE_ROWS) this.saveCache();
+          return;
+        }
+        if (infos.length > 0) {
+          const backAtTop = infos[0].sessionId === this.headId;
+          if (!this.catchingUp && backAtTop && next.cursor !== undefined && !next.loop) {
+            // An agent that treats an unknown cursor as "start again" sent the first page.
+            this.logger.warn(`${this.agentId}: session/list answered a cursor with the first page again; starting over`);
+            this.restartWith({ infos, nextCursor: next.cursor, seen: new Set([next.cursor]), loop: false });
+            return;
+          }
+          if (!this.catchingUp || backAtTop) {
+            // Every row is one already shown: the agent ignores the cursor. Never spin.
+            this.logger.warn(`${this.agentId}: session/list repeated rows already shown; paging stopped`);
+            this.cursor = undefined;
+            this.lastNotice = Notices.repeatedPage;
+            this.succeed({ kind: 'state' });
+            return;
+          }
+        }
+        // Nothing new (an empty page, other folders' sessions, or rows skipped after a restart).
+        this.cursor = next.cursor;
+        cursor = next.cursor;
+        if (next.loop) this.lastNotice = Notices.cursorLoop;
+        if (++barren >= MAX_BARREN_PAGES && cursor !== undefined) {
+          this.pager.logBarren(barren);
+          break;
+        }
+      }
+      this.succeed({ kind: 'state' });
+    } catch (e) {
+      if (!signal.aborted) this.fail('more', e);
+    }
+  }
+
+  /** Replaces the rows with a fresh first page; created-here rows the agent does not list yet stay on top. */
+  private replaceWith(got: FirstPages): void {
+    const listed = new Set(got.infos.map((i) => i.sessionId));
+    const rows: SessionRow[] = [];
+    for (const row of [...this.pinned.values()].reverse()) {
+      if (listed.has(row.sessionId)) this.pinned.delete(row.sessionId);
+      else rows.push(row);
+    }
+    for (const info of got.infos) rows.push(toRow(info));
+    this.rows = rows;
+    this.byId.clear();
+    for (const row of rows) this.byId.set(row.sessionId, row);
+    this.positions = undefined;
+    this.cursor = got.nextCursor;
+    this.seenCursors = got.seen;
+    this.headId = got.infos[0]?.sessionId;
+    this.catchingUp = false;
+  }
+
+  /**
+   * Starting over after the agent dropped the cursor. Deterministic merge: the fresh first page,
+   * then every row shown before that it does not contain, in the order they were shown.
+   * Paging goes on from the fresh page's cursor, skipping rows already shown.
+   */
+  private restartWith(got: FirstPages): void {
+    const before = this.rows;
+    this.replaceWith(got);
+    for (const row of before) if (!this.byId.has(row.sessionId)) this.append(row);
+    this.catchingUp = true;
+    this.lastNotice = Notices.cursorRejected;
+    this.succeed({ kind: 'reset' });
+    this.saveCache();
+  }
+
+  private showCached(): void {
+    if (!this.cache) return;
+    const infos = this.cache.read(this.agentId, this.folder).filter((i) => this.pager.matches(i.cwd));
+    if (infos.length === 0) return;
+    this.rows = infos.map(toRow);
+    for (const row of this.rows) this.byId.set(row.sessionId, row);
+    this.positions = undefined;
+    this.cached = true;
+    this.changed.fire({ kind: 'reset' });
+  }
+
+  private append(row: SessionRow): void {
+    this.positions?.set(row.sessionId, this.rows.length);
+    this.rows.push(row);
+    this.byId.set(row.sessionId, row);
+  }
+
+  private position(sessionId: string): number {
+    if (!this.positions) {
+      this.positions = new Map();
+      this.rows.forEach((r, i) => this.positions!.set(r.sessionId, i));
+    }
+    return this.positions.get(sessionId) ?? -1;
+  }
+
+  private replaceRow(row: SessionRow): number {
+    const index = this.position(row.sessionId);
+    if (index >= 0) this.rows[index] = row;
+    this.byId.set(row.sessionId, row);
+    if (this.pinned.has(row.sessionId)) this.pinned.set(row.sessionId, row);
+    return index;
+  }
+
+  private cancelMore(): void {
+    this.moreCtrl?.abort();
+    this.moreCtrl = undefined;
+    this.moreLoad = undefined;
+  }
+
+  private setState(state: SessionListState): void {
+    this.current = state;
+    this.lastError = undefined;
+    this.changed.fire({ kind: 'state' });
+  }
+
+  private succeed(change: SessionListChange): void {
+    this.current = 'idle';
+    this.lastError = undefined;
+    this.failedOp = undefined;
+    this.changed.fire(change);
+  }
+
+  private fail(op: 'first' | 'more', error: unknown): void {
+    this.current = 'error';
+    this.lastError = error;
+    this.failedOp = op;
+    this.logger.warn(`${this.agentId}: session/list failed: ${error instanceof Error ? error.message : String(error)}`);
+    this.changed.fire({ kind: 'state' });
+  }
+
+  private saveCache(): void {
+    this.cache?.save(this.agentId, this.folder, this.rows.slice(0, CACHE_ROWS).map(stripDerived));
+  }
+}
+
+function isInvalidCursor(e: unknown): boolean {
+  return e instanceof ProtocolError && (e.code === ErrorCodes.InvalidParams || e.code === ErrorCodes.InternalError);
+}

@@ -1,0 +1,132 @@
+import * as assert from 'node:assert/strict';
+import type { SessionInfo } from '@agentclientprotocol/sdk';
+import { MemoryLogger } from '../../../src/agent/log';
+import type { SessionCacheStore } from '../../../src/sessions/cache';
+import { cacheKey, SessionCache } from '../../../src/sessions/cache';
+import { SessionList } from '../../../src/sessions/sessionList';
+import { FakeAgent, page, session, sessions } from './fakeAgent';
+
+const FOLDER = '/work/project';
+
+class MemoryStore implements SessionCacheStore {
+  readonly data = new Map<string, unknown>();
+  readonly writes: unknown[] = [];
+  get(key: string): unknown {
+    return this.data.get(key);
+  }
+  set(key: string, value: unknown): void {
+    this.writes.push(value);
+    this.data.set(key, JSON.parse(JSON.stringify(value)));
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('SessionCache', () => {
+  it('round-trips rows per agent and folder, without cursors', () => {
+    const store = new MemoryStore();
+    const cache = new SessionCache(store);
+    cache.save('a', FOLDER, [session('s1', FOLDER, { _meta: { n: 1, deep: { x: 1 } } })]);
+    assert.deepEqual(new SessionCache(store).read('a', FOLDER), [
+      { sessionId: 's1', cwd: FOLDER, title: 'Title s1', updatedAt: '2025-10-29T14:22:15Z', _meta: { n: 1 } },
+    ]);
+    assert.deepEqual(new SessionCache(store).read('b', FOLDER), []);
+    assert.deepEqual(new SessionCache(store).read('a', '/work/other'), []);
+    assert.ok(!JSON.stringify([...store.data.values()]).includes('ursor'));
+  });
+
+  it('keeps at most 200 rows', () => {
+    const store = new MemoryStore();
+    new SessionCache(store).save('a', FOLDER, sessions('s', 300, FOLDER));
+    assert.equal(new SessionCache(store).read('a', FOLDER).length, 200);
+  });
+
+  it('ignores bad data and never throws', () => {
+    const key = cacheKey('a', FOLDER);
+    const bad: unknown[] = [
+      undefined,
+      null,
+      'text',
+      42,
+      { v: 2, rows: [] },
+      { v: 1, rows: 'x' },
+      { v: 1 },
+    ];
+    for (const value of bad) {
+      const store = new MemoryStore();
+      store.data.set(key, value);
+      assert.deepEqual(new SessionCache(store).read('a', FOLDER), [], JSON.stringify(value));
+    }
+    const throwing: SessionCacheStore = {
+      get() {
+        throw new Error('storage broke');
+      },
+      set() {
+        throw new Error('storage broke');
+      },
+    };
+    const logger = new MemoryLogger();
+    const cache = new SessionCache(throwing, { logger });
+    assert.deepEqual(cache.read('a', FOLDER), []);
+    cache.save('a', FOLDER, [session('s', FOLDER)]);
+    assert.equal(logger.lines.length, 2);
+  });
+
+  it('skips rows of the wrong shape and keeps the rest', () => {
+    const store = new MemoryStore();
+    store.data.set(cacheKey('a', FOLDER), {
+      v: 1,
+      rows: [
+        { sessionId: 1, cwd: FOLDER },
+        { sessionId: 'ok', cwd: FOLDER, title: 7, updatedAt: {} },
+        { cwd: FOLDER },
+        null,
+        { sessionId: 'ok', cwd: FOLDER },
+        { sessionId: 'x', cwd: '' },
+      ],
+    });
+    assert.deepEqual(new SessionCache(store).read('a', FOLDER), [{ sessionId: 'ok', cwd: FOLDER }]);
+  });
+
+  it('writes only when the ids, titles or times of the first rows change', () => {
+    const store = new MemoryStore();
+    const cache = new SessionCache(store, { minIntervalMs: 0 });
+    const rows: SessionInfo[] = [session('a', FOLDER), session('b', FOLDER)];
+    cache.save('a', FOLDER, rows);
+    cache.save('a', FOLDER, rows.map((r) => ({ ...r, _meta: { other: true } })));
+    assert.equal(store.writes.length, 1);
+    cache.save('a', FOLDER, [rows[0], { ...rows[1], title: 'new' }]);
+    assert.equal(store.writes.length, 2);
+    // What was read counts as written.
+    const again = new SessionCache(store, { minIntervalMs: 0 });
+    again.read('a', FOLDER);
+    again.save('a', FOLDER, [rows[0], { ...rows[1], title: 'new' }]);
+    assert.equal(store.writes.length, 2);
+  });
+
+  it('coalesces writes to at most one per interval, keeping the latest', async () => {
+    const store = new MemoryStore();
+    const cache = new SessionCache(store, { minIntervalMs: 40 });
+    for (let i = 0; i < 20; i++) cache.save('a', FOLDER, [session('a', FOLDER, { title: `t${i}` })]);
+    assert.equal(store.writes.length, 1);
+    await sleep(80);
+    assert.equal(store.writes.length, 2);
+    assert.equal(new SessionCache(store).read('a', FOLDER)[0].title, 't19');
+    cache.dispose();
+  });
+
+  it('does not write per session_info_update more than once per interval', async () => {
+    const store = new MemoryStore();
+    const cache = new SessionCache(store, { minIntervalMs: 40 });
+    const agent = new FakeAgent({ '': page(sessions('s', 5, FOLDER)) });
+    const list = new SessionList({ agentId: 'a', folder: FOLDER, list: agent.list, logger: new MemoryLogger(), cache });
+    await list.loadFirstPage();
+    assert.equal(store.writes.length, 1);
+    for (let i = 0; i < 50; i++) list.applyInfoUpdate('s2', { title: `live ${i}` });
+    assert.equal(store.writes.length, 1);
+    await sleep(80);
+    assert.equal(store.writes.length, 2);
+    assert.equal(new SessionCache(store).read('a', FOLDER)[2].title, 'live 49');
+    list.dispose();
+  });
+});

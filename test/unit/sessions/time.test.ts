@@ -1,0 +1,45 @@
+import * as assert from 'node:assert/strict';
+import { parseUpdatedAt, relativeTime } from '../../../src/sessions/time';
+
+describe('parseUpdatedAt', () => {
+  it('reads ISO 8601 forms agents send', () => {
+    const t = Date.UTC(2025, 9, 29, 14, 22, 15);
+    assert.equal(parseUpdatedAt('2025-10-29T14:22:15Z'), t);
+    assert.equal(parseUpdatedAt('2025-10-29T14:22:15.123456Z'), t + 123);
+    assert.equal(parseUpdatedAt('2025-10-29T16:22:15+02:00'), t);
+    assert.equal(parseUpdatedAt('2025-10-29T16:22:15+0200'), t);
+    assert.equal(parseUpdatedAt('2025-10-29 14:22:15z'), t);
+    assert.equal(parseUpdatedAt('2025-10-29T14:22:15'), new Date(2025, 9, 29, 14, 22, 15).getTime());
+    assert.equal(parseUpdatedAt('2025-10-29'), new Date(2025, 9, 29).getTime());
+  });
+
+  it('gives undefined for anything else', () => {
+    for (const raw of [undefined, null, 1761747735000, '', 'yesterday', 'Oct 29 2025', '2025-02-30T00:00:00Z', '2025-13-01', '2025-10-29T25:00:00Z', '2025-10-29T14:22:15Zjunk']) {
+      assert.equal(parseUpdatedAt(raw), undefined, String(raw));
+    }
+  });
+});
+
+describe('relativeTime', () => {
+  const now = new Date(2025, 5, 15, 12, 0, 0).getTime();
+  const ago = (ms: number) => relativeTime(now - ms, now);
+  const MIN = 60_000;
+  const H = 60 * MIN;
+
+  it('reads like a person would say it', () => {
+    assert.equal(ago(10_000), 'just now');
+    assert.equal(ago(-5 * H), 'just now', 'future');
+    assert.equal(ago(5 * MIN), '5 min ago');
+    assert.equal(ago(59 * MIN), '59 min ago');
+    assert.equal(ago(3 * H), '3 h ago');
+    assert.equal(ago(23 * H), '23 h ago');
+    assert.equal(relativeTime(new Date(2025, 5, 14, 1, 0).getTime(), now), 'yesterday');
+    assert.equal(relativeTime(new Date(2025, 5, 11, 23, 0).getTime(), now), '4 days ago');
+  });
+
+  it('shows a short date beyond a week, with the year when it differs', () => {
+    const sameYear = relativeTime(new Date(2025, 0, 3).getTime(), now);
+    assert.ok(!sameYear.includes('ago') && !sameYear.includes('2025'), sameYear);
+    assert.ok(relativeTime(new Date(2023, 0, 3).getTime(), now).includes('2023'));
+  });
+});

@@ -1,0 +1,34 @@
+import * as assert from 'node:assert/strict';
+import { sanitizeText, sanitizeTitle } from '../../../src/sessions/title';
+
+describe('sanitizeTitle', () => {
+  it('falls back to the short id for missing titles', () => {
+    for (const raw of [null, undefined, '', '   ', 42, {}, '\u200b\u202e\n']) {
+      assert.deepEqual(sanitizeTitle(raw, 'sess_abcdef123'), { label: 'Untitled session · sess_abc', untitled: true }, String(raw));
+    }
+    assert.deepEqual(sanitizeTitle(null, '\u202eab\ncd'), { label: 'Untitled session · ab cd', untitled: true });
+    assert.deepEqual(sanitizeTitle(null, ''), { label: 'Untitled session', untitled: true });
+  });
+
+  it('makes one line of multi-line and tabbed titles', () => {
+    assert.equal(sanitizeTitle('  Fix the\r\nbuild\t\tnow \u2028 please ', 'x').label, 'Fix the build now please');
+  });
+
+  it('strips control, bidi and zero-width characters', () => {
+    const raw = 'a\u0000b\u001bc\u007fd\u0085e\u009bf\u202ag\u202eh\u2066i\u2069j\u200ek\u200fl\u061cm\u200bn\ufeffo\u200dp';
+    assert.equal(sanitizeTitle(raw, 'x').label, 'abcd efghijklmnop');
+    assert.equal(sanitizeText('tag\udb40\udc41\udb40\udc42s'), 'tags');
+    assert.equal(sanitizeText('lone \ud800 surrogate'), 'lone surrogate');
+  });
+
+  it('caps at 200 code points with an ellipsis, never splitting a pair', () => {
+    const long = sanitizeTitle('é'.repeat(500), 'x').label;
+    assert.equal(Array.from(long).length, 200);
+    assert.ok(long.endsWith('é…'));
+    const emoji = sanitizeTitle('😀'.repeat(300), 'x').label;
+    assert.equal(Array.from(emoji).length, 200);
+    assert.ok(!/[\ud800-\udbff]…$/.test(emoji));
+    assert.equal(sanitizeTitle('😀'.repeat(150), 'x').label, '😀'.repeat(150), '300 UTF-16 units but 150 code points fits');
+    assert.equal(sanitizeTitle('x'.repeat(200), 'x').label.length, 200);
+  });
+});
