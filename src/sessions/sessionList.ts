@@ -9,6 +9,7 @@ import type { SessionCache } from './cache';
 import { CACHE_ROWS } from './cache';
 import type { FirstPages } from './pager';
 import { FolderPager, MAX_BARREN_PAGES } from './pager';
+import { RowStore } from './rowStore';
 import type { SessionRow } from './rows';
 import { applyUpdate, stripDerived, toRow } from './rows';
 
@@ -60,10 +61,7 @@ export class SessionList implements IDisposable {
   /** Fires after every change, saying what changed. */
   readonly onDidChange: Event<SessionListChange> = this.changed.event;
 
-  private rows: SessionRow[] = [];
-  private readonly byId = new Map<string, SessionRow>();
-  /** Index of each row; rebuilt lazily after an insert or removal shifted them. */
-  private positions: Map<string, number> | undefined;
+  private readonly rows = new RowStore();
   /** Created in this window and not yet listed by the agent (which may list a session only
    * after its first prompt): kept on top when the list is replaced. */
   private readonly pinned = new Map<string, SessionRow>();
@@ -97,7 +95,7 @@ export class SessionList implements IDisposable {
 
   /** The rows in the agent's order (created-here rows first). Replaced on `reset`. */
   get items(): readonly SessionRow[] {
-    return this.rows;
+    return this.rows.rows;
   }
   /** The cursor for "Load more…"; `undefined` when the list is complete or paging stopped. */
   get nextCursor(): string | undefined {
@@ -124,7 +122,7 @@ export class SessionList implements IDisposable {
   }
 
   get(sessionId: string): SessionRow | undefined {
-    return this.byId.get(sessionId);
+    return this.rows.get(sessionId);
   }
 
   /**
@@ -135,7 +133,7 @@ export class SessionList implements IDisposable {
     if (this.disposed) return Promise.resolve();
     if (this.firstLoad) return this.firstLoad;
     this.cancelMore();
-    if (!this.hasLoaded && this.rows.length === 0) this.showCached();
+    if (!this.hasLoaded && this.rows.size === 0) this.showCached();
     const ctrl = new AbortController();
     this.firstCtrl = ctrl;
     this.setState('loading');
@@ -186,7 +184,7 @@ export class SessionList implements IDisposable {
 
   /** A `session_info_update`: the row changes in place, nothing is fetched. Unknown ids are ignored. */
   applyInfoUpdate(sessionId: string, update: SessionInfoUpdate): void {
-    const row = this.byId.get(sessionId);
+    const row = this.rows.get(sessionId);
     if (!row || this.disposed) return;
     const next = applyUpdate(row, update);
     if (!next) return;
@@ -202,27 +200,22 @@ export class SessionList implements IDisposable {
       this.logger.warn(`${this.agentId}: created session ${session.sessionId} is not in ${this.folder}; not listed here`);
       return;
     }
-    const existing = this.byId.get(session.sessionId);
+    const existing = this.rows.get(session.sessionId);
     if (existing) {
       this.applyInfoUpdate(session.sessionId, { title: session.title, updatedAt: session.updatedAt });
       return;
     }
     const row = toRow(session);
     this.pinned.set(row.sessionId, row);
-    this.rows.unshift(row);
-    this.byId.set(row.sessionId, row);
-    this.positions = undefined;
+    this.rows.prepend(row);
     this.changed.fire({ kind: 'reset' });
     this.saveCache();
   }
 
   /** Forgets a session (after `session/delete`). */
   remove(sessionId: string): void {
-    if (!this.byId.has(sessionId) || this.disposed) return;
-    this.rows.splice(this.position(sessionId), 1);
-    this.byId.delete(sessionId);
+    if (this.disposed || !this.rows.remove(sessionId)) return;
     this.pinned.delete(sessionId);
-    this.positions = undefined;
     this.changed.fire({ kind: 'reset' });
     this.saveCache();
   }
@@ -267,7 +260,7 @@ export class SessionList implements IDisposable {
         }
         if (signal.aborted) return;
         const infos = this.pager.inFolder(page);
-        const from = this.rows.length;
+        const from = this.rows.size;
         let progress = 0;
         for (const info of infos) {
           if (this.pinned.has(info.sessionId)) {
@@ -276,8 +269,8 @@ export class SessionList implements IDisposable {
             this.replaceRow(toRow(info));
             this.changed.fire({ kind: 'row', sessionId: info.sessionId });
             progress++;
-          } else if (!this.byId.has(info.sessionId)) {
-            this.append(toRow(info));
+          } else if (!this.rows.has(info.sessionId)) {
+            this.rows.append(toRow(info));
             progress++;
           }
         }
@@ -286,7 +279,7 @@ export class SessionList implements IDisposable {
           this.catchingUp = false;
           this.cursor = next.cursor;
           if (next.loop) this.lastNotice = Notices.cursorLoop;
-          this.succeed(this.rows.length > from ? { kind: 'appended', from } : { kind: 'state' });
+          this.succeed(this.rows.size > from ? { kind: 'appended', from } : { kind: 'state' });
           if (from < CACHE_ROWS) this.saveCache();
           return;
         }
@@ -331,10 +324,7 @@ export class SessionList implements IDisposable {
       else rows.push(row);
     }
     for (const info of got.infos) rows.push(toRow(info));
-    this.rows = rows;
-    this.byId.clear();
-    for (const row of rows) this.byId.set(row.sessionId, row);
-    this.positions = undefined;
+    this.rows.reset(rows);
     this.cursor = got.nextCursor;
     this.seenCursors = got.seen;
     this.headId = got.infos[0]?.sessionId;
@@ -347,9 +337,9 @@ export class SessionList implements IDisposable {
    * Paging goes on from the fresh page's cursor, skipping rows already shown.
    */
   private restartWith(got: FirstPages): void {
-    const before = this.rows;
+    const before = this.rows.rows;
     this.replaceWith(got);
-    for (const row of before) if (!this.byId.has(row.sessionId)) this.append(row);
+    for (const row of before) if (!this.rows.has(row.sessionId)) this.rows.append(row);
     this.catchingUp = true;
     this.lastNotice = Notices.cursorRejected;
     this.succeed({ kind: 'reset' });
@@ -360,31 +350,13 @@ export class SessionList implements IDisposable {
     if (!this.cache) return;
     const infos = this.cache.read(this.agentId, this.folder).filter((i) => this.pager.matches(i.cwd));
     if (infos.length === 0) return;
-    this.rows = infos.map(toRow);
-    for (const row of this.rows) this.byId.set(row.sessionId, row);
-    this.positions = undefined;
+    this.rows.reset(infos.map(toRow));
     this.cached = true;
     this.changed.fire({ kind: 'reset' });
   }
 
-  private append(row: SessionRow): void {
-    this.positions?.set(row.sessionId, this.rows.length);
-    this.rows.push(row);
-    this.byId.set(row.sessionId, row);
-  }
-
-  private position(sessionId: string): number {
-    if (!this.positions) {
-      this.positions = new Map();
-      this.rows.forEach((r, i) => this.positions!.set(r.sessionId, i));
-    }
-    return this.positions.get(sessionId) ?? -1;
-  }
-
   private replaceRow(row: SessionRow): number {
-    const index = this.position(row.sessionId);
-    if (index >= 0) this.rows[index] = row;
-    this.byId.set(row.sessionId, row);
+    const index = this.rows.replace(row);
     if (this.pinned.has(row.sessionId)) this.pinned.set(row.sessionId, row);
     return index;
   }
@@ -417,7 +389,7 @@ export class SessionList implements IDisposable {
   }
 
   private saveCache(): void {
-    this.cache?.save(this.agentId, this.folder, this.rows.slice(0, CACHE_ROWS).map(stripDerived));
+    this.cache?.save(this.agentId, this.folder, this.rows.rows.slice(0, CACHE_ROWS).map(stripDerived));
   }
 }
 

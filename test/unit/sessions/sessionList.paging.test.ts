@@ -37,6 +37,20 @@ describe('SessionList paging', () => {
     assert.equal(agent.calls.length, 1);
   });
 
+  it('appends 100 pages of 1000 rows in place, without copying what is shown', async () => {
+    const { list } = setup({}, (call) => {
+      const n = call.cursor === undefined ? 0 : Number(call.cursor);
+      return page(sessions(`p${n}-`, n === 0 ? 1 : 1000, FOLDER), n < 100 ? String(n + 1) : undefined);
+    });
+    await list.loadFirstPage();
+    const items = list.items;
+    const started = Date.now();
+    while (list.nextCursor !== undefined) await list.loadMore();
+    assert.equal(list.items.length, 1 + 100 * 1000);
+    assert.equal(list.items, items, 'appending keeps the array');
+    assert.ok(Date.now() - started < 5000);
+  });
+
   it('sends the folder as cwd and appends pages in the agent order', async () => {
     const { agent, list, changes } = setup({
       '': page(sessions('a', 25, FOLDER), 'c1'),
