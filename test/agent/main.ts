@@ -1,0 +1,67 @@
+// Entry point of the reference agent: `seed` fills a store; anything else serves ACP on stdio.
+// stdout carries only the protocol, so every log line goes to stderr.
+import { appendFileSync } from 'node:fs';
+import { buildAgent } from './agent';
+import { type Command, parseCommand, type ServeOptions, USAGE, UsageError } from './options';
+import { seed } from './seed';
+import { SessionStore } from './store';
+import { Wire } from './wire';
+
+function log(line: string): void {
+  process.stderr.write(`reference agent: ${line}\n`);
+}
+
+async function serve(options: ServeOptions): Promise<void> {
+  if (options.startedFile) appendFileSync(options.startedFile, `${process.pid}\n`);
+  // A test agent must survive whatever the client sends; log the surprise and carry on.
+  process.on('uncaughtException', (error) => log(`uncaught: ${error.stack ?? String(error)}`));
+  process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
+  // The client went away: nothing left to say to anyone.
+  process.stdout.on('error', () => process.exit(0));
+
+  const store = new SessionStore(options.store);
+  log(`pid ${process.pid}, store ${options.store} (${store.size} sessions), page size ${options.pageSize}`);
+  const wire = new Wire(options);
+  const connection = buildAgent(store, options, wire).connect(wire.stream);
+  await connection.closed;
+  // stdin closed: let what is already written reach the pipe, then leave.
+  if (process.stdout.writableLength > 0) {
+    await new Promise<void>((resolve) => {
+      process.stdout.once('drain', resolve);
+      setTimeout(resolve, 1000).unref();
+    });
+  }
+  process.exit(0);
+}
+
+function run(command: Command): void {
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(USAGE + '\n');
+      return;
+    case 'seed': {
+      const result = seed(command.options);
+      const o = command.options;
+      const sampled = Math.min(o.sessions, 100);
+      const scale = sampled > 0 ? o.sessions / sampled : 0;
+      const approx = scale > 1 ? '≈' : '';
+      process.stdout.write(
+        `seeded ${result.sessions} sessions × ${o.turns} turns (${approx}${Math.round(result.updates * scale)} updates, ${approx}${((result.bytes * scale) / 1e6).toFixed(1)} MB of replay) over ${o.cwds.length} cwd(s) in ${o.store} in ${result.ms} ms\n`,
+      );
+      return;
+    }
+    case 'serve':
+      void serve(command.options).catch((error: unknown) => {
+        log(`fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        process.exit(1);
+      });
+  }
+}
+
+try {
+  run(parseCommand(process.argv.slice(2), process.env));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  process.stderr.write(`acp-reference-agent: ${error.message}\n\n${USAGE}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,261 @@
+// Command line of the reference agent. Real ACP adapters differ in paging, cursors, error codes
+// and timing; each switch imitates one such difference so the client can be tested against it.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+export type TitleOverride = 'null' | 'empty' | 'long' | 'multiline' | 'hostile';
+export type TitleStyle = 'normal' | 'null' | 'long' | 'multiline' | 'hostile' | 'mixed';
+export type InvalidCursorCode = -32602 | -32603 | 'restart';
+export type Capability = 'load' | 'list' | 'resume' | 'close' | 'delete';
+
+export interface ServeOptions {
+  store: string;
+  pageSize: number;
+  without: Set<Capability>;
+  crashAfter?: number;
+  crashOn: Set<string>;
+  hang: Set<string>;
+  garbage: boolean;
+  repeatCursor: boolean;
+  ignoreCursor: boolean;
+  emptyPages: boolean;
+  invalidCursorCode: InvalidCursorCode;
+  unknownSessionCode: number;
+  titles?: TitleOverride;
+  lateUpdates: boolean;
+  delay: number;
+  loadDelay: number;
+  startedFile?: string;
+  record?: string;
+  badListShapes: boolean;
+  hugeMessage: boolean;
+  hideEmpty: boolean;
+}
+
+export interface SeedOptions {
+  store: string;
+  cwds: string[];
+  sessions: number;
+  turns: number;
+  titleStyle: TitleStyle;
+}
+
+export type Command = { kind: 'serve'; options: ServeOptions } | { kind: 'seed'; options: SeedOptions } | { kind: 'help' };
+
+export const USAGE = `acp-reference-agent: a scripted ACP agent over stdio for tests and demos.
+
+  node out/test/agent.js [--store DIR] [switches]
+  node out/test/agent.js seed --store DIR --cwd ABS [--cwd ABS2 ...] --sessions N --turns M
+                              [--title-style normal|null|long|multiline|hostile|mixed]
+
+Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
+  --page-size N                 session/list page size, 1..5000 (default 50)
+  --no-load --no-list --no-resume --no-close --no-delete
+                                withhold the capability and refuse the method
+  --crash-after K               exit 3 when the K-th incoming JSON-RPC message arrives
+  --crash-on METHOD             exit 3 when METHOD arrives
+  --hang METHOD                 never answer METHOD (repeatable)
+  --garbage                     non-JSON-RPC lines after initialize and between list pages
+  --repeat-cursor               every list page returns the same nextCursor
+  --ignore-cursor               every list request returns the first page with a nextCursor
+  --empty-pages                 filter by cwd after paging over the whole store
+  --invalid-cursor-code C       -32602 (default), -32603 or restart
+  --unknown-session-code C      -32002 (default) or -32603
+  --titles null|empty|long|multiline|hostile
+                                override the titles session/list returns
+  --late-updates                send half of a load replay after the load response
+  --delay MS                    wait before each outgoing message
+  --load-delay MS               wait before a load replay starts
+  --started-file PATH           append this pid to PATH at start
+  --record FILE                 append each received request's method and params to FILE
+  --bad-list-shapes             mix malformed entries into session/list results
+  --huge-message                answer the first session/list with a message over 33 MiB
+  --hide-empty                  list only sessions that have at least one turn
+Default store: $ACP_REF_AGENT_STORE or a new temporary directory.`;
+
+export class UsageError extends Error {}
+
+const capabilitySwitches: Record<string, Capability> = {
+  '--no-load': 'load',
+  '--no-list': 'list',
+  '--no-resume': 'resume',
+  '--no-close': 'close',
+  '--no-delete': 'delete',
+};
+
+const titleOverrides = ['null', 'empty', 'long', 'multiline', 'hostile'];
+const titleStyles = ['normal', 'null', 'long', 'multiline', 'hostile', 'mixed'];
+
+/** Splits `ACP_REF_AGENT_ARGS` so a VS Code `acp.agents` entry can set switches through `env`. */
+export function argsFromEnv(env: NodeJS.ProcessEnv): string[] {
+  return (env.ACP_REF_AGENT_ARGS ?? '').split(/\s+/).filter((a) => a.length > 0);
+}
+
+export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
+  const args = [...argv, ...argsFromEnv(env)];
+  if (args.includes('--help') || args.includes('-h')) {
+    return { kind: 'help' };
+  }
+  if (args[0] === 'seed') {
+    return { kind: 'seed', options: parseSeed(args.slice(1), env) };
+  }
+  return { kind: 'serve', options: parseServe(args, env) };
+}
+
+function defaultStore(env: NodeJS.ProcessEnv): string {
+  return env.ACP_REF_AGENT_STORE || mkdtempSync(join(tmpdir(), 'acp-ref-agent-'));
+}
+
+function integer(name: string, raw: string | undefined, min: number, max: number): number {
+  const value = Number(raw);
+  if (raw === undefined || !Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`${name} needs an integer from ${min} to ${max}, got ${raw ?? 'nothing'}`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(name: string, raw: string | undefined, allowed: readonly string[]): T {
+  if (raw === undefined || !allowed.includes(raw)) {
+    throw new UsageError(`${name} needs one of ${allowed.join(', ')}, got ${raw ?? 'nothing'}`);
+  }
+  return raw as T;
+}
+
+function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
+  let store: string | undefined;
+  const options: Omit<ServeOptions, 'store'> = {
+    pageSize: 50,
+    without: new Set(),
+    crashOn: new Set(),
+    hang: new Set(),
+    garbage: false,
+    repeatCursor: false,
+    ignoreCursor: false,
+    emptyPages: false,
+    invalidCursorCode: -32602,
+    unknownSessionCode: -32002,
+    lateUpdates: false,
+    delay: 0,
+    loadDelay: 0,
+    badListShapes: false,
+    hugeMessage: false,
+    hideEmpty: false,
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const value = (): string | undefined => args[++i];
+    if (arg in capabilitySwitches) {
+      options.without.add(capabilitySwitches[arg]);
+      continue;
+    }
+    switch (arg) {
+      case '--store':
+        store = value();
+        if (!store) throw new UsageError('--store needs a directory');
+        break;
+      case '--page-size':
+        options.pageSize = integer(arg, value(), 1, 5000);
+        break;
+      case '--crash-after':
+        options.crashAfter = integer(arg, value(), 1, Number.MAX_SAFE_INTEGER);
+        break;
+      case '--crash-on':
+      case '--hang': {
+        const method = value();
+        if (!method) throw new UsageError(`${arg} needs a method name`);
+        (arg === '--hang' ? options.hang : options.crashOn).add(method);
+        break;
+      }
+      case '--garbage':
+        options.garbage = true;
+        break;
+      case '--repeat-cursor':
+        options.repeatCursor = true;
+        break;
+      case '--ignore-cursor':
+        options.ignoreCursor = true;
+        break;
+      case '--empty-pages': {
+        options.emptyPages = true;
+        // An optional number is accepted for compatibility; paging already spans the whole store.
+        if (args[i + 1] !== undefined && /^\d+$/.test(args[i + 1])) i++;
+        break;
+      }
+      case '--invalid-cursor-code': {
+        const raw = oneOf<string>(arg, value(), ['-32602', '-32603', 'restart']);
+        options.invalidCursorCode = raw === 'restart' ? 'restart' : (Number(raw) as -32602 | -32603);
+        break;
+      }
+      case '--unknown-session-code':
+        options.unknownSessionCode = Number(oneOf<string>(arg, value(), ['-32002', '-32603']));
+        break;
+      case '--titles':
+        options.titles = oneOf<TitleOverride>(arg, value(), titleOverrides);
+        break;
+      case '--late-updates':
+        options.lateUpdates = true;
+        break;
+      case '--delay':
+        options.delay = integer(arg, value(), 0, 600_000);
+        break;
+      case '--load-delay':
+        options.loadDelay = integer(arg, value(), 0, 600_000);
+        break;
+      case '--started-file':
+        options.startedFile = value();
+        if (!options.startedFile) throw new UsageError('--started-file needs a path');
+        break;
+      case '--record':
+        options.record = value();
+        if (!options.record) throw new UsageError('--record needs a path');
+        break;
+      case '--bad-list-shapes':
+        options.badListShapes = true;
+        break;
+      case '--huge-message':
+        options.hugeMessage = true;
+        break;
+      case '--hide-empty':
+        options.hideEmpty = true;
+        break;
+      default:
+        throw new UsageError(`unknown argument ${arg}`);
+    }
+  }
+  return { store: store ?? defaultStore(env), ...options };
+}
+
+function parseSeed(args: string[], env: NodeJS.ProcessEnv): SeedOptions {
+  const options: SeedOptions = { store: '', cwds: [], sessions: 0, turns: 0, titleStyle: 'normal' };
+  let store: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const value = (): string | undefined => args[++i];
+    switch (arg) {
+      case '--store':
+        store = value();
+        break;
+      case '--cwd': {
+        const cwd = value();
+        if (!cwd || !isAbsolute(cwd)) throw new UsageError('--cwd needs an absolute path');
+        options.cwds.push(cwd);
+        break;
+      }
+      case '--sessions':
+        options.sessions = integer(arg, value(), 0, 10_000_000);
+        break;
+      case '--turns':
+        options.turns = integer(arg, value(), 0, 1_000_000);
+        break;
+      case '--title-style':
+        options.titleStyle = oneOf<TitleStyle>(arg, value(), titleStyles);
+        break;
+      default:
+        throw new UsageError(`seed: unknown argument ${arg}`);
+    }
+  }
+  if (options.cwds.length === 0) throw new UsageError('seed needs at least one --cwd');
+  options.store = store ?? defaultStore(env);
+  return options;
+}

@@ -1,0 +1,258 @@
+// Scripted replies to session/prompt, chosen by words in the prompt. Together they exercise every
+// SessionUpdate kind and every client method an agent calls (permission, fs, terminal).
+import type { AgentContext, ClientCapabilities, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import { toolCallPair } from './content';
+
+/** Thrown out of a script when the turn is cancelled; the prompt answers "cancelled". */
+export class TurnCancelled extends Error {}
+
+export interface TurnContext {
+  sessionId: string;
+  cwd: string;
+  client: AgentContext;
+  clientCapabilities: ClientCapabilities | undefined;
+  signal: AbortSignal;
+  /** Sends one update and keeps it for the session's history; throws TurnCancelled once cancelled. */
+  send(update: SessionUpdate): Promise<void>;
+  modeId(): string;
+  configOptions(): SessionConfigOption[];
+  availableCommands(): SessionUpdate;
+}
+
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(new TurnCancelled());
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new TurnCancelled());
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Races a client call against cancellation, so a turn never outlives session/cancel. */
+function orCancel<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(new TurnCancelled());
+    const onAbort = () => reject(new TurnCancelled());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
+const text = (t: string) => ({ type: 'text' as const, text: t });
+const say = (ctx: TurnContext, t: string) => ctx.send({ sessionUpdate: 'agent_message_chunk', content: text(t) });
+
+function describeError(error: unknown): string {
+  if (error && typeof error === 'object' && 'message' in error) {
+    const code = 'code' in error ? ` (${String((error as { code: unknown }).code)})` : '';
+    return `${String((error as { message: unknown }).message)}${code}`;
+  }
+  return String(error);
+}
+
+let toolCounter = 0;
+const nextToolId = () => `call_${Date.now().toString(36)}_${++toolCounter}`;
+
+async function everything(ctx: TurnContext): Promise<void> {
+  await ctx.send({ sessionUpdate: 'agent_thought_chunk', content: text('The user wants to see everything. ') });
+  await ctx.send({ sessionUpdate: 'agent_thought_chunk', content: text('I will stream one of each update kind.') });
+  await ctx.send({
+    sessionUpdate: 'plan',
+    entries: [
+      { content: 'Read the module', priority: 'high', status: 'completed' },
+      { content: 'Edit the module', priority: 'high', status: 'in_progress' },
+      { content: 'Run the tests', priority: 'medium', status: 'pending' },
+    ],
+  });
+  await say(ctx, '## Everything\n\nStreaming **every** update kind, ');
+  await say(ctx, 'in *chunks*:\n\n- thoughts\n- tool calls with text, diff and terminal content\n- a plan\n');
+  const file = `${ctx.cwd}/src/example.ts`;
+  const [call, done] = toolCallPair(nextToolId(), 'edit', file, 3);
+  await ctx.send(call);
+  const id = (call as { toolCallId: string }).toolCallId;
+  await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', content: [{ type: 'content', content: text('Editing `example.ts`…') }] });
+  await ctx.send(done);
+  await runTerminal(ctx);
+  await ctx.send({
+    sessionUpdate: 'plan',
+    entries: [
+      { content: 'Read the module', priority: 'high', status: 'completed' },
+      { content: 'Edit the module', priority: 'high', status: 'completed' },
+      { content: 'Run the tests', priority: 'medium', status: 'completed' },
+    ],
+  });
+  await ctx.send(ctx.availableCommands());
+  await ctx.send({ sessionUpdate: 'current_mode_update', currentModeId: ctx.modeId() });
+  await ctx.send({ sessionUpdate: 'config_option_update', configOptions: ctx.configOptions() });
+  await ctx.send({ sessionUpdate: 'usage_update', used: 12_345, size: 200_000, cost: { amount: 0.0421, currency: 'USD' } });
+  const session = ctx.clientCapabilities?.session;
+  if (session?.notices != null) {
+    await ctx.send({ sessionUpdate: 'notice', severity: 'info', title: 'Reference notice', description: 'Sent because the client announced session.notices.' });
+  }
+  if (session?.compaction != null) {
+    const compactionId = `compact_${Date.now().toString(36)}`;
+    await ctx.send({ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' });
+    await ctx.send({ sessionUpdate: 'compaction_summary_chunk', compactionId, content: text('Summary of the conversation so far.') });
+    await ctx.send({ sessionUpdate: 'compaction_update', compactionId, status: 'completed' });
+  }
+  await say(ctx, '\n```ts\nexport const done = true;\n```\n\nAll done.');
+}
+
+/** A tool call with terminal content when the client has terminals, text otherwise. */
+async function runTerminal(ctx: TurnContext): Promise<void> {
+  const toolCallId = nextToolId();
+  await ctx.send({ sessionUpdate: 'tool_call', toolCallId, title: 'Run echo', kind: 'execute', status: 'pending', rawInput: { command: 'echo hello' } });
+  if (!ctx.clientCapabilities?.terminal) {
+    await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', content: [{ type: 'content', content: text('$ echo hello\nhello\n') }] });
+    return;
+  }
+  try {
+    const terminal = await orCancel(ctx.client.createTerminal({ sessionId: ctx.sessionId, command: 'echo', args: ['hello'], cwd: ctx.cwd }), ctx.signal);
+    await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId: terminal.id }] });
+    try {
+      const exit = await orCancel(terminal.waitForExit(), ctx.signal);
+      await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: exit.exitCode === 0 ? 'completed' : 'failed' });
+    } finally {
+      await terminal.release().catch(() => undefined);
+    }
+  } catch (error) {
+    if (error instanceof TurnCancelled) throw error;
+    await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed', content: [{ type: 'content', content: text(`terminal failed: ${describeError(error)}`) }] });
+  }
+}
+
+async function permission(ctx: TurnContext): Promise<void> {
+  const toolCallId = nextToolId();
+  const path = `${ctx.cwd}/src/protected.ts`;
+  await ctx.send({ sessionUpdate: 'tool_call', toolCallId, title: `Edit ${path}`, kind: 'edit', status: 'pending', locations: [{ path }] });
+  const response = await orCancel(
+    ctx.client.request('session/request_permission', {
+      sessionId: ctx.sessionId,
+      toolCall: { toolCallId, title: `Edit ${path}`, kind: 'edit', status: 'pending', locations: [{ path }] },
+      options: [
+        { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
+        { optionId: 'allow-always', name: 'Always allow', kind: 'allow_always' },
+        { optionId: 'reject', name: 'Reject', kind: 'reject_once' },
+      ],
+    }),
+    ctx.signal,
+  );
+  const outcome = response.outcome;
+  if (outcome.outcome === 'cancelled') {
+    await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    await say(ctx, 'Permission outcome: **cancelled**.');
+    return;
+  }
+  const allowed = outcome.optionId.startsWith('allow');
+  await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: allowed ? 'completed' : 'failed' });
+  await say(ctx, `Permission outcome: **selected** \`${outcome.optionId}\` — ${allowed ? 'the edit was made' : 'the edit was not made'}.`);
+}
+
+async function fileAccess(ctx: TurnContext, verb: 'read' | 'write', path: string): Promise<void> {
+  const toolCallId = nextToolId();
+  await ctx.send({ sessionUpdate: 'tool_call', toolCallId, title: `${verb === 'read' ? 'Read' : 'Write'} ${path}`, kind: verb === 'read' ? 'read' : 'edit', status: 'pending', locations: [{ path }] });
+  try {
+    if (verb === 'read') {
+      const { content } = await orCancel(ctx.client.request('fs/read_text_file', { sessionId: ctx.sessionId, path }), ctx.signal);
+      await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', content: [{ type: 'content', content: text(content.slice(0, 2000)) }] });
+      await say(ctx, `Read ${content.length} characters from \`${path}\`.\n\n\`\`\`\n${content.slice(0, 500)}\n\`\`\``);
+    } else {
+      const content = `written by acp-reference-agent at ${new Date().toISOString()}\n`;
+      await orCancel(ctx.client.request('fs/write_text_file', { sessionId: ctx.sessionId, path, content }), ctx.signal);
+      await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', content: [{ type: 'diff', path, newText: content }] });
+      await say(ctx, `Wrote ${content.length} characters to \`${path}\`.`);
+    }
+  } catch (error) {
+    if (error instanceof TurnCancelled) throw error;
+    await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed' });
+    await say(ctx, `Could not ${verb} \`${path}\`: ${describeError(error)}`);
+  }
+}
+
+async function slow(ctx: TurnContext): Promise<void> {
+  for (let i = 1; i <= 40; i++) {
+    await say(ctx, `chunk ${i} of 40. `);
+    await sleep(50, ctx.signal);
+  }
+}
+
+async function long(ctx: TurnContext): Promise<void> {
+  const line = 'This is one line of a very long reply, repeated to fill one mebibyte of text.\n';
+  await say(ctx, '# A long reply\n\n' + line.repeat(Math.ceil((1024 * 1024) / line.length)));
+}
+
+const hostileMarkdown = [
+  '# Hostile content',
+  '',
+  '<script>window.__acpPwned = true; alert("xss")</script>',
+  '',
+  '<img src="x" onerror="window.__acpPwned = true">',
+  '',
+  '[click me](javascript:window.__acpPwned=true) and [data](data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==)',
+  '',
+  '<!-- a hidden HTML comment --><iframe src="https://example.com"></iframe>',
+  '',
+  '<a href="#" onclick="window.__acpPwned = true">onclick link</a> <svg onload="window.__acpPwned = true"></svg>',
+  '',
+  '<style>body { display: none }</style>',
+  '',
+  '```html',
+  '<script>this one is only code</script>',
+  '```',
+].join('\n');
+
+async function xss(ctx: TurnContext): Promise<void> {
+  await ctx.send({ sessionUpdate: 'agent_thought_chunk', content: text('<img src=x onerror="window.__acpPwned = true"> thinking') });
+  await say(ctx, hostileMarkdown);
+}
+
+async function echo(ctx: TurnContext, prompt: string): Promise<void> {
+  const quoted = prompt.split('\n').map((l) => `> ${l}`).join('\n');
+  await say(ctx, `You said:\n\n${quoted}\n\n`);
+  await say(ctx, 'Try a prompt with **all**, **permission**, **slow**, **long**, **xss**, `read /abs/path` or `write /abs/path`.');
+}
+
+/** Runs every script the prompt asks for, in a fixed order; a plain echo when none matches. */
+export async function reply(ctx: TurnContext, prompt: string): Promise<void> {
+  let matched = false;
+  const has = (word: string) => new RegExp(`\\b${word}\\b`, 'i').test(prompt);
+  if (has('permission')) {
+    matched = true;
+    await permission(ctx);
+  }
+  for (const m of prompt.matchAll(/\b(read|write)\s+(\/\S+)/gi)) {
+    matched = true;
+    await fileAccess(ctx, m[1].toLowerCase() as 'read' | 'write', m[2]);
+  }
+  if (has('all')) {
+    matched = true;
+    await everything(ctx);
+  }
+  if (has('slow')) {
+    matched = true;
+    await slow(ctx);
+  }
+  if (has('long')) {
+    matched = true;
+    await long(ctx);
+  }
+  if (has('xss')) {
+    matched = true;
+    await xss(ctx);
+  }
+  if (!matched) await echo(ctx, prompt);
+}

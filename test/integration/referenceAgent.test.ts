@@ -1,0 +1,270 @@
+// The reference agent's contract, checked with the SDK's own client over real stdio, so every
+// other suite can trust what it codes against.
+import assert from 'node:assert/strict';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import {
+  client,
+  type ClientCapabilities,
+  type ClientContext,
+  type InitializeResponse,
+  type ListSessionsResponse,
+  ndJsonStream,
+  type SessionNotification,
+} from '@agentclientprotocol/sdk';
+import { seededTurn } from '../agent/content';
+
+const root = resolve(__dirname, existsSync(resolve(__dirname, '../../package.json')) ? '../..' : '../../..');
+const agentScript = join(root, 'out/test/agent.js');
+
+interface Running {
+  child: ChildProcess;
+  agent: ClientContext;
+  init: InitializeResponse;
+  updates: SessionNotification[];
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const children: ChildProcess[] = [];
+
+async function start(
+  store: string,
+  args: string[] = [],
+  options: { env?: Record<string, string>; capabilities?: ClientCapabilities; initialize?: boolean } = {},
+): Promise<Running> {
+  const child = spawn(process.execPath, [agentScript, '--store', store, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
+  children.push(child);
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  const updates: SessionNotification[] = [];
+  const app = client({ name: 'reference-agent-test' })
+    .onNotification('session/update', ({ params }) => {
+      updates.push(params);
+    })
+    .onRequest('session/request_permission', () => ({ outcome: { outcome: 'selected', optionId: 'allow-once' } }))
+    .onRequest('terminal/create', () => ({ terminalId: 'term-1' }))
+    .onRequest('terminal/wait_for_exit', () => ({ exitCode: 0 }))
+    .onRequest('terminal/release', () => ({}))
+    .onRequest('fs/read_text_file', ({ params }) => ({ content: `contents of ${params.path}` }));
+  const stream = ndJsonStream(
+    Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>,
+  );
+  const connection = app.connect(stream);
+  const agent = connection.agent;
+  let init = {} as InitializeResponse;
+  if (options.initialize !== false) {
+    init = await agent.request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: options.capabilities ?? { fs: { readTextFile: true, writeTextFile: false } },
+      clientInfo: { name: 'test', version: '0' },
+    });
+  }
+  return { child, agent, init, updates, stderr: () => stderr, exited };
+}
+
+function seed(store: string, cwds: string[], sessions: number, turns: number): void {
+  execFileSync(process.execPath, [agentScript, 'seed', '--store', store, ...cwds.flatMap((c) => ['--cwd', c]), '--sessions', String(sessions), '--turns', String(turns)]);
+}
+
+async function listAll(agent: ClientContext, cwd?: string): Promise<ListSessionsResponse[]> {
+  const pages: ListSessionsResponse[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await agent.request('session/list', { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) });
+    pages.push(page);
+    cursor = page.nextCursor ?? undefined;
+    assert.ok(pages.length < 100, 'paging must end');
+  } while (cursor);
+  return pages;
+}
+
+const errorCode = (e: unknown) => (e as { code?: number }).code;
+const kinds = (updates: SessionNotification[], sessionId: string) => updates.filter((u) => u.sessionId === sessionId).map((u) => u.update.sessionUpdate);
+
+describe('reference agent', function () {
+  this.timeout(20_000);
+  const dir = mkdtempSync(join(tmpdir(), 'acp-ref-test-'));
+  const store = join(dir, 'store');
+  const cwdA = join(dir, 'proj');
+  const cwdB = join(dir, 'proj-b');
+
+  before(() => seed(store, [cwdA, cwdB], 120, 3));
+  after(() => {
+    for (const child of children) if (child.exitCode === null && child.pid) process.kill(child.pid);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('advertises its capabilities', async () => {
+    const { init } = await start(store);
+    assert.equal(init.protocolVersion, 1);
+    assert.equal(init.agentInfo?.name, 'acp-reference-agent');
+    assert.deepEqual(init.authMethods, []);
+    const caps = init.agentCapabilities!;
+    assert.equal(caps.loadSession, true);
+    assert.equal(caps.promptCapabilities?.image, false);
+    assert.equal(caps.promptCapabilities?.embeddedContext, true);
+    for (const c of ['list', 'resume', 'close', 'delete'] as const) assert.deepEqual(caps.sessionCapabilities?.[c], {});
+    const without = await start(store, ['--no-load', '--no-list']);
+    assert.equal(without.init.agentCapabilities?.loadSession, false);
+    assert.equal(without.init.agentCapabilities?.sessionCapabilities?.list, undefined);
+    await assert.rejects(without.agent.request('session/list', {}), (e) => errorCode(e) === -32601);
+  });
+
+  it('lists every page newest first, and filters by exact cwd', async () => {
+    const { agent } = await start(store);
+    const pages = await listAll(agent);
+    assert.deepEqual(pages.map((p) => p.sessions.length), [50, 50, 20]);
+    assert.equal(pages.at(-1)!.nextCursor, undefined);
+    const all = pages.flatMap((p) => p.sessions);
+    assert.equal(new Set(all.map((s) => s.sessionId)).size, 120);
+    for (let i = 1; i < all.length; i++) assert.ok(all[i - 1].updatedAt! > all[i].updatedAt!, 'newest first');
+    const onlyA = (await listAll(agent, cwdA)).flatMap((p) => p.sessions);
+    assert.equal(onlyA.length, 60);
+    assert.ok(onlyA.every((s) => s.cwd === cwdA), 'no session of a cwd that merely starts the same');
+    assert.deepEqual((await agent.request('session/list', { cwd: join(dir, 'elsewhere') })).sessions, []);
+    await assert.rejects(agent.request('session/list', { cursor: 'not a cursor!' }), (e) => errorCode(e) === -32602);
+  });
+
+  it('replays a loaded session in order before the response; resume replays nothing', async () => {
+    const { agent, updates } = await start(store);
+    const [first] = (await agent.request('session/list', { cwd: cwdA })).sessions;
+    // Seed order is list order, so the newest session of cwdA is seed index 0.
+    const expected = [0, 1, 2].flatMap((t) => seededTurn(cwdA, t, 0)).map((u) => u.sessionUpdate);
+    await agent.request('session/load', { sessionId: first.sessionId, cwd: cwdA, mcpServers: [] });
+    const got = kinds(updates, first.sessionId);
+    assert.deepEqual(got.slice(0, 2), ['available_commands_update', 'session_info_update']);
+    assert.deepEqual(got.slice(2), expected);
+    updates.length = 0;
+    await agent.request('session/resume', { sessionId: first.sessionId, cwd: cwdA });
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(updates.length, 0);
+    await assert.rejects(agent.request('session/load', { sessionId: 'sess_nope', cwd: cwdA, mcpServers: [] }), (e) => errorCode(e) === -32002);
+    await assert.rejects(agent.request('session/resume', { sessionId: 'sess_nope', cwd: cwdA }), (e) => errorCode(e) === -32002);
+  });
+
+  it('streams every update kind for "all", titles the session and lists it first', async () => {
+    const { agent, updates } = await start(store, [], { capabilities: { terminal: true, session: { notices: {} } } });
+    await assert.rejects(agent.request('session/new', { cwd: 'relative', mcpServers: [] }), (e) => errorCode(e) === -32602);
+    const created = await agent.request('session/new', { cwd: cwdA, mcpServers: [] });
+    assert.ok(created.modes?.availableModes.length);
+    assert.equal(created.configOptions?.length, 1);
+    const response = await agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'show me all of it' }] });
+    assert.equal(response.stopReason, 'end_turn');
+    const got = new Set(kinds(updates, created.sessionId));
+    for (const kind of ['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan', 'available_commands_update', 'current_mode_update', 'config_option_update', 'usage_update', 'notice', 'session_info_update']) {
+      assert.ok(got.has(kind as never), `missing ${kind}`);
+    }
+    const content = updates.flatMap((u) => (u.update.sessionUpdate === 'tool_call_update' ? (u.update.content ?? []) : []));
+    assert.ok(content.some((c) => c.type === 'diff'));
+    assert.ok(content.some((c) => c.type === 'terminal' && c.terminalId === 'term-1'));
+    const info = updates.find((u) => u.update.sessionUpdate === 'session_info_update');
+    assert.equal((info?.update as { title?: string }).title, 'show me all of it');
+    const [top] = (await agent.request('session/list', { cwd: cwdA })).sessions;
+    assert.equal(top.sessionId, created.sessionId);
+    assert.equal(top.title, 'show me all of it');
+  });
+
+  it('asks permission, reads files through the client, and honours cancel', async () => {
+    const { agent, updates } = await start(store);
+    const { sessionId } = await agent.request('session/new', { cwd: cwdB, mcpServers: [] });
+    const text = () => updates.map((u) => (u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' ? u.update.content.text : '')).join('');
+    await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'permission please, then read /etc/hostname' }] });
+    assert.match(text(), /allow-once/);
+    assert.match(text(), /contents of \/etc\/hostname/);
+    updates.length = 0;
+    const slow = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow' }] });
+    await new Promise((r) => setTimeout(r, 300));
+    await agent.notify('session/cancel', { sessionId });
+    assert.equal((await slow).stopReason, 'cancelled');
+    const chunks = kinds(updates, sessionId).filter((k) => k === 'agent_message_chunk').length;
+    assert.ok(chunks > 0 && chunks < 40, `${chunks} chunks before the cancel`);
+  });
+
+  it('deletes a session from the list and the store', async () => {
+    const { agent } = await start(store);
+    const { sessionId } = await agent.request('session/new', { cwd: cwdB, mcpServers: [] });
+    assert.equal((await agent.request('session/list', { cwd: cwdB })).sessions[0].sessionId, sessionId);
+    await agent.request('session/delete', { sessionId });
+    assert.ok(!(await agent.request('session/list', { cwd: cwdB })).sessions.some((s) => s.sessionId === sessionId));
+    const again = await start(store);
+    assert.ok(!(await again.agent.request('session/list', { cwd: cwdB })).sessions.some((s) => s.sessionId === sessionId));
+  });
+
+  it('repeats its cursor with --repeat-cursor and restarts with --invalid-cursor-code restart', async () => {
+    const { agent } = await start(store, ['--repeat-cursor', '--invalid-cursor-code', 'restart']);
+    const first = await agent.request('session/list', {});
+    const second = await agent.request('session/list', { cursor: first.nextCursor! });
+    assert.ok(first.nextCursor);
+    assert.equal(second.nextCursor, first.nextCursor);
+    const restarted = await agent.request('session/list', { cursor: '???' });
+    assert.deepEqual(restarted.sessions.map((s) => s.sessionId), first.sessions.map((s) => s.sessionId));
+  });
+
+  it('sends empty pages that still carry a cursor with --empty-pages', async () => {
+    const skewed = join(dir, 'skewed');
+    seed(skewed, [cwdB, cwdB, cwdB, cwdB, cwdB, cwdB, cwdB, cwdB, cwdB, cwdA], 40, 1);
+    const { agent } = await start(skewed, [], { env: { ACP_REF_AGENT_ARGS: '--empty-pages --page-size 5' } });
+    const pages = await listAll(agent, cwdA);
+    assert.equal(pages.length, 8);
+    assert.ok(pages.some((p) => p.sessions.length === 0 && p.nextCursor), 'an empty page with a cursor');
+    assert.equal(pages.flatMap((p) => p.sessions).length, 4);
+  });
+
+  it('crashes, records and reports its start as asked', async () => {
+    const startedFile = join(dir, 'started.txt');
+    const recordFile = join(dir, 'record.ndjson');
+    const crashing = await start(store, ['--crash-after', '2', '--started-file', startedFile, '--record', recordFile]);
+    const mcpServers = [{ name: 'files', command: '/bin/true', args: [], env: [] }];
+    await assert.rejects(crashing.agent.request('session/new', { cwd: cwdA, mcpServers }));
+    assert.equal(await crashing.exited, 3);
+    assert.match(crashing.stderr(), /reference agent: crashing on purpose/);
+    assert.equal(readFileSync(startedFile, 'utf8'), `${crashing.child.pid}\n`);
+    const recorded = readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; params: { mcpServers?: unknown } });
+    assert.deepEqual(recorded.map((r) => r.method), ['initialize', 'session/new']);
+    assert.deepEqual(recorded[1].params.mcpServers, mcpServers);
+  });
+
+  it('sends half a replay after the load response with --late-updates', async () => {
+    const { agent, updates } = await start(store, ['--late-updates']);
+    const [first] = (await agent.request('session/list', { cwd: cwdB })).sessions;
+    await agent.request('session/load', { sessionId: first.sessionId, cwd: cwdB, mcpServers: [] });
+    const before = updates.length;
+    await new Promise((r) => setTimeout(r, 200));
+    const got = kinds(updates, first.sessionId);
+    assert.ok(before > 0 && before < got.length, `${before} of ${got.length} before the response`);
+    assert.deepEqual(got.slice(-2), ['available_commands_update', 'session_info_update']);
+  });
+
+  it('hangs, mixes in garbage and sends a huge message as asked', async () => {
+    const hung = await start(store, ['--hang', 'session/list']);
+    const answer = hung.agent.request('session/list', {}).then(() => 'answered');
+    assert.equal(await Promise.race([answer, new Promise((r) => setTimeout(() => r('silent'), 300))]), 'silent');
+    const noisy = await start(store, ['--garbage']);
+    const quiet = console.error;
+    console.error = () => undefined; // the SDK reports each garbage line; expected here
+    try {
+      assert.equal((await listAll(noisy.agent)).flatMap((p) => p.sessions).length >= 120, true);
+      // The garbage after the last page is still on its way.
+      await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      console.error = quiet;
+    }
+    const huge = await start(store, ['--huge-message']);
+    await assert.rejects(huge.agent.request('session/list', {}));
+  });
+
+  it('exits cleanly when stdin closes', async () => {
+    const running = await start(store);
+    running.child.stdin!.end();
+    assert.equal(await running.exited, 0);
+  });
+});
