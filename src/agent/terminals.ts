@@ -1,0 +1,306 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { RequestError } from '@agentclientprotocol/sdk';
+import type {
+  CreateTerminalRequest,
+  CreateTerminalResponse,
+  TerminalExitStatus,
+  TerminalOutputResponse,
+  WaitForTerminalExitResponse,
+} from '@agentclientprotocol/sdk';
+import type { Event } from '../base/event';
+import { Emitter } from '../base/event';
+import { Disposable } from '../base/lifecycle';
+import { ErrorCodes } from './errors';
+import type { Logger } from './log';
+import { resolveInRoots } from './roots';
+
+/** Output kept per terminal when the agent gives no `outputByteLimit`. */
+export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
+
+/** Names one terminal; every ACP `terminal/*` request has this shape. */
+export interface TerminalRef {
+  sessionId: string;
+  terminalId: string;
+}
+
+/** A piece of a terminal's output, as it arrives (stdout and stderr interleaved). */
+export interface TerminalOutputEvent extends TerminalRef {
+  chunk: string;
+}
+
+/** A terminal's command ended. */
+export interface TerminalExitEvent extends TerminalRef {
+  exitStatus: TerminalExitStatus;
+}
+
+/** What {@link Terminals} needs from its owner. */
+export interface TerminalsOptions {
+  logger: Logger;
+  /** Whether the agent may run commands in this session; allowed when absent. */
+  allowTerminal?(sessionId: string): boolean;
+  /** How long a command has to end after SIGTERM before SIGKILL; 2 s when absent. */
+  killGraceMs?: number;
+}
+
+interface Terminal extends TerminalRef {
+  child: ChildProcess;
+  /** Output as decoded pieces, oldest first, with their UTF-8 sizes. */
+  chunks: string[];
+  sizes: number[];
+  bytes: number;
+  limit: number;
+  truncated: boolean;
+  exitStatus?: TerminalExitStatus;
+  /** stdout and stderr are closed: nobody in the group holds them any more. */
+  closed: boolean;
+  exited: Promise<TerminalExitStatus>;
+  killTimer?: NodeJS.Timeout;
+}
+
+/**
+ * The `terminal/*` methods an agent calls on the client. Each command runs in its own process
+ * group, so a kill reaches what it started too; its output is kept up to a byte limit, the
+ * oldest dropped first.
+ */
+export class Terminals extends Disposable {
+  private readonly terminals = new Map<string, Terminal>();
+  private readonly outputEmitter = this.register(new Emitter<TerminalOutputEvent>());
+  private readonly exitEmitter = this.register(new Emitter<TerminalExitEvent>());
+  private readonly graceMs: number;
+
+  /** Live output, for a UI that shows the terminal as it runs. */
+  readonly onOutput: Event<TerminalOutputEvent> = this.outputEmitter.event;
+  /** A command ended (by itself or killed). */
+  readonly onExit: Event<TerminalExitEvent> = this.exitEmitter.event;
+
+  constructor(private readonly options: TerminalsOptions) {
+    super();
+    this.graceMs = options.killGraceMs ?? 2000;
+  }
+
+  /**
+   * `terminal/create`: starts the command in `cwd` (which must be inside `roots`; the first
+   * root when absent) and resolves once it is running. A command given without `args` that
+   * reads as a shell line (pipes, quotes, spaces) runs through the shell.
+   */
+  async create(params: CreateTerminalRequest, roots: readonly string[]): Promise<CreateTerminalResponse> {
+    if (this.isDisposed) throw new RequestError(ErrorCodes.InternalError, 'The client is shutting down; no terminal was created.');
+    if (this.options.allowTerminal && !this.options.allowTerminal(params.sessionId)) {
+      throw new RequestError(ErrorCodes.InvalidParams, 'Running commands is turned off for this session.');
+    }
+    if (typeof params.command !== 'string' || params.command.trim() === '') {
+      throw new RequestError(ErrorCodes.InvalidParams, 'The command is empty.');
+    }
+    if (roots.length === 0) throw new RequestError(ErrorCodes.InvalidParams, 'The session has no root folder to run a command in.');
+    // resolvePath() drops a root's trailing separator, which resolveInRoots refuses in a path.
+    const cwd = resolveInRoots(params.cwd ?? resolvePath(roots[0]), roots);
+    if (!statSync(cwd).isDirectory()) throw new RequestError(ErrorCodes.InvalidParams, `The working directory "${params.cwd}" is not a folder.`);
+    const limit = params.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+    if (!Number.isInteger(limit) || limit < 0) {
+      throw new RequestError(ErrorCodes.InvalidParams, `"outputByteLimit" must be a whole number of bytes; got ${String(limit)}.`);
+    }
+
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const v of params.env ?? []) env[v.name] = v.value;
+    const args = params.args ?? [];
+    const shell = needsShell(params.command, args);
+    const child = spawn(params.command, args, {
+      cwd,
+      env,
+      shell,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group on POSIX, so kill(-pid) reaches its children; on Windows
+      // `detached` would open a console window instead.
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    let resolveExit!: (status: TerminalExitStatus) => void;
+    const terminal: Terminal = {
+      sessionId: params.sessionId,
+      terminalId: randomUUID(),
+      child,
+      chunks: [],
+      sizes: [],
+      bytes: 0,
+      limit,
+      truncated: false,
+      closed: false,
+      exited: new Promise((resolve) => (resolveExit = resolve)),
+    };
+    // Listening before the spawn settles, so not even a very short command's exit is missed.
+    this.watch(terminal, resolveExit);
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (e) => reject(new RequestError(ErrorCodes.InternalError, `Could not start "${params.command}": ${e.message}`)));
+    });
+    const { terminalId } = terminal;
+    if (this.isDisposed) {
+      this.stop(terminal);
+      throw new RequestError(ErrorCodes.InternalError, 'The client is shutting down; the command was stopped.');
+    }
+    this.terminals.set(terminalId, terminal);
+    this.options.logger.debug(
+      `terminal/create ${terminalId} pid=${child.pid} cwd=${cwd}${shell ? ' (shell)' : ''}` +
+        `${params.env?.length ? ` env: ${params.env.map((v) => v.name).join(', ')}` : ''}`,
+    );
+    return { terminalId };
+  }
+
+  /** `terminal/output`: what was kept of the output, and the exit status once it ended. */
+  output(ref: TerminalRef): TerminalOutputResponse {
+    const t = this.get(ref);
+    const response: TerminalOutputResponse = { output: t.chunks.join(''), truncated: t.truncated };
+    if (t.exitStatus) response.exitStatus = t.exitStatus;
+    return response;
+  }
+
+  /** `terminal/wait_for_exit`: resolves when the command has ended. */
+  async waitForExit(ref: TerminalRef): Promise<WaitForTerminalExitResponse> {
+    const status = await this.get(ref).exited;
+    return { exitCode: status.exitCode ?? null, signal: status.signal ?? null };
+  }
+
+  /** `terminal/kill`: SIGTERM to the process group, SIGKILL after the grace period; resolves once it ended. */
+  async kill(ref: TerminalRef): Promise<void> {
+    const t = this.get(ref);
+    this.options.logger.debug(`terminal/kill ${t.terminalId}`);
+    this.stop(t);
+    await t.exited;
+  }
+
+  /** `terminal/release`: kills the command if it still runs and forgets the terminal. */
+  release(ref: TerminalRef): void {
+    const t = this.get(ref);
+    this.options.logger.debug(`terminal/release ${t.terminalId}`);
+    this.terminals.delete(t.terminalId);
+    this.stop(t);
+  }
+
+  /** Releases every terminal of a session (the session closed). */
+  releaseSession(sessionId: string): void {
+    for (const t of [...this.terminals.values()]) {
+      if (t.sessionId === sessionId) this.release(t);
+    }
+  }
+
+  /** The ids of a session's terminals. */
+  terminalsOf(sessionId: string): string[] {
+    return [...this.terminals.values()].filter((t) => t.sessionId === sessionId).map((t) => t.terminalId);
+  }
+
+  /** Kills every command. */
+  override dispose(): void {
+    for (const t of this.terminals.values()) this.stop(t);
+    this.terminals.clear();
+    super.dispose();
+  }
+
+  private get(ref: TerminalRef): Terminal {
+    const t = this.terminals.get(ref.terminalId);
+    // A terminal belongs to the session that made it: another session's id is unknown here.
+    if (!t || t.sessionId !== ref.sessionId) {
+      throw new RequestError(
+        ErrorCodes.ResourceNotFound,
+        `Unknown terminal "${ref.terminalId}" in session "${ref.sessionId}" (never created, or already released).`,
+        { terminalId: ref.terminalId },
+      );
+    }
+    return t;
+  }
+
+  private watch(t: Terminal, resolve: (status: TerminalExitStatus) => void): void {
+    const decoders = [new StringDecoder('utf8'), new StringDecoder('utf8')];
+    const take = (i: number) => (data: Buffer) => this.append(t, decoders[i].write(data));
+    t.child.stdout?.on('data', take(0));
+    t.child.stderr?.on('data', take(1));
+    // A ChildProcess without an 'error' listener throws; a failed spawn is reported by create().
+    t.child.on('error', (e) => this.options.logger.debug(`terminal ${t.terminalId}: ${e.message}`));
+    let settle: NodeJS.Timeout | undefined;
+    const finish = () => {
+      if (!t.exitStatus) return;
+      clearTimeout(settle);
+      resolve(t.exitStatus);
+    };
+    t.child.once('exit', (code, signal) => {
+      t.exitStatus = { exitCode: code, signal };
+      this.exitEmitter.fire({ sessionId: t.sessionId, terminalId: t.terminalId, exitStatus: t.exitStatus });
+      // Output still in the pipes arrives before 'close'; but a background child that keeps
+      // them open must not hold the agent's wait forever.
+      settle = setTimeout(finish, 200);
+    });
+    t.child.once('close', () => {
+      t.closed = true;
+      for (const d of decoders) this.append(t, d.end());
+      finish();
+    });
+  }
+
+  private append(t: Terminal, chunk: string): void {
+    if (!chunk) return;
+    const size = Buffer.byteLength(chunk, 'utf8');
+    t.chunks.push(chunk);
+    t.sizes.push(size);
+    t.bytes += size;
+    if (t.bytes > t.limit) dropOldest(t);
+    this.outputEmitter.fire({ sessionId: t.sessionId, terminalId: t.terminalId, chunk });
+  }
+
+  private stop(t: Terminal): void {
+    // Once the command ended and nobody holds its output pipes, its group is gone and its id
+    // may belong to someone else: signal nothing.
+    if (t.exitStatus && t.closed) return;
+    if (t.killTimer) return;
+    signalGroup(t.child, 'SIGTERM');
+    t.killTimer = setTimeout(() => signalGroup(t.child, 'SIGKILL'), this.graceMs);
+    // Not cleared when the leader ends: members of its group that ignore SIGTERM still get
+    // SIGKILL. Harmless when the group is gone (ESRCH).
+    t.killTimer.unref();
+  }
+}
+
+/** Drops output from the start until it fits, cutting only at a character boundary. */
+function dropOldest(t: Terminal): void {
+  t.truncated = true;
+  while (t.chunks.length && t.bytes - t.sizes[0] >= t.limit) {
+    t.bytes -= t.sizes.shift()!;
+    t.chunks.shift();
+  }
+  const excess = t.bytes - t.limit;
+  if (excess <= 0 || !t.chunks.length) return;
+  const first = Buffer.from(t.chunks[0], 'utf8');
+  let cut = excess;
+  // Continuation bytes are 0b10xxxxxx: step past them to the start of the next character.
+  while (cut < first.length && (first[cut] & 0xc0) === 0x80) cut++;
+  t.chunks[0] = first.toString('utf8', cut);
+  t.sizes[0] = first.length - cut;
+  t.bytes -= cut;
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    if (process.platform === 'win32') {
+      // No process groups: taskkill walks the tree (/T), forcefully (/F).
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => child.kill());
+    } else {
+      process.kill(-child.pid, signal);
+    }
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+/**
+ * A command with no `args` that holds shell syntax or spaces is a shell line, the way agents
+ * send `git log | head`; a plain program name or an existing path runs as it is.
+ */
+export function needsShell(command: string, args: readonly string[]): boolean {
+  if (args.length > 0) return false;
+  if (existsSync(command)) return false;
+  return /[\s|&;<>()$`\\"'*?[\]#~={}!]/.test(command);
+}

@@ -1,0 +1,196 @@
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryLogger } from '../../../src/agent/log';
+import { DEFAULT_OUTPUT_BYTE_LIMIT, Terminals } from '../../../src/agent/terminals';
+import type { TerminalsOptions } from '../../../src/agent/terminals';
+import { assertRejected, assertRefused } from './helpers';
+
+const node = process.execPath;
+
+/** Alive and not a zombie: an orphan's zombie lingers where PID 1 does not reap. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('Terminals', function () {
+  this.timeout(15000);
+  let base: string;
+  let root: string;
+  let terminals: Terminals;
+  const started: number[] = [];
+
+  const make = (options: Partial<TerminalsOptions> = {}) => {
+    terminals.dispose();
+    terminals = new Terminals({ logger: new MemoryLogger(), ...options });
+    return terminals;
+  };
+  const run = (script: string, extra: { sessionId?: string; outputByteLimit?: number; cwd?: string } = {}) =>
+    terminals.create({ sessionId: extra.sessionId ?? 's1', command: node, args: ['-e', script], outputByteLimit: extra.outputByteLimit, cwd: extra.cwd }, [root]);
+
+  beforeEach(() => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'acp-term-')));
+    root = join(base, 'root');
+    mkdirSync(join(root, 'sub'), { recursive: true });
+    terminals = new Terminals({ logger: new MemoryLogger() });
+  });
+
+  afterEach(() => {
+    terminals.dispose();
+    // Only the processes these tests started, by pid.
+    for (const pid of started.splice(0)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  it('collects stdout and stderr and reports the exit code', async () => {
+    const chunks: string[] = [];
+    terminals.onOutput((e) => chunks.push(e.chunk));
+    const { terminalId } = await run("process.stdout.write('out;'); setTimeout(() => { process.stderr.write('err;'); process.exit(3); }, 50)");
+    const ref = { sessionId: 's1', terminalId };
+    assert.deepEqual(await terminals.waitForExit(ref), { exitCode: 3, signal: null });
+    const out = terminals.output(ref);
+    assert.equal(out.output, 'out;err;');
+    assert.equal(out.truncated, false);
+    assert.equal(out.exitStatus?.exitCode, 3);
+    assert.equal(chunks.join(''), 'out;err;');
+  });
+
+  it('runs in the first root by default, and in a cwd inside the roots', async () => {
+    const a = await terminals.create({ sessionId: 's1', command: node, args: ['-e', 'process.stdout.write(process.cwd())'] }, [`${root}/`]);
+    const b = await run('process.stdout.write(process.cwd())', { cwd: join(root, 'sub') });
+    await terminals.waitForExit({ sessionId: 's1', ...a });
+    await terminals.waitForExit({ sessionId: 's1', ...b });
+    assert.equal(terminals.output({ sessionId: 's1', ...a }).output, root);
+    assert.equal(terminals.output({ sessionId: 's1', ...b }).output, join(root, 'sub'));
+  });
+
+  it('refuses a cwd outside the roots or with ".."', async () => {
+    await assertRejected(run('1', { cwd: base }), -32602, 'outside');
+    await assertRejected(run('1', { cwd: `${root}/sub/..` }), -32602, '".."');
+  });
+
+  it('passes env and runs a shell line given without args', async () => {
+    const a = await terminals.create({ sessionId: 's1', command: node, args: ['-e', 'process.stdout.write(process.env.ACP_T)'], env: [{ name: 'ACP_T', value: 'v1' }] }, [root]);
+    const b = await terminals.create({ sessionId: 's1', command: 'echo hello | tr a-z A-Z' }, [root]);
+    await terminals.waitForExit({ sessionId: 's1', ...a });
+    await terminals.waitForExit({ sessionId: 's1', ...b });
+    assert.equal(terminals.output({ sessionId: 's1', ...a }).output, 'v1');
+    assert.equal(terminals.output({ sessionId: 's1', ...b }).output, 'HELLO\n');
+  });
+
+  it('keeps the end of the output within the byte limit, cutting at a character boundary', async () => {
+    // 'é' is two bytes: a limit of 9 leaves an odd cut in the middle of one.
+    const { terminalId } = await run("process.stdout.write('é'.repeat(50)); setTimeout(() => process.stdout.write('END'), 50)", { outputByteLimit: 9 });
+    const ref = { sessionId: 's1', terminalId };
+    await terminals.waitForExit(ref);
+    const { output, truncated } = terminals.output(ref);
+    assert.equal(truncated, true);
+    assert.ok(Buffer.byteLength(output) <= 9, output);
+    assert.ok(output.endsWith('éééEND'), output);
+    assert.ok(!output.includes('\uFFFD'), output);
+  });
+
+  it('keeps 1 MB when the agent gives no limit', async () => {
+    const { terminalId } = await run(`process.stdout.write('x'.repeat(${DEFAULT_OUTPUT_BYTE_LIMIT} + 1000) + 'END')`);
+    const ref = { sessionId: 's1', terminalId };
+    await terminals.waitForExit(ref);
+    const { output, truncated } = terminals.output(ref);
+    assert.equal(truncated, true);
+    assert.equal(output.length, DEFAULT_OUTPUT_BYTE_LIMIT);
+    assert.ok(output.endsWith('xEND'));
+  });
+
+  it('kill ends the command and the process it started', async () => {
+    const script = [
+      "const { spawn } = require('node:child_process');",
+      "const g = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });",
+      "console.log('pids ' + process.pid + ' ' + g.pid);",
+      'setInterval(() => {}, 1000);',
+    ].join('\n');
+    const { terminalId } = await run(script);
+    const ref = { sessionId: 's1', terminalId };
+    await until(() => /pids \d+ \d+/.test(terminals.output(ref).output));
+    const [, child, grandchild] = /pids (\d+) (\d+)/.exec(terminals.output(ref).output)!.map(Number);
+    started.push(child, grandchild);
+    assert.ok(alive(child) && alive(grandchild));
+    await terminals.kill(ref);
+    assert.equal(terminals.output(ref).exitStatus?.signal, 'SIGTERM');
+    await until(() => !alive(child) && !alive(grandchild));
+  });
+
+  it('kill sends SIGKILL to a command that ignores SIGTERM', async () => {
+    make({ killGraceMs: 200 });
+    const { terminalId } = await run("process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000)");
+    const ref = { sessionId: 's1', terminalId };
+    await until(() => terminals.output(ref).output.includes('ready'));
+    await terminals.kill(ref);
+    assert.deepEqual(await terminals.waitForExit(ref), { exitCode: null, signal: 'SIGKILL' });
+  });
+
+  it('release kills a running command and forgets the terminal', async () => {
+    const { terminalId } = await run("console.log(process.pid); setInterval(() => {}, 1000)");
+    const ref = { sessionId: 's1', terminalId };
+    await until(() => /\d+/.test(terminals.output(ref).output));
+    const pid = Number(terminals.output(ref).output.trim());
+    started.push(pid);
+    terminals.release(ref);
+    assertRefused(() => terminals.output(ref), -32002, 'Unknown terminal');
+    await until(() => !alive(pid));
+  });
+
+  it('refuses an unknown id, and a terminal of another session', async () => {
+    assertRefused(() => terminals.output({ sessionId: 's1', terminalId: 'nope' }), -32002, '"nope"');
+    await assertRejected(terminals.waitForExit({ sessionId: 's1', terminalId: 'nope' }), -32002);
+    await assertRejected(terminals.kill({ sessionId: 's1', terminalId: 'nope' }), -32002);
+    const { terminalId } = await run('1');
+    assertRefused(() => terminals.output({ sessionId: 's2', terminalId }), -32002);
+    assertRefused(() => terminals.release({ sessionId: 's2', terminalId }), -32002);
+  });
+
+  it('releaseSession releases only that session, and dispose kills the rest', async () => {
+    const script = 'console.log(process.pid); setInterval(() => {}, 1000)';
+    const a = { sessionId: 's1', ...(await run(script)) };
+    const b = { sessionId: 's2', ...(await run(script, { sessionId: 's2' })) };
+    await until(() => /\d/.test(terminals.output(a).output) && /\d/.test(terminals.output(b).output));
+    const [pa, pb] = [a, b].map((r) => Number(terminals.output(r).output.trim()));
+    started.push(pa, pb);
+    terminals.releaseSession('s1');
+    assert.deepEqual(terminals.terminalsOf('s1'), []);
+    assert.deepEqual(terminals.terminalsOf('s2'), [b.terminalId]);
+    await until(() => !alive(pa));
+    assert.ok(alive(pb));
+    terminals.dispose();
+    await until(() => !alive(pb));
+  });
+
+  it('refuses when terminals are off for the session, and a command that cannot start', async () => {
+    make({ allowTerminal: (id) => id !== 's1' });
+    await assertRejected(run('1'), -32602, 'turned off');
+    await assertRejected(terminals.create({ sessionId: 's2', command: join(base, 'no-such-program'), args: ['x'] }, [root]), -32603, 'Could not start');
+  });
+});
