@@ -56,6 +56,12 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
   const live = new Map<string, LiveSession>();
   const lister = new SessionLister(store, options);
   let clientCapabilities: ClientCapabilities | undefined;
+  let authenticated = !options.authRequired;
+  const authMethods = options.authRequired ? [{ id: 'reference-login', name: 'Log in', description: 'Any attempt succeeds' }] : [];
+  // Some adapters refuse every session method until the client has authenticated.
+  const requireAuth = () => {
+    if (!authenticated) throw RequestError.authRequired();
+  };
 
   const supports = (capability: Capability) => !options.without.has(capability);
   const refuseUnless = (capability: Capability, method: string) => {
@@ -67,6 +73,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       message: `unknown session ${sessionId}`,
     });
   const requireStored = (sessionId: string) => {
+    requireAuth();
     const entry = store.get(sessionId);
     if (!entry) throw unknownSession(sessionId);
     return entry;
@@ -120,12 +127,17 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: capabilities(),
-        authMethods: [],
+        authMethods,
         agentInfo: { name: 'acp-reference-agent', title: 'ACP Reference Agent', version: AGENT_VERSION },
       };
     })
-    .onRequest(methods.agent.authenticate, () => ({}))
+    .onRequest(methods.agent.authenticate, ({ params }) => {
+      if (!authMethods.some((m) => m.id === params.methodId)) throw RequestError.invalidParams({ methodId: params.methodId }, 'unknown auth method');
+      authenticated = true;
+      return {};
+    })
     .onRequest(methods.agent.session.new, ({ params }) => {
+      requireAuth();
       if (!isAbsolute(params.cwd)) throw RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
       const sessionId = newSessionId();
       const dirs = params.additionalDirectories ?? [];
@@ -136,6 +148,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     })
     .onRequest(methods.agent.session.list, ({ params }) => {
       refuseUnless('list', methods.agent.session.list);
+      requireAuth();
       return lister.list(params);
     })
     .onRequest(methods.agent.session.load, async ({ params, client, requestId }) => {
@@ -176,6 +189,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     })
     .onRequest(methods.agent.session.delete, ({ params }) => {
       refuseUnless('delete', methods.agent.session.delete);
+      requireAuth();
       live.get(params.sessionId)?.turn?.abort();
       live.delete(params.sessionId);
       if (!store.delete(params.sessionId)) throw unknownSession(params.sessionId);

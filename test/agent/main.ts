@@ -1,5 +1,6 @@
 // Entry point of the reference agent: `seed` fills a store; anything else serves ACP on stdio.
 // stdout carries only the protocol, so every log line goes to stderr.
+import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { buildAgent } from './agent';
 import { type Command, parseCommand, type ServeOptions, USAGE, UsageError } from './options';
@@ -11,7 +12,20 @@ function log(line: string): void {
   process.stderr.write(`reference agent: ${line}\n`);
 }
 
+/** Runs the real agent as a child on the same stdio, as `npx` and shell launchers do. */
+function launch(options: ServeOptions): void {
+  const args = options.args.filter((a) => a !== '--launcher');
+  if (!args.includes('--store')) args.push('--store', options.store);
+  const child = spawn(process.execPath, [process.argv[1], ...args], {
+    stdio: 'inherit',
+    env: { ...process.env, ACP_REF_AGENT_ARGS: '' },
+  });
+  log(`launcher pid ${process.pid} started agent pid ${child.pid}`);
+  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+}
+
 async function serve(options: ServeOptions): Promise<void> {
+  if (options.launcher) return launch(options);
   if (options.startedFile) appendFileSync(options.startedFile, `${process.pid}\n`);
   // A test agent must survive whatever the client sends; log the surprise and carry on.
   process.on('uncaughtException', (error) => log(`uncaught: ${error.stack ?? String(error)}`));

@@ -31,6 +31,11 @@ export interface ServeOptions {
   badListShapes: boolean;
   hugeMessage: boolean;
   hideEmpty: boolean;
+  authRequired: boolean;
+  /** Run the agent as a child of this process, as adapters started through npx or a launcher do. */
+  launcher: boolean;
+  /** Every switch, from argv and the environment, for relaunching as a child. */
+  args: string[];
 }
 
 export interface SeedOptions {
@@ -54,6 +59,7 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --no-load --no-list --no-resume --no-close --no-delete
                                 withhold the capability and refuse the method
   --crash-after K               exit 3 when the K-th incoming JSON-RPC message arrives
+                                (it is recorded but not answered)
   --crash-on METHOD             exit 3 when METHOD arrives
   --hang METHOD                 never answer METHOD (repeatable)
   --garbage                     non-JSON-RPC lines after initialize and between list pages
@@ -68,10 +74,14 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --delay MS                    wait before each outgoing message
   --load-delay MS               wait before a load replay starts
   --started-file PATH           append this pid to PATH at start
-  --record FILE                 append each received request's method and params to FILE
+  --record FILE                 append each received request's and notification's method and
+                                params to FILE, one JSON line each
   --bad-list-shapes             mix malformed entries into session/list results
   --huge-message                answer the first session/list with a message over 33 MiB
   --hide-empty                  list only sessions that have at least one turn
+  --auth-required               offer an auth method; session methods fail with -32000 until
+                                authenticate is called
+  --launcher                    run the agent as a child process (like npx), relaying its exit
 Default store: $ACP_REF_AGENT_STORE or a new temporary directory.`;
 
 export class UsageError extends Error {}
@@ -93,14 +103,15 @@ export function argsFromEnv(env: NodeJS.ProcessEnv): string[] {
 }
 
 export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
-  const args = [...argv, ...argsFromEnv(env)];
-  if (args.includes('--help') || args.includes('-h')) {
+  if (argv.includes('--help') || argv.includes('-h')) {
     return { kind: 'help' };
   }
-  if (args[0] === 'seed') {
-    return { kind: 'seed', options: parseSeed(args.slice(1), env) };
+  // The environment's switches are for serving (an `acp.agents` entry sets them); seeding from
+  // a test process that happens to carry them must not fail.
+  if (argv[0] === 'seed') {
+    return { kind: 'seed', options: parseSeed(argv.slice(1), env) };
   }
-  return { kind: 'serve', options: parseServe(args, env) };
+  return { kind: 'serve', options: parseServe([...argv, ...argsFromEnv(env)], env) };
 }
 
 function defaultStore(env: NodeJS.ProcessEnv): string {
@@ -141,6 +152,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
     badListShapes: false,
     hugeMessage: false,
     hideEmpty: false,
+    authRequired: false,
+    launcher: false,
+    args,
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -218,6 +232,12 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--hide-empty':
         options.hideEmpty = true;
+        break;
+      case '--auth-required':
+        options.authRequired = true;
+        break;
+      case '--launcher':
+        options.launcher = true;
         break;
       default:
         throw new UsageError(`unknown argument ${arg}`);

@@ -262,6 +262,19 @@ describe('reference agent', function () {
     await assert.rejects(huge.agent.request('session/list', {}));
   });
 
+  it('requires authenticate with --auth-required, and runs as a child with --launcher', async () => {
+    const startedFile = join(dir, 'launched.txt');
+    const { agent, init, child, exited } = await start(store, ['--auth-required', '--launcher', '--started-file', startedFile]);
+    assert.equal(init.authMethods?.length, 1);
+    await assert.rejects(agent.request('session/list', {}), (e) => errorCode(e) === -32000);
+    await agent.request('authenticate', { methodId: init.authMethods![0].id });
+    assert.ok((await agent.request('session/list', {})).sessions.length > 0);
+    const agentPid = Number(readFileSync(startedFile, 'utf8').trim());
+    assert.ok(agentPid > 0 && agentPid !== child.pid, 'the agent is a child of the launcher');
+    child.stdin!.end();
+    assert.equal(await exited, 0);
+  });
+
   it('exits cleanly when stdin closes', async () => {
     const running = await start(store);
     running.child.stdin!.end();
