@@ -145,9 +145,10 @@ describe('Terminals', function () {
 
   it('kill sends SIGKILL to a command that ignores SIGTERM', async () => {
     make({ killGraceMs: 200 });
-    const { terminalId } = await run("process.on('SIGTERM', () => {}); console.log('ready'); setInterval(() => {}, 1000)");
+    const { terminalId } = await run("process.on('SIGTERM', () => {}); console.log(process.pid); setInterval(() => {}, 1000)");
     const ref = { sessionId: 's1', terminalId };
-    await until(() => terminals.output(ref).output.includes('ready'));
+    await until(() => /\d+\n/.test(terminals.output(ref).output));
+    started.push(Number(terminals.output(ref).output.trim()));
     await terminals.kill(ref);
     assert.deepEqual(await terminals.waitForExit(ref), { exitCode: null, signal: 'SIGKILL' });
   });
