@@ -71,6 +71,7 @@ export class SessionLister {
 
   list(params: ListSessionsRequest): ListSessionsResponse {
     const { options, store } = this;
+    store.refresh();
     const cwd = params.cwd ?? undefined;
     if (cwd !== undefined && !isAbsolute(cwd)) {
       throw RequestError.invalidParams({ cwd }, 'cwd must be an absolute path');

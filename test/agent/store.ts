@@ -3,7 +3,7 @@
 // store. The index is read once at start and rewritten atomically on every change. A seeded
 // history is regenerated from its index entry (it is deterministic), so seeding 10,000 sessions
 // writes one file, not 10,000; the session's file then holds only the turns added later.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { seededTurn } from './content';
@@ -68,13 +68,36 @@ export class SessionStore {
   private readonly byId = new Map<string, IndexEntry>();
   private readonly indexPath: string;
   private readonly sessionsDir: string;
+  /** The index file as last read or written, to notice another process's writes. */
+  private seen = '';
 
   constructor(readonly dir: string) {
     this.indexPath = join(dir, 'index.json');
     this.sessionsDir = join(dir, 'sessions');
     mkdirSync(this.sessionsDir, { recursive: true });
-    if (existsSync(this.indexPath)) {
-      this.addMany(readIndex(this.indexPath));
+    this.refresh();
+  }
+
+  /**
+   * Re-reads the index when another agent process sharing the store has rewritten it (two
+   * windows, two agent entries). A stat per call; a full read only after a foreign write.
+   */
+  refresh(): void {
+    const stamp = this.stamp();
+    if (stamp === this.seen) return;
+    this.all.length = 0;
+    this.byCwd.clear();
+    this.byId.clear();
+    if (stamp !== '') this.addMany(readIndex(this.indexPath));
+    this.seen = stamp;
+  }
+
+  private stamp(): string {
+    try {
+      const st = statSync(this.indexPath);
+      return `${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      return '';
     }
   }
 
@@ -83,6 +106,7 @@ export class SessionStore {
   }
 
   get(sessionId: string): IndexEntry | undefined {
+    this.refresh();
     return this.byId.get(sessionId);
   }
 
@@ -114,6 +138,7 @@ export class SessionStore {
   }
 
   add(entry: IndexEntry, updates: SessionUpdate[] = []): void {
+    this.refresh();
     const old = this.byId.get(entry.sessionId);
     if (old) this.detach(old);
     this.byId.set(entry.sessionId, entry);
@@ -127,6 +152,7 @@ export class SessionStore {
 
   /** Appends a finished turn and moves the session to the top. */
   appendTurn(sessionId: string, updates: SessionUpdate[], changes: { updatedAt: string; title?: string }): IndexEntry | undefined {
+    this.refresh();
     const entry = this.byId.get(sessionId);
     if (!entry) return undefined;
     appendFileSync(this.sessionPath(sessionId), toNdjson(updates));
@@ -143,6 +169,7 @@ export class SessionStore {
   }
 
   delete(sessionId: string): boolean {
+    this.refresh();
     const entry = this.byId.get(sessionId);
     if (!entry) return false;
     this.detach(entry);
@@ -182,6 +209,7 @@ export class SessionStore {
     const tmp = `${this.indexPath}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(file));
     renameSync(tmp, this.indexPath);
+    this.seen = this.stamp();
   }
 
   private detach(entry: IndexEntry): void {

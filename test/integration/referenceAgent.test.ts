@@ -189,14 +189,15 @@ describe('reference agent', function () {
     assert.ok(chunks > 0 && chunks < 40, `${chunks} chunks before the cancel`);
   });
 
-  it('deletes a session from the list and the store', async () => {
+  it('deletes a session from the list and the store, seen by another agent on the same store', async () => {
     const { agent } = await start(store);
+    const other = await start(store);
     const { sessionId } = await agent.request('session/new', { cwd: cwdB, mcpServers: [] });
     assert.equal((await agent.request('session/list', { cwd: cwdB })).sessions[0].sessionId, sessionId);
+    assert.equal((await other.agent.request('session/list', { cwd: cwdB })).sessions[0].sessionId, sessionId);
     await agent.request('session/delete', { sessionId });
     assert.ok(!(await agent.request('session/list', { cwd: cwdB })).sessions.some((s) => s.sessionId === sessionId));
-    const again = await start(store);
-    assert.ok(!(await again.agent.request('session/list', { cwd: cwdB })).sessions.some((s) => s.sessionId === sessionId));
+    assert.ok(!(await other.agent.request('session/list', { cwd: cwdB })).sessions.some((s) => s.sessionId === sessionId));
   });
 
   it('repeats its cursor with --repeat-cursor and restarts with --invalid-cursor-code restart', async () => {
