@@ -1,29 +1,100 @@
 import * as vscode from 'vscode';
+import { AgentRegistry } from './agent/agentHost';
+import { ClientFileSystem } from './agent/fileSystem';
+import { Terminals } from './agent/terminals';
+import { SessionCache } from './sessions/cache';
+import { ChatPanels } from './ui/chatPanels';
+import { registerCommands, defaultConfirm, type CommandDeps } from './ui/commands';
+import { continueLastSession, currentPick, resumeSession } from './ui/quickPick';
+import { SessionLists } from './ui/sessionLists';
+import { SessionsTree } from './ui/sessionsTree';
+import { SettingsService } from './ui/settings';
+import { mayStartAgent } from './ui/trust';
+import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
 
-// Wiring only: nothing here spawns a process or reads a file. Filled in by src/ui.
-export function activate(context: vscode.ExtensionContext): void {
-  const started = Date.now();
+/** What the extension hands to its own tests. */
+export interface AcpTestApi {
+  readonly agents: AgentRegistry;
+  readonly lists: SessionLists;
+  readonly chats: ChatPanels;
+  readonly tree: SessionsTree;
+  readonly currentPick: typeof currentPick;
+  /** Replaces the confirmation of destructive actions (payload mode skips modal dialogs). */
+  setConfirm(fn: CommandDeps['confirm']): void;
+}
+
+// Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
+export function activate(context: vscode.ExtensionContext): AcpTestApi {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('ACP', { log: true });
-  context.subscriptions.push(log);
-  const notYet = (what: string) => () =>
-    vscode.window.showInformationMessage(`ACP: ${what} is not available in this build yet.`);
-  for (const [id, what] of [
-    ['acp.resumeSession', 'Resume Session'],
-    ['acp.newSession', 'New Session'],
-    ['acp.refreshSessions', 'Refresh Sessions'],
-    ['acp.restartAgent', 'Restart Agent'],
-    ['acp.addAgent', 'Add Agent'],
-  ] as const) {
-    context.subscriptions.push(vscode.commands.registerCommand(id, notYet(what)));
-  }
-  context.subscriptions.push(vscode.commands.registerCommand('acp.showLog', () => log.show()));
-  context.subscriptions.push(
-    vscode.window.registerTreeDataProvider('acp.sessions', {
-      getTreeItem: (e: vscode.TreeItem) => e,
-      getChildren: () => [],
+  const settings = new SettingsService();
+  const version = String(context.extension.packageJSON.version ?? '0.0.0');
+  // The agents' handlers reach the chats, which need the agents: a late-bound reference.
+  const late: { chats?: ChatPanels } = {};
+  const agents = new AgentRegistry({
+    logger: log,
+    clientInfo: { name: 'acp-client-vscode', version },
+    trace: () => settings.value.trace,
+    mayStart: mayStartAgent,
+    handlers: (config) => ({
+      requestPermission: (params, signal) =>
+        late.chats ? late.chats.requestPermission(config.id, params, signal) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+      rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
+      fs: new ClientFileSystem({
+        rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
+        openText: openDocumentText,
+        writeText: writeThroughWorkspaceEdit,
+        logger: log,
+      }),
+      terminals: new Terminals({ logger: log }),
     }),
+  });
+  const applySettings = () => {
+    const s = settings.value;
+    for (const p of s.problems) log.warn(p.message);
+    agents.update(s.agents, s.defaultAgent);
+    void vscode.commands.executeCommand('setContext', 'acp.noAgents', s.agents.length === 0);
+  };
+  applySettings();
+  const cache = new SessionCache(
+    { get: (key) => context.workspaceState.get(key), set: async (key, value) => context.workspaceState.update(key, value) },
+    { logger: log },
   );
-  log.info(`activated in ${Date.now() - started} ms`);
+  const lists = new SessionLists(agents, cache, log);
+  const chats = (late.chats = new ChatPanels(agents, context.extensionUri, context.workspaceState, log));
+  const tree = new SessionsTree(agents, lists, chats);
+  const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
+  const deps: CommandDeps = { agents, lists, chats, tree, settings, log, confirm: defaultConfirm };
+  context.subscriptions.push(
+    log,
+    settings,
+    agents,
+    cache,
+    lists,
+    chats,
+    tree,
+    view,
+    settings.onDidChange(applySettings),
+    chats.onDidCreateSession(({ session }) => {
+      const id = session.sessionId;
+      if (id) lists.addCreated(session.target.agentId, { sessionId: id, cwd: session.target.cwd, updatedAt: new Date().toISOString(), title: null });
+    }),
+    ...registerCommands(deps),
+    vscode.commands.registerCommand('acp.resumeSession', () => resumeSession({ agents, lists, chats: chats, settings })),
+    vscode.commands.registerCommand('acp.continueLastSession', () => continueLastSession({ agents, lists, chats: chats, settings })),
+    { dispose: () => void agents.stopAll() },
+  );
+  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  return {
+    agents,
+    lists,
+    chats,
+    tree,
+    currentPick,
+    setConfirm: (fn) => {
+      deps.confirm = fn;
+    },
+  };
 }
 
 export function deactivate(): void {}

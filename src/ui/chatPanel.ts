@@ -1,0 +1,183 @@
+import * as vscode from 'vscode';
+import type { MessageConnection } from 'vscode-jsonrpc';
+import { Disposable } from '../base/lifecycle';
+import type { ChatSession } from '../chat/controller';
+import { ChangeBatcher } from '../chat/batcher';
+import { createChannel } from '../protocol/channel';
+import {
+  answerPermissionRequest,
+  cancelLoadRequest,
+  cancelTurnRequest,
+  capabilitiesChangedEvent,
+  changedEvent,
+  openDiffRequest,
+  openLinkRequest,
+  openLocationRequest,
+  readyRequest,
+  restartAgentRequest,
+  retryRequest,
+  sendPromptRequest,
+  setConfigOptionRequest,
+  setModeRequest,
+  showLogRequest,
+  snapshotEvent,
+} from '../protocol/messages';
+import { sanitizeText } from '../sessions/title';
+import type { DiffContents } from './diffContents';
+import { describeError } from './messages';
+import { openLink, openLocation } from './links';
+
+export const CHAT_VIEW_TYPE = 'acp.chat';
+
+/** What a chat panel remembers across a window reload (in the webview's state). */
+export interface PanelTarget {
+  agentId: string;
+  sessionId: string;
+  cwd: string;
+  title?: string;
+}
+
+/**
+ * The host side of one chat panel: translates the session's thread into batched messages for
+ * the webview and the webview's requests into calls on the session. The host owns the thread;
+ * a webview that was hidden or reloaded asks for a snapshot again (`ready`).
+ */
+export class ChatPanel extends Disposable {
+  private readonly channel: MessageConnection;
+  private readonly batcher: ChangeBatcher;
+  private ready = false;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly session: ChatSession,
+    private readonly extensionUri: vscode.Uri,
+    private readonly diffs: DiffContents,
+  ) {
+    super();
+    const webview = panel.webview;
+    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
+    this.channel = createChannel({
+      post: (m) => void webview.postMessage(m),
+      onMessage: (listener) => webview.onDidReceiveMessage(listener),
+    });
+    this.register({ dispose: () => this.channel.dispose() });
+    this.batcher = this.register(
+      new ChangeBatcher((changes) => {
+        if (this.ready && panel.visible) void this.channel.sendNotification(changedEvent, { changes });
+      }),
+    );
+    this.register(session.thread.onDidChange((changes) => this.batcher.push(changes)));
+    this.register(
+      session.onDidChangeCapabilities(() => {
+        if (this.ready) void this.channel.sendNotification(capabilitiesChangedEvent, session.capabilities());
+        this.updateTitle();
+      }),
+    );
+    this.register(session.thread.onDidChange(() => this.updateTitle()));
+    this.register(
+      panel.onDidChangeViewState(() => {
+        // A hidden webview is torn down; it asks for a snapshot when shown again.
+        if (!panel.visible) this.ready = false;
+      }),
+    );
+    this.handleRequests();
+    this.channel.listen();
+    webview.html = this.html();
+    this.updateTitle();
+  }
+
+  get target(): PanelTarget | undefined {
+    const t = this.session.target;
+    return t.sessionId ? { agentId: t.agentId, sessionId: t.sessionId, cwd: t.cwd, title: this.session.thread.meta.title } : undefined;
+  }
+
+  private sendSnapshot(): void {
+    this.batcher.discard();
+    void this.channel.sendNotification(snapshotEvent, { thread: this.session.thread.snapshot(), capabilities: this.session.capabilities() });
+    this.ready = true;
+  }
+
+  private handleRequests(): void {
+    const c = this.channel;
+    const s = this.session;
+    c.onRequest(readyRequest, () => this.sendSnapshot());
+    c.onRequest(sendPromptRequest, ({ text }) => {
+      if (typeof text !== 'string' || !text.trim()) return;
+      // Accepted now; the turn streams into the thread and ends on its own.
+      void s.prompt(text).catch((e) => s.thread.addNotice('error', describeError(e)));
+    });
+    c.onRequest(cancelTurnRequest, () => s.cancel());
+    c.onRequest(cancelLoadRequest, () => s.cancelLoad());
+    c.onRequest(answerPermissionRequest, ({ requestId, optionId }) => s.answerPermission(String(requestId), optionId === null ? null : String(optionId)));
+    c.onRequest(setModeRequest, ({ modeId }) => s.setMode(String(modeId)).catch((e) => s.thread.addNotice('error', describeError(e))));
+    c.onRequest(setConfigOptionRequest, ({ configId, value }) =>
+      s.setConfigOption(String(configId), value).catch((e) => s.thread.addNotice('error', describeError(e))),
+    );
+    c.onRequest(openLocationRequest, ({ path, line }) => openLocation(path, line, s.target.cwd));
+    c.onRequest(openLinkRequest, ({ href }) => openLink(href, s.target.cwd));
+    c.onRequest(openDiffRequest, ({ entryIndex, contentIndex }) => {
+      const entry = s.thread.entries[entryIndex];
+      const content = entry?.type === 'tool' ? entry.content[contentIndex] : undefined;
+      if (content?.type !== 'diff') return;
+      return this.diffs.open(content.path, content.oldText ?? '', content.newText);
+    });
+    c.onRequest(retryRequest, () => s.retry());
+    c.onRequest(restartAgentRequest, async () => {
+      await s.host.restart().catch(() => {});
+      await s.reattach();
+    });
+    c.onRequest(showLogRequest, () => vscode.commands.executeCommand('acp.showLog'));
+  }
+
+  private updateTitle(): void {
+    const raw = this.session.thread.meta.title;
+    const id = this.session.sessionId;
+    const title = raw ? sanitizeText(raw, 60) : id ? `Session ${id.slice(0, 8)}` : 'New session';
+    if (this.panel.title !== title) this.panel.title = title;
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const nonce = makeNonce();
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `font-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+      `script-src 'nonce-${nonce}'`,
+    ].join('; ');
+    const target = escapeAttr(JSON.stringify(this.target ?? null));
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<meta name="acp-target" content="${target}">
+<link rel="stylesheet" href="${style}">
+<title>ACP Chat</title>
+</head>
+<body>
+<div id="app"></div>
+<script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  override dispose(): void {
+    this.batcher.flushNow();
+    super.dispose();
+  }
+}
+
+function makeNonce(): string {
+  const bytes = new Uint8Array(18);
+  crypto.getRandomValues(bytes);
+  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}

@@ -1,0 +1,161 @@
+import * as vscode from 'vscode';
+import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { Disposable, DisposableMap } from '../base/lifecycle';
+import type { AgentRegistry } from '../agent/agentHost';
+import type { Logger } from '../agent/log';
+import { ChatSession, type ChatDeps, type ChatTarget, type OpenMode } from '../chat/controller';
+import { CHAT_VIEW_TYPE, ChatPanel, type PanelTarget } from './chatPanel';
+import { DiffContents } from './diffContents';
+import { describeError } from './messages';
+import type { OpenChats } from './sessionsTree';
+
+const LAST_OPENED_KEY = 'acp.lastOpened';
+
+/**
+ * Every open chat panel, one per session: opening an open session reveals it. Also the bridge
+ * for what the agent asks of a session (permissions, its roots) and the window's memory of
+ * which session was opened last in each folder.
+ */
+export class ChatPanels extends Disposable implements OpenChats {
+  private readonly panels = this.register(new DisposableMap<string, ChatPanel>());
+  private readonly unnamed = new Set<ChatPanel>();
+  private readonly openEmitter = this.register(new vscode.EventEmitter<{ agentId: string; sessionId: string }>());
+  readonly onDidChangeOpen = this.openEmitter.event;
+  private readonly createdEmitter = this.register(new vscode.EventEmitter<{ session: ChatSession }>());
+  /** A session was created in this window (its list shows it at once). */
+  readonly onDidCreateSession = this.createdEmitter.event;
+  private readonly diffs = this.register(new DiffContents());
+  private readonly deps: ChatDeps;
+
+  constructor(
+    private readonly agents: AgentRegistry,
+    private readonly extensionUri: vscode.Uri,
+    private readonly state: vscode.Memento,
+    logger: Logger,
+  ) {
+    super();
+    this.deps = { logger, mcpServers: () => [], describeError };
+    this.register(
+      vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state) => this.restore(panel, state),
+      }),
+    );
+  }
+
+  private key(agentId: string, sessionId: string): string {
+    return `${agentId}\u0000${sessionId}`;
+  }
+
+  isOpen(agentId: string, sessionId: string): boolean {
+    return this.panels.has(this.key(agentId, sessionId));
+  }
+
+  get(agentId: string, sessionId: string): ChatPanel | undefined {
+    return this.panels.get(this.key(agentId, sessionId));
+  }
+
+  get all(): ChatPanel[] {
+    return [...this.panels.values(), ...this.unnamed];
+  }
+
+  /** Opens (or reveals) the chat of a session, attaching it as `mode` says. */
+  async open(target: ChatTarget, mode: OpenMode | 'new'): Promise<ChatPanel | undefined> {
+    const host = this.agents.get(target.agentId);
+    if (!host) {
+      void vscode.window.showErrorMessage(`ACP: no agent "${target.agentId}" is configured.`);
+      return undefined;
+    }
+    if (target.sessionId) {
+      const existing = this.get(target.agentId, target.sessionId);
+      if (existing) {
+        existing.panel.reveal();
+        return existing;
+      }
+    }
+    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, target.title ?? 'ACP Chat', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      enableFindWidget: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+    });
+    const chat = this.adopt(panel, new ChatSession(host, target, this.deps));
+    void chat.session.attach(mode);
+    return chat;
+  }
+
+  /** After a window reload: the host has no thread, so the session is loaded again (resumed only when the agent cannot load). */
+  private async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const target = readTarget(state);
+    const host = target && this.agents.get(target.agentId);
+    if (!target || !host || this.isOpen(target.agentId, target.sessionId)) {
+      panel.dispose();
+      return;
+    }
+    const chat = this.adopt(panel, new ChatSession(host, { ...target }, this.deps));
+    void chat.session.attach('load');
+  }
+
+  private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
+    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs);
+    const name = () => {
+      const id = session.sessionId;
+      if (!id) return;
+      this.unnamed.delete(chat);
+      this.panels.set(this.key(session.target.agentId, id), chat);
+      this.openEmitter.fire({ agentId: session.target.agentId, sessionId: id });
+      void this.state.update(`${LAST_OPENED_KEY}:${session.target.cwd}`, { agentId: session.target.agentId, sessionId: id });
+    };
+    if (session.sessionId) name();
+    else this.unnamed.add(chat);
+    session.onDidCreateSession(() => {
+      name();
+      this.createdEmitter.fire({ session });
+    });
+    panel.onDidDispose(() => {
+      const id = session.sessionId;
+      this.unnamed.delete(chat);
+      if (id && this.panels.get(this.key(session.target.agentId, id)) === chat) {
+        this.panels.deleteAndLeak(this.key(session.target.agentId, id));
+        this.openEmitter.fire({ agentId: session.target.agentId, sessionId: id });
+      }
+      chat.dispose();
+      void session.close();
+    });
+    return chat;
+  }
+
+  /** The session this window last opened in a folder. */
+  lastOpened(cwd: string): { agentId: string; sessionId: string } | undefined {
+    const v = this.state.get<{ agentId?: unknown; sessionId?: unknown }>(`${LAST_OPENED_KEY}:${cwd}`);
+    return v && typeof v.agentId === 'string' && typeof v.sessionId === 'string' ? { agentId: v.agentId, sessionId: v.sessionId } : undefined;
+  }
+
+  private sessionFor(agentId: string, sessionId: string): ChatSession | undefined {
+    return this.get(agentId, sessionId)?.session ?? [...this.unnamed].find((p) => p.session.sessionId === sessionId && p.session.target.agentId === agentId)?.session;
+  }
+
+  /** The agent asks for permission: the session's panel shows a card; no panel, no permission. */
+  requestPermission(agentId: string, params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
+    const session = this.sessionFor(agentId, params.sessionId);
+    if (!session) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    return session.requestPermission(params, signal);
+  }
+
+  /** A session's roots: its cwd and additional directories. */
+  rootsFor(agentId: string, sessionId: string): readonly string[] | undefined {
+    const s = this.sessionFor(agentId, sessionId);
+    return s ? [s.target.cwd, ...(s.target.additionalDirectories ?? [])] : undefined;
+  }
+
+  /** After an agent restart, open chats of that agent attach again. */
+  reattachAll(agentId: string): void {
+    for (const chat of this.all) {
+      if (chat.session.target.agentId === agentId && chat.session.thread.status.state === 'disconnected') void chat.session.reattach();
+    }
+  }
+}
+
+function readTarget(state: unknown): PanelTarget | undefined {
+  const t = (state as { target?: unknown } | undefined)?.target as Record<string, unknown> | undefined;
+  if (!t || typeof t.agentId !== 'string' || typeof t.sessionId !== 'string' || typeof t.cwd !== 'string') return undefined;
+  return { agentId: t.agentId, sessionId: t.sessionId, cwd: t.cwd, title: typeof t.title === 'string' ? t.title : undefined };
+}

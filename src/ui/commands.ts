@@ -1,0 +1,126 @@
+import * as vscode from 'vscode';
+import type { AgentHost, AgentRegistry } from '../agent/agentHost';
+import type { OpenMode } from '../chat/controller';
+import { pickAgent, pickFolder } from './agentPicker';
+import type { ChatPanels } from './chatPanels';
+import { showError } from './messages';
+import { addAgent } from './presets';
+import { folderPath, type SessionNode, type SessionsTree, type TreeNode } from './sessionsTree';
+import type { SessionLists } from './sessionLists';
+import type { SettingsService } from './settings';
+
+export interface CommandDeps {
+  agents: AgentRegistry;
+  lists: SessionLists;
+  chats: ChatPanels;
+  tree: SessionsTree;
+  settings: SettingsService;
+  log: vscode.LogOutputChannel;
+  /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
+  confirm: (message: string, action: string) => Thenable<boolean>;
+}
+
+export const defaultConfirm = async (message: string, action: string): Promise<boolean> =>
+  (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action;
+
+/** The other folders of a multi-root window: extra roots for a new session. */
+function otherFolders(cwd: string): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file' && folderPath(f) !== cwd).map(folderPath);
+}
+
+/** Opens a listed session in its chat panel. */
+export function openRow(deps: CommandDeps, node: SessionNode, mode: OpenMode): void {
+  const { row, host } = node;
+  void deps.chats.open(
+    { agentId: host.config.id, sessionId: row.sessionId, cwd: row.cwd, additionalDirectories: row.additionalDirectories, title: row.title ?? undefined },
+    mode,
+  );
+}
+
+/** Starts a new session in a folder (the node's, or the user's choice) with an agent. */
+export async function newSession(deps: CommandDeps, node?: TreeNode): Promise<void> {
+  let host: AgentHost | undefined;
+  let cwd: string | undefined;
+  if (node && node.type !== 'folder') {
+    host = node.host;
+    cwd = node.type === 'agent' ? node.path : node.list.folder;
+  } else if (node?.type === 'folder') {
+    cwd = node.path;
+  }
+  if (!cwd) {
+    const folder = await pickFolder('Start a session in which folder?');
+    if (!folder) return;
+    cwd = folderPath(folder);
+  }
+  host ??= await pickAgent(deps.agents, 'Start a session with which agent?');
+  if (!host) return;
+  await deps.chats.open({ agentId: host.config.id, cwd, additionalDirectories: otherFolders(cwd) }, 'new');
+}
+
+export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
+  const { agents, lists, chats, settings } = deps;
+  const asSession = (node: unknown): SessionNode | undefined => ((node as TreeNode | undefined)?.type === 'session' ? (node as SessionNode) : undefined);
+  const run = (id: string, fn: (...args: unknown[]) => unknown) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        await fn(...args);
+      } catch (e) {
+        await showError('ACP', e);
+      }
+    });
+  return [
+    run('acp.openSession', (node) => {
+      const s = asSession(node);
+      if (s) openRow(deps, s, settings.value.openMode);
+      else return vscode.commands.executeCommand('acp.resumeSession');
+    }),
+    run('acp.openSessionWithHistory', (node) => {
+      const s = asSession(node);
+      if (s) openRow(deps, s, 'load');
+    }),
+    run('acp.resumeSessionRow', (node) => {
+      const s = asSession(node);
+      if (s) openRow(deps, s, 'resume');
+    }),
+    run('acp.deleteSession', async (node) => {
+      const s = asSession(node);
+      if (!s) return;
+      const ok = await deps.confirm(`Delete the session "${s.row.label}"? The agent removes it for good.`, 'Delete');
+      if (!ok) return;
+      const c = await s.host.connect();
+      await c.deleteSession(s.row.sessionId);
+      lists.removeSession(s.host.config.id, s.row.sessionId);
+    }),
+    run('acp.copySessionId', async (node) => {
+      const s = asSession(node);
+      if (s) await vscode.env.clipboard.writeText(s.row.sessionId);
+    }),
+    run('acp.loadMore', (node) => {
+      const n = node as TreeNode | undefined;
+      if (n?.type === 'state') return n.list.loadMore();
+    }),
+    run('acp.retryList', (node) => {
+      const n = node as TreeNode | undefined;
+      if (n?.type === 'state') return n.list.retry();
+    }),
+    run('acp.refreshSessions', async () => {
+      await Promise.all(lists.all().map((l) => l.refresh()));
+      deps.tree.refreshAll();
+    }),
+    run('acp.newSession', (node) => newSession(deps, node as TreeNode | undefined)),
+    run('acp.restartAgent', async (node) => {
+      const n = node as TreeNode | undefined;
+      const host = n && n.type !== 'folder' ? n.host : await pickAgent(agents, 'Restart which agent?');
+      if (!host) return;
+      await vscode.window.withProgress({ location: { viewId: 'acp.sessions' }, title: `Restarting ${host.config.name}` }, () => host.restart());
+      chats.reattachAll(host.config.id);
+    }),
+    run('acp.stopAgent', async (node) => {
+      const n = node as TreeNode | undefined;
+      const host = n && n.type !== 'folder' ? n.host : await pickAgent(agents, 'Stop which agent?');
+      await host?.stop();
+    }),
+    run('acp.showLog', () => deps.log.show(true)),
+    run('acp.addAgent', () => addAgent()),
+  ];
+}

@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import { AgentExited, AgentTimedOut, AuthRequired, Cancelled, ErrorCodes, ProtocolError } from '../agent/errors';
+import { StartRefused } from '../agent/agentHost';
+
+/**
+ * The one place that turns errors into words for the user. Nobody else shows a raw
+ * `e.message`: agents' messages can be long, technical or hostile, so they are capped and
+ * put after our own sentence.
+ */
+export function describeError(e: unknown): string {
+  if (e instanceof AgentExited) {
+    if (e.spawnError) return `${e.agentName} could not be started: ${cap(e.spawnError)}. Check "acp.agents" in your settings.`;
+    const how = e.code !== null ? `exit code ${e.code}` : e.signal ? `signal ${e.signal}` : 'no exit code';
+    return `${e.agentName} stopped (${how}). The log has its last output.`;
+  }
+  if (e instanceof AgentTimedOut) return `${e.agentName} did not answer ${e.phase} within ${Math.round(e.ms / 1000)} seconds.`;
+  if (e instanceof AuthRequired) return `Sign in to ${e.agentName} to continue.`;
+  if (e instanceof Cancelled) return 'Cancelled.';
+  if (e instanceof StartRefused) return cap(e.message);
+  if (e instanceof ProtocolError) {
+    if (e.code === ErrorCodes.ResourceNotFound) return `${e.agentName} does not know this session any more.`;
+    const detail = cap(e.message);
+    return `${e.agentName} could not complete ${e.method}${detail ? `: ${detail}` : '.'}`;
+  }
+  return cap(e instanceof Error ? e.message : String(e)) || 'Something went wrong.';
+}
+
+/** One line, at most 300 characters, no control characters. */
+function cap(s: string): string {
+  const line = s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
+/** Shows an error as the answer to a command the user ran, with Show Log. */
+export async function showError(prefix: string, e: unknown): Promise<void> {
+  if (e instanceof Cancelled) return;
+  const choice = await vscode.window.showErrorMessage(`${prefix}: ${describeError(e)}`, 'Show Log');
+  if (choice === 'Show Log') void vscode.commands.executeCommand('acp.showLog');
+}

@@ -1,0 +1,224 @@
+import * as vscode from 'vscode';
+import type { AgentHost, AgentRegistry } from '../agent/agentHost';
+import type { OpenMode } from '../chat/controller';
+import { matchIdPrefix, MIN_ID_PREFIX, pickLastSession, sortByUpdatedAt } from '../sessions/picks';
+import type { SessionRow } from '../sessions/rows';
+import type { SessionList } from '../sessions/sessionList';
+import { relativeTime } from '../sessions/time';
+import { pickFolder } from './agentPicker';
+import type { ChatPanels } from './chatPanels';
+import { describeError } from './messages';
+import type { SessionLists } from './sessionLists';
+import { folderPath } from './sessionsTree';
+import type { SettingsService } from './settings';
+
+/** Background paging stops here; a "Load more…" row goes on. */
+export const PICK_LIMIT = 5000;
+
+interface SessionPick extends vscode.QuickPickItem {
+  readonly kind?: undefined;
+  readonly row?: SessionRow;
+  readonly host?: AgentHost;
+  readonly action?: 'new' | 'more';
+}
+
+const resumeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-continue'), tooltip: 'Resume (no history)' };
+const historyButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('history'), tooltip: 'Open with history' };
+
+export interface ResumeDeps {
+  agents: AgentRegistry;
+  lists: SessionLists;
+  chats: ChatPanels;
+  settings: SettingsService;
+}
+
+/** What the open QuickPick exposes to tests (item buttons cannot be clicked from the API). */
+export interface OpenPick {
+  readonly quickPick: vscode.QuickPick<SessionPick>;
+  trigger(sessionId: string, button: 'resume' | 'history'): void;
+  /** Resolves when background paging has stopped. */
+  readonly settled: Promise<void>;
+}
+
+let current: OpenPick | undefined;
+/** The QuickPick "ACP: Resume Session" has open, if any (for tests). */
+export function currentPick(): OpenPick | undefined {
+  return current;
+}
+
+/**
+ * "ACP: Resume Session": the folder's sessions, newest first, searchable by title, time, id and
+ * cwd. It opens at once with what is cached or loaded, then pages on in the background and adds
+ * rows without losing what the user typed or the active row.
+ */
+export async function resumeSession(deps: ResumeDeps): Promise<void> {
+  const folder = await pickFolder('Resume a session from which folder?');
+  if (!folder) return;
+  const cwd = folderPath(folder);
+  const hosts = deps.agents.all;
+  if (hosts.length === 0) {
+    void vscode.commands.executeCommand('acp.addAgent');
+    return;
+  }
+  const lists = hosts.map((host) => ({ host, list: deps.lists.get(host, cwd) }));
+  const qp = vscode.window.createQuickPick<SessionPick>();
+  qp.title = `Resume Session — ${folder.name}`;
+  qp.placeholder = 'Search by title, time, id or folder; paste an id to find any session';
+  qp.matchOnDescription = true;
+  qp.matchOnDetail = true;
+  const several = hosts.length > 1;
+  const itemsById = new Map<string, SessionPick>();
+  let errors: string[] = [];
+  let stopped = false;
+
+  const toItem = (row: SessionRow, host: AgentHost): SessionPick => {
+    const key = `${host.config.id}\u0000${row.sessionId}`;
+    let item = itemsById.get(key);
+    if (!item || item.row !== row) {
+      const f = host.connection?.features;
+      const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
+      item = {
+        label: row.label,
+        description: [time, several ? host.config.name : ''].filter(Boolean).join(' · '),
+        detail: `${row.sessionId.slice(0, 8)} · ${row.cwd}`,
+        row,
+        host,
+        buttons: [...(f?.resume ? [resumeButton] : []), ...(f?.load !== false ? [historyButton] : [])],
+      };
+      itemsById.set(key, item);
+    }
+    return item;
+  };
+
+  const render = () => {
+    const rows = lists.flatMap(({ host, list }) => list.items.map((row) => ({ row, host })));
+    const sorted = sortByUpdatedAt(rows.map((r) => r.row));
+    const hostOf = new Map(rows.map((r) => [r.row, r.host]));
+    const query = qp.value;
+    const prefixHits = new Set(matchIdPrefix(sorted, query).map((r) => r.sessionId));
+    const items: SessionPick[] = sorted.map((row) => {
+      const item = toItem(row, hostOf.get(row)!);
+      return prefixHits.has(row.sessionId) ? { ...item, alwaysShow: true } : item;
+    });
+    const total = rows.length;
+    const more = lists.some(({ list }) => list.nextCursor !== undefined);
+    if (more && total >= PICK_LIMIT) items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
+    if (items.length === 0 && !qp.busy) {
+      items.push({
+        label: errors.length ? `$(error) ${errors[0]}` : `No sessions in ${folder.name} yet — New Session`,
+        action: 'new',
+        alwaysShow: true,
+      });
+    }
+    const active = qp.activeItems[0];
+    const activeKey = active?.row && active.host ? `${active.host.config.id}\u0000${active.row.sessionId}` : undefined;
+    qp.items = items;
+    if (activeKey) {
+      const again = items.find((i) => i.row && i.host && `${i.host.config.id}\u0000${i.row.sessionId}` === activeKey);
+      if (again) qp.activeItems = [again];
+    }
+  };
+
+  const wantsPrefix = () => {
+    const q = qp.value.trim();
+    if (q.length < MIN_ID_PREFIX) return false;
+    const rows = lists.flatMap(({ list }) => list.items);
+    return matchIdPrefix(rows, q).length === 0;
+  };
+
+  const pageOn = async (limit: number) => {
+    qp.busy = true;
+    try {
+      await Promise.all(lists.map(({ list }) => list.ensureLoaded()));
+      for (;;) {
+        if (stopped) return;
+        const total = lists.reduce((n, { list }) => n + list.items.length, 0);
+        const next = lists.filter(({ list }) => list.nextCursor !== undefined && list.state !== 'error');
+        if (next.length === 0) break;
+        if (total >= limit && !wantsPrefix()) break;
+        await Promise.all(next.map(({ list }) => list.loadMore()));
+      }
+    } finally {
+      errors = lists.filter(({ list }) => list.state === 'error').map(({ list }) => describeError(list.error));
+      qp.busy = false;
+      if (!stopped) render();
+    }
+  };
+
+  const subs = lists.map(({ list }) => list.onDidChange(() => !stopped && render()));
+  let limit = PICK_LIMIT;
+  let settled = pageOn(limit);
+
+  const open = (item: SessionPick, mode: OpenMode) => {
+    if (!item.row || !item.host) return;
+    qp.hide();
+    void deps.chats.open(
+      { agentId: item.host.config.id, sessionId: item.row.sessionId, cwd: item.row.cwd, additionalDirectories: item.row.additionalDirectories, title: item.row.title ?? undefined },
+      mode,
+    );
+  };
+
+  qp.onDidChangeValue(() => {
+    render();
+    // A pasted id that is not among the rows yet: page on until it is found or the list ends.
+    if (!qp.busy && wantsPrefix() && lists.some(({ list }) => list.nextCursor !== undefined)) settled = pageOn(Number.MAX_SAFE_INTEGER);
+  });
+  qp.onDidAccept(() => {
+    const item = qp.selectedItems[0] ?? qp.activeItems[0];
+    if (!item) return;
+    if (item.action === 'new') {
+      qp.hide();
+      void vscode.commands.executeCommand('acp.newSession');
+    } else if (item.action === 'more') {
+      limit += PICK_LIMIT;
+      settled = pageOn(limit);
+    } else open(item, deps.settings.value.openMode);
+  });
+  qp.onDidTriggerItemButton(({ item, button }) => open(item, button === resumeButton ? 'resume' : 'load'));
+  qp.onDidHide(() => {
+    stopped = true;
+    current = undefined;
+    subs.forEach((s) => s.dispose());
+    qp.dispose();
+  });
+
+  current = {
+    quickPick: qp,
+    trigger: (sessionId, button) => {
+      const item = qp.items.find((i) => i.row?.sessionId === sessionId);
+      if (item) open(item, button === 'resume' ? 'resume' : 'load');
+    },
+    get settled() {
+      return settled;
+    },
+  };
+  render();
+  qp.show();
+}
+
+/** The session this window last had open in the folder, else its most recent, else a new one. */
+export async function continueLastSession(deps: ResumeDeps): Promise<void> {
+  const folder = await pickFolder('Continue in which folder?');
+  if (!folder) return;
+  const cwd = folderPath(folder);
+  const last = deps.chats.lastOpened(cwd);
+  const hosts = deps.agents.all;
+  if (hosts.length === 0) return void vscode.commands.executeCommand('acp.addAgent');
+  const candidates: { host: AgentHost; list: SessionList }[] = hosts.map((host) => ({ host, list: deps.lists.get(host, cwd) }));
+  if (last && deps.agents.get(last.agentId)) {
+    const row = candidates.find((c) => c.host.config.id === last.agentId)?.list.get(last.sessionId);
+    await deps.chats.open({ agentId: last.agentId, sessionId: last.sessionId, cwd: row?.cwd ?? cwd, title: row?.title ?? undefined }, deps.settings.value.openMode);
+    return;
+  }
+  await Promise.all(candidates.map((c) => c.list.ensureLoaded()));
+  const rows = candidates.flatMap((c) => c.list.items);
+  const id = pickLastSession(undefined, rows);
+  const owner = candidates.find((c) => id !== undefined && c.list.get(id));
+  if (id && owner) {
+    const row = owner.list.get(id)!;
+    await deps.chats.open({ agentId: owner.host.config.id, sessionId: id, cwd: row.cwd, title: row.title ?? undefined }, deps.settings.value.openMode);
+    return;
+  }
+  const host = deps.agents.default!;
+  await deps.chats.open({ agentId: host.config.id, cwd }, 'new');
+}

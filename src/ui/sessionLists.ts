@@ -1,0 +1,122 @@
+import type { SessionInfo } from '@agentclientprotocol/sdk';
+import { Emitter } from '../base/event';
+import { Disposable, DisposableMap, MutableDisposable, type IDisposable } from '../base/lifecycle';
+import type { AgentHost, AgentRegistry } from '../agent/agentHost';
+import type { Logger } from '../agent/log';
+import type { ListPage } from '../agent/types';
+import type { SessionCache } from '../sessions/cache';
+import { SessionList, type SessionListChange } from '../sessions/sessionList';
+
+/** The agent does not advertise `sessionCapabilities.list`; the view says so instead of asking. */
+export class CannotList extends Error {
+  override readonly name = 'CannotList';
+  constructor(readonly agentName: string) {
+    super(`${agentName} cannot list sessions.`);
+  }
+}
+
+/**
+ * Every (agent, folder) session list of the window, made on first use and kept in step with
+ * the agents: `session_info_update`s change rows in place, a restarted agent reloads its lists,
+ * a removed agent drops them.
+ */
+export class SessionLists extends Disposable {
+  private readonly lists = this.register(new DisposableMap<string, { list: SessionList; host: AgentHost; dispose(): void }>());
+  private readonly watchers = this.register(new DisposableMap<string, MutableDisposable<IDisposable>>());
+  private readonly emitter = this.register(new Emitter<{ list: SessionList; change: SessionListChange }>());
+  /** Fires with the list that changed and what changed in it. */
+  readonly onDidChangeList = this.emitter.event;
+
+  constructor(
+    private readonly agents: AgentRegistry,
+    private readonly cache: SessionCache,
+    private readonly logger: Logger,
+  ) {
+    super();
+    this.register(agents.onDidChangeAgents(() => this.dropStale()));
+    this.register(agents.onDidChangeState((host) => this.onState(host)));
+  }
+
+  private key(agentId: string, folder: string): string {
+    return `${agentId}\u0000${folder}`;
+  }
+
+  /** The list for an agent and folder (not fetched until someone asks it to load). */
+  get(host: AgentHost, folder: string): SessionList {
+    const key = this.key(host.config.id, folder);
+    let list = this.lists.get(key)?.list;
+    if (!list) {
+      list = new SessionList({
+        agentId: host.config.id,
+        folder,
+        logger: this.logger,
+        cache: this.cache,
+        list: async (params, signal): Promise<ListPage> => {
+          const c = await host.connect();
+          if (!c.features.list) throw new CannotList(host.config.name);
+          return c.listSessions(params, signal);
+        },
+      });
+      const created = list;
+      list.onDidChange((change) => this.emitter.fire({ list: created, change }));
+      this.lists.set(key, { list, host, dispose: () => created.dispose() });
+      this.watch(host);
+    }
+    return list;
+  }
+
+  /** Lists already made (for refresh and for routing info updates). */
+  listsOf(agentId: string): SessionList[] {
+    return [...this.lists.values()].filter((e) => e.list.agentId === agentId).map((e) => e.list);
+  }
+
+  all(): SessionList[] {
+    return [...this.lists.values()].map((e) => e.list);
+  }
+
+  /** A session created in this window goes on top of its folder's list at once. */
+  addCreated(agentId: string, session: SessionInfo): void {
+    for (const list of this.listsOf(agentId)) list.addCreated(session);
+  }
+
+  removeSession(agentId: string, sessionId: string): void {
+    for (const list of this.listsOf(agentId)) list.remove(sessionId);
+  }
+
+  /** Routes `session_info_update` from the agent's connection to the rows, without a refetch. */
+  private watch(host: AgentHost): void {
+    const id = host.config.id;
+    if (!this.watchers.has(id)) this.watchers.set(id, new MutableDisposable());
+    const slot = this.watchers.get(id)!;
+    const c = host.connection;
+    if (!c) return;
+    slot.value = c.router.onAnyUpdate((n) => {
+      if (n.update.sessionUpdate !== 'session_info_update') return;
+      for (const list of this.listsOf(id)) list.applyInfoUpdate(n.sessionId, n.update);
+    });
+  }
+
+  private readonly lastState = new Map<string, string>();
+
+  private onState(host: AgentHost): void {
+    const id = host.config.id;
+    const before = this.lastState.get(id);
+    const now = host.state.kind;
+    this.lastState.set(id, now);
+    if (now === 'ready') {
+      this.watch(host);
+      // After a restart the old cursors mean nothing: reload what is shown.
+      if (before === 'failed' || before === 'stopped') {
+        for (const list of this.listsOf(id)) if (list.loaded || list.state === 'error') void list.refresh();
+      }
+    }
+  }
+
+  /** A removed agent, or one replaced by changed settings, gets its lists dropped. */
+  private dropStale(): void {
+    for (const key of [...this.lists.keys()]) {
+      const { list, host } = this.lists.get(key)!;
+      if (this.agents.get(list.agentId) !== host) this.lists.deleteAndDispose(key);
+    }
+  }
+}

@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import { parseAgents, type ConfigProblem } from '../agent/config';
+import type { AgentConfig } from '../agent/types';
+import type { TraceLevel } from '../agent/wireTap';
+import type { OpenMode } from '../chat/controller';
+import { Emitter } from '../base/event';
+import { Disposable } from '../base/lifecycle';
+
+/** The extension's settings, typed and read once per change. */
+export interface Settings {
+  readonly agents: readonly AgentConfig[];
+  readonly problems: readonly ConfigProblem[];
+  readonly defaultAgent: string;
+  readonly openMode: OpenMode;
+  readonly trace: TraceLevel;
+}
+
+function read(): Settings {
+  const c = vscode.workspace.getConfiguration('acp');
+  const { agents, problems } = parseAgents(c.get('agents'));
+  const openMode = c.get<string>('openMode');
+  const trace = c.get<string>('trace');
+  return {
+    agents,
+    problems,
+    defaultAgent: c.get<string>('defaultAgent') ?? '',
+    openMode: openMode === 'load' || openMode === 'resume' ? openMode : 'auto',
+    trace: trace === 'messages' || trace === 'verbose' ? trace : 'off',
+  };
+}
+
+/** One settings module with defaults and one change event. */
+export class SettingsService extends Disposable {
+  private current = read();
+  private readonly emitter = this.register(new Emitter<Settings>());
+  readonly onDidChange = this.emitter.event;
+
+  constructor() {
+    super();
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('acp')) return;
+        this.current = read();
+        this.emitter.fire(this.current);
+      }),
+    );
+  }
+
+  get value(): Settings {
+    return this.current;
+  }
+}
