@@ -72,7 +72,7 @@ describe('AgentConnection against the reference agent', function () {
   });
 
   it('replays a loaded session in order before the response, and resume replays nothing', async () => {
-    const c = await start();
+    const c = await start(['--hide-empty']);
     const page = await c.listSessions({ cwd: cwdA });
     const id = page.sessions[0]!.sessionId;
     const received: SessionNotification[] = [];
@@ -106,7 +106,7 @@ describe('AgentConnection against the reference agent', function () {
   });
 
   it('keeps updates that arrive before the session is routed', async () => {
-    const c = await start(['--late-updates']);
+    const c = await start(['--late-updates', '--hide-empty']);
     const page = await c.listSessions({ cwd: cwdB });
     const id = page.sessions[0]!.sessionId;
     const count = async () => {
@@ -143,7 +143,7 @@ describe('AgentConnection against the reference agent', function () {
   });
 
   it('resets the load timeout with every update, so only silence times out', async () => {
-    const slow = await start(['--delay', '60'], { setupIdle: 300 });
+    const slow = await start(['--delay', '60', '--hide-empty'], { setupIdle: 300 });
     const page = await slow.listSessions({ cwd: cwdA });
     const id = page.sessions[0]!.sessionId;
     const route = slow.router.register(id, () => {});

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { SessionNode } from '../../../../src/ui/sessionsTree';
+import { api, loadedRoot, until } from '../../support';
+
+describe('Chat panel from the Sessions view', function () {
+  this.timeout(60_000);
+
+  it('opens a session with its history replayed, and reveals the same panel when opened again', async () => {
+    const a = await api();
+    const node = (await loadedRoot(a)).find((n): n is SessionNode => n.type === 'session')!;
+    await vscode.commands.executeCommand('acp.openSessionWithHistory', node);
+    const chat = await until('the panel', () => a.chats.get(node.host.config.id, node.row.sessionId));
+    await until('the replay', () => chat.session.thread.status.state === 'idle' && chat.session.history === 'loaded');
+    const entries = chat.session.thread.entries;
+    assert.equal(entries.filter((e) => e.type === 'user').length, 2, 'two seeded turns');
+    assert.ok(entries.some((e) => e.type === 'agent'));
+    await vscode.commands.executeCommand('acp.openSessionWithHistory', node);
+    assert.equal(a.chats.all.filter((c) => c.session.sessionId === node.row.sessionId).length, 1);
+    chat.panel.dispose();
+  });
+
+  it('resumes a session without a replay', async () => {
+    const a = await api();
+    const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[1]!;
+    await vscode.commands.executeCommand('acp.resumeSessionRow', node);
+    const chat = await until('the panel', () => a.chats.get(node.host.config.id, node.row.sessionId));
+    await until('attached', () => chat.session.thread.status.state === 'idle' && chat.session.capabilities().canPrompt);
+    assert.equal(chat.session.history, 'resumed');
+    assert.equal(chat.session.thread.entries.length, 0);
+    chat.panel.dispose();
+  });
+
+  it('sends a prompt and streams the reply into the thread', async () => {
+    const a = await api();
+    const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[2]!;
+    const chat = (await a.chats.open({ agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd }, 'load'))!;
+    await until('attached', () => chat.session.capabilities().canPrompt);
+    const before = chat.session.thread.entries.length;
+    await chat.session.prompt('Hello there');
+    const after = chat.session.thread.entries.slice(before);
+    assert.equal(after[0]?.type, 'user');
+    assert.ok(after.some((e) => e.type === 'agent' && e.text.length > 0));
+    chat.panel.dispose();
+  });
+});

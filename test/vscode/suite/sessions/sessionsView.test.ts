@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { SessionNode, StateNode } from '../../../../src/ui/sessionsTree';
+import { api, labels, loadedRoot, until } from '../../support';
+
+describe('Sessions view (one folder, one agent)', function () {
+  this.timeout(60_000);
+
+  it('shows the first page at the root with a "Load more…" row, and pages on', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('workbench.view.extension.acp');
+    const first = await loadedRoot(a);
+    const sessions = first.filter((n): n is SessionNode => n.type === 'session');
+    assert.equal(sessions.length, 50, 'one page of 50');
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    for (const s of sessions) assert.equal(s.row.cwd, folder);
+    const more = first.at(-1) as StateNode;
+    assert.equal(more.type, 'state');
+    assert.equal(more.kind, 'loadMore');
+    assert.equal(labels(a, [more])[0], 'Load more…');
+
+    await vscode.commands.executeCommand('acp.loadMore', more);
+    const second = await until('the second page', () => {
+      const n = a.tree.getChildren();
+      return n.filter((x) => x.type === 'session').length === 100 ? n : undefined;
+    });
+    const ids = second.filter((n): n is SessionNode => n.type === 'session').map((n) => n.row.sessionId);
+    assert.equal(new Set(ids).size, 100, 'no duplicates');
+    assert.deepEqual(ids.slice(0, 50), sessions.map((s) => s.row.sessionId), 'earlier rows keep their order');
+
+    await vscode.commands.executeCommand('acp.loadMore', second.at(-1));
+    const all = await until('the last page', () => {
+      const n = a.tree.getChildren();
+      return n.filter((x) => x.type === 'session').length === 120 ? n : undefined;
+    });
+    assert.ok(!all.some((n) => n.type === 'state' && n.kind === 'loadMore'), 'no "Load more…" after the last page');
+  });
+
+  it('gives rows a stable id, a relative time, a tooltip and menus from the capabilities', async () => {
+    const a = await api();
+    const [node] = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session');
+    const item = a.tree.getTreeItem(node!);
+    assert.equal(item.id, a.tree.getTreeItem(node!).id);
+    assert.match(String(item.description), /ago|just now|yesterday|\w{3} \d/);
+    assert.ok(item.tooltip instanceof vscode.MarkdownString);
+    assert.match((item.tooltip as vscode.MarkdownString).value, new RegExp(node!.row.sessionId.replace(/[_]/g, '\\\\?_').slice(0, 12)));
+    assert.match(String(item.contextValue), /^session\.load\.resume\.delete/);
+  });
+
+  it('puts a session created in this window on top at once, and retitles it from session_info_update', async () => {
+    const a = await api();
+    await loadedRoot(a);
+    const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const panel = await a.chats.open({ agentId: a.agents.all[0]!.config.id, cwd }, 'new');
+    const session = panel!.session;
+    const id = await until('a session id', () => session.sessionId);
+    const top = await until('the new row on top', () => {
+      const first = a.tree.getChildren()[0];
+      return first?.type === 'session' && first.row.sessionId === id ? first : undefined;
+    });
+    assert.match(top.row.label, /^Untitled session/);
+    await session.prompt('Write a haiku about paging cursors');
+    const retitled = await until('the row retitled in place', () => {
+      const row = a.tree.getChildren().find((n): n is SessionNode => n.type === 'session' && n.row.sessionId === id);
+      return row && !row.row.untitled ? row : undefined;
+    });
+    assert.match(retitled.row.label, /haiku/i);
+    assert.ok(a.chats.isOpen(a.agents.all[0]!.config.id, id));
+    assert.equal((a.tree.getTreeItem(retitled).iconPath as vscode.ThemeIcon).id, 'comment-discussion');
+    panel!.panel.dispose();
+  });
+
+  it('deletes a session after confirming, and the row disappears', async () => {
+    const a = await api();
+    const nodes = await loadedRoot(a);
+    const victim = nodes.find((n): n is SessionNode => n.type === 'session')!;
+    let asked = '';
+    a.setConfirm(async (message) => {
+      asked = message;
+      return true;
+    });
+    await vscode.commands.executeCommand('acp.deleteSession', victim);
+    assert.match(asked, /Delete the session/);
+    await until('the row gone', () => !a.tree.getChildren().some((n) => n.type === 'session' && n.row.sessionId === victim.row.sessionId));
+    await vscode.commands.executeCommand('acp.refreshSessions');
+    const fresh = await loadedRoot(a);
+    assert.ok(!fresh.some((n) => n.type === 'session' && n.row.sessionId === victim.row.sessionId), 'the agent no longer lists it');
+  });
+});
