@@ -1,1 +1,29 @@
-export {};
+/**
+ * The chat webview's entry (bundled to dist/webview.js). Connects to the host over the typed
+ * channel, then asks for a snapshot with `ready`, as it does after every reload.
+ */
+import { createChannel, type MessagePort } from '../protocol/channel';
+import { capabilitiesChangedEvent, changedEvent, readyRequest, snapshotEvent } from '../protocol/messages';
+import { ChatApp } from './app';
+import { readUiState, type VsCodeApi } from './uiState';
+
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const api = acquireVsCodeApi();
+const port: MessagePort = {
+  post: (message) => api.postMessage(message),
+  onMessage: (listener) => {
+    const handler = (event: MessageEvent): void => listener(event.data);
+    window.addEventListener('message', handler);
+    return { dispose: () => window.removeEventListener('message', handler) };
+  },
+};
+
+const connection = createChannel(port);
+const root = document.getElementById('app') ?? document.body;
+const app = new ChatApp(root, connection, api, readUiState(api));
+connection.onNotification(snapshotEvent, (params) => app.snapshot(params));
+connection.onNotification(changedEvent, (params) => app.changed(params.changes));
+connection.onNotification(capabilitiesChangedEvent, (params) => app.capabilitiesChanged(params));
+connection.listen();
+connection.sendRequest(readyRequest).catch((error: unknown) => console.warn('acp webview: ready failed', error));

@@ -1,0 +1,89 @@
+/**
+ * The panel around the thread: the title bar at the top, the status line and banners above
+ * the composer (loading progress with Cancel, the working spinner, errors with Retry and Show
+ * Log, a dead agent with Restart), and the empty-state text.
+ */
+import { actionButton, el } from './dom';
+import type { ThreadModel } from './model';
+
+export class Header {
+  readonly element = el('header', 'header');
+  private readonly title = el('div', 'title');
+  private readonly subtitle = el('div', 'subtitle');
+
+  constructor() {
+    this.element.append(this.title, this.subtitle);
+  }
+
+  update(model: ThreadModel): void {
+    const caps = model.capabilities;
+    const title = model.meta.title?.trim() || (caps?.history === 'new' ? 'New session' : `Untitled session · ${caps?.sessionId.slice(0, 8) ?? ''}`);
+    this.title.textContent = title;
+    this.title.title = title;
+    this.subtitle.textContent = caps ? [caps.agentName, caps.cwd].filter(Boolean).join(' · ') : '';
+  }
+}
+
+export class StatusArea {
+  readonly element = el('div', 'status-area');
+  private key = '';
+
+  update(model: ThreadModel): void {
+    const status = model.status;
+    // Rebuilt only when what it shows changes: the load counter ticks every frame during a replay.
+    const key = JSON.stringify(status);
+    if (key === this.key) return;
+    this.key = key;
+    switch (status.state) {
+      case 'idle':
+        this.element.replaceChildren();
+        break;
+      case 'loading':
+        this.element.replaceChildren(
+          line('status-line loading', `Loading history… ${status.received.toLocaleString()} updates`, actionButton('Cancel', 'cancelLoad', 'button link')),
+        );
+        break;
+      case 'prompting':
+        this.element.replaceChildren(line('status-line prompting', 'Working…'));
+        break;
+      case 'error': {
+        const buttons = [actionButton('Show Log', 'showLog', 'button secondary')];
+        if (status.canRetry) buttons.unshift(actionButton('Retry', 'retry', 'button primary'));
+        this.element.replaceChildren(banner('banner error', status.message, buttons));
+        break;
+      }
+      case 'disconnected':
+        this.element.replaceChildren(
+          banner('banner disconnected', status.message || 'The agent is not running.', [
+            actionButton('Restart Agent', 'restartAgent', 'button primary'),
+            actionButton('Show Log', 'showLog', 'button secondary'),
+          ]),
+        );
+        break;
+    }
+  }
+}
+
+function line(className: string, text: string, ...extra: HTMLElement[]): HTMLElement {
+  const node = el('div', className);
+  node.setAttribute('role', 'status');
+  node.append(el('span', 'spinner'), el('span', 'status-text', text), ...extra);
+  return node;
+}
+
+function banner(className: string, message: string, buttons: HTMLElement[]): HTMLElement {
+  const node = el('div', className);
+  node.setAttribute('role', 'alert');
+  const actions = el('div', 'banner-actions');
+  actions.append(...buttons);
+  node.append(el('div', 'banner-message', message), actions);
+  return node;
+}
+
+/** The text shown over an empty thread. */
+export function emptyText(model: ThreadModel): string {
+  const caps = model.capabilities;
+  if (!caps || model.status.state === 'loading') return '';
+  if (caps.history === 'resumed') return 'Session resumed. Earlier messages were not replayed.';
+  return `Ask ${caps.agentName || 'the agent'} anything.`;
+}

@@ -1,0 +1,24 @@
+/** Small DOM helpers. Text always goes in as textContent: agent text never becomes markup here. */
+
+export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** A button that the delegated click handler dispatches by `data-action`. */
+export function actionButton(label: string, action: string, className = 'button', data: Record<string, string> = {}): HTMLButtonElement {
+  const button = el('button', className, label);
+  button.type = 'button';
+  button.dataset.action = action;
+  for (const [key, value] of Object.entries(data)) button.dataset[key] = value;
+  return button;
+}
+
+/** A copy of sanitised content (from `renderMarkdown`) in a fresh element. */
+export function contentBlock(className: string, content: DocumentFragment): HTMLElement {
+  const node = el('div', className);
+  node.append(content.cloneNode(true));
+  return node;
+}

@@ -1,0 +1,48 @@
+/**
+ * Agent text to safe HTML: markdown-it with raw HTML off, then DOMPurify with an allowlist.
+ * Nothing from agent text can run: no tags beyond Markdown's, no attributes beyond href/title/
+ * start, no URL schemes beyond http(s), mailto, file and vscode (relative paths stay: they open
+ * files). Images become links, so no remote content is ever fetched.
+ */
+import DOMPurify from 'dompurify';
+import MarkdownIt from 'markdown-it';
+
+const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
+
+// markdown-it refuses file: links by default; we want them (they open in an editor) and still
+// refuse script-capable schemes. Whitespace and case are normalised before the check.
+const BAD_SCHEME = /^(?:javascript|vbscript|data|blob):/i;
+md.validateLink = (url: string) => !BAD_SCHEME.test(url.replace(/[\u0000-\u0020\u007f-\u009f]/g, ''));
+
+// An image would be a remote fetch (tracking, CSP noise): show it as a link instead.
+md.renderer.rules.image = (tokens, index, options, _env, self) => {
+  const token = tokens[index];
+  const src = String(token.attrGet('src') ?? '');
+  const alt = self.renderInlineAsText(token.children ?? [], options, _env) || src;
+  return `<a href="${md.utils.escapeHtml(src)}">${md.utils.escapeHtml(`[image: ${alt}]`)}</a>`;
+};
+
+const ALLOWED_TAGS = [
+  'a', 'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 's', 'del', 'code', 'pre',
+  'blockquote', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub',
+];
+const ALLOWED_URI = /^(?:(?:https?|mailto|file|vscode|vscode-insiders):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
+
+const purifyConfig = {
+  ALLOWED_TAGS,
+  ALLOWED_ATTR: ['href', 'title', 'start'],
+  ALLOWED_URI_REGEXP: ALLOWED_URI,
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+  KEEP_CONTENT: true,
+};
+
+/**
+ * Markdown to sanitised DOM. A fragment, not a string: DOMPurify parses to sanitise anyway, and
+ * handing over its nodes saves serialising them and parsing them again. Callers that keep it
+ * insert clones.
+ */
+export function renderMarkdown(text: string): DocumentFragment {
+  return DOMPurify.sanitize(md.render(text), { ...purifyConfig, RETURN_DOM_FRAGMENT: true });
+}

@@ -1,0 +1,98 @@
+/**
+ * The webview's copy of the thread: the last snapshot with the changes applied since. It owns
+ * the entries it was sent (they arrive structured-cloned), so streaming text is appended in
+ * place. Reports which indices changed so the view re-renders only those.
+ */
+import type { ThreadChange, ThreadEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
+import type { ChatCapabilities, SnapshotParams } from '../protocol/messages';
+import { StreamSplitter } from './streamSplit';
+
+/** What one batch of changes touched. */
+export interface Touched {
+  /** Entries appended at the end (new length minus old). */
+  added: number;
+  /** Existing entries that got streamed text appended. */
+  appended: Set<number>;
+  /** Existing entries replaced by a new version. */
+  replaced: Set<number>;
+  meta: boolean;
+  status: boolean;
+}
+
+export class ThreadModel {
+  entries: ThreadEntry[] = [];
+  meta: ThreadMeta = { commands: [], configOptions: [] };
+  status: ThreadStatus = { state: 'idle' };
+  capabilities: ChatCapabilities | undefined;
+  /** Messages still streaming, split into finished blocks and an open tail. */
+  readonly streams = new Map<number, StreamSplitter>();
+
+  reset(snapshot: SnapshotParams): void {
+    this.entries = snapshot.thread.entries;
+    this.meta = snapshot.thread.meta;
+    this.status = snapshot.thread.status;
+    this.capabilities = snapshot.capabilities;
+    this.streams.clear();
+    this.entries.forEach((entry, index) => this.track(index, entry));
+  }
+
+  /** Applies changes in order; an index out of range is dropped (a stale batch), never thrown. */
+  apply(changes: readonly ThreadChange[]): Touched {
+    const before = this.entries.length;
+    const touched: Touched = { added: 0, appended: new Set(), replaced: new Set(), meta: false, status: false };
+    for (const change of changes) {
+      switch (change.kind) {
+        case 'entryAdded':
+          if (change.index < this.entries.length) {
+            this.replace(change.index, change.entry, touched, before);
+          } else if (change.index === this.entries.length) {
+            this.entries.push(change.entry);
+            this.track(change.index, change.entry);
+          }
+          break;
+        case 'entryChanged':
+          if (change.index < this.entries.length) this.replace(change.index, change.entry, touched, before);
+          break;
+        case 'textAppended': {
+          const entry = this.entries[change.index];
+          if (entry && (entry.type === 'user' || entry.type === 'agent' || entry.type === 'thought')) {
+            entry.text += change.text;
+            this.streams.get(change.index)?.append(change.text);
+            if (change.index < before) touched.appended.add(change.index);
+          }
+          break;
+        }
+        case 'metaChanged':
+          this.meta = change.meta;
+          touched.meta = true;
+          break;
+        case 'statusChanged':
+          this.status = change.status;
+          touched.status = true;
+          break;
+      }
+    }
+    touched.added = this.entries.length - before;
+    return touched;
+  }
+
+  private replace(index: number, entry: ThreadEntry, touched: Touched, before: number): void {
+    this.entries[index] = entry;
+    this.track(index, entry);
+    if (index < before) touched.replaced.add(index);
+  }
+
+  /** Starts or ends the stream splitter of a message as its `done` flag says. */
+  private track(index: number, entry: ThreadEntry): void {
+    const streaming = (entry.type === 'user' || entry.type === 'agent' || entry.type === 'thought') && !entry.done;
+    if (!streaming) {
+      this.streams.delete(index);
+      return;
+    }
+    const current = this.streams.get(index);
+    if (current && current.value === entry.text) return;
+    const splitter = new StreamSplitter();
+    splitter.append(entry.text);
+    this.streams.set(index, splitter);
+  }
+}

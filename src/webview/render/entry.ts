@@ -1,0 +1,65 @@
+/** Any thread entry to its DOM node. */
+import type { ThreadEntry } from '../../protocol/entries';
+import { el } from '../dom';
+import type { StreamSplitter } from '../streamSplit';
+import { renderMessage } from './message';
+import { renderDivider, renderNotice, renderPermission, renderPlan } from './misc';
+import { renderToolCall } from './toolCall';
+
+export interface EntryContext {
+  stream(index: number): StreamSplitter | undefined;
+  thoughtOpen(index: number): boolean;
+  pendingAnswers: ReadonlySet<string>;
+}
+
+export function renderEntry(entry: ThreadEntry, index: number, context: EntryContext): HTMLElement {
+  const node = el('div', `entry entry-${entry.type}`);
+  node.dataset.index = String(index);
+  node.append(inner(entry, index, context));
+  return node;
+}
+
+function inner(entry: ThreadEntry, index: number, context: EntryContext): HTMLElement {
+  switch (entry.type) {
+    case 'user':
+    case 'agent':
+    case 'thought':
+      return renderMessage(entry, context.stream(index), context.thoughtOpen(index));
+    case 'tool':
+      return renderToolCall(entry);
+    case 'plan':
+      return renderPlan(entry);
+    case 'notice':
+      return renderNotice(entry);
+    case 'divider':
+      return renderDivider(entry);
+    case 'permission':
+      return renderPermission(entry, context.pendingAnswers);
+    default:
+      // An entry kind newer than this webview: show that something is there.
+      return el('div', 'notice notice-info', `Unsupported entry: ${String((entry as { type?: unknown }).type)}`);
+  }
+}
+
+/** A rough height before the entry is measured, so the scrollbar is about right. */
+export function estimateHeight(entry: ThreadEntry, charsPerLine: number): number {
+  switch (entry.type) {
+    case 'user':
+    case 'agent':
+      return 28 + 20 * Math.ceil(entry.text.length / charsPerLine) + (entry.type === 'user' ? 20 : 0);
+    case 'thought':
+      return 32;
+    case 'tool':
+      return 48 + Math.min(300, entry.content.length * 80) + (entry.locations.length ? 24 : 0);
+    case 'plan':
+      return 44 + 24 * entry.entries.length;
+    case 'notice':
+      return 52;
+    case 'divider':
+      return 36;
+    case 'permission':
+      return 96;
+    default:
+      return 40;
+  }
+}

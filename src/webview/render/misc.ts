@@ -1,0 +1,71 @@
+/** Plans, notices, dividers and permission cards: text only, no Markdown. */
+import type { DividerEntry, NoticeEntry, PermissionEntry, PlanEntryView } from '../../protocol/entries';
+import { actionButton, el } from '../dom';
+
+const PLAN_GLYPH = { pending: '○', in_progress: '◐', completed: '✓' } as const;
+
+export function renderPlan(entry: PlanEntryView): HTMLElement {
+  const box = el('div', 'plan');
+  const done = entry.entries.filter((item) => item.status === 'completed').length;
+  box.append(el('div', 'plan-header', `Plan · ${done}/${entry.entries.length}`));
+  const list = el('ul', 'plan-list');
+  for (const item of entry.entries) {
+    const row = el('li', `plan-item plan-${item.status} priority-${item.priority}`);
+    row.append(el('span', 'plan-check', PLAN_GLYPH[item.status] ?? '○'), el('span', 'plan-text', item.content));
+    list.append(row);
+  }
+  box.append(list);
+  return box;
+}
+
+const NOTICE_GLYPH = { info: 'ℹ', warning: '⚠', error: '⛔' } as const;
+
+export function renderNotice(entry: NoticeEntry): HTMLElement {
+  const box = el('div', `notice notice-${entry.severity}`);
+  box.append(el('span', 'notice-glyph', NOTICE_GLYPH[entry.severity] ?? 'ℹ'));
+  const text = el('div', 'notice-text');
+  text.append(el('div', 'notice-title', entry.title));
+  if (entry.description) text.append(el('div', 'notice-description', entry.description));
+  box.append(text);
+  return box;
+}
+
+export function renderDivider(entry: DividerEntry): HTMLElement {
+  const box = el('div', 'divider');
+  box.setAttribute('role', 'separator');
+  box.append(el('span', 'divider-text', entry.text));
+  return box;
+}
+
+/** `pending`: request ids the user answered whose answer the host has not confirmed yet. */
+export function renderPermission(entry: PermissionEntry, pending: ReadonlySet<string>): HTMLElement {
+  const answered = entry.outcome !== undefined;
+  const card = el('div', `permission${answered ? ' answered' : ''}`);
+  card.append(el('div', 'permission-title', entry.title || 'The agent asks for permission'));
+  if (entry.outcome === 'cancelled') {
+    card.append(el('div', 'permission-outcome', 'Cancelled'));
+    return card;
+  }
+  if (entry.outcome) {
+    const chosen = entry.options.find((option) => option.optionId === (entry.outcome as { optionId: string }).optionId);
+    card.append(el('div', `permission-outcome kind-${chosen?.kind ?? 'unknown'}`, `✓ ${chosen?.name ?? entry.outcome.optionId}`));
+    return card;
+  }
+  const buttons = el('div', 'permission-options');
+  const waiting = pending.has(entry.requestId);
+  for (const option of entry.options) {
+    const primary = option.kind === 'allow_once' || option.kind === 'allow_always';
+    const button = actionButton(option.name, 'answer', `button ${primary ? 'primary' : 'secondary'} kind-${option.kind}`, {
+      request: entry.requestId,
+      option: option.optionId,
+    });
+    button.disabled = waiting;
+    buttons.append(button);
+  }
+  // Dismissing answers "cancelled", as closing the panel would.
+  const dismiss = actionButton('Dismiss', 'answer', 'button link', { request: entry.requestId });
+  dismiss.disabled = waiting;
+  buttons.append(dismiss);
+  card.append(buttons);
+  return card;
+}

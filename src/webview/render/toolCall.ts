@@ -1,0 +1,105 @@
+/**
+ * A tool call as a card: kind, title, status, then its content (text as Markdown, diffs as line
+ * diffs with an "Open diff" button, terminal output) and its locations as links. Long output
+ * is cut so one card never costs a long layout.
+ */
+import type { ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
+import type { ToolCallEntry } from '../../protocol/entries';
+import { actionButton, contentBlock, el } from '../dom';
+import { diffLines, withContext, type DiffRow } from '../lineDiff';
+import { renderMarkdown } from '../markdown';
+import { link, renderAttachments } from './attachments';
+
+const KIND_GLYPH: Record<ToolKind, string> = {
+  read: '👁', edit: '✎', delete: '🗑', move: '⇄', search: '🔍', execute: '▶', think: '💭', fetch: '⇣', switch_mode: '⇆', other: '⚙',
+};
+const STATUS_LABEL = { pending: 'Pending', in_progress: 'Running', completed: 'Done', failed: 'Failed' } as const;
+
+const MAX_OUTPUT_CHARS = 20_000;
+const MAX_DIFF_ROWS = 400;
+
+const textCache = new WeakMap<object, DocumentFragment>();
+const diffCache = new WeakMap<object, DiffRow[]>();
+
+export function renderToolCall(entry: ToolCallEntry): HTMLElement {
+  const card = el('div', `tool tool-${entry.status}`);
+  const header = el('div', 'tool-header');
+  header.append(
+    el('span', 'tool-kind', KIND_GLYPH[entry.kind] ?? KIND_GLYPH.other),
+    el('span', 'tool-title', entry.title || entry.kind),
+    el('span', `tool-status status-${entry.status}`, STATUS_LABEL[entry.status] ?? entry.status),
+  );
+  card.append(header);
+  entry.content.forEach((content, index) => {
+    const node = renderContent(entry, content, index);
+    if (node) card.append(node);
+  });
+  if (entry.locations.length) {
+    const locations = el('div', 'tool-locations');
+    for (const location of entry.locations) {
+      const label = location.line ? `${location.path}:${location.line}` : location.path;
+      const anchor = el('a', 'location', label);
+      anchor.dataset.action = 'openLocation';
+      anchor.dataset.path = location.path;
+      if (location.line) anchor.dataset.line = String(location.line);
+      anchor.setAttribute('href', '#');
+      locations.append(anchor);
+    }
+    card.append(locations);
+  }
+  return card;
+}
+
+function renderContent(entry: ToolCallEntry, content: ToolCallContent, index: number): HTMLElement | undefined {
+  switch (content.type) {
+    case 'content':
+      if (content.content.type !== 'text') return renderAttachments([content.content]);
+      return contentBlock('md tool-text', cachedText(content.content, content.content.text));
+    case 'diff':
+      return renderDiff(content, index);
+    case 'terminal': {
+      const output = entry.terminalOutput?.[content.terminalId];
+      const box = el('div', 'terminal');
+      const text = output?.output ?? '';
+      const cut = text.length > MAX_OUTPUT_CHARS;
+      box.append(el('pre', 'terminal-output', (output?.truncated || cut ? '…\n' : '') + text.slice(-MAX_OUTPUT_CHARS)));
+      if (output?.exitCode !== undefined && output.exitCode !== null) box.append(el('div', 'terminal-exit', `exit code ${output.exitCode}`));
+      return box;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function cachedText(key: object, text: string): DocumentFragment {
+  let html = textCache.get(key);
+  if (html === undefined) {
+    html = renderMarkdown(text.length > MAX_OUTPUT_CHARS ? text.slice(0, MAX_OUTPUT_CHARS) + '\n\n…' : text);
+    textCache.set(key, html);
+  }
+  return html;
+}
+
+function renderDiff(content: ToolCallContent & { type: 'diff' }, contentIndex: number): HTMLElement {
+  const { path } = content;
+  let rows = diffCache.get(content);
+  if (!rows) {
+    rows = withContext(diffLines(content.oldText ?? '', content.newText));
+    diffCache.set(content, rows);
+  }
+  const box = el('div', 'diff');
+  const header = el('div', 'diff-header');
+  header.append(link(path, path), actionButton('Open diff', 'openDiff', 'button secondary small', { content: String(contentIndex) }));
+  box.append(header);
+  const body = el('pre', 'diff-body');
+  for (const row of rows.slice(0, MAX_DIFF_ROWS)) {
+    if (row.op === 'skip') {
+      body.append(el('div', 'diff-skip', `⋯ ${row.count} unchanged line${row.count === 1 ? '' : 's'}`));
+    } else {
+      body.append(el('div', row.op === '+' ? 'diff-add' : row.op === '-' ? 'diff-del' : 'diff-ctx', `${row.op} ${row.text}`));
+    }
+  }
+  if (rows.length > MAX_DIFF_ROWS) body.append(el('div', 'diff-skip', `⋯ ${rows.length - MAX_DIFF_ROWS} more rows — open the diff`));
+  box.append(body);
+  return box;
+}

@@ -1,0 +1,32 @@
+/**
+ * The webview's own state kept by VS Code across hide/show and reloads: the draft, where the
+ * user was reading, which thoughts are open. Never the transcript: the host holds the thread.
+ */
+import type { ScrollAnchor } from './threadView';
+
+export interface UiState {
+  draft: string;
+  anchor?: ScrollAnchor;
+  openThoughts: number[];
+}
+
+/** The part of the webview API we use (`acquireVsCodeApi()`). */
+export interface VsCodeApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState(state: unknown): void;
+}
+
+/** Reads what was saved, dropping anything malformed. */
+export function readUiState(api: VsCodeApi): UiState {
+  const raw = api.getState() as Partial<UiState> | null | undefined;
+  const state: UiState = { draft: '', openThoughts: [] };
+  if (!raw || typeof raw !== 'object') return state;
+  if (typeof raw.draft === 'string') state.draft = raw.draft;
+  if (Array.isArray(raw.openThoughts)) state.openThoughts = raw.openThoughts.filter((n) => Number.isInteger(n) && n >= 0);
+  const anchor = raw.anchor;
+  if (anchor && Number.isInteger(anchor.index) && anchor.index >= 0 && Number.isFinite(anchor.within)) {
+    state.anchor = { index: anchor.index, within: Math.max(0, anchor.within) };
+  }
+  return state;
+}

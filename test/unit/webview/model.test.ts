@@ -1,0 +1,33 @@
+import * as assert from 'node:assert/strict';
+import { ThreadModel } from '../../../src/webview/model';
+
+const caps = { canPrompt: true, canCancel: true, canSetMode: false, canSetConfig: false, agentName: 'A', sessionId: 's', cwd: '/', history: 'new' as const };
+
+describe('webview thread model', () => {
+  it('applies changes in order and reports what they touched', () => {
+    const model = new ThreadModel();
+    model.reset({ thread: { entries: [{ type: 'user', text: 'hi', attachments: [], done: true }], meta: { commands: [], configOptions: [] }, status: { state: 'idle' } }, capabilities: caps });
+    const touched = model.apply([
+      { kind: 'entryAdded', index: 1, entry: { type: 'agent', text: 'Hel', attachments: [], done: false } },
+      { kind: 'textAppended', index: 1, text: 'lo\n\nWor' },
+      { kind: 'entryChanged', index: 0, entry: { type: 'user', text: 'hi!', attachments: [], done: true } },
+      { kind: 'entryAdded', index: 9, entry: { type: 'divider', text: 'out of order: dropped' } },
+      { kind: 'statusChanged', status: { state: 'prompting' } },
+    ]);
+    assert.equal(touched.added, 1);
+    assert.deepEqual([...touched.replaced], [0]);
+    assert.deepEqual([...touched.appended], []);
+    assert.equal(touched.status, true);
+    assert.equal(model.entries.length, 2);
+    assert.equal((model.entries[1] as { text: string }).text, 'Hello\n\nWor');
+    assert.equal(model.streams.get(1)?.stableEnd, 'Hello\n\n'.length);
+
+    const next = model.apply([
+      { kind: 'textAppended', index: 1, text: 'ld' },
+      { kind: 'entryChanged', index: 1, entry: { type: 'agent', text: 'Hello\n\nWorld', attachments: [], done: true } },
+    ]);
+    assert.deepEqual([...next.appended], [1]);
+    assert.deepEqual([...next.replaced], [1]);
+    assert.equal(model.streams.has(1), false, 'a finished message has no splitter');
+  });
+});

@@ -1,0 +1,39 @@
+import * as assert from 'node:assert/strict';
+import { StreamSplitter } from '../../../src/webview/streamSplit';
+
+function split(chunks: string[]): { done: string; tail: string } {
+  const splitter = new StreamSplitter();
+  chunks.forEach((chunk) => splitter.append(chunk));
+  return { done: splitter.value.slice(0, splitter.stableEnd), tail: splitter.value.slice(splitter.stableEnd) };
+}
+
+describe('StreamSplitter', () => {
+  it('finishes a block at a blank line', () => {
+    assert.deepEqual(split(['Hello **wor', 'ld**\n', '\nNext']), { done: 'Hello **world**\n\n', tail: 'Next' });
+  });
+
+  it('keeps an open code fence, blank lines and all, in the tail', () => {
+    assert.deepEqual(split(['Intro\n\n```ts\nconst a = 1;\n\nconst b = 2;\n']), { done: 'Intro\n\n', tail: '```ts\nconst a = 1;\n\nconst b = 2;\n' });
+  });
+
+  it('finishes a fence at its closing line, which must match the opening', () => {
+    assert.equal(split(['````\n```\nstill code\n\n````\n']).tail, '');
+    assert.equal(split(['~~~\ncode\n```\n\n']).tail, '~~~\ncode\n```\n\n');
+    assert.equal(split(['```js\nx\n', '```', '\nafter']).done, '```js\nx\n```\n');
+  });
+
+  it('does not take a backtick run with a backtick in its info string for a fence', () => {
+    assert.deepEqual(split(['``` a`b\n\nrest']), { done: '``` a`b\n\n', tail: 'rest' });
+  });
+
+  it('gives the same split however the text is chunked', () => {
+    const text = 'One\n\n```\na\n\nb\n```\nTwo\n\n- x\n- y\n\nThree';
+    const whole = split([text]);
+    for (let size = 1; size < 8; size++) {
+      const chunks: string[] = [];
+      for (let i = 0; i < text.length; i += size) chunks.push(text.slice(i, i + size));
+      assert.deepEqual(split(chunks), whole, `chunks of ${size}`);
+    }
+    assert.equal(whole.tail, 'Three');
+  });
+});

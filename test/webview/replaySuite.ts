@@ -1,0 +1,164 @@
+/**
+ * Speed: a 20,000-update replay (≈10 MB) streamed in batches as the host sends it, and the
+ * same thread as one snapshot. Prints first paint, last entry, the longest task and the DOM size;
+ * asserts only what does not depend on the machine: the DOM stays bounded and every end of the
+ * thread is reachable by scrolling.
+ */
+import * as assert from 'node:assert/strict';
+import type { ThreadEntry } from '../../src/protocol/entries';
+import { snapshotEvent } from '../../src/protocol/messages';
+import { meta, replay, snapshotOf } from './fixtures';
+import { frames, WebviewPage, type SuiteEnv } from './harness';
+
+const UPDATES = 20_000;
+const PER_BATCH = 200;
+const MAX_DOM_ELEMENTS = 5_000;
+
+interface Timing {
+  firstEntry: number;
+  lastEntry: number;
+  transport: number;
+  longest: number;
+  longTasks: number;
+  maxDom: number;
+  dom: number;
+}
+
+/** In the page: posts the frames one task apart, as the host's batches arrive, and times them. */
+function run(args: { last: number; finalSelector: string; bare: boolean }): Promise<Timing> {
+  const w = window as unknown as { __frames: unknown[]; __received: number[] };
+  const frameList = w.__frames;
+  w.__received = [];
+  const longTasks: number[] = [];
+  const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => longTasks.push(entry.duration)));
+  observer.observe({ type: 'longtask' });
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    let firstEntry = NaN;
+    let lastEntry = NaN;
+    let maxDom = 0;
+    const list = document.querySelector('.thread-list');
+    const mutations = new MutationObserver(() => {
+      const now = performance.now() - t0;
+      if (Number.isNaN(firstEntry) && list?.querySelector('.entry')) firstEntry = now;
+      if (Number.isNaN(lastEntry) && list?.querySelector(`.entry[data-index="${args.last}"] ${args.finalSelector}`)) lastEntry = now;
+    });
+    if (list) mutations.observe(list, { childList: true, subtree: true });
+    const finish = (): void => {
+      setTimeout(() => {
+        observer.disconnect();
+        mutations.disconnect();
+        resolve({
+          firstEntry,
+          lastEntry,
+          transport: w.__received[w.__received.length - 1] - t0,
+          longest: Math.max(0, ...longTasks),
+          longTasks: longTasks.length,
+          maxDom,
+          dom: document.getElementsByTagName('*').length,
+        });
+      }, 300);
+    };
+    const sample = (): void => {
+      maxDom = Math.max(maxDom, document.getElementsByTagName('*').length);
+      const done = args.bare ? w.__received.length === frameList.length : !Number.isNaN(lastEntry);
+      if (done) finish();
+      else requestAnimationFrame(sample);
+    };
+    requestAnimationFrame(sample);
+    let next = 0;
+    const send = (): void => {
+      window.postMessage(frameList[next++], '*');
+      if (next < frameList.length) setTimeout(send, 0);
+    };
+    send();
+  });
+}
+
+async function reachable(view: WebviewPage, last: number): Promise<void> {
+  const page = view.page;
+  await page.evaluate(() => document.querySelector('.thread')?.scrollTo(0, 0));
+  await frames(view, 6);
+  assert.ok(await page.$('.entry[data-index="0"]'), 'the first entry renders at the top');
+  await page.evaluate(() => {
+    const thread = document.querySelector('.thread') as HTMLElement;
+    thread.scrollTop = thread.scrollHeight / 2;
+  });
+  await frames(view, 6);
+  const middle = await page.$$eval('.entry', (nodes) => nodes.map((n) => Number((n as HTMLElement).dataset.index)));
+  assert.ok(middle.length > 0 && Math.min(...middle) > 0 && Math.max(...middle) < last, `a middle range renders: ${middle[0]}…${middle[middle.length - 1]}`);
+  await page.evaluate(() => {
+    const thread = document.querySelector('.thread') as HTMLElement;
+    thread.scrollTop = thread.scrollHeight;
+  });
+  await frames(view, 6);
+  const visible = await page.evaluate((index) => {
+    const thread = document.querySelector('.thread')!.getBoundingClientRect();
+    const node = document.querySelector(`.entry[data-index="${index}"]`)?.getBoundingClientRect();
+    return !!node && node.bottom <= thread.bottom + 2 && node.bottom > thread.top;
+  }, last);
+  assert.ok(visible, 'the last entry is visible at the bottom');
+}
+
+export function replaySuite(env: SuiteEnv): void {
+  describe('a 20,000-update replay', function () {
+    this.timeout(240_000);
+    const { batches, entries } = replay(UPDATES, PER_BATCH);
+    const last = entries - 1;
+    const json = JSON.stringify(batches.map((changes) => ({ jsonrpc: '2.0', method: 'changed', params: { changes } })));
+    const megabytes = (json.length / 1e6).toFixed(1);
+
+    it(`streams ${UPDATES} updates (${batches.length} batches) with a bounded DOM`, async () => {
+      const bare = await env.browser().newPage();
+      await bare.goto(`${env.harness().origin}/?bare=1`);
+      await bare.evaluate((text) => ((window as unknown as { __frames: unknown }).__frames = JSON.parse(text)), json);
+      const raw = await bare.evaluate(run, { last, finalSelector: '', bare: true });
+      await bare.close();
+
+      const view = await WebviewPage.open(env.browser(), env.harness());
+      try {
+        await view.host.sendNotification(snapshotEvent, snapshotOf([], { status: { state: 'loading', received: 0 }, meta: { ...meta, title: 'Replay' } }));
+        await view.page.waitForSelector('.status-line.loading');
+        await view.page.evaluate((text) => ((window as unknown as { __frames: unknown }).__frames = JSON.parse(text)), json);
+        const timing = await view.page.evaluate(run, { last, finalSelector: '.tool-completed', bare: false });
+        console.log(
+          `      replay: ${UPDATES} updates, ${megabytes} MB, ${entries} entries; raw transport ${raw.transport.toFixed(0)} ms; ` +
+            `transport with the webview ${timing.transport.toFixed(0)} ms; first entry ${timing.firstEntry.toFixed(0)} ms; ` +
+            `last entry ${timing.lastEntry.toFixed(0)} ms (${(timing.lastEntry / raw.transport).toFixed(2)}× raw); ` +
+            `longest task ${timing.longTasks ? `${timing.longest.toFixed(0)} ms (${timing.longTasks} over 50 ms)` : 'none over 50 ms'}; ` +
+            `DOM ${timing.dom} elements (max ${timing.maxDom})`,
+        );
+        assert.ok(!Number.isNaN(timing.lastEntry), 'the last entry rendered');
+        assert.ok(timing.maxDom < MAX_DOM_ELEMENTS, `DOM stayed under ${MAX_DOM_ELEMENTS} elements (max ${timing.maxDom})`);
+        await reachable(view, last);
+      } finally {
+        await view.close();
+      }
+    });
+
+    it('shows the same thread from one snapshot', async () => {
+      const view = await WebviewPage.open(env.browser(), env.harness());
+      try {
+        // The thread as the host holds it after the replay: apply the changes in Node.
+        const thread: ThreadEntry[] = [];
+        for (const batch of batches) {
+          for (const change of batch) {
+            if (change.kind === 'entryAdded' || change.kind === 'entryChanged') thread[change.index] = change.entry;
+            else if (change.kind === 'textAppended') (thread[change.index] as { text: string }).text += change.text;
+          }
+        }
+        const frame = { jsonrpc: '2.0', method: 'snapshot', params: snapshotOf(thread, { meta: { ...meta, title: 'Snapshot' } }) };
+        await view.page.evaluate((text) => ((window as unknown as { __frames: unknown }).__frames = [JSON.parse(text)]), JSON.stringify(frame));
+        const timing = await view.page.evaluate(run, { last, finalSelector: '.tool-completed', bare: false });
+        console.log(
+          `      snapshot: ${entries} entries; first entry ${timing.firstEntry.toFixed(0)} ms after posting; ` +
+            `longest task ${timing.longTasks ? `${timing.longest.toFixed(0)} ms` : 'none over 50 ms'}; DOM ${timing.dom} elements`,
+        );
+        assert.ok(timing.maxDom < MAX_DOM_ELEMENTS);
+        await reachable(view, last);
+      } finally {
+        await view.close();
+      }
+    });
+  });
+}

@@ -1,0 +1,242 @@
+/**
+ * The chat webview in a real Chromium, outside VS Code: rendering, the composer, permissions,
+ * links, the status banners and the saved UI state. Security and speed live in their own files.
+ */
+import * as assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import type { ThreadEntry } from '../../src/protocol/entries';
+import { changedEvent, snapshotEvent } from '../../src/protocol/messages';
+import { everyKind, snapshotOf } from './fixtures';
+import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
+import { replaySuite } from './replaySuite';
+import { securitySuite } from './securitySuite';
+
+describe('chat webview', function () {
+  this.timeout(30_000);
+  let browser: Browser;
+  let harness: Harness;
+  let view: WebviewPage;
+
+  before(async () => {
+    [browser, harness] = await Promise.all([launch(), startHarness()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+  describe('thread and composer', () => {
+    beforeEach(async () => {
+      view = await WebviewPage.open(browser, harness);
+    });
+    afterEach(async () => {
+      await view?.close();
+    });
+
+    async function show(entries: ThreadEntry[], overrides: Parameters<typeof snapshotOf>[1] = {}, caps: Parameters<typeof snapshotOf>[2] = {}): Promise<void> {
+      await view.host.sendNotification(snapshotEvent, snapshotOf(entries, overrides, caps));
+      await view.page.waitForSelector('.title:not(:empty)');
+      await frames(view);
+    }
+
+    it('renders every entry kind, the title, pickers and usage', async () => {
+      await show(everyKind);
+      const page = view.page;
+      assert.equal(await page.textContent('.title'), 'Fix the flaky session list paging');
+      assert.match((await page.textContent('.subtitle')) ?? '', /Reference Agent · \/home\/dev\/project/);
+      assert.equal(await page.locator('.msg-user strong').textContent(), 'duplicates');
+      assert.equal(await page.locator('details.msg-thought').getAttribute('open'), null, 'thoughts start collapsed');
+      assert.equal(await page.locator('.msg-agent pre code').first().textContent(), 'const seen = new Set<string>();\nfor (const s of page.sessions) if (!seen.has(s.sessionId)) items.push(s);\n');
+      assert.equal(await page.locator('.msg-agent li').count(), 2);
+      assert.equal(await page.locator('.tool').count(), 2);
+      assert.equal(await page.locator('.diff-add').count(), 2);
+      assert.equal(await page.locator('.diff-del').count(), 1);
+      assert.match((await page.textContent('.terminal-output')) ?? '', /1 failing/);
+      assert.equal(await page.textContent('.terminal-exit'), 'exit code 1');
+      assert.equal(await page.textContent('.tool-failed .status-failed'), 'Failed');
+      assert.equal(await page.locator('.tool-text strong').textContent(), '1');
+      assert.equal(await page.textContent('a.location'), '/home/dev/project/src/sessions/list.ts:12');
+      assert.equal(await page.locator('.plan-item').count(), 3);
+      assert.equal(await page.textContent('.plan-header'), 'Plan · 1/3');
+      assert.equal(await page.textContent('.notice-warning .notice-title'), '3 updates were dropped');
+      assert.equal(await page.textContent('.divider'), 'Reconnected');
+      assert.deepEqual(await page.locator('.permission:not(.answered) button').allTextContents(), ['Allow once', 'Always allow', 'Reject', 'Dismiss']);
+      assert.equal(await page.textContent('.permission.answered .permission-outcome'), '✓ Reject');
+      assert.equal(await page.textContent('.attachments a.chip'), '🔗 README.md');
+      assert.match((await page.textContent('.usage')) ?? '', /48k \/ 200k tokens \(24%\) · 0\.42 USD/);
+      assert.deepEqual(await page.locator('select.picker').evaluateAll((s) => (s as HTMLSelectElement[]).map((x) => x.value)), ['default', 'sonnet']);
+
+      await page.click('.thought-summary');
+      await page.waitForSelector('details.msg-thought[open] .md code');
+
+      mkdirSync('test-results', { recursive: true });
+      await page.setViewportSize({ width: 900, height: 1500 });
+      await page.evaluate(() => document.querySelector('.thread')?.scrollTo(0, 0));
+      await frames(view, 4);
+      await page.screenshot({ path: 'test-results/webview-thread.png' });
+    });
+
+    it('shows streamed text as it arrives without re-rendering finished blocks', async () => {
+      await show([{ type: 'agent', text: '', attachments: [], done: false }], { status: { state: 'prompting' } });
+      const append = async (text: string): Promise<void> => {
+        await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text }] });
+        await view.page.waitForFunction((t) => document.querySelector('.msg-agent')?.textContent?.includes(t), text.trim().slice(-4));
+        await frames(view, 1);
+      };
+      await append('Hello **wor');
+      assert.equal(await view.page.textContent('.md-tail'), 'Hello **wor', 'the open tail is plain text');
+      await append('ld**\n\nSecond ');
+      assert.equal(await view.page.textContent('.md-done strong'), 'world');
+      assert.equal(await view.page.textContent('.md-tail'), 'Second ');
+      await view.page.evaluate(() => ((document.querySelector('.md-done p') as HTMLElement & { __mark?: boolean }).__mark = true));
+      await append('paragraph.\n\n```js\nconst a = 1;\n\n');
+      assert.equal(await view.page.locator('.md-done pre').count(), 0, 'an open fence stays in the tail');
+      await append('```\n\nThird');
+      assert.equal(await view.page.locator('.md-done pre code').textContent(), 'const a = 1;\n\n');
+      assert.equal(await view.page.evaluate(() => (document.querySelector('.md-done p') as HTMLElement & { __mark?: boolean }).__mark), true, 'the first block was not re-rendered');
+      await view.host.sendNotification(changedEvent, {
+        changes: [
+          { kind: 'entryChanged', index: 0, entry: { type: 'agent', text: 'Hello **world**\n\nSecond paragraph.\n\n```js\nconst a = 1;\n\n```\n\nThird', attachments: [], done: true } },
+          { kind: 'statusChanged', status: { state: 'idle' } },
+        ],
+      });
+      await view.page.waitForSelector('.msg-agent .md:not(.md-streaming)');
+      assert.equal(await view.page.locator('.msg-agent p').count(), 3);
+    });
+
+    it('sends on Enter, breaks lines on Shift+Enter, cancels on Escape and Stop', async () => {
+      await show(everyKind);
+      const input = view.page.locator('.composer-input');
+      await input.click();
+      await view.page.keyboard.type('hello');
+      await view.page.keyboard.press('Shift+Enter');
+      await view.page.keyboard.type('world');
+      assert.equal(await input.inputValue(), 'hello\nworld');
+      await view.page.keyboard.press('Enter');
+      const sent = await view.waitForRequest('sendPrompt');
+      assert.deepEqual(sent.params, { text: 'hello\nworld' });
+      assert.equal(await input.inputValue(), '');
+
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'statusChanged', status: { state: 'prompting' } }] });
+      await view.page.waitForSelector('.stop:not([hidden])');
+      assert.equal(await view.page.isHidden('.send'), true);
+      await view.page.keyboard.type('queued');
+      await view.page.keyboard.press('Enter');
+      await view.page.keyboard.press('Escape');
+      await view.waitForRequest('cancelTurn');
+      assert.equal(view.requests.filter((r) => r.method === 'sendPrompt').length, 1, 'no prompt while a turn runs');
+      await view.page.click('.stop');
+      await view.page.waitForFunction(() => true);
+      await frames(view);
+      assert.equal(view.requests.filter((r) => r.method === 'cancelTurn').length, 2);
+    });
+
+    it('completes / commands with arrows, Enter and Tab', async () => {
+      await show(everyKind);
+      await view.page.click('.composer-input');
+      await view.page.keyboard.type('/re');
+      await view.page.waitForSelector('.completions:not([hidden])');
+      assert.deepEqual(await view.page.locator('.completion-name').allTextContents(), ['/review', '/research']);
+      await view.page.keyboard.press('ArrowDown');
+      assert.equal(await view.page.textContent('.completion.active .completion-name'), '/research');
+      await view.page.keyboard.press('Enter');
+      assert.equal(await view.page.inputValue('.composer-input'), '/research ');
+      assert.equal(await view.page.isHidden('.completions'), true);
+      await view.page.fill('.composer-input', '');
+      await view.page.keyboard.type('/c');
+      await view.page.keyboard.press('Tab');
+      assert.equal(await view.page.inputValue('.composer-input'), '/compact ');
+      assert.equal(view.requests.filter((r) => r.method === 'sendPrompt').length, 0);
+      await view.page.keyboard.press('Enter');
+      assert.deepEqual((await view.waitForRequest('sendPrompt')).params, { text: '/compact ' });
+    });
+
+    it('answers a permission request and shows the choice', async () => {
+      await show(everyKind);
+      await view.page.click('.permission:not(.answered) button:has-text("Allow once")');
+      assert.deepEqual((await view.waitForRequest('answerPermission')).params, { requestId: 'perm-1', optionId: 'allow' });
+      await view.page.waitForSelector('.permission:not(.answered) button:disabled');
+      const entry = { ...(everyKind[8] as Extract<ThreadEntry, { type: 'permission' }>), outcome: { optionId: 'allow' } };
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryChanged', index: 8, entry }] });
+      await view.page.waitForFunction(() => document.querySelectorAll('.permission.answered').length === 2);
+      assert.equal(await view.page.locator('.permission-outcome').first().textContent(), '✓ Allow once');
+
+      const second = { ...(everyKind[8] as Extract<ThreadEntry, { type: 'permission' }>), requestId: 'perm-2' };
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryAdded', index: everyKind.length, entry: second }] });
+      await view.page.click('.permission:not(.answered) button:has-text("Dismiss")');
+      assert.deepEqual((await view.waitForRequest('answerPermission', (p) => (p as { requestId: string }).requestId === 'perm-2')).params, { requestId: 'perm-2', optionId: null });
+    });
+
+    it('opens links, files and diffs through the host and never navigates', async () => {
+      await show(everyKind);
+      const url = view.page.url();
+      await view.page.click('a[href^="https://agentclientprotocol.com"]');
+      assert.deepEqual((await view.waitForRequest('openLink')).params, { href: 'https://agentclientprotocol.com/protocol/session-list' });
+      await view.page.click('.msg-agent a[href^="src/"]');
+      assert.deepEqual((await view.waitForRequest('openLocation')).params, { path: 'src/sessions/list.ts', line: 42 });
+      await view.page.click('a.location');
+      assert.deepEqual((await view.waitForRequest('openLocation', (p) => (p as { line?: number }).line === 12)).params, { path: '/home/dev/project/src/sessions/list.ts', line: 12 });
+      await view.page.click('button:has-text("Open diff")');
+      assert.deepEqual((await view.waitForRequest('openDiff')).params, { entryIndex: 3, contentIndex: 0 });
+      await view.page.click('.attachments a.chip');
+      assert.deepEqual((await view.waitForRequest('openLocation', (p) => String((p as { path: string }).path).startsWith('file:'))).params, { path: 'file:///home/dev/project/README.md' });
+      await view.page.click('a[href^="https://agentclientprotocol.com"]', { button: 'middle' });
+      await frames(view);
+      assert.equal(view.page.url(), url);
+      assert.equal(view.context.pages().length, 1);
+    });
+
+    it('shows loading, error and disconnected states with their actions', async () => {
+      await show([], { status: { state: 'loading', received: 1234 } });
+      assert.equal(await view.page.textContent('.status-line .status-text'), 'Loading history… 1,234 updates');
+      assert.equal(await view.page.isDisabled('.send'), true);
+      await view.page.click('.status-line button:has-text("Cancel")');
+      await view.waitForRequest('cancelLoad');
+
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'statusChanged', status: { state: 'error', message: 'The agent did not answer session/load in 30 s.', canRetry: true } }] });
+      await view.page.waitForSelector('.banner.error');
+      assert.equal(await view.page.textContent('.banner-message'), 'The agent did not answer session/load in 30 s.');
+      await view.page.click('.banner button:has-text("Retry")');
+      await view.page.click('.banner button:has-text("Show Log")');
+      await view.waitForRequest('retry');
+      await view.waitForRequest('showLog');
+
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'statusChanged', status: { state: 'disconnected', message: 'The agent exited (code 1).' } }] });
+      await view.page.waitForSelector('.banner.disconnected');
+      await view.page.click('.banner button:has-text("Restart Agent")');
+      await view.waitForRequest('restartAgent');
+      assert.equal(await view.page.isDisabled('.send'), true);
+    });
+
+    it('sends mode and config changes from the pickers', async () => {
+      await show(everyKind);
+      await view.page.selectOption('select[data-mode]', 'plan');
+      assert.deepEqual((await view.waitForRequest('setMode')).params, { modeId: 'plan' });
+      await view.page.selectOption('select[data-config="model"]', 'opus');
+      assert.deepEqual((await view.waitForRequest('setConfigOption')).params, { configId: 'model', value: 'opus' });
+      await view.page.click('.picker-toggle input');
+      assert.deepEqual((await view.waitForRequest('setConfigOption', (p) => (p as { configId: string }).configId === 'thinking')).params, { configId: 'thinking', value: false });
+    });
+
+    it('hides pickers and prompting the agent does not offer', async () => {
+      await show(everyKind, {}, { canSetMode: false, canSetConfig: false, canPrompt: false });
+      assert.equal(await view.page.locator('.picker, .picker-toggle').count(), 0);
+      assert.equal(await view.page.isDisabled('.send'), true);
+    });
+
+    it('asks for a snapshot again after a reload and keeps the draft', async () => {
+      await show(everyKind);
+      await view.page.fill('.composer-input', 'half-written thought');
+      await view.page.waitForFunction(() => (window as unknown as { __state?: { draft: string } }).__state?.draft === 'half-written thought');
+      await view.page.reload();
+      await view.waitForRequest('ready', () => view.requests.filter((r) => r.method === 'ready').length === 2);
+      await show(everyKind);
+      assert.equal(await view.page.inputValue('.composer-input'), 'half-written thought');
+      assert.equal(await view.page.locator('.msg-user').count(), 1);
+    });
+  });
+
+  const env = { browser: () => browser, harness: () => harness };
+  securitySuite(env);
+  replaySuite(env);
+});
