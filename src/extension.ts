@@ -9,6 +9,7 @@ import { continueLastSession, currentPick, resumeSession } from './ui/quickPick'
 import { SessionLists } from './ui/sessionLists';
 import { SessionsTree } from './ui/sessionsTree';
 import { SettingsService } from './ui/settings';
+import { handleUri } from './ui/uriHandler';
 import { mayStartAgent } from './ui/trust';
 import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
 
@@ -19,6 +20,8 @@ export interface AcpTestApi {
   readonly chats: ChatPanels;
   readonly tree: SessionsTree;
   readonly currentPick: typeof currentPick;
+  /** The URI handler, for tests: code-server cannot open a `vscode://` link. */
+  handleUri(uri: vscode.Uri): Promise<void>;
   /** Replaces the confirmation of destructive actions (payload mode skips modal dialogs). */
   setConfirm(fn: CommandDeps['confirm']): void;
 }
@@ -81,6 +84,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     }),
     ...registerCommands(deps),
     vscode.commands.registerCommand('acp.resumeSession', () => resumeSession({ agents, lists, chats: chats, settings })),
+    vscode.window.registerUriHandler({
+      handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
+    }),
     vscode.commands.registerCommand('acp.continueLastSession', () => continueLastSession({ agents, lists, chats: chats, settings })),
     { dispose: () => void agents.stopAll() },
   );
@@ -91,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     chats,
     tree,
     currentPick,
+    handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     setConfirm: (fn) => {
       deps.confirm = fn;
     },

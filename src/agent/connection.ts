@@ -74,6 +74,8 @@ export interface ConnectOptions {
   timeouts?: Partial<Timeouts>;
   /** Where the process starts (the agent's cwd per session comes in each request). */
   cwd?: string;
+  /** Values resolved from secret storage: the wire tap redacts them like `env` values. */
+  secrets?: readonly string[];
 }
 
 /**
@@ -85,6 +87,10 @@ export class AgentConnection extends Disposable {
   private readonly exitEmitter = this.register(new Emitter<AgentExited>());
   /** Fires once if the process ends while connected (not when we stop it). */
   readonly onDidExit = this.exitEmitter.event;
+  private readonly authEmitter = this.register(new Emitter<boolean>());
+  /** Fires when the agent starts or stops refusing requests for want of sign-in. */
+  readonly onDidChangeAuth = this.authEmitter.event;
+  private authNeeded = false;
   private readonly statsEmitter = this.register(new Emitter<WireStats>());
   /** Fires when the agent sent something the SDK dropped. */
   readonly onDidDropInput = this.statsEmitter.event;
@@ -103,6 +109,7 @@ export class AgentConnection extends Disposable {
     readonly features: AgentFeatures,
     private readonly logger: Logger,
     timeouts: Timeouts,
+    private readonly redacted: string[],
   ) {
     super();
     this.register(router);
@@ -119,6 +126,22 @@ export class AgentConnection extends Disposable {
     return this.process.pid;
   }
 
+  /** More values the protocol trace must never show (secrets resolved into MCP servers). */
+  redactAlso(values: readonly string[]): void {
+    for (const v of values) if (!this.redacted.includes(v)) this.redacted.push(v);
+  }
+
+  /** The last request failed with `AuthRequired` and nothing has succeeded since. */
+  get needsSignIn(): boolean {
+    return this.authNeeded;
+  }
+
+  private setAuthNeeded(v: boolean): void {
+    if (this.authNeeded === v) return;
+    this.authNeeded = v;
+    this.authEmitter.fire(v);
+  }
+
   get isAlive(): boolean {
     return !this.exitError && !this.process.hasExited;
   }
@@ -133,7 +156,8 @@ export class AgentConnection extends Disposable {
     const app = client({ name: opts.clientInfo.name });
     app.onNotification(methods.client.session.update, ({ params }) => router.dispatch(params));
     app.onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
-    const capabilities: ClientCapabilities = { terminal: false };
+    // We can run the agent's own program in a VS Code terminal, so agents may offer terminal sign-in.
+    const capabilities: ClientCapabilities = { terminal: false, auth: { terminal: true } };
     if (handlers.fs) {
       const fs = handlers.fs;
       capabilities.fs = { readTextFile: true, writeTextFile: true };
@@ -163,10 +187,11 @@ export class AgentConnection extends Disposable {
       });
     }
 
+    const redacted = [...Object.values(config.env), ...(opts.secrets ?? [])];
     const tapped = tapStream(ndJsonStream(proc.input, proc.output), {
       logger,
       trace: opts.trace ?? (() => 'off'),
-      secrets: Object.values(config.env),
+      secrets: redacted,
     });
     const conn = app.connect(tapped.stream);
     const failEarly = proc.exited.then((e) => {
@@ -192,7 +217,7 @@ export class AgentConnection extends Disposable {
       throw toTypedError(config.name, 'initialize', e);
     }
     const features = readFeatures(init);
-    const connection = new AgentConnection(router, config, proc, conn, tapped.stats, init, features, logger, timeouts);
+    const connection = new AgentConnection(router, config, proc, conn, tapped.stats, init, features, logger, timeouts, redacted);
     void conn.closed.then(() => {
       if (!connection.stopping && !proc.hasExited) {
         logger.error('the connection to the agent closed; stopping the process');
@@ -246,7 +271,9 @@ export class AgentConnection extends Disposable {
     try {
       const request = this.conn.agent.request<T>(method, params, { cancellationSignal: cancel.signal, stopWaitingOnCancel: true });
       const exited = this.exitPromise.then((e) => Promise.reject(e));
-      return await Promise.race([request, exited]);
+      const result = await Promise.race([request, exited]);
+      if (method.startsWith('session/')) this.setAuthNeeded(false);
+      return result;
     } catch (e) {
       if (timedOut) throw new AgentTimedOut(this.config.name, method, opts.timeoutMs);
       if (opts.signal?.aborted) throw new Cancelled(method);
@@ -257,7 +284,9 @@ export class AgentConnection extends Disposable {
         const exit = await Promise.race([this.exitPromise, delay(2000)]);
         if (exit) throw exit;
       }
-      throw toTypedError(this.config.name, method, e);
+      const typed = toTypedError(this.config.name, method, e);
+      if (typed instanceof AuthRequired) this.setAuthNeeded(true);
+      throw typed;
     } finally {
       clearTimeout(timer);
       activity?.dispose();
@@ -265,8 +294,27 @@ export class AgentConnection extends Disposable {
     }
   }
 
+  /**
+   * `authenticate` with an agent-handled method. No timeout: the agent may open a browser and
+   * wait for the user; the caller cancels. Terminal methods never come here (a protocol rule).
+   */
+  async authenticate(methodId: string, signal?: AbortSignal): Promise<void> {
+    const method = this.features.authMethods.find((m) => m.id === methodId);
+    if (method && 'type' in method && method.type === 'terminal') {
+      throw new ProtocolError(this.config.name, methods.agent.authenticate, 'A terminal sign-in method is run in a terminal, not through authenticate.');
+    }
+    await this.call(methods.agent.authenticate, { methodId }, { timeoutMs: 0, signal });
+    this.setAuthNeeded(false);
+  }
+
+  /** `logout`, where the agent advertises `agentCapabilities.auth.logout`. */
+  async logout(): Promise<void> {
+    if (!this.features.logout) throw new ProtocolError(this.config.name, methods.agent.logout, 'This agent cannot sign out.');
+    await this.call(methods.agent.logout, {}, { timeoutMs: this.timeouts.other });
+  }
+
   /** One page of `session/list`, checked field by field. */
-  async listSessions(params: { cwd: string; cursor?: string }, signal?: AbortSignal): Promise<ListPage> {
+  async listSessions(params: { cwd?: string; cursor?: string }, signal?: AbortSignal): Promise<ListPage> {
     const result = await this.call<unknown>(methods.agent.session.list, params, { timeoutMs: this.timeouts.list, signal });
     try {
       const page = validateListResult(result);

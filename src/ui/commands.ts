@@ -8,6 +8,7 @@ import { addAgent } from './presets';
 import { folderPath, type SessionNode, type SessionsTree, type TreeNode } from './sessionsTree';
 import type { SessionLists } from './sessionLists';
 import type { SettingsService } from './settings';
+import { sessionLink } from './uriHandler';
 
 export interface CommandDeps {
   agents: AgentRegistry;
@@ -94,6 +95,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     run('acp.copySessionId', async (node) => {
       const s = asSession(node);
       if (s) await vscode.env.clipboard.writeText(s.row.sessionId);
+    }),
+    run('acp.copySessionLink', async (node) => {
+      const s = asSession(node);
+      if (s) await vscode.env.clipboard.writeText(sessionLink(s.row.sessionId, s.host.config.id, s.list.folder));
     }),
     run('acp.loadMore', (node) => {
       const n = node as TreeNode | undefined;

@@ -36,6 +36,8 @@ export interface ResumeDeps {
 export interface OpenPick {
   readonly quickPick: vscode.QuickPick<SessionPick>;
   trigger(sessionId: string, button: 'resume' | 'history'): void;
+  /** Types into the filter as a user would (a programmatic `value` set fires no change event). */
+  type(value: string): void;
   /** Resolves when background paging has stopped. */
   readonly settled: Promise<void>;
 }
@@ -158,11 +160,12 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     );
   };
 
-  qp.onDidChangeValue(() => {
+  const valueChanged = () => {
     render();
     // A pasted id that is not among the rows yet: page on until it is found or the list ends.
     if (!qp.busy && wantsPrefix() && lists.some(({ list }) => list.nextCursor !== undefined)) settled = pageOn(Number.MAX_SAFE_INTEGER);
-  });
+  };
+  qp.onDidChangeValue(valueChanged);
   qp.onDidAccept(() => {
     const item = qp.selectedItems[0] ?? qp.activeItems[0];
     if (!item) return;
@@ -187,6 +190,10 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     trigger: (sessionId, button) => {
       const item = qp.items.find((i) => i.row?.sessionId === sessionId);
       if (item) open(item, button === 'resume' ? 'resume' : 'load');
+    },
+    type: (value) => {
+      qp.value = value;
+      valueChanged();
     },
     get settled() {
       return settled;
