@@ -22,8 +22,16 @@ export interface AgentHostDeps {
   handlers: (config: AgentConfig) => ClientHandlers;
   /** Asked before any process starts (workspace trust). False: the start fails with the reason. */
   mayStart?: (config: AgentConfig) => Promise<boolean>;
+  /** Resolves `${secret:NAME}` in the launch at each start; the resolved values are redacted from the log. */
+  prepare?: (config: AgentConfig) => Promise<{ config: AgentConfig; secrets: readonly string[] }>;
   timeouts?: Partial<Timeouts>;
+  /** First automatic restart delay (doubles per crash); tests shorten it. */
+  restartBaseMs?: number;
 }
+
+const RESTART_BASE_MS = 1000;
+const MAX_AUTO_RESTARTS = 3;
+const CRASH_WINDOW_MS = 5 * 60_000;
 
 export class StartRefused extends Error {
   override readonly name = 'StartRefused';
@@ -41,6 +49,8 @@ export class AgentHost extends Disposable {
   readonly onDidChangeState = this.stateEmitter.event;
   private readonly logger: Logger;
   private generation = 0;
+  private crashes: number[] = [];
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly config: AgentConfig,
@@ -52,6 +62,11 @@ export class AgentHost extends Disposable {
 
   get state(): AgentState {
     return this.stateValue;
+  }
+
+  /** The agent refused a request for want of sign-in, and nothing has succeeded since. */
+  get needsSignIn(): boolean {
+    return this.connection?.needsSignIn === true;
   }
 
   /** The live connection, if there is one; never starts anything. */
@@ -82,8 +97,10 @@ export class AgentHost extends Disposable {
       if (this.deps.mayStart && !(await this.deps.mayStart(this.config))) {
         throw new StartRefused(`${this.config.name} was not started: this workspace is not trusted.`);
       }
+      const launch = this.deps.prepare ? await this.deps.prepare(this.config) : { config: this.config, secrets: [] };
       const connection = await AgentConnection.start({
-        config: this.config,
+        config: launch.config,
+        secrets: launch.secrets,
         logger: this.logger,
         handlers: this.deps.handlers(this.config),
         clientInfo: this.deps.clientInfo,
@@ -98,7 +115,12 @@ export class AgentHost extends Disposable {
         if (this.connection === connection) {
           this.logger.error(`${e.message}${e.stderrTail ? `\nlast stderr lines:\n${e.stderrTail}` : ''}`);
           this.setState({ kind: 'failed', error: e });
+          this.scheduleRestart();
         }
+      });
+      // Sign-in state is part of what the view shows: "needs sign-in" appears and clears here.
+      connection.onDidChangeAuth(() => {
+        if (this.connection === connection) this.stateEmitter.fire(this.stateValue);
       });
       this.setState({ kind: 'ready', connection });
       return connection;
@@ -112,8 +134,30 @@ export class AgentHost extends Disposable {
     }
   }
 
+  /**
+   * An agent that died on its own is started again after 1, 2, then 4 s; after three crashes
+   * within five minutes it stays stopped until the user restarts it (a Restart row and action).
+   */
+  private scheduleRestart(): void {
+    const now = Date.now();
+    this.crashes = this.crashes.filter((t) => now - t < CRASH_WINDOW_MS);
+    this.crashes.push(now);
+    if (this.crashes.length > MAX_AUTO_RESTARTS) {
+      this.logger.warn(`not restarting ${this.config.name} again: it stopped ${this.crashes.length} times in five minutes`);
+      return;
+    }
+    const delay = (this.deps.restartBaseMs ?? RESTART_BASE_MS) * 2 ** (this.crashes.length - 1);
+    this.logger.info(`restarting ${this.config.name} in ${delay / 1000} s`);
+    const generation = this.generation;
+    clearTimeout(this.restartTimer);
+    this.restartTimer = setTimeout(() => {
+      if (!this.isDisposed && generation === this.generation && this.stateValue.kind === 'failed') void this.connect().catch(() => {});
+    }, delay);
+  }
+
   /** Stops the process (if any) and forgets it; the next `connect()` starts a new one. */
   async stop(): Promise<void> {
+    clearTimeout(this.restartTimer);
     this.generation++;
     const c = this.connection;
     this.starting = undefined;
@@ -122,11 +166,13 @@ export class AgentHost extends Disposable {
   }
 
   async restart(): Promise<AgentConnection> {
+    this.crashes = [];
     await this.stop();
     return this.connect();
   }
 
   override dispose(): void {
+    clearTimeout(this.restartTimer);
     void this.stop();
     super.dispose();
   }

@@ -32,9 +32,16 @@ export class ChatPanels extends Disposable implements OpenChats {
     private readonly extensionUri: vscode.Uri,
     private readonly state: vscode.Memento,
     logger: Logger,
+    mcpServers: ChatDeps['mcpServers'] = () => [],
   ) {
     super();
-    this.deps = { logger, mcpServers: () => [], describeError };
+    this.deps = { logger, mcpServers, describeError };
+    // After a restart (automatic or by the user), chats the agent dropped attach again.
+    this.register(
+      agents.onDidChangeState((host) => {
+        if (host.state.kind === 'ready') this.reattachAll(host.config.id);
+      }),
+    );
     this.register(
       vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) => this.restore(panel, state),
@@ -78,7 +85,7 @@ export class ChatPanels extends Disposable implements OpenChats {
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
     });
     const chat = this.adopt(panel, new ChatSession(host, target, this.deps));
-    void chat.session.attach(mode);
+    void chat.session.attach(mode).then(() => this.offerSignIn(chat));
     return chat;
   }
 
@@ -91,7 +98,7 @@ export class ChatPanels extends Disposable implements OpenChats {
       return;
     }
     const chat = this.adopt(panel, new ChatSession(host, { ...target }, this.deps));
-    void chat.session.attach('load');
+    void chat.session.attach('load').then(() => this.offerSignIn(chat));
   }
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
@@ -144,6 +151,33 @@ export class ChatPanels extends Disposable implements OpenChats {
   rootsFor(agentId: string, sessionId: string): readonly string[] | undefined {
     const s = this.sessionFor(agentId, sessionId);
     return s ? [s.target.cwd, ...(s.target.additionalDirectories ?? [])] : undefined;
+  }
+
+  private readonly offering = new Set<string>();
+
+  /**
+   * A chat that could not attach for want of sign-in says so in its banner; this notice adds
+   * the action (one at a time per agent, however many chats failed).
+   */
+  private offerSignIn(chat: ChatPanel): void {
+    const { host } = chat.session;
+    const id = host.config.id;
+    if (!host.needsSignIn || chat.session.thread.status.state !== 'error' || this.offering.has(id)) return;
+    this.offering.add(id);
+    void vscode.window
+      .showWarningMessage(`ACP: ${host.config.name} needs you to sign in before this chat can open.`, 'Sign In')
+      .then((choice) => {
+        this.offering.delete(id);
+        if (choice === 'Sign In') void vscode.commands.executeCommand('acp.signIn', id);
+      });
+  }
+
+  /** After signing in, chats of that agent that failed or lost their agent attach again. */
+  retryAfterSignIn(agentId: string): void {
+    for (const chat of this.all) {
+      const state = chat.session.thread.status.state;
+      if (chat.session.target.agentId === agentId && (state === 'error' || state === 'disconnected')) void chat.session.retry();
+    }
   }
 
   /** After an agent restart, open chats of that agent attach again. */

@@ -59,7 +59,7 @@ export async function newSession(deps: CommandDeps, node?: TreeNode): Promise<vo
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
-  const { agents, lists, chats, settings } = deps;
+  const { agents, lists, settings } = deps;
   const asSession = (node: unknown): SessionNode | undefined => ((node as TreeNode | undefined)?.type === 'session' ? (node as SessionNode) : undefined);
   const run = (id: string, fn: (...args: unknown[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
@@ -117,8 +117,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       const n = node as TreeNode | undefined;
       const host = n && n.type !== 'folder' ? n.host : await pickAgent(agents, 'Restart which agent?');
       if (!host) return;
+      // Open chats attach again when the agent is ready (ChatPanels watches its state).
       await vscode.window.withProgress({ location: { viewId: 'acp.sessions' }, title: `Restarting ${host.config.name}` }, () => host.restart());
-      chats.reattachAll(host.config.id);
     }),
     run('acp.stopAgent', async (node) => {
       const n = node as TreeNode | undefined;

@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { AgentHost, type AgentState } from '../../src/agent/agentHost';
+import { AgentExited } from '../../src/agent/errors';
+import { MemoryLogger } from '../../src/agent/log';
+import { ChatSession } from '../../src/chat/controller';
+import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+
+const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe('Recovery when the agent dies', function () {
+  this.timeout(40_000);
+  const dir = tempDir();
+  const store = join(dir.path, 'store');
+  const cwd = join(dir.path, 'project');
+  const hosts: AgentHost[] = [];
+
+  before(() => {
+    mkdirSync(cwd);
+    seed(store, [cwd], 5, 3);
+  });
+  afterEach(async () => {
+    await Promise.all(hosts.splice(0).map((h) => h.stop()));
+  });
+  after(() => dir.cleanup());
+
+  function host(switches: string[], logger = new MemoryLogger()) {
+    const h = new AgentHost(refAgentConfig(store, switches), {
+      logger,
+      clientInfo: { name: 'test', version: '0' },
+      trace: () => 'off',
+      handlers: () => ({ requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }),
+      restartBaseMs: 50,
+    });
+    hosts.push(h);
+    return h;
+  }
+
+  it('marks a turn in flight as interrupted, restarts the agent, and re-attaches without duplicating history', async () => {
+    const h = host(['--crash-on', 'session/prompt', '--hide-empty']);
+    const c = await h.connect();
+    const firstPid = c.pid;
+    const page = await c.listSessions({ cwd });
+    const chat = new ChatSession(h, { agentId: 'ref', sessionId: page.sessions[0]!.sessionId, cwd }, { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) });
+    await chat.attach('load');
+    const users = () => chat.thread.entries.filter((e) => e.type === 'user').length;
+    const replayed = users();
+    assert.equal(replayed, 3);
+
+    await chat.prompt('this will crash the agent');
+    assert.equal(chat.thread.status.state, 'disconnected');
+    assert.ok(chat.thread.entries.some((e) => e.type === 'divider' && /interrupted/i.test(e.text)), 'the turn is marked interrupted');
+    const draftKept = chat.thread.entries.filter((e) => e.type === 'user').at(-1);
+    assert.equal(draftKept?.type === 'user' && draftKept.text, 'this will crash the agent', 'what the user sent stays visible');
+
+    await waitFor('the automatic restart', () => h.state.kind === 'ready' && h.connection?.pid !== firstPid);
+    await chat.reattach();
+    assert.equal(chat.thread.status.state, 'idle');
+    assert.ok(chat.thread.entries.some((e) => e.type === 'divider' && e.text === 'Reconnected'));
+    assert.equal(users(), replayed + 1, 'resume keeps the history without replaying it again');
+    chat.dispose();
+  });
+
+  it('replaces the history instead of duplicating it when it must load again', async () => {
+    const h = host(['--crash-on', 'session/prompt', '--hide-empty', '--no-resume']);
+    const c = await h.connect();
+    const page = await c.listSessions({ cwd });
+    const chat = new ChatSession(h, { agentId: 'ref', sessionId: page.sessions[1]!.sessionId, cwd }, { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) });
+    await chat.attach('load');
+    const before = chat.thread.entries.filter((e) => e.type === 'user').length;
+    await chat.prompt('crash');
+    await waitFor('the automatic restart', () => h.state.kind === 'ready');
+    await chat.reattach();
+    assert.equal(chat.thread.entries.filter((e) => e.type === 'user').length, before, 'the replay replaced what was shown');
+    chat.dispose();
+  });
+
+  it('stops restarting after three crashes in a row and stays stopped', async () => {
+    const states: AgentState['kind'][] = [];
+    const h = host(['--crash-after', '2']);
+    h.onDidChangeState((s) => states.push(s.kind));
+    for (let i = 0; i < 4; i++) {
+      const c = await h.connect();
+      await assert.rejects(c.listSessions({ cwd }), AgentExited);
+      await waitFor('the failed state', () => h.state.kind === 'failed');
+      if (i < 3) await waitFor(`restart ${i + 1}`, () => h.state.kind === 'ready', 5000);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(h.state.kind, 'failed', 'no fourth automatic restart');
+    assert.equal(states.filter((s) => s === 'ready').length, 4, 'the first start and three restarts');
+  });
+});
