@@ -30,6 +30,8 @@ export interface CodeServerOptions {
   workspaceTrust?: boolean;
   /** Stream code-server's output to stderr as it comes. */
   verbose?: boolean;
+  /** A fixed port (the demo's PORT); default a free one. */
+  port?: number;
 }
 
 export type PayloadEntry = [string, string];
@@ -85,7 +87,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   // code-server is a remote-like window: settings of `machine` scope (acp.agents) are read
   // from the Machine settings of the server, not from the User settings of the browser.
   writeFileSync(join(userDataDir, 'Machine', 'settings.json'), settings);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const args = [
     '--auth', 'none',
     '--bind-addr', `127.0.0.1:${port}`,

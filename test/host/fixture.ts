@@ -1,0 +1,113 @@
+// A throwaway world for one host run: workspace folders with a few files, the reference
+// agent's session store seeded for them, and the settings that configure that agent.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from './paths';
+
+export interface FixtureOptions {
+  /** Names of the workspace folders; two or more make a .code-workspace file. Default ['project']. */
+  folders?: string[];
+  /** Sessions seeded per folder (0: none). Default 5. */
+  sessions?: number;
+  turns?: number;
+  /** More switches for the reference agent (faults, page size...). */
+  agentArgs?: string[];
+  /** False: no `acp.agents` at all. */
+  agent?: boolean;
+  agentId?: string;
+}
+
+/** What a run hands to the suites in the extension host (JSON file in ACP_TEST_CONTEXT). */
+export interface FixtureContext {
+  folders: string[];
+  workspaceFile?: string;
+  storeDir: string;
+  /** The agent appends its pid here each time it starts. */
+  startedFile: string;
+  agentId: string;
+  agentScript: string;
+  sessionsPerFolder: number;
+}
+
+export interface Fixture extends FixtureContext {
+  root: string;
+  /** The folder or .code-workspace to open. */
+  target: string;
+  settings: Record<string, unknown>;
+  /** Environment for code-server: points the suites at the context file. */
+  env: Record<string, string>;
+  dispose(): void;
+}
+
+export function agentScript(): string {
+  return join(repoRoot(), 'out', 'test', 'agent.js');
+}
+
+export function seedSessions(storeDir: string, cwds: string[], sessions: number, turns: number): void {
+  const script = agentScript();
+  if (!existsSync(script)) {
+    console.warn(`fixture: ${script} is not built; not seeding sessions`);
+    return;
+  }
+  const args = [script, 'seed', '--store', storeDir, ...cwds.flatMap((c) => ['--cwd', c]), '--sessions', String(sessions), '--turns', String(turns)];
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
+  if (r.status !== 0) throw new Error(`seeding sessions failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+}
+
+/** The `acp.agents` entry for the reference agent. Absolute paths: code-server rebuilds PATH. */
+export function referenceAgent(id: string, storeDir: string, startedFile: string, extra: string[] = []) {
+  return {
+    id,
+    name: 'Reference Agent',
+    command: process.execPath,
+    args: [agentScript(), '--store', storeDir, '--started-file', startedFile, ...extra],
+  };
+}
+
+export function createFixture(options: FixtureOptions = {}): Fixture {
+  // realpath: the extension compares a session's cwd with the folder path; /tmp may be a link.
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-fixture-')));
+  const names = options.folders ?? ['project'];
+  const folders = names.map((name) => {
+    const dir = join(root, name);
+    mkdirSync(join(dir, 'src'), { recursive: true });
+    writeFileSync(join(dir, 'README.md'), `# ${name}\n\nA folder for testing the ACP client.\n`);
+    writeFileSync(join(dir, 'src', 'main.ts'), `export const greeting = 'hello from ${name}';\n`);
+    return dir;
+  });
+  const storeDir = join(root, 'store');
+  mkdirSync(storeDir);
+  const startedFile = join(root, 'agent-started.txt');
+  const sessions = options.sessions ?? 5;
+  if (sessions > 0) seedSessions(storeDir, folders, sessions, options.turns ?? 3);
+
+  let workspaceFile: string | undefined;
+  if (folders.length > 1) {
+    workspaceFile = join(root, 'test.code-workspace');
+    writeFileSync(workspaceFile, JSON.stringify({ folders: folders.map((path) => ({ path })) }, null, 2));
+  }
+  const agentId = options.agentId ?? 'reference';
+  const settings: Record<string, unknown> =
+    options.agent === false ? {} : { 'acp.agents': [referenceAgent(agentId, storeDir, startedFile, options.agentArgs)] };
+  const context: FixtureContext = {
+    folders,
+    workspaceFile,
+    storeDir,
+    startedFile,
+    agentId,
+    agentScript: agentScript(),
+    sessionsPerFolder: sessions,
+  };
+  const contextFile = join(root, 'context.json');
+  writeFileSync(contextFile, JSON.stringify(context, null, 2));
+  return {
+    ...context,
+    root,
+    target: workspaceFile ?? folders[0]!,
+    settings,
+    env: { ACP_TEST_CONTEXT: contextFile },
+    dispose: () => rmSync(root, { recursive: true, force: true, maxRetries: 3 }),
+  };
+}

@@ -1,0 +1,122 @@
+// Runs the extension-host suites (test/vscode/suite) inside code-server, driven by Chromium.
+// Each folder of suites gets its own code-server, workspace and agent store (see suites.ts).
+// Usage: node out/test/host/runVscodeSuites.js [folder...]
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import { launchBrowser, screenshot } from './browser';
+import { startCodeServer } from './codeServer';
+import { createFixture } from './fixture';
+import { repoRoot, resultsDir } from './paths';
+import { configFor, suiteFolders, suiteRoot } from './suites';
+
+// Lines test/vscode/index.ts prints (it cannot be imported here: it needs mocha in-process).
+const START_MARKER = 'ACP-SUITE-START';
+const COUNTS_MARKER = 'ACP-SUITE-COUNTS ';
+// Console noise of an offline workbench, expected on every run.
+const HARMLESS = /ENOTFOUND open-vsx\.org|authentication provider 'github'|vsda/;
+const verbose = process.env.ACP_TEST_VERBOSE === '1';
+
+interface Counts {
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
+  const label = folder || 'default';
+  const config = configFor(folder);
+  const started = Date.now();
+  const fixture = createFixture(config);
+  const server = await startCodeServer({
+    settings: { ...fixture.settings, ...config.settings },
+    env: { ...fixture.env, ACP_SUITE_DIR: join(suiteRoot(), folder) },
+    workspaceTrust: config.workspaceTrust ?? false,
+    verbose,
+  });
+  console.log(`[${label}] code-server listening in ${server.bootMs} ms on port ${server.port}`);
+  const browser = await launchBrowser();
+  const pageErrors: string[] = [];
+  let counts: Counts | undefined;
+  let running = false;
+  const workbenchLog: string[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const exitCode = new Promise<number>((resolve) => {
+      void browser.context.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
+        const text = format(...(Array.isArray(args) ? args : [args]));
+        workbenchLog.push(`[${type}] ${text}`);
+        for (const line of text.split('\n')) {
+          if (line.startsWith(COUNTS_MARKER)) counts = JSON.parse(line.slice(COUNTS_MARKER.length)) as Counts;
+        }
+        if (text.startsWith(START_MARKER)) running = true;
+        // Before the runner starts, the workbench logs its own boot; that goes to the log file.
+        else if ((running || verbose) && !text.startsWith(COUNTS_MARKER) && !HARMLESS.test(text)) {
+          (type === 'error' ? console.error : console.log)(text);
+        }
+      });
+      void browser.context.exposeFunction('codeAutomationExit', (code: number) => resolve(code));
+      timer = setTimeout(() => {
+        console.error(`[${label}] no result within ${timeoutMs / 1000} s`);
+        resolve(-1);
+      }, timeoutMs);
+    });
+    browser.page.on('pageerror', (e) => pageErrors.push(String(e)));
+    browser.page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    const runner = join(repoRoot(), 'out', 'test', 'vscode', 'index.js');
+    await browser.page.goto(server.url(fixture.target, [['extensionTestsPath', server.remoteUri(runner)]]));
+    const code = await exitCode;
+    if (code !== 0 || !counts || counts.failed > 0) {
+      mkdirSync(resultsDir(), { recursive: true });
+      const shot = await screenshot(browser.page, `vscode-${label}-failure`).catch(() => 'none');
+      const logFile = join(resultsDir(), `vscode-${label}-failure.log`);
+      writeFileSync(logFile, `--- workbench ---\n${workbenchLog.join('\n')}\n--- page errors ---\n${pageErrors.join('\n')}\n--- code-server ---\n${server.output()}`);
+      console.error(`[${label}] exit code ${code}; screenshot ${shot}; log ${logFile}`);
+    }
+    // A runner that threw or never answered counts as one failure.
+    if (!counts) counts = { passed: 0, failed: 1, skipped: 0 };
+    else if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    return counts;
+  } finally {
+    if (timer) clearTimeout(timer);
+    await browser.close();
+    await server.stop();
+    fixture.dispose();
+    console.log(`[${label}] finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+export async function runVscodeSuites(folders = suiteFolders()): Promise<Counts> {
+  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  const timeoutMs = Number(process.env.ACP_SUITE_TIMEOUT_MS) || 300_000;
+  for (const folder of folders) {
+    let counts: Counts;
+    try {
+      counts = await runFolder(folder, timeoutMs);
+    } catch (e) {
+      console.error(`[${folder || 'default'}] could not run: ${e instanceof Error ? e.stack : String(e)}`);
+      counts = { passed: 0, failed: 1, skipped: 0 };
+    }
+    total.passed += counts.passed;
+    total.failed += counts.failed;
+    total.skipped += counts.skipped;
+  }
+  return total;
+}
+
+if (require.main === module) {
+  const only = process.argv.slice(2);
+  runVscodeSuites(only.length > 0 ? only.map((f) => (f === 'default' ? '' : f)) : undefined).then(
+    (total) => {
+      console.log(`extension-host suites: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+      if (process.env.ACP_COUNTS_FILE) writeFileSync(process.env.ACP_COUNTS_FILE, JSON.stringify(total));
+      process.exit(total.failed > 0 ? 1 : 0);
+    },
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );
+}
