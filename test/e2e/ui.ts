@@ -1,0 +1,91 @@
+// What the UI tests share: the seeded store as the agent will list it, and the few workbench
+// gestures every test repeats (open the ACP view, run a command, reach the chat webview).
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
+import { SELECTORS } from '../host/browser';
+
+export interface SeededSession {
+  sessionId: string;
+  cwd: string;
+  title: string | null;
+  updatedAt: string;
+}
+
+/**
+ * The sessions of one folder in the order the reference agent lists them (newest first, then
+ * by id), read from the store's index, so tests know which titles are on which page.
+ */
+export function seededSessions(storeDir: string, cwd: string): SeededSession[] {
+  const index = JSON.parse(readFileSync(join(storeDir, 'index.json'), 'utf8')) as { sessions: SeededSession[] };
+  return index.sessions
+    .filter((s) => s.cwd === cwd)
+    .sort((a, b) => (a.updatedAt !== b.updatedAt ? (a.updatedAt > b.updatedAt ? -1 : 1) : a.sessionId < b.sessionId ? -1 : 1));
+}
+
+/**
+ * A seeded title as a row shows it: the client turns runs of white space into one space (the
+ * seed's normal titles are otherwise plain one-line text, well under the length cap).
+ */
+export function titleOf(session: SeededSession): string {
+  assert.ok(session.title, `seeded session ${session.sessionId} has no title`);
+  return session.title.replace(/\s+/g, ' ').trim();
+}
+
+/** Clicks the ACP icon and waits until the Sessions view shows a row. */
+export async function openSessionsView(page: Page): Promise<void> {
+  const icon = page.locator(SELECTORS.acpIcon);
+  await icon.waitFor({ state: 'visible', timeout: 60_000 });
+  await icon.click();
+  await page.locator(SELECTORS.treeRows).first().waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+/** Drags the side bar's edge so long titles fit (the default width cuts them short). */
+export async function widenSideBar(page: Page, width = 620): Promise<void> {
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (!box || box.width >= width) return;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width + 1, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + width, y, { steps: 5 });
+  await page.mouse.up();
+}
+
+/** The Sessions view's row whose label is exactly `label`. */
+export function treeRow(page: Page, label: string): Locator {
+  return page.locator(SELECTORS.treeRows).filter({ has: page.locator('.label-name', { hasText: exactText(label) }) });
+}
+
+/** Runs a command from the palette the way a person does: F1, type, Enter. */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator(SELECTORS.quickInput);
+  await input.waitFor({ state: 'visible', timeout: 10_000 });
+  await input.fill(`>${title}`);
+  await page.locator(SELECTORS.quickPickRows, { hasText: title }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  await page.keyboard.press('Enter');
+}
+
+/** The editor tab whose label is `title`. */
+export function editorTab(page: Page, title: string): Locator {
+  return page.locator('.tabs-container .tab', { has: page.locator('.label-name', { hasText: exactText(title) }) });
+}
+
+/**
+ * The content of the visible chat webview: VS Code hosts it two iframes deep (the outer
+ * `iframe.webview` and the document's `iframe#active-frame`).
+ */
+export function chatFrame(page: Page): FrameLocator {
+  return page.locator('iframe.webview.ready').locator('visible=true').first().contentFrame().frameLocator('iframe#active-frame');
+}
+
+/** A RegExp that matches the whole text, for locators (hasText alone matches substrings). */
+export function exactText(text: string): RegExp {
+  return new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`);
+}
+
+/** Milliseconds since `started`, for the run-time lines the tests print. */
+export function since(started: number): string {
+  return `${((Date.now() - started) / 1000).toFixed(1)} s`;
+}
