@@ -45,7 +45,8 @@ export function tapStream(
   const stats: WireStats = { invalidLines: 0, unknownResponses: 0, unknownUpdates: 0 };
   const outstanding = new Set<string | number>();
   const { logger } = opts;
-  const secrets = opts.secrets.filter((s) => s.length >= 4);
+  // Read at each message: the connection adds secrets resolved later (MCP headers and env).
+  const secrets = () => opts.secrets.filter((s) => s.length >= 4);
   const changed = () => opts.onStats?.(stats);
 
   const trace = (dir: '→' | '←', m: AnyMessage) => {
@@ -54,7 +55,7 @@ export function tapStream(
     const r = m as Record<string, unknown>;
     const what = 'method' in r ? `${String(r.method)}${'id' in r ? ` #${String(r.id)}` : ''}` : `response #${String(r.id)}${'error' in r ? ' (error)' : ''}`;
     if (level === 'messages') logger.trace(`${dir} ${what}`);
-    else logger.trace(`${dir} ${what} ${redact(JSON.stringify(m), secrets)}`);
+    else logger.trace(`${dir} ${what} ${redact(preview(m, Number.MAX_SAFE_INTEGER), secrets())}`);
   };
 
   const readable = inner.readable.pipeThrough(
@@ -116,9 +117,15 @@ export function tapStream(
   return { stream: { readable, writable }, stats };
 }
 
-function preview(m: unknown): string {
-  const s = JSON.stringify(m) ?? String(m);
-  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
+function preview(m: unknown, max = 120): string {
+  let s: string;
+  try {
+    s = JSON.stringify(m) ?? String(m);
+  } catch {
+    // Deeply nested input overflows JSON.stringify: say so rather than fail the stream.
+    return '(too deeply nested to show)';
+  }
+  return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
 /** Replaces environment values and secret-looking fields in a JSON text. */

@@ -35,6 +35,9 @@ export const garbageLines = [
   'this line is not JSON',
   '{"hello":"world","note":"JSON that is not JSON-RPC"}',
   '{"jsonrpc":"2.0","id":987654321,"result":{"note":"a response to a request nobody sent"}}',
+  '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_unknown","update":{"sessionUpdate":"made_up_kind","x":1}}}',
+  // Nesting deep enough to overflow a recursive walker (JSON.stringify) on the reading side.
+  `{"jsonrpc":"2.0","method":"x/nested","params":${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}}`,
 ];
 
 export class Wire {
