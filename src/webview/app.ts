@@ -103,6 +103,12 @@ export class ChatApp {
     // Middle-click would open a link in a new browsing context: never from the webview.
     root.addEventListener('auxclick', (event) => (event.target as Element).closest('a') && event.preventDefault());
     root.addEventListener('toggle', (event) => this.toggled(event), true);
+    // Escape stops the turn from anywhere in the panel; the composer handles its own first.
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape' && !event.defaultPrevented && this.model.status.state === 'prompting' && this.model.capabilities?.canCancel) {
+        this.request(cancelTurnRequest);
+      }
+    });
     this.view.element.addEventListener('scroll', () => this.saveSoon(), { passive: true });
     this.composer.focus();
   }

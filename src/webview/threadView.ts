@@ -120,6 +120,8 @@ export class ThreadView {
     const count = this.heights.length;
     const total = this.heights.total;
     const overscan = Math.max(400, viewport);
+    // A thread that fits has no "scrolled up": follow it again.
+    if (total <= viewport) this.setStick(true);
 
     if (this.restore) {
       this.anchor = { index: Math.min(this.restore.index, Math.max(0, count - 1)), within: this.restore.within };

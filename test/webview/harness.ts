@@ -201,7 +201,9 @@ export class WebviewPage {
     host.onRequest(record);
     host.listen();
     await page.goto(`${harness.origin}/`);
-    await ready;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the webview sent no ready request within 15 s')), 15_000)));
+    await Promise.race([ready, late]).finally(() => clearTimeout(timer));
     return view;
   }
 

@@ -13,7 +13,7 @@ import { replaySuite } from './replaySuite';
 import { securitySuite } from './securitySuite';
 
 describe('chat webview', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   let browser: Browser;
   let harness: Harness;
   let view: WebviewPage;
@@ -62,7 +62,7 @@ describe('chat webview', function () {
       assert.equal(await page.textContent('.divider'), 'Reconnected');
       assert.deepEqual(await page.locator('.permission:not(.answered) button').allTextContents(), ['Allow once', 'Always allow', 'Reject', 'Dismiss']);
       assert.equal(await page.textContent('.permission.answered .permission-outcome'), '✓ Reject');
-      assert.equal(await page.textContent('.attachments a.chip'), '🔗 README.md');
+      assert.equal(await page.textContent('.attachments a.chip'), '↗ README.md');
       assert.match((await page.textContent('.usage')) ?? '', /48k \/ 200k tokens \(24%\) · 0\.42 USD/);
       assert.deepEqual(await page.locator('select.picker').evaluateAll((s) => (s as HTMLSelectElement[]).map((x) => x.value)), ['default', 'sonnet']);
 
@@ -222,6 +222,58 @@ describe('chat webview', function () {
       await show(everyKind, {}, { canSetMode: false, canSetConfig: false, canPrompt: false });
       assert.equal(await view.page.locator('.picker, .picker-toggle').count(), 0);
       assert.equal(await view.page.isDisabled('.send'), true);
+    });
+
+    it('follows the bottom, keeps the reader\'s place when scrolled up, and restores it after a reload', async () => {
+      const long = (n: number): ThreadEntry[] =>
+        Array.from({ length: n }, (_, i): ThreadEntry => ({ type: 'agent', text: `Entry ${i}. ${'Lorem ipsum dolor sit amet. '.repeat(1 + (i % 7))}`, attachments: [], done: true }));
+      await show(long(300));
+      const page = view.page;
+      const topEntry = (): Promise<{ index: number; top: number }> =>
+        page.evaluate(() => {
+          const thread = document.querySelector('.thread')!.getBoundingClientRect();
+          for (const node of document.querySelectorAll<HTMLElement>('.entry')) {
+            const rect = node.getBoundingClientRect();
+            // The entry under a point a little below the top edge: immune to sub-pixel rounding.
+            if (rect.bottom > thread.top + 8) return { index: Number(node.dataset.index), top: Math.round(rect.top - thread.top) };
+          }
+          return { index: -1, top: 0 };
+        });
+      const lastVisible = (index: number): Promise<boolean> =>
+        page.evaluate((i) => {
+          const thread = document.querySelector('.thread')!.getBoundingClientRect();
+          const rect = document.querySelector(`.entry[data-index="${i}"]`)?.getBoundingClientRect();
+          return !!rect && Math.abs(rect.bottom - thread.bottom) < 3;
+        }, index);
+      assert.ok(await lastVisible(299), 'a snapshot opens at the bottom');
+
+      await page.hover('.thread');
+      await page.mouse.wheel(0, -3000);
+      await frames(view, 4);
+      const before = await topEntry();
+      assert.ok(before.index > 0 && before.index < 290, `scrolled up to ${before.index}`);
+      await view.host.sendNotification(changedEvent, { changes: long(320).slice(300).map((entry, i) => ({ kind: 'entryAdded' as const, index: 300 + i, entry })) });
+      await page.waitForFunction(() => !document.querySelector<HTMLElement>('.jump')?.hidden);
+      await frames(view, 4);
+      assert.deepEqual(await topEntry(), before, 'new entries do not move what the reader sees');
+
+      await page.click('.jump');
+      await frames(view, 4);
+      assert.ok(await lastVisible(319), 'the jump button returns to the bottom');
+
+      await page.mouse.wheel(0, -5000);
+      await frames(view, 4);
+      const saved = await topEntry();
+      // The UI state is saved 300 ms after the last scroll.
+      await page.waitForFunction(() => (window as unknown as { __state?: { anchor?: unknown } }).__state?.anchor !== undefined);
+      await page.waitForTimeout(400);
+      await page.reload();
+      await view.waitForRequest('ready', () => view.requests.filter((r) => r.method === 'ready').length === 2);
+      await show(long(320));
+      await frames(view, 4);
+      const restored = await topEntry();
+      assert.equal(restored.index, saved.index, 'the reader is back at the same entry');
+      assert.ok(Math.abs(restored.top - saved.top) < 3, `at the same offset (${restored.top} vs ${saved.top})`);
     });
 
     it('asks for a snapshot again after a reload and keeps the draft', async () => {

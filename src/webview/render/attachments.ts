@@ -17,13 +17,13 @@ function chip(block: ContentBlock): HTMLElement {
     case 'text':
       return el('span', 'chip', block.text.slice(0, 200));
     case 'image':
-      return el('span', 'chip', `🖼 image (${block.mimeType})`);
+      return el('span', 'chip', `▣ image (${block.mimeType})`);
     case 'audio':
       return el('span', 'chip', `♪ audio (${block.mimeType})`);
     case 'resource_link':
-      return link(block.uri, `🔗 ${block.title ?? block.name}`);
+      return link(block.uri, `↗ ${block.title ?? block.name}`);
     case 'resource':
-      return link(block.resource.uri, `📄 ${block.resource.uri.split('/').pop() || block.resource.uri}`);
+      return link(block.resource.uri, `▤ ${block.resource.uri.split('/').pop() || block.resource.uri}`);
   }
 }
 

@@ -11,7 +11,7 @@ import { renderMarkdown } from '../markdown';
 import { link, renderAttachments } from './attachments';
 
 const KIND_GLYPH: Record<ToolKind, string> = {
-  read: '👁', edit: '✎', delete: '🗑', move: '⇄', search: '🔍', execute: '▶', think: '💭', fetch: '⇣', switch_mode: '⇆', other: '⚙',
+  read: '≡', edit: '✎', delete: '✕', move: '⇄', search: '⌕', execute: '▶', think: '∴', fetch: '⇣', switch_mode: '⇆', other: '⚙',
 };
 const STATUS_LABEL = { pending: 'Pending', in_progress: 'Running', completed: 'Done', failed: 'Failed' } as const;
 
