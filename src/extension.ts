@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { AgentRegistry } from './agent/agentHost';
 import { ClientFileSystem } from './agent/fileSystem';
+import { McpSelector, mcpServersFor } from './agent/mcp';
+import { resolveAgentEnv } from './agent/secrets';
 import { Terminals } from './agent/terminals';
 import { SessionCache } from './sessions/cache';
 import { ChatPanels } from './ui/chatPanels';
@@ -9,6 +11,9 @@ import { continueLastSession, currentPick, resumeSession } from './ui/quickPick'
 import { SessionLists } from './ui/sessionLists';
 import { SessionsTree } from './ui/sessionsTree';
 import { SettingsService } from './ui/settings';
+import { registerAgentCommands } from './ui/agentCommands';
+import { secretLookup } from './ui/signIn';
+import { AgentStatusBar } from './ui/statusBar';
 import { handleUri } from './ui/uriHandler';
 import { mayStartAgent } from './ui/trust';
 import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
@@ -20,6 +25,7 @@ export interface AcpTestApi {
   readonly chats: ChatPanels;
   readonly tree: SessionsTree;
   readonly currentPick: typeof currentPick;
+  readonly statusBar: AgentStatusBar;
   /** The URI handler, for tests: code-server cannot open a `vscode://` link. */
   handleUri(uri: vscode.Uri): Promise<void>;
   /** Replaces the confirmation of destructive actions (payload mode skips modal dialogs). */
@@ -34,11 +40,13 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   // The agents' handlers reach the chats, which need the agents: a late-bound reference.
   const late: { chats?: ChatPanels } = {};
+  const lookup = secretLookup(context.secrets);
   const agents = new AgentRegistry({
     logger: log,
     clientInfo: { name: 'acp-client-vscode', version },
     trace: () => settings.value.trace,
     mayStart: mayStartAgent,
+    prepare: (config) => resolveAgentEnv(config, lookup),
     handlers: (config) => ({
       requestPermission: (params, signal) =>
         late.chats ? late.chats.requestPermission(config.id, params, signal) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
@@ -64,10 +72,19 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     { logger: log },
   );
   const lists = new SessionLists(agents, cache, log);
-  const chats = (late.chats = new ChatPanels(agents, context.extensionUri, context.workspaceState, log));
+  const mcp = mcpServersFor(
+    {
+      global: () => settings.value.mcpServers,
+      perAgent: (id) => settings.value.agents.find((a) => a.id === id)?.mcpServers ?? [],
+      lookup,
+    },
+    new McpSelector(log),
+  );
+  const chats = (late.chats = new ChatPanels(agents, context.extensionUri, context.workspaceState, log, mcp));
   const tree = new SessionsTree(agents, lists, chats);
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
   const deps: CommandDeps = { agents, lists, chats, tree, settings, log, confirm: defaultConfirm };
+  const statusBar = new AgentStatusBar(agents);
   context.subscriptions.push(
     log,
     settings,
@@ -83,6 +100,8 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       if (id) lists.addCreated(session.target.agentId, { sessionId: id, cwd: session.target.cwd, updatedAt: new Date().toISOString(), title: null });
     }),
     ...registerCommands(deps),
+    statusBar,
+    ...registerAgentCommands({ agents, lists, chats, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () => resumeSession({ agents, lists, chats: chats, settings })),
     vscode.window.registerUriHandler({
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
@@ -97,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     chats,
     tree,
     currentPick,
+    statusBar,
     handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     setConfirm: (fn) => {
       deps.confirm = fn;

@@ -1,3 +1,4 @@
+import { parseMcpServers } from './mcp';
 import type { AgentConfig } from './types';
 
 /** A settings entry that could not be used, with the reason for the user. */
@@ -39,6 +40,9 @@ export function parseAgents(raw: unknown): { agents: AgentConfig[]; problems: Co
       }
     }
     if (e.name !== undefined && typeof e.name !== 'string') return bad('"name" must be a string.');
+    // A bad MCP entry costs that server, not the agent.
+    const mcp = parseMcpServers(e.mcpServers, `acp.agents[${index}].mcpServers`);
+    for (const message of mcp.problems) problems.push({ index, message });
     seen.add(e.id);
     agents.push({
       id: e.id,
@@ -46,12 +50,16 @@ export function parseAgents(raw: unknown): { agents: AgentConfig[]; problems: Co
       command: e.command,
       args: (e.args as string[] | undefined) ?? [],
       env,
+      mcpServers: mcp.servers,
     });
   });
   return { agents, problems };
 }
 
-/** Whether two configurations start the same process (a change restarts the agent). */
+/**
+ * Whether two configurations start the same process (a change restarts the agent). MCP
+ * servers are not part of the launch: they are read from the settings at each session setup.
+ */
 export function sameLaunch(a: AgentConfig, b: AgentConfig): boolean {
   return (
     a.command === b.command &&

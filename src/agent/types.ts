@@ -1,4 +1,4 @@
-import type { SessionInfo } from '@agentclientprotocol/sdk';
+import type { McpServer, SessionInfo } from '@agentclientprotocol/sdk';
 
 /** One agent as configured in `acp.agents`, after validation. */
 export interface AgentConfig {
@@ -10,6 +10,8 @@ export interface AgentConfig {
   readonly args: readonly string[];
   /** Set over the inherited environment. Values are never logged. */
   readonly env: Readonly<Record<string, string>>;
+  /** This agent's MCP servers; they replace same-named ones of `acp.mcpServers`. */
+  readonly mcpServers?: readonly McpServer[];
 }
 
 /**

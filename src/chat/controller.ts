@@ -30,8 +30,8 @@ export interface ChatTarget {
 
 export interface ChatDeps {
   logger: Logger;
-  /** MCP servers for new, load and resume (`[]` until servers are configured). */
-  mcpServers: (connection: AgentConnection) => McpServer[];
+  /** MCP servers for every new, load and resume (they may need secrets read first). */
+  mcpServers: (connection: AgentConnection) => McpServer[] | Promise<McpServer[]>;
   /** Turns an error into one sentence for the user (the UI's single message mapper). */
   describeError: (e: unknown) => string;
 }
@@ -177,7 +177,7 @@ export class ChatSession extends Disposable {
       if (++received % LOAD_PROGRESS_EVERY === 0 && this.loading) this.thread.setStatus({ state: 'loading', received });
     });
     const result = await c.loadSession(
-      { sessionId, cwd: this.target.cwd, mcpServers: this.deps.mcpServers(c), ...this.roots(c) },
+      { sessionId, cwd: this.target.cwd, mcpServers: await this.deps.mcpServers(c), ...this.roots(c) },
       this.loading.signal,
     );
     this.applySetup(result);
@@ -190,7 +190,7 @@ export class ChatSession extends Disposable {
     this.loading = new AbortController();
     this.routeUpdates(c, sessionId);
     const result = await c.resumeSession(
-      { sessionId, cwd: this.target.cwd, mcpServers: this.deps.mcpServers(c), ...this.roots(c) },
+      { sessionId, cwd: this.target.cwd, mcpServers: await this.deps.mcpServers(c), ...this.roots(c) },
       this.loading.signal,
     );
     this.applySetup(result);
@@ -198,7 +198,7 @@ export class ChatSession extends Disposable {
   }
 
   private async createSession(c: AgentConnection): Promise<void> {
-    const result = await c.newSession({ cwd: this.target.cwd, mcpServers: this.deps.mcpServers(c), ...this.roots(c) });
+    const result = await c.newSession({ cwd: this.target.cwd, mcpServers: await this.deps.mcpServers(c), ...this.roots(c) });
     this.target.sessionId = result.sessionId;
     // Updates sent before the response wait in the router's buffer and arrive here now.
     this.routeUpdates(c, result.sessionId);

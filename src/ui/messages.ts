@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { AgentExited, AgentTimedOut, AuthRequired, Cancelled, ErrorCodes, ProtocolError } from '../agent/errors';
 import { StartRefused } from '../agent/agentHost';
+import { MissingSecret } from '../agent/secrets';
 
 /**
  * The one place that turns errors into words for the user. Nobody else shows a raw
@@ -14,7 +15,12 @@ export function describeError(e: unknown): string {
     return `${e.agentName} stopped (${how}). The log has its last output.`;
   }
   if (e instanceof AgentTimedOut) return `${e.agentName} did not answer ${e.phase} within ${Math.round(e.ms / 1000)} seconds.`;
-  if (e instanceof AuthRequired) return `Sign in to ${e.agentName} to continue.`;
+  if (e instanceof AuthRequired) {
+    // The agent's own reason ("the API key is wrong") helps when signing in is not the fix.
+    const why = cap(e.detail.replace(/^Authentication required:?\s*/i, ''));
+    return `Sign in to ${e.agentName} to continue${why ? ` (${e.agentName} says: ${why})` : ''}: choose "Sign in to ${e.agentName}" in the Sessions view or run "ACP: Sign In".`;
+  }
+  if (e instanceof MissingSecret) return `${cap(e.message)}. Run "ACP: Set Agent Secret" to store it.`;
   if (e instanceof Cancelled) return 'Cancelled.';
   if (e instanceof StartRefused) return cap(e.message);
   if (e instanceof ProtocolError) {

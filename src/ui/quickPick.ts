@@ -5,6 +5,7 @@ import { matchIdPrefix, MIN_ID_PREFIX, pickLastSession, sortByUpdatedAt } from '
 import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import { relativeTime } from '../sessions/time';
+import { AuthRequired } from '../agent/errors';
 import { pickFolder } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
 import { describeError } from './messages';
@@ -19,7 +20,7 @@ interface SessionPick extends vscode.QuickPickItem {
   readonly kind?: undefined;
   readonly row?: SessionRow;
   readonly host?: AgentHost;
-  readonly action?: 'new' | 'more';
+  readonly action?: 'new' | 'more' | 'signIn';
 }
 
 const resumeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-continue'), tooltip: 'Resume (no history)' };
@@ -105,6 +106,12 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     const total = rows.length;
     const more = lists.some(({ list }) => list.nextCursor !== undefined);
     if (more && total >= PICK_LIMIT) items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
+    // An agent that wants sign-in gets a row that signs in, not an error.
+    for (const { host, list } of lists) {
+      if (list.state === 'error' && list.error instanceof AuthRequired) {
+        items.unshift({ label: `$(account) Sign in to ${host.config.name}`, description: 'to see its sessions', action: 'signIn', host, alwaysShow: true });
+      }
+    }
     if (items.length === 0 && !qp.busy) {
       items.push({
         label: errors.length ? `$(error) ${errors[0]}` : `No sessions in ${folder.name} yet — New Session`,
@@ -141,7 +148,7 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
         await Promise.all(next.map(({ list }) => list.loadMore()));
       }
     } finally {
-      errors = lists.filter(({ list }) => list.state === 'error').map(({ list }) => describeError(list.error));
+      errors = lists.filter(({ list }) => list.state === 'error' && !(list.error instanceof AuthRequired)).map(({ list }) => describeError(list.error));
       qp.busy = false;
       if (!stopped) render();
     }
@@ -172,6 +179,9 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     if (item.action === 'new') {
       qp.hide();
       void vscode.commands.executeCommand('acp.newSession');
+    } else if (item.action === 'signIn') {
+      qp.hide();
+      void vscode.commands.executeCommand('acp.signIn', item.host);
     } else if (item.action === 'more') {
       limit += PICK_LIMIT;
       settled = pageOn(limit);

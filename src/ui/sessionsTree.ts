@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
+import { displayState, STATE_WORDS, type AgentDisplayState } from '../agent/auth';
 import { AgentExited, AuthRequired } from '../agent/errors';
 import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
@@ -197,10 +198,11 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       case 'agent': {
         const item = new vscode.TreeItem(element.host.config.name, vscode.TreeItemCollapsibleState.Expanded);
         item.id = `agent:${element.path}:${element.host.config.id}`;
-        const s = element.host.state;
-        item.description = s.kind === 'ready' ? '' : s.kind === 'starting' ? 'starting…' : s.kind === 'failed' ? 'stopped' : '';
-        item.iconPath = new vscode.ThemeIcon(s.kind === 'failed' ? 'error' : 'hubot');
-        item.contextValue = `agent.${s.kind}`;
+        const shown = displayState(element.host.state.kind, element.host.needsSignIn);
+        item.description = STATE_WORDS[shown];
+        item.iconPath = AGENT_ICONS[shown];
+        item.tooltip = `${element.host.config.name}: ${STATE_WORDS[shown]}`;
+        item.contextValue = `agent.${shown}`;
         return item;
       }
       case 'session':
@@ -230,6 +232,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 }
 
+const AGENT_ICONS: Record<AgentDisplayState, vscode.ThemeIcon> = {
+  stopped: new vscode.ThemeIcon('circle-outline'),
+  starting: new vscode.ThemeIcon('loading~spin'),
+  ready: new vscode.ThemeIcon('hubot'),
+  signIn: new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+};
+
 function stateItem(node: StateNode): vscode.TreeItem {
   const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
   item.id = `state:${node.list.folder}:${node.host.config.id}:${node.kind}`;
@@ -253,7 +263,8 @@ function stateItem(node: StateNode): vscode.TreeItem {
       break;
     case 'signIn':
       item.iconPath = new vscode.ThemeIcon('account');
-      item.command = { command: 'acp.retryList', title: 'Retry', arguments: [node] };
+      item.tooltip = `${node.host.config.name} asks you to sign in before it lists sessions.`;
+      item.command = { command: 'acp.signIn', title: 'Sign In', arguments: [node] };
       break;
     case 'cannotList':
       item.iconPath = new vscode.ThemeIcon('info');

@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import type { McpServer } from '@agentclientprotocol/sdk';
 import { parseAgents, type ConfigProblem } from '../agent/config';
+import { parseMcpServers } from '../agent/mcp';
 import type { AgentConfig } from '../agent/types';
 import type { TraceLevel } from '../agent/wireTap';
 import type { OpenMode } from '../chat/controller';
@@ -13,16 +15,20 @@ export interface Settings {
   readonly defaultAgent: string;
   readonly openMode: OpenMode;
   readonly trace: TraceLevel;
+  /** `acp.mcpServers`, validated (each agent may replace entries by name). */
+  readonly mcpServers: readonly McpServer[];
 }
 
 function read(): Settings {
   const c = vscode.workspace.getConfiguration('acp');
   const { agents, problems } = parseAgents(c.get('agents'));
+  const mcp = parseMcpServers(c.get('mcpServers'), 'acp.mcpServers');
   const openMode = c.get<string>('openMode');
   const trace = c.get<string>('trace');
   return {
     agents,
-    problems,
+    problems: [...problems, ...mcp.problems.map((message) => ({ index: -1, message }))],
+    mcpServers: mcp.servers,
     defaultAgent: c.get<string>('defaultAgent') ?? '',
     openMode: openMode === 'load' || openMode === 'resume' ? openMode : 'auto',
     trace: trace === 'messages' || trace === 'verbose' ? trace : 'off',

@@ -1,0 +1,71 @@
+import type { AuthMethod } from '@agentclientprotocol/sdk';
+import type { AgentConfig } from './types';
+
+/** One sign-in method as the UI offers it. */
+export interface SignInMethod {
+  readonly id: string;
+  readonly name: string;
+  readonly description?: string;
+  /** `agent`: the client calls `authenticate`. `terminal`: the client runs the agent's program. */
+  readonly kind: 'agent' | 'terminal';
+  readonly args: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** The methods of `initialize`'s `authMethods`; no `type` means agent-handled. Unknown types are left out. */
+export function signInMethods(methods: readonly AuthMethod[]): SignInMethod[] {
+  const out: SignInMethod[] = [];
+  for (const m of methods) {
+    const type = (m as { type?: unknown }).type;
+    const base = { id: m.id, name: m.name || m.id, ...(m.description ? { description: m.description } : {}) };
+    if (type === undefined || type === null || type === 'agent') {
+      out.push({ ...base, kind: 'agent', args: [], env: {} });
+    } else if (type === 'terminal') {
+      const t = m as Extract<AuthMethod, { type: 'terminal' }>;
+      const args = Array.isArray(t.args) ? t.args.filter((a): a is string => typeof a === 'string') : [];
+      const env: Record<string, string> = {};
+      for (const [k, v] of Object.entries(t.env ?? {})) if (typeof v === 'string') env[k] = v;
+      out.push({ ...base, kind: 'terminal', args, env });
+    }
+  }
+  return out;
+}
+
+/**
+ * What a terminal method runs: the agent's own program as configured, with the method's
+ * `args` appended and its `env` over the agent's (the schema's words: "additional arguments
+ * to append to the configured agent invocation"; its env "overrides same-named variables").
+ */
+export function terminalLaunch(config: AgentConfig, method: SignInMethod): { command: string; args: string[]; env: Record<string, string> } {
+  return { command: config.command, args: [...config.args, ...method.args], env: { ...config.env, ...method.env } };
+}
+
+/** How an agent looks in the view and the status bar. */
+export type AgentDisplayState = 'stopped' | 'starting' | 'ready' | 'signIn' | 'failed';
+
+export function displayState(kind: 'stopped' | 'starting' | 'ready' | 'failed' | string, needsSignIn: boolean): AgentDisplayState {
+  if (needsSignIn && kind === 'ready') return 'signIn';
+  if (kind === 'starting' || kind === 'ready' || kind === 'failed') return kind;
+  return 'stopped';
+}
+
+/** The status bar's one line over every agent: what needs the user first, then what is running. */
+export function summarize(agents: readonly { name: string; state: AgentDisplayState }[]): { text: string; tooltip: string } {
+  const tooltip = agents.length ? agents.map((a) => `${a.name}: ${STATE_WORDS[a.state]}`).join('\n') : 'No agent is configured';
+  const of = (s: AgentDisplayState) => agents.filter((a) => a.state === s);
+  const signIn = of('signIn');
+  if (signIn.length === 1) return { text: `$(account) ACP: sign in to ${signIn[0]!.name}`, tooltip };
+  if (signIn.length > 1) return { text: `$(account) ACP: ${signIn.length} need sign-in`, tooltip };
+  if (of('failed').length) return { text: `$(error) ACP: ${of('failed').length} stopped`, tooltip };
+  if (of('starting').length) return { text: '$(loading~spin) ACP: starting…', tooltip };
+  const ready = of('ready').length;
+  return { text: ready ? `$(hubot) ACP: ${ready} ready` : '$(hubot) ACP', tooltip };
+}
+
+export const STATE_WORDS: Record<AgentDisplayState, string> = {
+  stopped: 'not running',
+  starting: 'starting…',
+  ready: 'ready',
+  signIn: 'needs sign-in',
+  failed: 'stopped',
+};

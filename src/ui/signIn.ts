@@ -1,0 +1,152 @@
+import * as vscode from 'vscode';
+import type { AgentHost, AgentRegistry } from '../agent/agentHost';
+import { signInMethods, terminalLaunch, type SignInMethod } from '../agent/auth';
+import type { Logger } from '../agent/log';
+import { referencedSecrets } from '../agent/secrets';
+import type { AgentConfig } from '../agent/types';
+import { pickAgent } from './agentPicker';
+import type { ChatPanels } from './chatPanels';
+import { describeError } from './messages';
+import type { SessionLists } from './sessionLists';
+import type { SettingsService } from './settings';
+
+export interface SignInDeps {
+  agents: AgentRegistry;
+  lists: SessionLists;
+  chats: ChatPanels;
+  settings: SettingsService;
+  secrets: vscode.SecretStorage;
+  log: Logger;
+}
+
+/** Key prefix in `SecretStorage`, so our entries never mix with another extension's names. */
+const SECRET_PREFIX = 'acp.secret.';
+
+/** Reads `${secret:NAME}` values for the core. */
+export function secretLookup(secrets: vscode.SecretStorage): (name: string) => Promise<string | undefined> {
+  return async (name) => secrets.get(SECRET_PREFIX + name);
+}
+
+/**
+ * Signs in to an agent with one of its methods: the user picks by name and description (or a
+ * test passes `methodId`). Agent-handled methods call `authenticate` under a cancellable
+ * progress; terminal methods run the agent's own program in a terminal, where exit status 0
+ * means success, and then restart the agent. Either way, what failed is retried.
+ */
+export async function signIn(deps: SignInDeps, host: AgentHost, methodId?: string): Promise<boolean> {
+  const name = host.config.name;
+  const connection = await host.connect();
+  const methods = signInMethods(connection.features.authMethods);
+  if (methods.length === 0) {
+    void vscode.window.showWarningMessage(
+      `ACP: ${name} offers no sign-in method. Sign in with its own command line, or set the key it needs in "acp.agents" (secrets: "ACP: Set Agent Secret").`,
+    );
+    return false;
+  }
+  const method = methodId ? methods.find((m) => m.id === methodId) : await pickMethod(name, connection.config, methods);
+  if (!method) return false;
+  if (method.kind === 'agent') {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Signing in to ${name} (${method.name})…`, cancellable: true },
+      (_, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        return connection.authenticate(method.id, abort.signal);
+      },
+    );
+  } else {
+    const code = await runInTerminal(name, connection.config, method);
+    if (code !== 0) {
+      void vscode.window.showWarningMessage(
+        code === undefined ? `ACP: signing in to ${name} was closed before it finished.` : `ACP: signing in to ${name} failed (exit code ${code}).`,
+      );
+      return false;
+    }
+    // The agent reads its credentials at start: start it again to see them.
+    await host.restart();
+  }
+  deps.log.info(`[${host.config.id}] signed in with "${method.name}"`);
+  await retryAfterSignIn(deps, host);
+  void vscode.window.showInformationMessage(`ACP: signed in to ${name}.`);
+  return true;
+}
+
+async function pickMethod(name: string, config: AgentConfig, methods: SignInMethod[]): Promise<SignInMethod | undefined> {
+  const items = methods.map((m) => ({
+    label: m.kind === 'terminal' ? `$(terminal) ${m.name}` : `$(account) ${m.name}`,
+    description: m.description,
+    detail: m.kind === 'terminal' ? `Runs ${[config.command, ...terminalLaunch(config, m).args].join(' ')} in a terminal` : undefined,
+    method: m,
+  }));
+  return (await vscode.window.showQuickPick(items, { title: `Sign in to ${name}`, placeHolder: 'How do you want to sign in?', matchOnDescription: true }))?.method;
+}
+
+/** Runs a terminal method; resolves with the exit code, or undefined when the terminal was closed first. */
+function runInTerminal(name: string, config: AgentConfig, method: SignInMethod): Promise<number | undefined> {
+  const launch = terminalLaunch(config, method);
+  const terminal = vscode.window.createTerminal({ name: `Sign in to ${name}`, shellPath: launch.command, shellArgs: launch.args, env: launch.env });
+  terminal.show();
+  return new Promise((resolve) => {
+    const sub = vscode.window.onDidCloseTerminal((t) => {
+      if (t !== terminal) return;
+      sub.dispose();
+      resolve(t.exitStatus?.code);
+    });
+  });
+}
+
+/** What failed for want of sign-in runs again: the agent's lists and its open chats. */
+export async function retryAfterSignIn(deps: Pick<SignInDeps, 'lists' | 'chats'>, host: AgentHost): Promise<void> {
+  const lists = deps.lists.listsOf(host.config.id);
+  deps.chats.retryAfterSignIn(host.config.id);
+  await Promise.all(lists.map((l) => (l.state === 'error' ? l.retry() : l.refresh())));
+}
+
+/** "ACP: Sign Out", offered for agents that advertise `agentCapabilities.auth.logout`. */
+export async function signOut(deps: SignInDeps, host?: AgentHost): Promise<void> {
+  host ??= await pickAgent(deps.agents, 'Sign out of which agent?');
+  if (!host) return;
+  const c = await host.connect();
+  if (!c.features.logout) {
+    void vscode.window.showInformationMessage(`ACP: ${host.config.name} does not offer signing out.`);
+    return;
+  }
+  await c.logout();
+  deps.log.info(`[${host.config.id}] signed out`);
+  void vscode.window.showInformationMessage(`ACP: signed out of ${host.config.name}.`);
+  await Promise.all(deps.lists.listsOf(host.config.id).map((l) => l.refresh()));
+}
+
+/**
+ * "ACP: Set Agent Secret": stores a value for `${secret:NAME}` in VS Code's secret storage
+ * (never in settings), then restarts the running agents whose settings use it.
+ */
+export async function setAgentSecret(deps: SignInDeps): Promise<void> {
+  const s = deps.settings.value;
+  const used = referencedSecrets([
+    ...s.agents.flatMap((a) => Object.values(a.env)),
+    ...[...s.mcpServers, ...s.agents.flatMap((a) => a.mcpServers ?? [])].flatMap((m) => ('headers' in m ? m.headers : m.env).map((p) => p.value)),
+  ]);
+  const other = '$(add) Another name…';
+  let secretName: string | undefined = used.length
+    ? (await vscode.window.showQuickPick([...used, other], { placeHolder: 'Which secret? (names used as ${secret:NAME} in your ACP settings)' }))
+    : other;
+  if (secretName === other) {
+    secretName = await vscode.window.showInputBox({
+      prompt: 'The secret\'s name, as used in settings: ${secret:NAME}',
+      validateInput: (v) => (/^[A-Za-z0-9._-]+$/.test(v) ? undefined : 'Letters, digits, ".", "_" or "-".'),
+    });
+  }
+  if (!secretName) return;
+  const value = await vscode.window.showInputBox({ prompt: `The value of ${secretName} (stored in VS Code's secret storage)`, password: true, ignoreFocusOut: true });
+  if (value === undefined) return;
+  await deps.secrets.store(SECRET_PREFIX + secretName, value);
+  deps.log.info(`secret "${secretName}" stored`);
+  const needle = `\${secret:${secretName}}`;
+  const restart = deps.agents.all.filter((h) => h.state.kind !== 'stopped' && Object.values(h.config.env).some((v) => v.includes(needle)));
+  for (const host of restart) {
+    await host.restart().catch((e) => deps.log.warn(`[${host.config.id}] restart after a secret change failed: ${describeError(e)}`));
+    await retryAfterSignIn(deps, host);
+  }
+  void vscode.window.showInformationMessage(`ACP: stored the secret "${secretName}".${restart.length ? ` Restarted ${restart.map((h) => h.config.name).join(', ')}.` : ''}`);
+}

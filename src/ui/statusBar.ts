@@ -1,0 +1,35 @@
+import * as vscode from 'vscode';
+import type { AgentRegistry } from '../agent/agentHost';
+import { displayState, summarize } from '../agent/auth';
+import { Disposable } from '../base/lifecycle';
+
+/** One status bar item over every agent: what needs the user first, then how many are ready. */
+export class AgentStatusBar extends Disposable {
+  private readonly item = this.register(vscode.window.createStatusBarItem('acp.agents', vscode.StatusBarAlignment.Left, 50));
+
+  constructor(private readonly agents: AgentRegistry) {
+    super();
+    this.item.name = 'ACP Agents';
+    this.item.command = 'acp.agentMenu';
+    this.register(agents.onDidChangeState(() => this.update()));
+    this.register(agents.onDidChangeAgents(() => this.update()));
+    this.update();
+  }
+
+  /** The summary as shown (for tests). */
+  get text(): string {
+    return this.item.text;
+  }
+
+  private update(): void {
+    const all = this.agents.all;
+    if (all.length === 0) {
+      this.item.hide();
+      return;
+    }
+    const { text, tooltip } = summarize(all.map((h) => ({ name: h.config.name, state: displayState(h.state.kind, h.needsSignIn) })));
+    this.item.text = text;
+    this.item.tooltip = `${tooltip}\n\nClick for agent actions`;
+    this.item.show();
+  }
+}
