@@ -17,6 +17,7 @@ import {
   type SessionModeState,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
+import { AuthState } from './auth';
 import { SessionLister } from './list';
 import type { Capability, ServeOptions } from './options';
 import { reply, sleep, TurnCancelled, type TurnContext } from './replies';
@@ -56,12 +57,9 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
   const live = new Map<string, LiveSession>();
   const lister = new SessionLister(store, options);
   let clientCapabilities: ClientCapabilities | undefined;
-  let authenticated = !options.authRequired;
-  const authMethods = options.authRequired ? [{ id: 'reference-login', name: 'Log in', description: 'Any attempt succeeds' }] : [];
+  const auth = new AuthState(options, process.env);
   // Some adapters refuse every session method until the client has authenticated.
-  const requireAuth = () => {
-    if (!authenticated) throw RequestError.authRequired();
-  };
+  const requireAuth = () => auth.require();
 
   const supports = (capability: Capability) => !options.without.has(capability);
   const refuseUnless = (capability: Capability, method: string) => {
@@ -110,8 +108,9 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
 
   const capabilities = (): AgentCapabilities => ({
     loadSession: supports('load'),
+    ...(auth.enabled ? { auth: { logout: {} } } : {}),
     promptCapabilities: { image: false, audio: false, embeddedContext: true },
-    mcpCapabilities: { http: false, sse: false },
+    mcpCapabilities: { http: options.mcpHttp, sse: options.mcpSse },
     sessionCapabilities: {
       ...(supports('list') ? { list: {} } : {}),
       ...(supports('resume') ? { resume: {} } : {}),
@@ -127,13 +126,16 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       return {
         protocolVersion: PROTOCOL_VERSION,
         agentCapabilities: capabilities(),
-        authMethods,
+        authMethods: auth.methods(clientCapabilities),
         agentInfo: { name: 'acp-reference-agent', title: 'ACP Reference Agent', version: AGENT_VERSION },
       };
     })
     .onRequest(methods.agent.authenticate, ({ params }) => {
-      if (!authMethods.some((m) => m.id === params.methodId)) throw RequestError.invalidParams({ methodId: params.methodId }, 'unknown auth method');
-      authenticated = true;
+      auth.authenticate(params.methodId, clientCapabilities);
+      return {};
+    })
+    .onRequest(methods.agent.logout, () => {
+      auth.logout();
       return {};
     })
     .onRequest(methods.agent.session.new, ({ params }) => {
@@ -177,6 +179,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     })
     .onRequest(methods.agent.session.resume, ({ params }) => {
       refuseUnless('resume', methods.agent.session.resume);
+      requireAuth();
       const session = open(params.sessionId, params.mcpServers, params.additionalDirectories);
       return { modes: modeState(session), configOptions: configOptions(session) };
     })

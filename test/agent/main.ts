@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { buildAgent } from './agent';
+import { login } from './auth';
 import { type Command, parseCommand, type ServeOptions, USAGE, UsageError } from './options';
 import { seed } from './seed';
 import { SessionStore } from './store';
@@ -25,6 +26,11 @@ function launch(options: ServeOptions): void {
 }
 
 async function serve(options: ServeOptions): Promise<void> {
+  if (options.login) {
+    login(options.store);
+    process.stdout.write(`Signed in to the reference agent (store ${options.store}).\n`);
+    return;
+  }
   if (options.launcher) return launch(options);
   if (options.startedFile) appendFileSync(options.startedFile, `${process.pid}\n`);
   // A test agent must survive whatever the client sends; log the surprise and carry on.

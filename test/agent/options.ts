@@ -32,6 +32,15 @@ export interface ServeOptions {
   hugeMessage: boolean;
   hideEmpty: boolean;
   authRequired: boolean;
+  /** Offer a `type: "terminal"` auth method (`--login`); sign-in is a marker in the store. */
+  authTerminal: boolean;
+  /** Session methods fail with -32000 unless `ACP_REF_KEY` in the environment equals this. */
+  authEnv?: string;
+  /** Advertise `mcpCapabilities.http` / `.sse`. */
+  mcpHttp: boolean;
+  mcpSse: boolean;
+  /** Instead of serving: mark the store signed in and exit 0 (what the terminal method runs). */
+  login: boolean;
   /** Run the agent as a child of this process, as adapters started through npx or a launcher do. */
   launcher: boolean;
   /** Every switch, from argv and the environment, for relaunching as a child. */
@@ -81,6 +90,12 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --hide-empty                  list only sessions that have at least one turn
   --auth-required               offer an auth method; session methods fail with -32000 until
                                 authenticate is called
+  --auth-terminal               offer a terminal auth method (args ["--login"]) to clients that
+                                announce auth.terminal; session methods fail with -32000 until
+                                the store is signed in
+  --auth-env KEY                session methods fail with -32000 unless $ACP_REF_KEY equals KEY
+  --mcp-http --mcp-sse          advertise mcpCapabilities.http / .sse
+  --login                       mark the store signed in and exit 0 (the terminal method)
   --launcher                    run the agent as a child process (like npx), relaying its exit
 Default store: $ACP_REF_AGENT_STORE or a new temporary directory.`;
 
@@ -153,6 +168,10 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
     hugeMessage: false,
     hideEmpty: false,
     authRequired: false,
+    authTerminal: false,
+    login: false,
+    mcpHttp: false,
+    mcpSse: false,
     launcher: false,
     args,
   };
@@ -235,6 +254,22 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--auth-required':
         options.authRequired = true;
+        break;
+      case '--auth-terminal':
+        options.authTerminal = true;
+        break;
+      case '--auth-env':
+        options.authEnv = value();
+        if (!options.authEnv) throw new UsageError('--auth-env needs a key');
+        break;
+      case '--login':
+        options.login = true;
+        break;
+      case '--mcp-http':
+        options.mcpHttp = true;
+        break;
+      case '--mcp-sse':
+        options.mcpSse = true;
         break;
       case '--launcher':
         options.launcher = true;

@@ -1,0 +1,65 @@
+// Sign-in of the reference agent, in the three ways real adapters ask for it: an agent-handled
+// method (`authenticate`), a terminal method (the client runs this program with `--login`,
+// which leaves a marker in the store), and a key read from the environment.
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type AuthMethod, type ClientCapabilities, RequestError } from '@agentclientprotocol/sdk';
+import type { ServeOptions } from './options';
+
+export const AGENT_METHOD_ID = 'reference-login';
+export const TERMINAL_METHOD_ID = 'reference-terminal-login';
+
+const markerPath = (store: string) => join(store, 'signed-in');
+
+/** `--login`: what the terminal method runs. The next agent start on this store is signed in. */
+export function login(store: string): void {
+  writeFileSync(markerPath(store), new Date().toISOString() + '\n');
+}
+
+export class AuthState {
+  private authenticated: boolean;
+
+  constructor(
+    private readonly options: ServeOptions,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {
+    this.authenticated = !(options.authRequired || options.authTerminal) || (options.authTerminal && existsSync(markerPath(options.store)));
+  }
+
+  /** Whether any switch asks for sign-in (then logout is offered too). */
+  get enabled(): boolean {
+    return this.options.authRequired || this.options.authTerminal || this.options.authEnv !== undefined;
+  }
+
+  /** Terminal methods go only to clients that announce `auth.terminal` (a protocol MUST). */
+  methods(client: ClientCapabilities | undefined): AuthMethod[] {
+    const out: AuthMethod[] = [];
+    if (this.options.authRequired) out.push({ id: AGENT_METHOD_ID, name: 'Log in', description: 'Any attempt succeeds' });
+    if (this.options.authTerminal && client?.auth?.terminal === true) {
+      out.push({ id: TERMINAL_METHOD_ID, type: 'terminal', name: 'Log in in a terminal', description: 'Runs this agent with --login', args: ['--login'], env: { ACP_REF_LOGIN: '1' } });
+    }
+    return out;
+  }
+
+  /** Throws -32000 unless signed in; the key check names what is wrong without echoing it. */
+  require(): void {
+    const key = this.options.authEnv;
+    if (key !== undefined && this.env.ACP_REF_KEY !== key) {
+      throw RequestError.authRequired(undefined, this.env.ACP_REF_KEY ? 'ACP_REF_KEY is wrong' : 'ACP_REF_KEY is not set');
+    }
+    if (!this.authenticated) throw RequestError.authRequired();
+  }
+
+  authenticate(methodId: string, client: ClientCapabilities | undefined): void {
+    const method = this.methods(client).find((m) => m.id === methodId);
+    if (!method) throw RequestError.invalidParams({ methodId }, 'unknown auth method');
+    // Terminal methods are run by the client, never passed to authenticate.
+    if ('type' in method && method.type === 'terminal') throw RequestError.invalidParams({ methodId }, 'terminal methods are not authenticated through authenticate');
+    this.authenticated = true;
+  }
+
+  logout(): void {
+    this.authenticated = false;
+    rmSync(markerPath(this.options.store), { force: true });
+  }
+}
