@@ -15,7 +15,7 @@ import { registerAgentCommands } from './ui/agentCommands';
 import { secretLookup } from './ui/signIn';
 import { AgentStatusBar } from './ui/statusBar';
 import { handleUri } from './ui/uriHandler';
-import { mayStartAgent } from './ui/trust';
+import { mayStartAgent, setTrustPrompt } from './ui/trust';
 import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
 
 /** What the extension hands to its own tests. */
@@ -30,6 +30,8 @@ export interface AcpTestApi {
   handleUri(uri: vscode.Uri): Promise<void>;
   /** Replaces the confirmation of destructive actions (payload mode skips modal dialogs). */
   setConfirm(fn: CommandDeps['confirm']): void;
+  /** Replaces the Restricted Mode question before an agent starts. */
+  readonly setTrustPrompt: typeof setTrustPrompt;
 }
 
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
@@ -118,6 +120,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     currentPick,
     statusBar,
     handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
+    setTrustPrompt,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },

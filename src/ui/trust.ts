@@ -1,7 +1,27 @@
 import * as vscode from 'vscode';
 import type { AgentConfig } from '../agent/types';
 
+/** What the user answered when asked to start an agent in Restricted Mode. */
+export type TrustAnswer = 'allowOnce' | 'manageTrust' | undefined;
+export type TrustPrompt = (config: AgentConfig) => Thenable<TrustAnswer>;
+
+const defaultPrompt: TrustPrompt = async (config) => {
+  const choice = await vscode.window.showWarningMessage(
+    `This workspace is in Restricted Mode. Start the agent "${config.name}" (${config.command}) anyway? It can read and change files.`,
+    { modal: true },
+    'Allow Once',
+    'Manage Workspace Trust',
+  );
+  return choice === 'Allow Once' ? 'allowOnce' : choice === 'Manage Workspace Trust' ? 'manageTrust' : undefined;
+};
+
+let prompt: TrustPrompt = defaultPrompt;
 const allowedOnce = new Set<string>();
+
+/** Replaces the modal question (payload-mode tests cannot answer modal dialogs). */
+export function setTrustPrompt(fn: TrustPrompt | undefined): void {
+  prompt = fn ?? defaultPrompt;
+}
 
 /**
  * In an untrusted workspace no agent process starts without the user's consent: trusting the
@@ -9,16 +29,11 @@ const allowedOnce = new Set<string>();
  */
 export async function mayStartAgent(config: AgentConfig): Promise<boolean> {
   if (vscode.workspace.isTrusted || allowedOnce.has(config.id)) return true;
-  const choice = await vscode.window.showWarningMessage(
-    `This workspace is in Restricted Mode. Start the agent "${config.name}" (${config.command}) anyway? It can read and change files.`,
-    { modal: true },
-    'Allow Once',
-    'Manage Workspace Trust',
-  );
-  if (choice === 'Allow Once') {
+  const answer = await prompt(config);
+  if (answer === 'allowOnce') {
     allowedOnce.add(config.id);
     return true;
   }
-  if (choice === 'Manage Workspace Trust') void vscode.commands.executeCommand('workbench.trust.manage');
+  if (answer === 'manageTrust') void vscode.commands.executeCommand('workbench.trust.manage');
   return false;
 }
