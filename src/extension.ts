@@ -57,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
         openText: openDocumentText,
         writeText: writeThroughWorkspaceEdit,
+        allowWrite: () => config.allowFileWrites !== false,
         logger: log,
       }),
       terminals: new Terminals({ logger: log }),

@@ -40,6 +40,9 @@ export function parseAgents(raw: unknown): { agents: AgentConfig[]; problems: Co
       }
     }
     if (e.name !== undefined && typeof e.name !== 'string') return bad('"name" must be a string.');
+    for (const flag of ['allowFileWrites', 'allowTerminals'] as const) {
+      if (e[flag] !== undefined && typeof e[flag] !== 'boolean') return bad(`"${flag}" must be true or false.`);
+    }
     // A bad MCP entry costs that server, not the agent.
     const mcp = parseMcpServers(e.mcpServers, `acp.agents[${index}].mcpServers`);
     for (const message of mcp.problems) problems.push({ index, message });
@@ -51,6 +54,8 @@ export function parseAgents(raw: unknown): { agents: AgentConfig[]; problems: Co
       args: (e.args as string[] | undefined) ?? [],
       env,
       mcpServers: mcp.servers,
+      allowFileWrites: e.allowFileWrites !== false,
+      allowTerminals: e.allowTerminals !== false,
     });
   });
   return { agents, problems };
@@ -66,6 +71,8 @@ export function sameLaunch(a: AgentConfig, b: AgentConfig): boolean {
     a.name === b.name &&
     a.args.length === b.args.length &&
     a.args.every((x, i) => x === b.args[i]) &&
+    a.allowFileWrites === b.allowFileWrites &&
+    a.allowTerminals === b.allowTerminals &&
     JSON.stringify(Object.entries(a.env).sort()) === JSON.stringify(Object.entries(b.env).sort())
   );
 }

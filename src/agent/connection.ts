@@ -160,14 +160,14 @@ export class AgentConnection extends Disposable {
     const capabilities: ClientCapabilities = { terminal: false, auth: { terminal: true } };
     if (handlers.fs) {
       const fs = handlers.fs;
-      capabilities.fs = { readTextFile: true, writeTextFile: true };
+      capabilities.fs = { readTextFile: true, writeTextFile: config.allowFileWrites !== false };
       app.onRequest(methods.client.fs.readTextFile, ({ params }) => fs.readTextFile(params));
       app.onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
         await fs.writeTextFile(params);
         return {};
       });
     }
-    if (handlers.terminals) {
+    if (handlers.terminals && config.allowTerminals !== false) {
       const t = handlers.terminals;
       capabilities.terminal = true;
       app.onRequest(methods.client.terminal.create, ({ params }) => {

@@ -10,6 +10,10 @@ export interface AgentConfig {
   readonly args: readonly string[];
   /** Set over the inherited environment. Values are never logged. */
   readonly env: Readonly<Record<string, string>>;
+  /** False: `fs/write_text_file` is neither announced nor served. Default true (the agent asks permission itself). */
+  readonly allowFileWrites?: boolean;
+  /** False: `terminal/*` is neither announced nor served. Default true. */
+  readonly allowTerminals?: boolean;
   /** This agent's MCP servers; they replace same-named ones of `acp.mcpServers`. */
   readonly mcpServers?: readonly McpServer[];
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionNotification } from '@agentclientprotocol/sdk';
+import type { ClientCapabilities, SessionNotification } from '@agentclientprotocol/sdk';
+import type { AgentConfig } from '../../src/agent/types';
 import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
 import { AgentExited, AgentTimedOut, Cancelled, ProtocolError } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
@@ -200,6 +201,30 @@ describe('AgentConnection against the reference agent', function () {
     assert.ok(isRunning(pid));
     await c.stop();
     assert.equal(isRunning(pid), false);
+  });
+
+  it('offers file writes and terminals only where the settings allow them', async () => {
+    const fs = { readTextFile: async () => ({ content: '' }), writeTextFile: async () => ({}) } as unknown as ClientHandlers['fs'];
+    const terminals = {} as ClientHandlers['terminals'];
+    const record = join(dir.path, `record-${Date.now()}.jsonl`);
+    const announced = async (flags: Partial<AgentConfig>) => {
+      const c = await AgentConnection.start({
+        config: { ...refAgentConfig(store, ['--record', record]), ...flags },
+        logger: new MemoryLogger(),
+        handlers: { ...handlers, fs, terminals },
+        clientInfo: { name: 't', version: '0' },
+      });
+      open.push(c);
+      const lines = readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; params: { clientCapabilities: ClientCapabilities } });
+      return lines.filter((l) => l.method === 'initialize').at(-1)!.params.clientCapabilities;
+    };
+    const on = await announced({});
+    assert.equal(on.fs?.writeTextFile, true);
+    assert.equal(on.terminal, true);
+    const off = await announced({ allowFileWrites: false, allowTerminals: false });
+    assert.equal(off.fs?.readTextFile, true);
+    assert.equal(off.fs?.writeTextFile, false);
+    assert.equal(off.terminal, false);
   });
 
   it('fails to start with a clear error when the command does not exist', async () => {
