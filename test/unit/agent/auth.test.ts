@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import { displayState, signInMethods, summarize, terminalLaunch } from '../../../src/agent/auth';
+
+describe('Sign-in methods', () => {
+  it('reads agent-handled (no type) and terminal methods, leaving unknown kinds out', () => {
+    const methods = signInMethods([
+      { id: 'oauth', name: 'Log in with a browser', description: 'Opens a page' },
+      { id: 'tui', type: 'terminal', name: 'Log in in a terminal', args: ['--login'], env: { MODE: 'login' } },
+      { id: 'future', type: 'elicitation', name: 'Later' } as never,
+    ]);
+    assert.deepEqual(methods, [
+      { id: 'oauth', name: 'Log in with a browser', description: 'Opens a page', kind: 'agent', args: [], env: {} },
+      { id: 'tui', name: 'Log in in a terminal', kind: 'terminal', args: ['--login'], env: { MODE: 'login' } },
+    ]);
+  });
+
+  it('runs the configured agent with the method args appended and its env over the agent env', () => {
+    const [m] = signInMethods([{ id: 'tui', type: 'terminal', name: 'T', args: ['--login'], env: { B: '2', C: '3' } }]);
+    const config = { id: 'x', name: 'X', command: 'npx', args: ['-y', 'adapter'], env: { A: '1', B: '1' } };
+    assert.deepEqual(terminalLaunch(config, m!), { command: 'npx', args: ['-y', 'adapter', '--login'], env: { A: '1', B: '2', C: '3' } });
+  });
+});
+
+describe('Agent states in the view and the status bar', () => {
+  it('shows "needs sign-in" only for a running agent', () => {
+    assert.equal(displayState('ready', true), 'signIn');
+    assert.equal(displayState('ready', false), 'ready');
+    assert.equal(displayState('starting', true), 'starting');
+    assert.equal(displayState('failed', false), 'failed');
+    assert.equal(displayState('stopped', false), 'stopped');
+  });
+
+  it('summarises: sign-in first, then stopped, starting, and the number ready', () => {
+    assert.equal(summarize([{ name: 'A', state: 'ready' }, { name: 'B', state: 'ready' }]).text, '$(hubot) ACP: 2 ready');
+    assert.equal(summarize([{ name: 'A', state: 'ready' }, { name: 'B', state: 'starting' }]).text, '$(loading~spin) ACP: starting…');
+    assert.equal(summarize([{ name: 'A', state: 'signIn' }, { name: 'B', state: 'failed' }]).text, '$(account) ACP: sign in to A');
+    assert.equal(summarize([{ name: 'A', state: 'signIn' }, { name: 'B', state: 'signIn' }]).text, '$(account) ACP: 2 need sign-in');
+    assert.equal(summarize([{ name: 'A', state: 'failed' }, { name: 'B', state: 'ready' }]).text, '$(error) ACP: 1 stopped');
+    assert.equal(summarize([{ name: 'A', state: 'stopped' }]).text, '$(hubot) ACP');
+    assert.equal(summarize([{ name: 'A', state: 'ready' }, { name: 'B', state: 'signIn' }]).tooltip, 'A: ready\nB: needs sign-in');
+  });
+});
