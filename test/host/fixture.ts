@@ -17,6 +17,8 @@ export interface FixtureOptions {
   /** False: no `acp.agents` at all. */
   agent?: boolean;
   agentId?: string;
+  /** A second reference agent on the same store (several agents side by side). */
+  secondAgent?: { id: string; name: string; agentArgs?: string[] };
 }
 
 /** What a run hands to the suites in the extension host (JSON file in ACP_TEST_CONTEXT). */
@@ -90,7 +92,16 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
   }
   const agentId = options.agentId ?? 'reference';
   const settings: Record<string, unknown> =
-    options.agent === false ? {} : { 'acp.agents': [referenceAgent(agentId, storeDir, startedFile, options.agentArgs)] };
+    options.agent === false
+      ? {}
+      : {
+          'acp.agents': [
+            referenceAgent(agentId, storeDir, startedFile, options.agentArgs),
+            ...(options.secondAgent
+              ? [{ ...referenceAgent(options.secondAgent.id, storeDir, startedFile, options.secondAgent.agentArgs), name: options.secondAgent.name }]
+              : []),
+          ],
+        };
   const context: FixtureContext = {
     folders,
     workspaceFile,

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
+import { api, labels, until } from '../../support';
+
+const signInRow = (nodes: TreeNode[]) => nodes.find((n): n is StateNode => n.type === 'state' && n.kind === 'signIn');
+
+describe('Sign-in (an agent that needs authenticate)', function () {
+  this.timeout(90_000);
+
+  it('shows "Sign in to …" in the tree and the status bar; acp.signIn with the method makes the sessions appear', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('workbench.view.extension.acp');
+    const row = await until('the sign-in row', () => signInRow(a.tree.getChildren()));
+    assert.equal(labels(a, [row])[0], 'Sign in to Reference Agent');
+    const item = a.tree.getTreeItem(row);
+    assert.equal(item.command?.command, 'acp.signIn');
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'account');
+    const host = a.agents.all[0]!;
+    await until('needs sign-in', () => host.needsSignIn);
+    assert.equal(a.statusBar.text, '$(account) ACP: sign in to Reference Agent');
+
+    const ok = await vscode.commands.executeCommand('acp.signIn', row, 'reference-login');
+    assert.equal(ok, true);
+    const sessions = await until('the sessions', () => {
+      const nodes = a.tree.getChildren();
+      return nodes.filter((n) => n.type === 'session').length === 5 ? nodes : undefined;
+    });
+    assert.equal(signInRow(sessions), undefined);
+    assert.equal(host.needsSignIn, false);
+    await until('the status bar says ready', () => a.statusBar.text === '$(hubot) ACP: 1 ready');
+  });
+
+  it('after Sign Out, the QuickPick offers "Sign in to …" instead of an error, and the method is chosen in a QuickPick', async () => {
+    const a = await api();
+    const host = a.agents.all[0]!;
+    await vscode.commands.executeCommand('acp.signOut', host.config.id);
+    await until('the sign-in row again', () => signInRow(a.tree.getChildren()));
+
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await until('the QuickPick', () => a.currentPick());
+    const offer = await until('the sign-in item', () => pick.quickPick.items.find((i) => i.action === 'signIn'));
+    assert.equal(offer.label, '$(account) Sign in to Reference Agent');
+    assert.ok(!pick.quickPick.items.some((i) => i.label.startsWith('$(error)')), 'no error row');
+    pick.quickPick.hide();
+    await until('the QuickPick closed', () => a.currentPick() === undefined);
+
+    // The method pick: one method, accepted as a user would press Enter.
+    const signedIn = vscode.commands.executeCommand('acp.signIn', host.config.id);
+    await new Promise((r) => setTimeout(r, 800));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.equal(await signedIn, true);
+    await until('the sessions', () => a.tree.getChildren().filter((n) => n.type === 'session').length === 5);
+  });
+});
