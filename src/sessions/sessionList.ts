@@ -71,6 +71,8 @@ export class SessionList implements IDisposable {
   private headId: string | undefined;
   /** After a restart the next pages repeat rows already shown: skip them instead of stopping. */
   private catchingUp = false;
+  /** Some page after the first added rows since the last fresh first page. */
+  private pastFirstPage = false;
   private cursor: string | undefined;
   private current: SessionListState = 'idle';
   private lastError: unknown;
@@ -274,9 +276,26 @@ export class SessionList implements IDisposable {
             progress++;
           }
         }
-        const next = this.pager.follow(page.nextCursor, this.seenCursors);
+        const raw = page.nextCursor;
+        // An agent that treats an unknown cursor as "start again" sends the first page. A cursor
+        // already seen is no loop here when paging had got past the first page: an agent that
+        // ignores cursors never gets past page one.
+        if (
+          progress === 0 &&
+          !this.catchingUp &&
+          infos.length > 0 &&
+          infos[0].sessionId === this.headId &&
+          raw !== undefined &&
+          (this.pastFirstPage || !this.seenCursors.has(raw))
+        ) {
+          this.logger.warn(`${this.agentId}: session/list answered a cursor with the first page again; starting over`);
+          this.restartWith({ infos, nextCursor: raw, seen: new Set([raw]), loop: false });
+          return;
+        }
+        const next = this.pager.follow(raw, this.seenCursors);
         if (progress > 0) {
           this.catchingUp = false;
+          this.pastFirstPage = true;
           this.cursor = next.cursor;
           if (next.loop) this.lastNotice = Notices.cursorLoop;
           this.succeed(this.rows.size > from ? { kind: 'appended', from } : { kind: 'state' });
@@ -285,12 +304,6 @@ export class SessionList implements IDisposable {
         }
         if (infos.length > 0) {
           const backAtTop = infos[0].sessionId === this.headId;
-          if (!this.catchingUp && backAtTop && next.cursor !== undefined && !next.loop) {
-            // An agent that treats an unknown cursor as "start again" sent the first page.
-            this.logger.warn(`${this.agentId}: session/list answered a cursor with the first page again; starting over`);
-            this.restartWith({ infos, nextCursor: next.cursor, seen: new Set([next.cursor]), loop: false });
-            return;
-          }
           if (!this.catchingUp || backAtTop) {
             // Every row is one already shown: the agent ignores the cursor. Never spin.
             this.logger.warn(`${this.agentId}: session/list repeated rows already shown; paging stopped`);
@@ -329,6 +342,7 @@ export class SessionList implements IDisposable {
     this.seenCursors = got.seen;
     this.headId = got.infos[0]?.sessionId;
     this.catchingUp = false;
+    this.pastFirstPage = false;
   }
 
   /**
