@@ -100,6 +100,7 @@ export class ChatSession extends Disposable {
       canSetMode: attached && (this.thread.meta.modes?.availableModes.length ?? 0) > 0,
       canSetConfig: attached && this.thread.meta.configOptions.length > 0,
       agentName: this.host.config.name,
+      agentId: this.target.agentId,
       sessionId: this.sessionId ?? '',
       cwd: this.target.cwd,
       history: this.historyState,

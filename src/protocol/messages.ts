@@ -31,6 +31,8 @@ export interface ChatCapabilities {
   canSetConfig: boolean;
   /** The agent's display name ("Claude Code"). */
   agentName: string;
+  /** The agent's id in `acp.agents`; with `sessionId` and `cwd` it lets a reloaded window reopen the panel. */
+  agentId: string;
   sessionId: string;
   /** The session's working directory, for display and for resolving relative paths. */
   cwd: string;

@@ -148,14 +148,12 @@ export class ChatPanel extends Disposable {
       `img-src ${webview.cspSource} data:`,
       `script-src 'nonce-${nonce}'`,
     ].join('; ');
-    const target = escapeAttr(JSON.stringify(this.target ?? null));
     return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<meta name="acp-target" content="${target}">
 <link rel="stylesheet" href="${style}">
 <title>ACP Chat</title>
 </head>
@@ -176,8 +174,4 @@ function makeNonce(): string {
   const bytes = new Uint8Array(18);
   crypto.getRandomValues(bytes);
   return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
-}
-
-function escapeAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

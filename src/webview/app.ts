@@ -120,6 +120,7 @@ export class ChatApp {
     const anchor = this.snapshots++ === 0 ? this.saved.anchor : this.view.currentAnchor();
     this.model.reset(params);
     this.view.reset(anchor);
+    this.saveSoon();
     this.chromeDirty = true;
     this.schedule();
   }
@@ -131,6 +132,8 @@ export class ChatApp {
 
   capabilitiesChanged(capabilities: ChatCapabilities): void {
     this.model.capabilities = capabilities;
+    // A new session gets its id here: remember it so a reloaded window can reopen the panel.
+    this.saveSoon();
     this.chromeDirty = true;
     this.schedule();
   }
@@ -277,6 +280,11 @@ export class ChatApp {
     clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => {
       const state: UiState = { draft: this.composer.draft, openThoughts: [...this.openThoughts] };
+      const caps = this.model.capabilities;
+      if (caps?.sessionId && caps.agentId) {
+        const title = this.model.meta.title;
+        state.target = { agentId: caps.agentId, sessionId: caps.sessionId, cwd: caps.cwd, ...(title ? { title } : {}) };
+      }
       const anchor = this.view.currentAnchor();
       if (anchor) state.anchor = anchor;
       this.api.setState(state);

@@ -8,6 +8,7 @@ export const capabilities: ChatCapabilities = {
   canSetMode: true,
   canSetConfig: true,
   agentName: 'Reference Agent',
+  agentId: 'reference',
   sessionId: 'sess-4f2a9c1e',
   cwd: '/home/dev/project',
   history: 'loaded',

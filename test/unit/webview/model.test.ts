@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ThreadModel } from '../../../src/webview/model';
 
-const caps = { canPrompt: true, canCancel: true, canSetMode: false, canSetConfig: false, agentName: 'A', sessionId: 's', cwd: '/', history: 'new' as const };
+const caps = { canPrompt: true, canCancel: true, canSetMode: false, canSetConfig: false, agentName: 'A', agentId: 'a', sessionId: 's', cwd: '/', history: 'new' as const };
 
 describe('webview thread model', () => {
   it('applies changes in order and reports what they touched', () => {
