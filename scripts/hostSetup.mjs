@@ -42,6 +42,17 @@ export function codeServerEnv(paths = hostPaths(), base = process.env) {
   return { ...base, PATH: `${join(paths.node24Dir, 'bin')}:${base.PATH ?? ''}` };
 }
 
+/**
+ * The environment without what an outer npm (`npm test`, `npm start`) exports: an inner npm
+ * reads npm_config_user_agent as its own config and hands it to code-server's postinstall,
+ * whose Node version check then sees the outer Node instead of Node 24.
+ */
+function withoutNpmEnv(env) {
+  return Object.fromEntries(
+    Object.entries(env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD'),
+  );
+}
+
 function npmInstall(dir, spec, env, extra = []) {
   // A fresh package.json each time: a half-finished earlier install must not pin anything.
   rmSync(dir, { recursive: true, force: true });
@@ -49,7 +60,7 @@ function npmInstall(dir, spec, env, extra = []) {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'acp-test-host', private: true }));
   const args = ['install', '--no-audit', '--no-fund', '--no-save', ...extra, spec];
   console.log(`host setup: npm ${args.join(' ')} (in ${dir})`);
-  const r = spawnSync('npm', args, { cwd: dir, env, stdio: 'inherit' });
+  const r = spawnSync('npm', args, { cwd: dir, env, stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) throw new Error(`npm install ${spec} failed (exit ${r.status ?? r.signal})`);
 }
 
@@ -59,7 +70,7 @@ function ensureNode24(paths, log) {
     return;
   }
   const started = Date.now();
-  npmInstall(join(paths.cacheDir, 'n24'), `node@${NODE_VERSION}`, process.env);
+  npmInstall(join(paths.cacheDir, 'n24'), `node@${NODE_VERSION}`, withoutNpmEnv(process.env));
   const got = firstLine(paths.node24, ['--version']);
   if (got !== `v${NODE_VERSION}`) throw new Error(`Node ${NODE_VERSION} not found at ${paths.node24} after install (got "${got}")`);
   log(`Node ${NODE_VERSION}: installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -80,7 +91,7 @@ function ensureCodeServer(paths, log, present) {
   }
   const started = Date.now();
   const env = {
-    ...codeServerEnv(paths),
+    ...codeServerEnv(paths, withoutNpmEnv(process.env)),
     // The user's ~/.npmrc may point node-gyp at another Node's headers; the native modules
     // must be built against Node 24, which code-server then runs on.
     npm_config_nodedir: paths.node24Dir,

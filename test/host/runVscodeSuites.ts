@@ -14,7 +14,7 @@ import { configFor, suiteFolders, suiteRoot } from './suites';
 const START_MARKER = 'ACP-SUITE-START';
 const COUNTS_MARKER = 'ACP-SUITE-COUNTS ';
 // Console noise of an offline workbench, expected on every run.
-const HARMLESS = /ENOTFOUND open-vsx\.org|authentication provider 'github'|vsda/;
+const HARMLESS = /ENOTFOUND open-vsx\.org|authentication provider 'github'|vsda|\[AccountPolicyGate\]/;
 const verbose = process.env.ACP_TEST_VERBOSE === '1';
 
 interface Counts {
