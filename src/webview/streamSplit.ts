@@ -11,7 +11,8 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 export class StreamSplitter {
   private text = '';
-  private scanned = 0;
+  /** The line being written: only it is scanned when a newline arrives, never the whole text. */
+  private line = '';
   private fence: string | undefined;
   private stable = 0;
 
@@ -26,11 +27,15 @@ export class StreamSplitter {
   }
 
   append(chunk: string): void {
-    this.text += chunk;
-    for (let newline = this.text.indexOf('\n', this.scanned); newline !== -1; newline = this.text.indexOf('\n', this.scanned)) {
-      this.scanLine(this.text.slice(this.scanned, newline), newline + 1);
-      this.scanned = newline + 1;
+    let start = 0;
+    const base = this.text.length;
+    for (let newline = chunk.indexOf('\n'); newline !== -1; newline = chunk.indexOf('\n', start)) {
+      this.scanLine(this.line + chunk.slice(start, newline), base + newline + 1);
+      this.line = '';
+      start = newline + 1;
     }
+    this.line += chunk.slice(start);
+    this.text += chunk;
   }
 
   private scanLine(line: string, end: number): void {

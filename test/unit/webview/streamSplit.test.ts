@@ -36,4 +36,12 @@ describe('StreamSplitter', () => {
     }
     assert.equal(whole.tail, 'Three');
   });
+
+  it('stays linear for many tiny chunks', () => {
+    const splitter = new StreamSplitter();
+    const started = Date.now();
+    for (let i = 0; i < 300_000; i++) splitter.append(i % 80 === 79 ? '\n' : i % 400 === 0 ? '\n\n' : 'x');
+    assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
+    assert.equal(splitter.value.slice(splitter.stableEnd).includes('\n\n'), false);
+  });
 });
