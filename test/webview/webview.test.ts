@@ -137,6 +137,7 @@ describe('chat webview', function () {
       await view.page.keyboard.type('/re');
       await view.page.waitForSelector('.completions:not([hidden])');
       assert.deepEqual(await view.page.locator('.completion-name').allTextContents(), ['/review', '/research']);
+      await view.page.screenshot({ path: 'test-results/webview-completions.png' });
       await view.page.keyboard.press('ArrowDown');
       assert.equal(await view.page.textContent('.completion.active .completion-name'), '/research');
       await view.page.keyboard.press('Enter');
