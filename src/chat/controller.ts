@@ -127,11 +127,13 @@ export class ChatSession extends Disposable {
       }
       this.thread.setStatus({ state: 'idle' });
     } catch (e) {
-      this.route.value = undefined;
       if (e instanceof Cancelled && this.thread.entries.length > 0) {
+        // The session stays routed: the agent may have loaded it anyway, and a prompt's updates
+        // must reach this thread.
         this.thread.addDivider('History is partial: the load was cancelled');
         this.thread.setStatus({ state: 'idle' });
       } else {
+        this.route.value = undefined;
         this.thread.setStatus({ state: 'error', message: this.deps.describeError(e), canRetry: true });
       }
     } finally {

@@ -28,6 +28,8 @@ import { describeError } from './messages';
 import { openLink, openLocation } from './links';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
+/** Entries sent in a snapshot; the rest follow in batches. */
+const SNAPSHOT_HEAD = 200;
 
 /** What a chat panel remembers across a window reload (in the webview's state). */
 export interface PanelTarget {
@@ -93,8 +95,15 @@ export class ChatPanel extends Disposable {
 
   private sendSnapshot(): void {
     this.batcher.discard();
-    void this.channel.sendNotification(snapshotEvent, { thread: this.session.thread.snapshot(), capabilities: this.session.capabilities() });
+    const thread = this.session.thread.snapshot();
+    // A long history in one message is one long task in the webview (decoding megabytes): the
+    // snapshot carries the first entries and the rest follows as batched additions, in order.
+    const rest = thread.entries.splice(SNAPSHOT_HEAD);
+    void this.channel.sendNotification(snapshotEvent, { thread, capabilities: this.session.capabilities() });
     this.ready = true;
+    for (let i = 0; i < rest.length; i += 200) {
+      this.batcher.push(rest.slice(i, i + 200).map((entry, k) => ({ kind: 'entryAdded' as const, index: SNAPSHOT_HEAD + i + k, entry })));
+    }
   }
 
   private handleRequests(): void {

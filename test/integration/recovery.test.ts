@@ -82,6 +82,26 @@ describe('Recovery when the agent dies', function () {
     chat.dispose();
   });
 
+  it('lets the user cancel a long load, keeping what arrived and saying the history is partial', async () => {
+    const h = host(['--delay', '30', '--hide-empty']);
+    const c = await h.connect();
+    const page = await c.listSessions({ cwd });
+    const chat = new ChatSession(h, { agentId: 'ref', sessionId: page.sessions[2]!.sessionId, cwd }, { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) });
+    const attaching = chat.attach('load');
+    await waitFor('some history', () => chat.thread.entries.length >= 2);
+    chat.cancelLoad();
+    await attaching;
+    assert.equal(chat.thread.status.state, 'idle');
+    const dividers = chat.thread.entries.filter((e) => e.type === 'divider').map((e) => (e.type === 'divider' ? e.text : ''));
+    assert.ok(dividers.some((t) => /partial/.test(t)), dividers.join(', '));
+    assert.ok(chat.thread.entries.some((e) => e.type === 'user'), 'what arrived stays');
+    assert.ok(chat.capabilities().canPrompt);
+    const before = chat.thread.entries.length;
+    await chat.prompt('still there?');
+    assert.ok(chat.thread.entries.slice(before).some((e) => e.type === 'agent'), 'a prompt after the cancel gets its reply');
+    chat.dispose();
+  });
+
   it('stops restarting after three crashes in a row and stays stopped', async () => {
     const states: AgentState['kind'][] = [];
     const h = host(['--crash-after', '2']);
