@@ -157,7 +157,9 @@ export class AgentConnection extends Disposable {
     app.onNotification(methods.client.session.update, ({ params }) => router.dispatch(params));
     app.onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
     // We can run the agent's own program in a VS Code terminal, so agents may offer terminal sign-in.
-    const capabilities: ClientCapabilities = { terminal: false, auth: { terminal: true } };
+    // Announce only what renders: notices and config options show in the chat; elicitation
+    // and compaction do not, so they are not announced.
+    const capabilities: ClientCapabilities = { terminal: false, auth: { terminal: true }, session: { notices: {}, configOptions: {} } };
     if (handlers.fs) {
       const fs = handlers.fs;
       capabilities.fs = { readTextFile: true, writeTextFile: config.allowFileWrites !== false };

@@ -125,8 +125,15 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     if (!element) {
       const folders = this.folders();
       if (folders.length === 0 || this.agents.all.length === 0) return [];
-      if (folders.length > 1) return folders;
-      return this.folderChildren(folders[0]!, undefined);
+      if (folders.length > 1) {
+        this.setCannotList(false);
+        return folders;
+      }
+      const children = this.folderChildren(folders[0]!, undefined);
+      // One folder and one agent that cannot list: the welcome view says so, with New Session.
+      const cannot = children.length === 1 && children[0]!.type === 'state' && children[0]!.kind === 'cannotList';
+      this.setCannotList(cannot);
+      return cannot ? [] : children;
     }
     switch (element.type) {
       case 'folder':
@@ -136,6 +143,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       default:
         return [];
     }
+  }
+
+  private cannotList = false;
+
+  private setCannotList(value: boolean): void {
+    if (value === this.cannotList) return;
+    this.cannotList = value;
+    void vscode.commands.executeCommand('setContext', 'acp.cannotList', value);
   }
 
   private folderChildren(f: FolderNode, parent: TreeNode | undefined): TreeNode[] {
