@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FolderNode, SessionNode } from '../../../../src/ui/sessionsTree';
-import { api, loadedRoot } from '../../support';
+import { api, loadedRoot, until } from '../../support';
 
 describe('Sessions view (two folders)', function () {
   this.timeout(60_000);
@@ -26,5 +26,25 @@ describe('Sessions view (two folders)', function () {
       }
       assert.equal(a.tree.getParent(rows[0]!), root, 'getParent leads back to the folder (reveal needs it)');
     }
+  });
+
+  it('asks for the folder before Resume Session, offering the last one chosen first', async () => {
+    const a = await api();
+    const [alpha, beta] = vscode.workspace.workspaceFolders!;
+    const choose = async (next: number) => {
+      void vscode.commands.executeCommand('acp.resumeSession');
+      await new Promise((r) => setTimeout(r, 800));
+      for (let i = 0; i < next; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+      await new Promise((r) => setTimeout(r, 200));
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      const pick = await until('the sessions QuickPick', () => a.currentPick());
+      const title = pick.quickPick.title ?? '';
+      pick.quickPick.hide();
+      await until('closed', () => a.currentPick() === undefined);
+      return title;
+    };
+    assert.match(await choose(0), new RegExp(alpha!.name), 'the first folder by default');
+    assert.match(await choose(1), new RegExp(beta!.name), 'the second when chosen');
+    assert.match(await choose(0), new RegExp(beta!.name), 'the last one chosen is offered first');
   });
 });
