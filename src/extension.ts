@@ -20,6 +20,8 @@ import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles
 
 /** What the extension hands to its own tests. */
 export interface AcpTestApi {
+  /** How long `activate()` took (also in the log). */
+  readonly activationMs: number;
   readonly agents: AgentRegistry;
   readonly lists: SessionLists;
   readonly chats: ChatPanels;
@@ -112,8 +114,10 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     vscode.commands.registerCommand('acp.continueLastSession', () => continueLastSession({ agents, lists, chats: chats, settings })),
     { dispose: () => void agents.stopAll() },
   );
-  log.info(`activated in ${(performance.now() - started).toFixed(1)} ms`);
+  const activationMs = performance.now() - started;
+  log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
+    activationMs,
     agents,
     lists,
     chats,

@@ -26,6 +26,9 @@ describe('activation', () => {
     // Give a spawn that activation might have fired a moment to write its pid.
     await new Promise((r) => setTimeout(r, 1000));
     assert.deepEqual(agentStarts(), [], `an agent was started during activation (started-file ${suiteContext().startedFile})`);
+    const ms = (extension.exports as { activationMs?: number }).activationMs;
+    assert.equal(typeof ms, 'number');
+    console.log(`      (activate() took ${ms!.toFixed(1)} ms)`);
   });
 
   it('registers every command the manifest contributes', async () => {
