@@ -3,7 +3,6 @@ import { AgentRegistry } from './agent/agentHost';
 import { ClientFileSystem } from './agent/fileSystem';
 import { McpSelector, mcpServersFor } from './agent/mcp';
 import { resolveAgentEnv } from './agent/secrets';
-import { Terminals } from './agent/terminals';
 import { SessionCache } from './sessions/cache';
 import { ChatPanels } from './ui/chatPanels';
 import { registerCommands, defaultConfirm, type CommandDeps } from './ui/commands';
@@ -11,6 +10,7 @@ import { continueLastSession, currentPick, resumeSession } from './ui/quickPick'
 import { SessionLists } from './ui/sessionLists';
 import { SessionsTree } from './ui/sessionsTree';
 import { SettingsService } from './ui/settings';
+import { agentTerminals } from './ui/terminalOutput';
 import { registerAgentCommands } from './ui/agentCommands';
 import { secretLookup } from './ui/signIn';
 import { AgentStatusBar } from './ui/statusBar';
@@ -62,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         allowWrite: () => config.allowFileWrites !== false,
         logger: log,
       }),
-      terminals: new Terminals({ logger: log }),
+      terminals: agentTerminals(config, log, () => late.chats),
     }),
   });
   const applySettings = () => {

@@ -220,6 +220,11 @@ export class AgentConnection extends Disposable {
     }
     const features = readFeatures(init);
     const connection = new AgentConnection(router, config, proc, conn, tapped.stats, init, features, logger, timeouts, redacted);
+    // Terminals live as long as the agent process: its commands end with it.
+    if (handlers.terminals) {
+      const terminals = handlers.terminals;
+      void proc.exited.then(() => terminals.dispose());
+    }
     void conn.closed.then(() => {
       if (!connection.stopping && !proc.hasExited) {
         logger.error('the connection to the agent closed; stopping the process');

@@ -4,6 +4,7 @@ import { Disposable, DisposableMap } from '../base/lifecycle';
 import type { AgentRegistry } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
 import { ChatSession, type ChatDeps, type ChatTarget, type OpenMode } from '../chat/controller';
+import type { TerminalOutputView } from '../chat/thread';
 import { CHAT_VIEW_TYPE, ChatPanel, type PanelTarget } from './chatPanel';
 import { DiffContents } from './diffContents';
 import { describeError } from './messages';
@@ -25,6 +26,9 @@ export class ChatPanels extends Disposable implements OpenChats {
   /** A session was created in this window (its list shows it at once). */
   readonly onDidCreateSession = this.createdEmitter.event;
   private readonly diffs = this.register(new DiffContents());
+  private readonly closedEmitter = this.register(new vscode.EventEmitter<{ agentId: string; sessionId: string }>());
+  /** A chat closed: what the session held on this side (terminals) can go. */
+  readonly onDidCloseSession = this.closedEmitter.event;
   private readonly deps: ChatDeps;
 
   constructor(
@@ -125,7 +129,9 @@ export class ChatPanels extends Disposable implements OpenChats {
         this.openEmitter.fire({ agentId: session.target.agentId, sessionId: id });
       }
       chat.dispose();
-      void session.close();
+      void session.close().finally(() => {
+        if (id) this.closedEmitter.fire({ agentId: session.target.agentId, sessionId: id });
+      });
     });
     return chat;
   }
@@ -178,6 +184,11 @@ export class ChatPanels extends Disposable implements OpenChats {
       const state = chat.session.thread.status.state;
       if (chat.session.target.agentId === agentId && (state === 'error' || state === 'disconnected')) void chat.session.retry();
     }
+  }
+
+  /** A client-side terminal's output, for the chat of the session that created it. */
+  terminalOutput(agentId: string, sessionId: string, terminalId: string, view: TerminalOutputView): void {
+    this.sessionFor(agentId, sessionId)?.showTerminalOutput(terminalId, view);
   }
 
   /** After an agent restart, open chats of that agent attach again. */

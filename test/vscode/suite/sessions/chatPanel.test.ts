@@ -43,4 +43,18 @@ describe('Chat panel from the Sessions view', function () {
     assert.ok(after.some((e) => e.type === 'agent' && e.text.length > 0));
     chat.panel.dispose();
   });
+
+  it('shows the output of a terminal the agent runs under its tool call', async () => {
+    const a = await api();
+    // A listed session, not a new one: the paging tests count this folder's sessions.
+    const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[3]!;
+    const chat = (await a.chats.open({ agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd }, 'resume'))!;
+    await until('attached', () => chat.session.capabilities().canPrompt);
+    await chat.session.prompt('show me all update kinds');
+    const tool = await until('terminal output under the tool call', () =>
+      chat.session.thread.entries.find((e) => e.type === 'tool' && Object.values(e.terminalOutput ?? {}).some((t) => t.output.includes('hello'))),
+    );
+    assert.equal(tool.type === 'tool' && Object.values(tool.terminalOutput ?? {})[0]?.exitCode, 0);
+    chat.panel.dispose();
+  });
 });
