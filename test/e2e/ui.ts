@@ -57,13 +57,28 @@ export function treeRow(page: Page, label: string): Locator {
   return page.locator(SELECTORS.treeRows).filter({ has: page.locator('.label-name', { hasText: exactText(label) }) });
 }
 
-/** Runs a command from the palette the way a person does: F1, type, Enter. */
-export async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
+/**
+ * Runs a command from the palette the way a person does: F1, type, Enter. The palette lists
+ * what is registered when it opens, so a command from an extension still being scanned may be
+ * missing at first: then close it and try again, as a person would.
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
   const input = page.locator(SELECTORS.quickInput);
-  await input.waitFor({ state: 'visible', timeout: 10_000 });
-  await input.fill(`>${title}`);
-  await page.locator(SELECTORS.quickPickRows, { hasText: title }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  const row = page.locator(SELECTORS.quickPickRows).filter({ has: page.locator('.label-name', { hasText: exactText(title) }) });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    try {
+      await row.first().waitFor({ state: 'visible', timeout: 3_000 });
+      break;
+    } catch (e) {
+      if (Date.now() > deadline) throw new Error(`the command palette has no "${title}": ${String(e)}`);
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
   await page.keyboard.press('Enter');
 }
 
