@@ -86,7 +86,12 @@ export class ChatApp {
     );
     this.composer = new Composer(
       {
-        send: (text) => this.request(sendPromptRequest, { text }),
+        send: (text) => {
+          // Whoever sends wants to see their message and the answer, even if they had
+          // scrolled up to read history.
+          this.view.scrollToBottom();
+          this.request(sendPromptRequest, { text });
+        },
         cancel: () => this.request(cancelTurnRequest),
         setMode: (modeId) => this.request(setModeRequest, { modeId }),
         setConfig: (configId, value) => this.request(setConfigOptionRequest, { configId, value }),
