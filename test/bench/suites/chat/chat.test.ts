@@ -1,0 +1,70 @@
+// Benchmark 2, the extension-host half: while the driver clicks a session in the Sessions view
+// and watches the webview, this records when the host received the first update, when the
+// load finished, and the host's event-loop delay. Files in $ACP_BENCH_CTL carry the signals:
+// targets.json (driver) → armed-N (here) → click → done-N (driver) → result-N.json (here).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
+import { api, loadedRoot } from '../../../vscode/support';
+
+const epoch = () => performance.timeOrigin + performance.now();
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, check: () => T | undefined | false, ms: number): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(2);
+  }
+}
+
+describe('bench: chat replay', function () {
+  this.timeout(900_000);
+
+  it('replays sessions opened from the Sessions view', async () => {
+    const ctl = process.env.ACP_BENCH_CTL!;
+    const a = await api();
+    await vscode.commands.executeCommand('workbench.view.extension.acp');
+    await loadedRoot(a);
+    await until('the targets', () => existsSync(join(ctl, 'targets.json')), 60_000);
+    const targets = JSON.parse(readFileSync(join(ctl, 'targets.json'), 'utf8')) as { sessionId: string }[];
+    const host = a.agents.all[0]!;
+    for (let i = 0; i < targets.length; i++) {
+      const id = targets[i]!.sessionId;
+      const connection = host.connection!;
+      let firstUpdateAt: number | undefined;
+      let updates = 0;
+      const activity = connection.router.onActivity((sid) => {
+        if (sid !== id) return;
+        if (updates++ === 0) firstUpdateAt = epoch();
+      });
+      const h = monitorEventLoopDelay({ resolution: 5 });
+      h.enable();
+      writeFileSync(join(ctl, `armed-${i}`), '');
+      // The command a click on the row runs, with the row's own node (see the driver for why).
+      await until('the driver', () => existsSync(join(ctl, `go-${i}`)), 120_000);
+      const node = a.tree.getChildren(undefined).find((n) => n.type === 'session' && n.row.sessionId === id);
+      if (!node) throw new Error(`session ${id} is not in the Sessions view`);
+      writeFileSync(join(ctl, `opened-${i}`), String(epoch()));
+      void vscode.commands.executeCommand('acp.openSession', node);
+      const chat = await until('the chat panel', () => a.chats.get(host.config.id, id), 120_000);
+      await until('the load to finish', () => chat.session.thread.status.state !== 'loading' && updates > 0, 600_000);
+      const loadedAt = epoch();
+      const entries = chat.session.thread.entries.length;
+      const status = chat.session.thread.status.state;
+      writeFileSync(join(ctl, `loaded-${i}`), JSON.stringify({ entries }));
+      await until('the driver', () => existsSync(join(ctl, `done-${i}`)), 600_000);
+      h.disable();
+      activity.dispose();
+      writeFileSync(
+        join(ctl, `result-${i}.json`),
+        JSON.stringify({ firstUpdateAt, loadedAt, updates, entries, status, loop: { maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, meanMs: h.mean / 1e6 } }),
+      );
+      chat.panel.dispose();
+      await sleep(1500);
+    }
+  });
+});
