@@ -107,9 +107,21 @@ describe('Sessions view: paging', function () {
     const { page } = wb();
     const session = sessions[SESSIONS - 3]!;
     const row = treeRow(page, titleOf(session));
-    await row.hover();
+    await row.waitFor({ state: 'visible', timeout: 5_000 });
     const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: 'Session ID' }).first();
-    await hover.waitFor({ state: 'visible', timeout: 10_000 });
+    // The workbench shows a hover only after the pointer rests on a row and moves within it;
+    // a busy machine can let the first rest pass unseen, so the pointer leaves and comes back.
+    for (let attempt = 1; ; attempt++) {
+      await page.mouse.move(1000, 400);
+      await row.hover({ position: { x: 40, y: 8 } });
+      await row.hover({ position: { x: 60, y: 10 } });
+      try {
+        await hover.waitFor({ state: 'visible', timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt === 4) throw error;
+      }
+    }
     const text = await hover.innerText();
     assert.ok(text.includes(titleOf(session)), `the tooltip names the session: ${text}`);
     assert.ok(text.includes(session.sessionId), `the tooltip shows the id: ${text}`);
