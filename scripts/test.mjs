@@ -1,7 +1,7 @@
 // `npm test`: build, typecheck, lint, then every kind of test, each under its own heading,
 // and one final line "N passed, M failed[, K skipped]". Exits non-zero on any failure.
 // A failing build, typecheck or lint counts as one failure.
-// Options: --only build,typecheck,lint,unit,integration,vscode,e2e
+// Options: --only build,typecheck,lint,unit,integration,webview,vscode,e2e
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { hostSetup } from './hostSetup.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const KINDS = ['build', 'typecheck', 'lint', 'unit', 'integration', 'vscode', 'e2e'];
+const KINDS = ['build', 'typecheck', 'lint', 'unit', 'integration', 'webview', 'vscode', 'e2e'];
 
 function parseOnly(argv) {
   const i = argv.indexOf('--only');
@@ -141,12 +141,14 @@ try {
   } else {
     mochaKind('unit', 'Unit tests', 'out/test/unit', '.mocharc.unit.json');
     mochaKind('integration', 'Integration tests (real agent processes)', 'out/test/integration', '.mocharc.integration.json');
-    if (only.has('vscode') || only.has('e2e')) {
+    const browserKinds = ['webview', 'vscode', 'e2e'].filter((k) => only.has(k));
+    if (browserKinds.length > 0) {
       if (setupHost()) {
+        mochaKind('webview', 'Chat webview in Chromium (replay, security)', 'out/test/webview', '.mocharc.webview.json');
         vscodeKind();
         if (only.has('e2e')) mochaKind('e2e', 'UI end-to-end (Playwright + Chromium)', 'out/test/e2e', '.mocharc.e2e.json');
       } else {
-        for (const kind of ['vscode', 'e2e'].filter((k) => only.has(k))) {
+        for (const kind of browserKinds) {
           record(kind, { passed: 0, failed: 1, skipped: 0 }, 0, '(host setup failed)');
         }
       }

@@ -232,7 +232,7 @@ export class WebviewPage {
 }
 
 export async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: process.env.ACP_CHROMIUM || process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 }
 
 /** Waits `count` animation frames: changes are applied in one, measured heights settle in the next. */
