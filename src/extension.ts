@@ -88,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const chats = (late.chats = new ChatPanels(agents, context.extensionUri, context.workspaceState, log, mcp));
   const tree = new SessionsTree(agents, lists, chats);
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
-  const deps: CommandDeps = { agents, lists, chats, tree, settings, log, confirm: defaultConfirm };
+  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: defaultConfirm };
   const statusBar = new AgentStatusBar(agents);
   context.subscriptions.push(
     log,

@@ -15,6 +15,8 @@ export interface CommandDeps {
   lists: SessionLists;
   chats: ChatPanels;
   tree: SessionsTree;
+  /** The Sessions view, to move the keyboard focus; absent where no view exists. */
+  view?: vscode.TreeView<TreeNode>;
   settings: SettingsService;
   log: vscode.LogOutputChannel;
   /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
@@ -100,9 +102,15 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       const s = asSession(node);
       if (s) await vscode.env.clipboard.writeText(sessionLink(s.row.sessionId, s.host.config.id, s.list.folder));
     }),
-    run('acp.loadMore', (node) => {
+    run('acp.loadMore', async (node) => {
       const n = node as TreeNode | undefined;
-      if (n?.type === 'state') return n.list.loadMore();
+      if (n?.type !== 'state') return;
+      const before = n.list.items.length;
+      await n.list.loadMore();
+      // The keyboard focus goes to the first new row, not to the next "Load more…" below them.
+      const first = n.list.items[before];
+      const target = first && deps.tree.sessionNode(n.list, n.host, n.folder, first.sessionId);
+      if (target && deps.view?.visible) await deps.view.reveal(target, { select: false, focus: true });
     }),
     run('acp.retryList', (node) => {
       const n = node as TreeNode | undefined;

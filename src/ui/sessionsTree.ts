@@ -36,6 +36,7 @@ export interface StateNode {
   readonly kind: 'loadMore' | 'loading' | 'error' | 'empty' | 'notice' | 'stopped' | 'cannotList' | 'signIn';
   readonly list: SessionList;
   readonly host: AgentHost;
+  readonly folder: vscode.WorkspaceFolder;
   readonly label: string;
 }
 export type TreeNode = FolderNode | AgentNode | SessionNode | StateNode;
@@ -163,7 +164,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   private listChildren(list: SessionList, host: AgentHost, folder: vscode.WorkspaceFolder, parent: TreeNode | undefined): TreeNode[] {
     this.parents.set(list, parent);
     if (!list.loaded && list.state === 'idle') void list.loadFirstPage();
-    const state = (kind: StateNode['kind'], label: string): StateNode => ({ type: 'state', kind, list, host, label });
+    const state = (kind: StateNode['kind'], label: string): StateNode => ({ type: 'state', kind, list, host, folder, label });
     const out: TreeNode[] = [];
     const hostState = host.state;
     if (hostState.kind === 'failed' && hostState.error instanceof AgentExited) {
@@ -172,13 +173,10 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     if (list.state === 'error' && list.error instanceof CannotList) {
       return [state('cannotList', `${host.config.name} cannot list sessions`)];
     }
-    let nodes = this.nodes.get(list);
-    if (!nodes) this.nodes.set(list, (nodes = new Map()));
+    const nodes = this.nodesOf(list);
     const seen = new Set<string>();
     for (const row of list.items) {
-      let node = nodes.get(row.sessionId);
-      if (!node) nodes.set(row.sessionId, (node = { type: 'session', list, host, folder, row }));
-      node.row = row;
+      const node = this.nodeOf(nodes, list, host, folder, row);
       seen.add(row.sessionId);
       out.push(node);
     }
@@ -192,6 +190,25 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     } else if (list.nextCursor !== undefined) out.push(state('loadMore', 'Load more…'));
     else if (list.items.length === 0 && list.loaded && list.state === 'idle') out.push(state('empty', 'No sessions in this folder yet'));
     return out;
+  }
+
+  private nodesOf(list: SessionList): Map<string, SessionNode> {
+    let nodes = this.nodes.get(list);
+    if (!nodes) this.nodes.set(list, (nodes = new Map()));
+    return nodes;
+  }
+
+  private nodeOf(nodes: Map<string, SessionNode>, list: SessionList, host: AgentHost, folder: vscode.WorkspaceFolder, row: SessionRow): SessionNode {
+    let node = nodes.get(row.sessionId);
+    if (!node) nodes.set(row.sessionId, (node = { type: 'session', list, host, folder, row }));
+    node.row = row;
+    return node;
+  }
+
+  /** The node of a listed session, the same object the tree holds (for `reveal`). */
+  sessionNode(list: SessionList, host: AgentHost, folder: vscode.WorkspaceFolder, sessionId: string): SessionNode | undefined {
+    const row = list.get(sessionId);
+    return row && this.nodeOf(this.nodesOf(list), list, host, folder, row);
   }
 
   getParent(element: TreeNode): TreeNode | undefined {

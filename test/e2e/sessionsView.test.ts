@@ -52,7 +52,7 @@ describe('Sessions view: paging', function () {
     console.log(`      first page and "Load more…" seen in ${since(started)}`);
   });
 
-  it('clicking "Load more…" appends the second page below the first', async () => {
+  it('clicking "Load more…" appends the second page below the first and focuses its first row', async () => {
     const started = Date.now();
     const { page } = wb();
     const loadMore = page.locator(SELECTORS.treeRows, { hasText: 'Load more…' });
@@ -61,6 +61,8 @@ describe('Sessions view: paging', function () {
     // The 51st session (first of page 2) appears right below the 50th, which stays put.
     const firstOfPage2 = treeRow(page, titleOf(sessions[PAGE]!));
     await firstOfPage2.waitFor({ state: 'visible', timeout: 30_000 });
+    // The focus moves to it, so the arrow keys carry on from the seam (not from the next "Load more…").
+    await page.locator(`${SELECTORS.treeRows}.focused`, { hasText: titleOf(sessions[PAGE]!) }).waitFor({ state: 'visible', timeout: 5_000 });
     const last1 = treeRow(page, titleOf(sessions[PAGE - 1]!));
     assert.equal(await last1.getAttribute('aria-posinset'), String(PAGE));
     assert.equal(await firstOfPage2.getAttribute('aria-posinset'), String(PAGE + 1));
@@ -90,13 +92,18 @@ describe('Sessions view: paging', function () {
     await treeRow(page, titleOf(sessions[2 * PAGE - 1]!)).waitFor({ state: 'visible', timeout: 5_000 });
     await page.locator(SELECTORS.treeRows, { hasText: 'Load more…' }).waitFor({ state: 'visible', timeout: 5_000 });
 
-    // The last page has no cursor: no "Load more…" after it, 120 rows in all.
-    await page.locator(SELECTORS.treeRows, { hasText: 'Load more…' }).click();
+    // From the keyboard this time: End put the focus on "Load more…", Enter runs it, and the
+    // focus lands on the first new row, where reading goes on. The last page has no cursor: no
+    // "Load more…" after it, 120 rows in all.
+    await page.keyboard.press('Enter');
     await page.waitForFunction(
       ([sel, want]) => document.querySelector(sel)?.getAttribute('aria-setsize') === want,
       [SELECTORS.treeRows, String(SESSIONS)] as const,
       { timeout: 30_000 },
     );
+    const focused = page.locator(`${SELECTORS.treeRows}.focused`);
+    await focused.filter({ hasText: titleOf(sessions[2 * PAGE]!) }).waitFor({ state: 'visible', timeout: 5_000 });
+    assert.equal(await focused.count(), 1, 'one focused row');
     await scrollToEnd(page);
     await treeRow(page, titleOf(sessions[SESSIONS - 1]!)).waitFor({ state: 'visible', timeout: 5_000 });
     assert.equal(await page.locator(SELECTORS.treeRows, { hasText: 'Load more…' }).count(), 0, 'no "Load more…" after the last page');
