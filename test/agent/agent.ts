@@ -229,6 +229,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
         client,
         clientCapabilities,
         signal: turn.signal,
+        replyChunks: options.replyChunks,
         send: async (update) => {
           if (turn.signal.aborted) throw new TurnCancelled();
           history.push(update);

@@ -26,6 +26,8 @@ export interface ServeOptions {
   lateUpdates: boolean;
   delay: number;
   loadDelay: number;
+  /** Chunks the long reply is streamed in (`--reply-chunks`); 1 sends it whole. */
+  replyChunks: number;
   startedFile?: string;
   record?: string;
   badListShapes: boolean;
@@ -82,6 +84,8 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --late-updates                send half of a load replay after the load response
   --delay MS                    wait before each outgoing message
   --load-delay MS               wait before a load replay starts
+  --reply-chunks N              stream the long reply in N chunks (default 1; with --delay
+                                they come at a model's pace)
   --started-file PATH           append this pid to PATH at start
   --record FILE                 append each received request's and notification's method and
                                 params to FILE, one JSON line each
@@ -164,6 +168,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
     lateUpdates: false,
     delay: 0,
     loadDelay: 0,
+    replyChunks: 1,
     badListShapes: false,
     hugeMessage: false,
     hideEmpty: false,
@@ -234,6 +239,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--load-delay':
         options.loadDelay = integer(arg, value(), 0, 600_000);
+        break;
+      case '--reply-chunks':
+        options.replyChunks = integer(arg, value(), 1, 1_000_000);
         break;
       case '--started-file':
         options.startedFile = value();

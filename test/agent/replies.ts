@@ -12,6 +12,8 @@ export interface TurnContext {
   client: AgentContext;
   clientCapabilities: ClientCapabilities | undefined;
   signal: AbortSignal;
+  /** Chunks the long reply is streamed in. */
+  replyChunks: number;
   /** Sends one update and keeps it for the session's history; throws TurnCancelled once cancelled. */
   send(update: SessionUpdate): Promise<void>;
   modeId(): string;
@@ -190,9 +192,16 @@ async function slow(ctx: TurnContext): Promise<void> {
   }
 }
 
-async function long(ctx: TurnContext): Promise<void> {
+/** The long reply's text: always the same, so a client can check that all of it arrived. */
+export function longReply(): string {
   const line = 'This is one line of a very long reply, repeated to fill one mebibyte of text.\n';
-  await say(ctx, '# A long reply\n\n' + line.repeat(Math.ceil((1024 * 1024) / line.length)));
+  return '# A long reply\n\n' + line.repeat(Math.ceil((1024 * 1024) / line.length));
+}
+
+async function long(ctx: TurnContext): Promise<void> {
+  const reply = longReply();
+  const size = Math.ceil(reply.length / ctx.replyChunks);
+  for (let i = 0; i < reply.length; i += size) await say(ctx, reply.slice(i, i + size));
 }
 
 const hostileMarkdown = [

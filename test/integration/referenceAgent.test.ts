@@ -16,6 +16,7 @@ import {
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import { seededTurn } from '../agent/content';
+import { longReply } from '../agent/replies';
 
 const root = resolve(__dirname, existsSync(resolve(__dirname, '../../package.json')) ? '../..' : '../../..');
 const agentScript = join(root, 'out/test/agent.js');
@@ -187,6 +188,15 @@ describe('reference agent', function () {
     assert.equal((await slow).stopReason, 'cancelled');
     const chunks = kinds(updates, sessionId).filter((k) => k === 'agent_message_chunk').length;
     assert.ok(chunks > 0 && chunks < 40, `${chunks} chunks before the cancel`);
+  });
+
+  it('streams the long reply in as many chunks as --reply-chunks asks', async () => {
+    const { agent, updates } = await start(store, ['--reply-chunks', '300']);
+    const { sessionId } = await agent.request('session/new', { cwd: cwdB, mcpServers: [] });
+    await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'a long one' }] });
+    const chunks = updates.flatMap((u) => (u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' ? [u.update.content.text] : []));
+    assert.equal(chunks.length, 300);
+    assert.equal(chunks.join(''), longReply());
   });
 
   it('deletes a session from the list and the store, seen by another agent on the same store', async () => {
