@@ -200,8 +200,8 @@ export function longReply(): string {
 
 async function long(ctx: TurnContext): Promise<void> {
   const reply = longReply();
-  const size = Math.ceil(reply.length / ctx.replyChunks);
-  for (let i = 0; i < reply.length; i += size) await say(ctx, reply.slice(i, i + size));
+  const n = ctx.replyChunks;
+  for (let i = 0; i < n; i++) await say(ctx, reply.slice(Math.floor((i * reply.length) / n), Math.floor(((i + 1) * reply.length) / n)));
 }
 
 const hostileMarkdown = [
