@@ -15,12 +15,14 @@ import type { SettingsService } from './settings';
 
 /** Background paging stops here; a "Load more…" row goes on. */
 export const PICK_LIMIT = 5000;
+/** The shortest time between two renders while pages arrive. */
+const RENDER_EVERY_MS = 250;
 
 interface SessionPick extends vscode.QuickPickItem {
   readonly kind?: undefined;
   readonly row?: SessionRow;
   readonly host?: AgentHost;
-  readonly action?: 'new' | 'more' | 'signIn';
+  readonly action?: 'new' | 'more' | 'retry' | 'signIn';
 }
 
 const resumeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-continue'), tooltip: 'Resume (no history)' };
@@ -93,7 +95,26 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     return item;
   };
 
+  // Background paging changes the lists several times a page; each render hands every row to
+  // the workbench, so renders during paging are spaced out. The first rows show at once.
+  let renderTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastRender = 0;
+  const scheduleRender = () => {
+    if (stopped || renderTimer) return;
+    const shown = qp.items.some((i) => i.row);
+    const wait = shown ? Math.max(0, lastRender + RENDER_EVERY_MS - Date.now()) : 0;
+    renderTimer = setTimeout(() => {
+      renderTimer = undefined;
+      if (!stopped) render();
+    }, wait);
+  };
+
   const render = () => {
+    lastRender = Date.now();
+    if (renderTimer) {
+      clearTimeout(renderTimer);
+      renderTimer = undefined;
+    }
     const rows = lists.flatMap(({ host, list }) => list.items.map((row) => ({ row, host })));
     const sorted = sortByUpdatedAt(rows.map((r) => r.row));
     const hostOf = new Map(rows.map((r) => [r.row, r.host]));
@@ -112,10 +133,15 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
         items.unshift({ label: `$(account) Sign in to ${host.config.name}`, description: 'to see its sessions', action: 'signIn', host, alwaysShow: true });
       }
     }
+    // Paging that stopped early says why, below the rows it did list.
+    if (items.length > 0 && !qp.busy) {
+      if (errors.length > 0) items.push({ label: `$(error) ${errors[0]}`, description: 'Enter to retry', action: 'retry', alwaysShow: true });
+      for (const { list } of lists) if (list.notice) items.push({ label: `$(warning) ${list.notice}`, alwaysShow: true });
+    }
     if (items.length === 0 && !qp.busy) {
       items.push({
         label: errors.length ? `$(error) ${errors[0]}` : `No sessions in ${folder.name} yet — New Session`,
-        action: 'new',
+        action: errors.length ? 'retry' : 'new',
         alwaysShow: true,
       });
     }
@@ -154,7 +180,7 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     }
   };
 
-  const subs = lists.map(({ list }) => list.onDidChange(() => !stopped && render()));
+  const subs = lists.map(({ list }) => list.onDidChange(scheduleRender));
   let limit = PICK_LIMIT;
   let settled = pageOn(limit);
 
@@ -185,11 +211,14 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     } else if (item.action === 'more') {
       limit += PICK_LIMIT;
       settled = pageOn(limit);
+    } else if (item.action === 'retry') {
+      settled = Promise.all(lists.filter(({ list }) => list.state === 'error').map(({ list }) => list.retry())).then(() => pageOn(limit));
     } else open(item, deps.settings.value.openMode);
   });
   qp.onDidTriggerItemButton(({ item, button }) => open(item, button === resumeButton ? 'resume' : 'load'));
   qp.onDidHide(() => {
     stopped = true;
+    if (renderTimer) clearTimeout(renderTimer);
     current = undefined;
     subs.forEach((s) => s.dispose());
     qp.dispose();

@@ -96,6 +96,9 @@ describe('bench: Resume Session QuickPick', function () {
         await second.pick.settled;
       } catch {
         // Not found in time: that is the figure (reported as such), not a broken benchmark.
+        const list = a.lists.all()[0]!;
+        const why = list.error instanceof Error ? list.error.message : String(list.error);
+        console.log(`ACP-BENCH not found: list state ${list.state}, cursor ${list.nextCursor ?? 'none'}, notice ${list.notice ?? 'none'}, error ${why}`);
       } finally {
         clearInterval(progress);
       }
