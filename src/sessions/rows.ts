@@ -18,7 +18,20 @@ export interface SessionRow extends SessionInfo {
 /** Derives a row from what the agent listed. */
 export function toRow(info: SessionInfo): SessionRow {
   const { label, untitled } = sanitizeTitle(info.title, info.sessionId);
-  return { ...info, label, untitled, updatedAtMs: parseUpdatedAt(info.updatedAt) };
+  // Built field by field, not spread: every row has one shape, which keeps a page of a
+  // thousand rows cheap. Fields the agent left out stay out (a row round-trips as it came).
+  const row: { -readonly [K in keyof SessionRow]: SessionRow[K] } = {
+    sessionId: info.sessionId,
+    cwd: info.cwd,
+    label,
+    untitled,
+    updatedAtMs: parseUpdatedAt(info.updatedAt),
+  };
+  if (info.title !== undefined) row.title = info.title;
+  if (info.updatedAt !== undefined) row.updatedAt = info.updatedAt;
+  if (info.additionalDirectories !== undefined) row.additionalDirectories = info.additionalDirectories;
+  if (info._meta !== undefined) row._meta = info._meta;
+  return row;
 }
 
 /**

@@ -2,6 +2,8 @@
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
+const MINUTE = 60_000;
+
 /**
  * Milliseconds since the epoch for an ISO 8601 `updatedAt`, or `undefined` when it is missing
  * or not a real date (a row is then shown without a time, never dropped).
@@ -10,28 +12,48 @@ export function parseUpdatedAt(raw: unknown): number | undefined {
   if (typeof raw !== 'string') return undefined;
   const m = ISO.exec(raw.trim());
   if (!m) return undefined;
-  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone] = m;
-  const month = Number(mo);
-  const day = Number(d);
-  // Date.parse rolls "02-30" over into March instead of refusing it.
-  const daysInMonth = new Date(Date.UTC(Number(y), month, 0)).getUTCDate();
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth) return undefined;
-  if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
-  let offset = '';
-  if (zone !== undefined) {
-    if (zone === 'Z' || zone === 'z') offset = 'Z';
-    else {
-      const digits = zone.slice(1).replace(':', '');
-      offset = `${zone[0]}${digits.slice(0, 2)}:${digits.slice(2, 4) || '00'}`;
-    }
-  }
-  const ms = frac ? `.${frac.slice(0, 3).padEnd(3, '0')}` : '';
+  const [, ys, mos, ds, hs, mis, ss, frac, zone] = m;
+  const y = Number(ys);
+  const month = Number(mos);
+  const day = Number(ds);
+  const h = hs === undefined ? 0 : Number(hs);
+  const mi = mis === undefined ? 0 : Number(mis);
+  const sec = ss === undefined ? 0 : Number(ss);
+  // Date.parse rolls "02-30" over into March instead of refusing it: checked here.
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(y, month)) return undefined;
+  if (h > 23 || mi > 59 || sec > 59) return undefined;
+  const offset = offsetMinutes(zone);
+  if (offset === undefined) return undefined;
+  const ms = frac ? Number(frac.slice(0, 3).padEnd(3, '0')) : 0;
   // A date-time without an offset is local time, as ISO 8601 says; a bare date is read the same way.
-  const value = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}${ms}${offset}`);
+  const at = zone === undefined ? new Date(0) : new Date(Date.UTC(2000, 0, 1));
+  if (zone === undefined) {
+    at.setFullYear(y, month - 1, day);
+    at.setHours(h, mi, sec, ms);
+  } else {
+    // setUTCFullYear, not Date.UTC: Date.UTC reads years 0-99 as 1900-1999.
+    at.setUTCFullYear(y, month - 1, day);
+    at.setUTCHours(h, mi, sec, ms);
+  }
+  const value = at.getTime() - offset * MINUTE;
   return Number.isFinite(value) ? value : undefined;
 }
 
-const MINUTE = 60_000;
+/** Minutes east of UTC in an ISO 8601 zone ("Z", "+02", "-0530", "+05:30"); none is 0; out of range is undefined. */
+function offsetMinutes(zone: string | undefined): number | undefined {
+  if (zone === undefined || zone === 'Z' || zone === 'z') return 0;
+  const digits = zone.slice(1).replace(':', '');
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2, 4) || '0');
+  if (hours > 23 || minutes > 59) return undefined;
+  return (zone[0] === '-' ? -1 : 1) * (hours * 60 + minutes);
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+}
+
 const HOUR = 60 * MINUTE;
 
 let sameYear: Intl.DateTimeFormat | undefined;

@@ -32,3 +32,28 @@ describe('sanitizeTitle', () => {
     assert.equal(sanitizeTitle('x'.repeat(200), 'x').label.length, 200);
   });
 });
+
+describe('sanitizeText on clean and nearly clean text', () => {
+  it('returns clean text as it is, and cleans what only looks clean', () => {
+    assert.equal(sanitizeText('Refactor the parser'), 'Refactor the parser');
+    assert.equal(sanitizeText('a\u00a0b\u3000c'), 'a b c', 'no-break and ideographic spaces');
+    assert.equal(sanitizeText('a  b'), 'a b', 'a run of spaces');
+    assert.equal(sanitizeText(' a '), 'a', 'spaces at the ends');
+    assert.equal(sanitizeText('a\ufeffb'), 'ab', 'a byte-order mark inside');
+    assert.equal(sanitizeText('Fix 🐛 now'), 'Fix 🐛 now', 'a surrogate pair goes the long way and stays');
+  });
+
+  it('is a fixed point: cleaning clean text changes nothing', () => {
+    const alphabet = ['a', 'Z', ' ', '  ', '\t', '\n', '\u00a0', '\u202e', '\u200b', '\u0007', '\u0085', 'é', '🐛', '\ud800', '\udc00', '<', '"'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let i = 0; i < 2000; i++) {
+      let raw = '';
+      for (let n = Math.floor(next() * 12); n > 0; n--) raw += alphabet[Math.floor(next() * alphabet.length)];
+      const once = sanitizeText(raw, 8);
+      assert.equal(sanitizeText(once, 8), once, JSON.stringify(raw));
+      assert.doesNotMatch(once, /[^\S ]|[\u0000-\u001f\u007f-\u009f\u202e\u200b]| {2}|^ | $/, JSON.stringify(raw));
+    }
+  });
+});
+
