@@ -244,15 +244,23 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     }
   }
 
+  /** The session row's Markdown tooltip, when the pointer rests on it. */
+  resolveTreeItem(item: vscode.TreeItem, element: TreeNode): vscode.TreeItem {
+    if (element.type === 'session' && item.tooltip === undefined) {
+      const tooltip = new vscode.MarkdownString(tooltipMarkdown(element.row, element.folder.name));
+      tooltip.isTrusted = false;
+      tooltip.supportHtml = false;
+      item.tooltip = tooltip;
+    }
+    return item;
+  }
+
   private sessionItem(node: SessionNode): vscode.TreeItem {
     const { row, host } = node;
     const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     item.id = `session:${node.list.folder}:${host.config.id}:${row.sessionId}`;
     if (row.updatedAtMs !== undefined) item.description = relativeTime(row.updatedAtMs, Date.now());
-    const tooltip = new vscode.MarkdownString(tooltipMarkdown(row, node.folder.name));
-    tooltip.isTrusted = false;
-    tooltip.supportHtml = false;
-    item.tooltip = tooltip;
+    // The tooltip is built on hover (resolveTreeItem), not for every row of every refresh.
     const open = this.chats.isOpen(host.config.id, row.sessionId);
     item.iconPath = new vscode.ThemeIcon(open ? 'comment-discussion' : 'comment');
     const f = host.connection?.features;
