@@ -63,6 +63,7 @@ function badShapes(): SessionInfo[] {
 
 export class SessionLister {
   private hugeSent = false;
+  private pagesAnswered = 0;
 
   constructor(
     private readonly store: SessionStore,
@@ -76,6 +77,10 @@ export class SessionLister {
     if (cwd !== undefined && !isAbsolute(cwd)) {
       throw RequestError.invalidParams({ cwd }, 'cwd must be an absolute path');
     }
+    if (params.cursor != null && options.listFailAfter !== undefined && this.pagesAnswered >= options.listFailAfter) {
+      throw new RequestError(-32010, 'Session store unavailable');
+    }
+    this.pagesAnswered++;
     let after: SortKey | undefined;
     if (params.cursor != null && !options.ignoreCursor) {
       after = decodeCursor(params.cursor);

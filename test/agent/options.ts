@@ -33,6 +33,8 @@ export interface ServeOptions {
   badListShapes: boolean;
   hugeMessage: boolean;
   hideEmpty: boolean;
+  /** Pages answered before every later `session/list` with a cursor fails (`--list-fail-after`). */
+  listFailAfter?: number;
   authRequired: boolean;
   /** Offer a `type: "terminal"` auth method (`--login`); sign-in is a marker in the store. */
   authTerminal: boolean;
@@ -78,6 +80,7 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --ignore-cursor               every list request returns the first page with a nextCursor
   --empty-pages                 filter by cwd after paging over the whole store
   --invalid-cursor-code C       -32602 (default), -32603 or restart
+  --list-fail-after N           session/list with a cursor fails (-32010) after N pages answered
   --unknown-session-code C      -32002 (default) or -32603
   --titles null|empty|long|multiline|hostile
                                 override the titles session/list returns
@@ -233,6 +236,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--late-updates':
         options.lateUpdates = true;
+        break;
+      case '--list-fail-after':
+        options.listFailAfter = integer(arg, value(), 0, Number.MAX_SAFE_INTEGER);
         break;
       case '--delay':
         options.delay = integer(arg, value(), 0, 600_000);

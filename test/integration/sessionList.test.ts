@@ -146,6 +146,23 @@ describe('SessionList against the reference agent', function () {
     assert.equal(list.items.length, 20, 'nothing shown is lost');
   });
 
+  it('keeps what it listed when a later page fails, and Retry asks for that page again', async () => {
+    const { list } = await listFor(big, ['--page-size', '20', '--list-fail-after', '2']);
+    await list.loadFirstPage();
+    await list.loadMore();
+    assert.equal(list.items.length, 40);
+    await list.loadMore();
+    assert.equal(list.state, 'error');
+    assert.match(String((list.error as Error).message), /Session store unavailable/);
+    assert.equal(list.items.length, 40, 'nothing shown is lost');
+    assert.ok(list.nextCursor, 'the cursor of the failed page is kept for Retry');
+    const first = list.error;
+    await list.retry();
+    assert.equal(list.state, 'error');
+    assert.notEqual(list.error, first, 'Retry asked again');
+    assert.equal(list.items.length, 40);
+  });
+
   it('drops sessions of another folder even when the agent does not filter', async () => {
     const { list } = await listFor(mixed, ['--page-size', '400', '--empty-pages'], cwdB);
     await list.loadFirstPage();

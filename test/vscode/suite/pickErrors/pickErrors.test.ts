@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { api, until } from '../../support';
+
+// The agent answers three pages of 20, then fails every further page: the QuickPick keeps the
+// 60 rows it has, and says under them why it stopped, with Retry.
+describe('Resume Session when paging fails part way', function () {
+  this.timeout(60_000);
+
+  it('keeps the rows it listed and shows the error under them, with Retry', async () => {
+    const a = await api();
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await until('the QuickPick', () => a.currentPick());
+    await pick.settled;
+    const qp = pick.quickPick;
+    const errorRow = () => qp.items.find((i) => i.action === 'retry');
+    await until('the error row', errorRow);
+    assert.equal(qp.items.filter((i) => i.row).length, 60, 'the three pages listed stay');
+    assert.match(errorRow()!.label, /Session store unavailable/);
+    assert.equal(qp.items.at(-1), errorRow(), 'under the rows');
+    assert.equal(errorRow()!.alwaysShow, true, 'seen whatever is typed');
+
+    // Retry asks again; the agent still fails: the same rows, the error row again, no more.
+    const list = a.lists.all()[0]!;
+    const firstFailure = list.error;
+    qp.activeItems = [errorRow()!];
+    await new Promise((r) => setTimeout(r, 300));
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await until('a second failure', () => list.state === 'error' && list.error !== firstFailure);
+    await pick.settled;
+    await until('the error row again', errorRow);
+    assert.equal(qp.items.filter((i) => i.row).length, 60);
+    assert.ok(a.currentPick(), 'the QuickPick stays open');
+    qp.hide();
+  });
+});
