@@ -11,7 +11,8 @@ export interface ProbeState {
   kind: 'workbench' | 'webview' | 'other';
   /** Injected after the frame had started (the init script did not reach it). */
   late?: boolean;
-  longtasks: { start: number; duration: number }[];
+  /** `name` is the browser's attribution: 'self' for a task of this frame's own scripts. */
+  longtasks: { start: number; duration: number; name?: string }[];
   quickRows: { at: number; rows: number }[];
   firstEntryInserted?: number;
   firstEntryPainted?: number;
@@ -38,7 +39,7 @@ export function probe(): void {
         for (const e of list.getEntries()) {
           if (seenTasks.has(e.startTime)) continue;
           seenTasks.add(e.startTime);
-          b.longtasks.push({ start: performance.timeOrigin + e.startTime, duration: e.duration });
+          b.longtasks.push({ start: performance.timeOrigin + e.startTime, duration: e.duration, name: e.name });
         }
       }).observe({ type: 'longtask', buffered: true });
     } catch {
