@@ -1,7 +1,7 @@
 // `npm run bench`: builds with the tests, runs each benchmark in turn and prints their tables,
 // then a summary. Figures and ratios only: a slow figure never fails the run. Exits 1 only when
 // a benchmark could not run (a build failure, a missing browser, a broken flow).
-// Usage: node scripts/bench.mjs [sessionList] [chatReplay] [quickPick]
+// Usage: node scripts/bench.mjs [sessionList] [chatReplay] [quickPick] [load]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ const BENCHES = [
   { name: 'sessionList', title: '1. Session list (plain Node, real agent processes)', host: false, node: ['--expose-gc'] },
   { name: 'chatReplay', title: '2. Chat replay (code-server + Chromium)', host: true, node: [] },
   { name: 'quickPick', title: '3. Resume Session QuickPick (extension host)', host: true, node: [] },
+  { name: 'load', title: '4. A 20,000-update load while another chat streams (code-server + Chromium)', host: true, node: [] },
 ];
 const only = new Set(process.argv.slice(2));
 const chosen = BENCHES.filter((b) => only.size === 0 || only.has(b.name));
