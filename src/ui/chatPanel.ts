@@ -22,6 +22,7 @@ import {
   showLogRequest,
   snapshotEvent,
 } from '../protocol/messages';
+import { chatCsp } from '../protocol/csp';
 import { sanitizeText } from '../sessions/title';
 import type { DiffContents } from './diffContents';
 import { describeError } from './messages';
@@ -150,13 +151,7 @@ export class ChatPanel extends Disposable {
     const nonce = makeNonce();
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource} data:`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
+    const csp = chatCsp(webview.cspSource, nonce);
     return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { MessageConnection } from 'vscode-jsonrpc';
+import { chatCsp } from '../../src/protocol/csp';
 import { createChannel } from '../../src/protocol/channel';
 import { readyRequest } from '../../src/protocol/messages';
 
@@ -107,10 +108,10 @@ async function serve(url: string, origin: string): Promise<{ status: number; typ
   }
 }
 
-/** The page as the chat panel builds it, plus the fake webview API and the test's probes. */
+/** The page as the chat panel builds it (the same CSP), plus the fake webview API and the test's probes. */
 function page(origin: string, bare: boolean): string {
   const nonce = randomBytes(16).toString('base64');
-  const csp = `default-src 'none'; style-src ${origin}; font-src ${origin}; img-src ${origin}; script-src 'nonce-${nonce}';`;
+  const csp = chatCsp(origin, nonce);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
