@@ -15,6 +15,8 @@ import type { SettingsService } from './settings';
 
 /** Background paging stops here; a "Load more…" row goes on. */
 export const PICK_LIMIT = 5000;
+/** Rows shown in the first render when more are known; the rest follow on the next tick. */
+const FIRST_ROWS = 200;
 /** The shortest time between two renders while pages arrive. */
 const RENDER_EVERY_MS = 250;
 
@@ -109,7 +111,8 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     }, wait);
   };
 
-  const render = () => {
+  /** Renders the rows; with `first`, only the newest `first` of them (then call again for all). */
+  const render = (first = Infinity) => {
     lastRender = Date.now();
     if (renderTimer) {
       clearTimeout(renderTimer);
@@ -120,10 +123,14 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     const hostOf = new Map(rows.map((r) => [r.row, r.host]));
     const query = qp.value;
     const prefixHits = new Set(matchIdPrefix(sorted, query).map((r) => r.sessionId));
-    const items: SessionPick[] = sorted.map((row) => {
+    const items: SessionPick[] = sorted.slice(0, first).map((row) => {
       const item = toItem(row, hostOf.get(row)!);
       return prefixHits.has(row.sessionId) ? { ...item, alwaysShow: true } : item;
     });
+    if (first < sorted.length) {
+      qp.items = items;
+      return;
+    }
     const total = rows.length;
     const more = lists.some(({ list }) => list.nextCursor !== undefined);
     if (more && total >= PICK_LIMIT) items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
@@ -238,8 +245,11 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
       return settled;
     },
   };
-  render();
+  // Thousands of known rows: the newest show at once, the rest a moment later (handing every
+  // row to the workbench is what takes the time).
+  render(FIRST_ROWS);
   qp.show();
+  if (qp.items.length >= FIRST_ROWS) renderTimer = setTimeout(() => render(), 0);
 }
 
 /** The session this window last had open in the folder, else its most recent, else a new one. */
