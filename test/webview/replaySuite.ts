@@ -5,7 +5,7 @@
  * thread is reachable by scrolling.
  */
 import * as assert from 'node:assert/strict';
-import type { ThreadEntry } from '../../src/protocol/entries';
+import type { ThreadChange, ThreadEntry } from '../../src/protocol/entries';
 import { snapshotEvent } from '../../src/protocol/messages';
 import { meta, replay, snapshotOf } from './fixtures';
 import { frames, WebviewPage, type SuiteEnv } from './harness';
@@ -162,3 +162,53 @@ export function replaySuite(env: SuiteEnv): void {
     });
   });
 }
+
+const REPLY_CHUNKS = 2_000;
+const LINE = 'This is one line of a very long reply, repeated to fill one mebibyte of text.\n';
+
+/** A 1 MiB reply as an agent streams it: the host's batches, one chunk each, then the finished entry. */
+function longReply(shape: 'paragraph' | 'fence'): { frames: unknown[]; lines: number } {
+  const lines = Math.ceil((1024 * 1024) / LINE.length);
+  const body = LINE.repeat(lines);
+  const text = shape === 'fence' ? `Here is the file:\n\n\`\`\`text\n${body}\`\`\`\n` : `# A long reply\n\n${body}`;
+  const size = Math.ceil(text.length / REPLY_CHUNKS);
+  const changes: ThreadChange[][] = [[{ kind: 'entryAdded', index: 1, entry: { type: 'agent', text: '', attachments: [], done: false } }]];
+  for (let at = 0; at < text.length; at += size) changes.push([{ kind: 'textAppended', index: 1, text: text.slice(at, at + size) }]);
+  changes.push([{ kind: 'entryChanged', index: 1, entry: { type: 'agent', text, attachments: [], done: true } }]);
+  return { frames: changes.map((c) => ({ jsonrpc: '2.0', method: 'changed', params: { changes: c } })), lines };
+}
+
+export function longReplySuite(env: SuiteEnv): void {
+  describe('a 1 MiB reply streamed in 2,000 chunks', function () {
+    this.timeout(240_000);
+    for (const shape of ['paragraph', 'fence'] as const) {
+      it(`shows all of it, as ${shape === 'fence' ? 'one code block' : 'one long paragraph'}, the tail growing without re-laying out what is shown`, async () => {
+        const { frames: list, lines } = longReply(shape);
+        const json = JSON.stringify(list);
+        const bare = await env.browser().newPage();
+        await bare.goto(`${env.harness().origin}/?bare=1`);
+        await bare.evaluate((text) => ((window as unknown as { __frames: unknown }).__frames = JSON.parse(text)), json);
+        const raw = await bare.evaluate(run, { last: 1, finalSelector: '', bare: true });
+        await bare.close();
+        const view = await WebviewPage.open(env.browser(), env.harness());
+        try {
+          const user: ThreadEntry = { type: 'user', text: 'long', attachments: [], done: true };
+          await view.host.sendNotification(snapshotEvent, snapshotOf([user], { meta: { ...meta, title: 'Long reply' } }));
+          await view.page.waitForSelector('.entry[data-index="0"]');
+          await view.page.evaluate((text) => ((window as unknown as { __frames: unknown }).__frames = JSON.parse(text)), json);
+          const timing = await view.page.evaluate(run, { last: 1, finalSelector: '.md:not(.md-streaming)', bare: false });
+          console.log(
+            `      ${shape}: ${REPLY_CHUNKS} chunks, ${lines} lines; finished entry shown ${timing.lastEntry.toFixed(0)} ms after the first chunk ` +
+              `(raw transport ${raw.transport.toFixed(0)} ms, ${(timing.lastEntry / raw.transport).toFixed(2)}×); longest task ${timing.longTasks ? `${timing.longest.toFixed(0)} ms (${timing.longTasks} over 50 ms)` : 'none over 50 ms'}`,
+          );
+          assert.ok(!Number.isNaN(timing.lastEntry), 'the finished reply rendered');
+          const shown = await view.page.$eval('.entry[data-index="1"] .md', (node) => (node.textContent ?? '').split('repeated to fill').length - 1);
+          assert.equal(shown, lines, 'every line of the reply is shown');
+        } finally {
+          await view.close();
+        }
+      });
+    }
+  });
+}
+

@@ -9,7 +9,7 @@ import type { ThreadEntry } from '../../src/protocol/entries';
 import { changedEvent, snapshotEvent } from '../../src/protocol/messages';
 import { everyKind, snapshotOf } from './fixtures';
 import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
-import { replaySuite } from './replaySuite';
+import { longReplySuite, replaySuite } from './replaySuite';
 import { securitySuite } from './securitySuite';
 
 describe('chat webview', function () {
@@ -74,6 +74,35 @@ describe('chat webview', function () {
       await page.evaluate(() => document.querySelector('.thread')?.scrollTo(0, 0));
       await frames(view, 4);
       await page.screenshot({ path: 'test-results/webview-thread.png' });
+    });
+
+    it('keeps a long open tail in blocks of whole lines, only the last one growing', async () => {
+      await show([{ type: 'agent', text: '', attachments: [], done: false }], { status: { state: 'prompting' } });
+      const line = (n: number) => `line ${String(n).padStart(5, '0')} of a code block still being written\n`;
+      let sent = '```text\n';
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text: sent }] });
+      for (let chunk = 0; chunk < 40; chunk++) {
+        let text = '';
+        for (let i = 0; i < 10; i++) text += line(chunk * 10 + i);
+        sent += text;
+        await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text }] });
+      }
+      await view.page.waitForFunction(() => document.querySelector('.md-tail')?.textContent?.includes('line 00399'));
+      const first = await view.page.evaluate(() => {
+        const node = document.querySelector('.md-tail-part') as HTMLElement & { __mark?: boolean };
+        node.__mark = true;
+        return node.textContent;
+      });
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text: line(400) }] });
+      await view.page.waitForFunction(() => document.querySelector('.md-tail')?.textContent?.includes('line 00400'));
+      const parts = await view.page.$$eval('.md-tail-part', (nodes) => nodes.map((n) => n.textContent ?? ''));
+      assert.equal(parts.join(''), sent + line(400), 'the tail shows every character, in order');
+      assert.ok(parts.length >= 5, `about 20 KB of tail is in several blocks (${parts.length})`);
+      for (const part of parts.slice(0, -1)) {
+        assert.ok(part.endsWith('\n') && part.length <= 4096, `a full block ends at a line break within 4096 characters (${part.length})`);
+      }
+      assert.equal(await view.page.evaluate(() => (document.querySelector('.md-tail-part') as HTMLElement & { __mark?: boolean }).__mark), true, 'the first block is the same node');
+      assert.equal(parts[0], first, 'and its text did not change');
     });
 
     it('shows streamed text as it arrives without re-rendering finished blocks', async () => {
@@ -292,4 +321,5 @@ describe('chat webview', function () {
   const env = { browser: () => browser, harness: () => harness };
   securitySuite(env);
   replaySuite(env);
+  longReplySuite(env);
 });

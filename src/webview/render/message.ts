@@ -57,15 +57,61 @@ function body(entry: MessageEntry, stream: StreamSplitter | undefined): HTMLElem
   return node;
 }
 
-/** Brings a streaming body (`.md-streaming`) up to date with its splitter. */
+/** Longest run of tail text in one block before a new block starts at a line break. */
+const TAIL_PART = 4096;
+
+/** How much of the open tail a streaming node shows, from `renderedUpTo`. */
+const tailShown = new WeakMap<HTMLElement, number>();
+
+/**
+ * Brings a streaming body (`.md-streaming`) up to date with its splitter: finished blocks are
+ * parsed once and appended; the open tail (a paragraph or a code block still being written) is
+ * plain text that only grows. It is kept in blocks of whole lines, a few thousand characters
+ * each, and only the last block changes, so a tail of a megabyte is not laid out again for
+ * every chunk.
+ */
 export function updateStreaming(node: HTMLElement, stream: StreamSplitter): void {
   const done = node.firstElementChild as HTMLElement;
   const tail = node.lastElementChild as HTMLElement;
   const from = renderedUpTo.get(node) ?? 0;
   const to = stream.stableEnd;
+  let shown = tailShown.get(node) ?? 0;
   if (to > from) {
     done.append(renderMarkdown(stream.value.slice(from, to)));
     renderedUpTo.set(node, to);
+    // The finished blocks came out of the tail: what is left of it is shown afresh.
+    tail.replaceChildren();
+    shown = 0;
   }
-  tail.textContent = stream.value.slice(to);
+  const added = stream.value.slice(to + shown);
+  if (added) appendTail(tail, added);
+  tailShown.set(node, stream.value.length - to);
+}
+
+function appendTail(tail: HTMLElement, added: string): void {
+  let text = (tail.lastElementChild?.firstChild as Text | null | undefined) ?? undefined;
+  for (let at = 0; at < added.length; ) {
+    if (!text) {
+      const part = el('div', 'md-tail-part');
+      text = document.createTextNode('');
+      part.append(text);
+      tail.append(part);
+    }
+    const room = TAIL_PART - text.length;
+    if (added.length - at <= room) {
+      text.appendData(at === 0 ? added : added.slice(at));
+      return;
+    }
+    // The block ends at a line break: the last one that fits, else the first one after.
+    let cut = room > 0 ? added.lastIndexOf('\n', at + room - 1) : -1;
+    if (cut < at) cut = added.indexOf('\n', at);
+    if (cut < 0) {
+      // One line with no break yet: it stays in this block.
+      text.appendData(added.slice(at));
+      return;
+    }
+    text.appendData(added.slice(at, cut + 1));
+    at = cut + 1;
+    text = undefined;
+  }
 }
