@@ -342,6 +342,12 @@ function report(plan: LoadPlan, raw: { load: number; loadUpdates: number; stream
       ['workbench', '', '', ms(longest(own(o.workbench))), count(own(o.workbench).length), ms(own(o.workbench).reduce((a, t) => a + t.duration, 0))],
     ],
   );
+  // The workbench sees every task of the renderer's main thread, named from where it stands:
+  // a webview's as 'same-origin-descendant', one spanning frames (a relayed message) as 'multiple-contexts'.
+  const byName = new Map<string, Task[]>();
+  for (const t of o.workbench) byName.set(t.name ?? 'unnamed', [...(byName.get(t.name ?? 'unnamed') ?? []), t]);
+  const names = [...byName].map(([name, tasks]) => `${name} ${count(tasks.length)} (longest ${ms(longest(tasks))})`);
+  console.log(`  all long tasks of the renderer in the overlap, as the workbench attributes them: ${names.join(', ') || 'none'}`);
   const lo = o.host.load!;
   const st = o.host.stream!;
   console.log(
