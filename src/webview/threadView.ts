@@ -41,6 +41,9 @@ export class ThreadView {
   private first = 0;
   private end = 0;
   private stick = true;
+  /** A scroll event pending now is one we caused (until the next frame's callbacks). */
+  private ownScroll = false;
+  private ownScrollToken = 0;
   private anchor: ScrollAnchor | undefined;
   private restore: ScrollAnchor | undefined;
   /** Scroll in this frame even if no size changes (a jump or a restore). */
@@ -187,8 +190,8 @@ export class ThreadView {
 
   private scrollIntoPlace(): void {
     // A value past the end is clamped by the browser: no scrollHeight read needed.
-    if (this.stick) this.element.scrollTop = Number.MAX_SAFE_INTEGER;
-    else if (this.anchor) this.element.scrollTop = this.heights.offsetOf(this.anchor.index) + this.anchor.within;
+    if (this.stick) this.scrollTo(Number.MAX_SAFE_INTEGER);
+    else if (this.anchor) this.scrollTo(this.heights.offsetOf(this.anchor.index) + this.anchor.within);
   }
 
   private measure(records: ResizeObserverEntry[]): void {
@@ -217,8 +220,23 @@ export class ThreadView {
 
   private scrolled(): void {
     const scroller = this.element;
-    this.setStick(scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - BOTTOM_SLACK);
+    const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - BOTTOM_SLACK;
+    // Our own scroll to the bottom short of it means entries made the page taller between the
+    // write and its event (a frame later): still following. Any other scroll short of the
+    // bottom is the reader's (keys, the scrollbar, find in page).
+    if (atBottom) this.setStick(true);
+    else if (!this.ownScroll) this.setStick(false);
     this.schedule();
+  }
+
+  /** Writes the scroll position; the scroll event it causes comes before the next frame's callbacks. */
+  private scrollTo(top: number): void {
+    this.element.scrollTop = top;
+    this.ownScroll = true;
+    const token = ++this.ownScrollToken;
+    requestAnimationFrame(() => {
+      if (token === this.ownScrollToken) this.ownScroll = false;
+    });
   }
 
   private setStick(stick: boolean): void {

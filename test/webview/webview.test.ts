@@ -306,6 +306,74 @@ describe('chat webview', function () {
       assert.ok(Math.abs(restored.top - saved.top) < 3, `at the same offset (${restored.top} vs ${saved.top})`);
     });
 
+    it('stops following when something else scrolls up (find in page, keys), and not for its own scrolls', async () => {
+      const long = (n: number): ThreadEntry[] =>
+        Array.from({ length: n }, (_, i): ThreadEntry => ({ type: 'agent', text: `Entry ${i}. ${'Lorem ipsum dolor sit amet. '.repeat(1 + (i % 7))}`, attachments: [], done: true }));
+      await show(long(300));
+      const page = view.page;
+      const jumpShown = () => page.evaluate(() => !document.querySelector<HTMLElement>('.jump')?.hidden);
+      const lastVisible = (index: number): Promise<boolean> =>
+        page.evaluate((i) => {
+          const thread = document.querySelector('.thread')!.getBoundingClientRect();
+          const rect = document.querySelector(`.entry[data-index="${i}"]`)?.getBoundingClientRect();
+          return !!rect && Math.abs(rect.bottom - thread.bottom) < 3;
+        }, index);
+      const add = (from: number, to: number) =>
+        view.host.sendNotification(changedEvent, { changes: long(to).slice(from).map((entry, i) => ({ kind: 'entryAdded' as const, index: from + i, entry })) });
+
+      // The page grows between the view's scroll to the bottom and that scroll's event (entries
+      // arriving in between): the event lands short of the bottom, and the view still follows.
+      await page.evaluate(() => {
+        const thread = document.querySelector('.thread') as HTMLElement;
+        const native = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollTop')!;
+        let grow = 3;
+        Object.defineProperty(thread, 'scrollTop', {
+          configurable: true,
+          get() {
+            return native.get!.call(this) as number;
+          },
+          set(value: number) {
+            native.set!.call(this, value);
+            if (value > 1e9 && grow-- > 0) {
+              const taller = document.createElement('div');
+              taller.className = 'grow-probe';
+              taller.style.height = '600px';
+              document.querySelector('.thread-list')!.append(taller);
+            }
+          },
+        });
+      });
+      for (let i = 300; i < 340; i++) await add(i, i + 1);
+      // Entry 339 is only rendered (the thread is virtual) if the view kept following.
+      await page.waitForSelector('.entry[data-index="339"]', { timeout: 10_000 });
+      await frames(view, 4);
+      assert.equal(await page.locator('.grow-probe').count(), 3, 'the page grew under three of its scrolls');
+      assert.equal(await jumpShown(), false, 'still following');
+      await page.evaluate(() => {
+        document.querySelectorAll('.grow-probe').forEach((n) => n.remove());
+        delete (document.querySelector('.thread') as unknown as { scrollTop?: number }).scrollTop;
+      });
+      await frames(view, 4);
+      assert.ok(await lastVisible(339), 'the newest entry is at the bottom');
+
+      // Find in page scrolls the thread from a script: the reader went there.
+      await page.evaluate(() => document.querySelector('.entry[data-index="100"]')?.scrollIntoView() ?? document.querySelector('.thread')!.scrollBy(0, -2000));
+      await page.waitForFunction(() => !document.querySelector<HTMLElement>('.jump')?.hidden);
+      await add(340, 350);
+      await frames(view, 4);
+      assert.equal(await lastVisible(349), false, 'the view stays where it was taken');
+
+      await page.click('.jump');
+      await frames(view, 4);
+      assert.ok(await lastVisible(349));
+      await page.focus('.thread');
+      await page.keyboard.press('PageUp');
+      await page.waitForFunction(() => !document.querySelector<HTMLElement>('.jump')?.hidden);
+      await add(350, 360);
+      await frames(view, 4);
+      assert.equal(await lastVisible(359), false, 'the reader who paged up stays where they are');
+    });
+
     it('asks for a snapshot again after a reload and keeps the draft', async () => {
       await show(everyKind);
       await view.page.fill('.composer-input', 'half-written thought');
