@@ -1,6 +1,6 @@
 // Starts code-server (a real VS Code server) for one test run, with a fresh profile, and
 // builds the URLs that load this repository's extension in development mode.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -32,6 +32,11 @@ export interface CodeServerOptions {
   verbose?: boolean;
   /** A fixed port (the demo's PORT); default a free one. */
   port?: number;
+  /**
+   * A packaged extension to install before starting. The workbench URLs then load it as a
+   * user has it, not from this repository in development mode, and modal dialogs show.
+   */
+  vsix?: string;
 }
 
 export type PayloadEntry = [string, string];
@@ -88,17 +93,39 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   // from the Machine settings of the server, not from the User settings of the browser.
   writeFileSync(join(userDataDir, 'Machine', 'settings.json'), settings);
   const port = options.port ?? (await freePort());
+  const env = {
+    ...process.env,
+    ...options.env,
+    PATH: `${join(paths.node24Dir, 'bin')}:${process.env.PATH ?? ''}`,
+    XDG_CONFIG_HOME: join(tmp, 'xdgc'),
+    XDG_DATA_HOME: join(tmp, 'xdgd'),
+    XDG_CACHE_HOME: join(tmp, 'xdgcache'),
+  };
+  const profile = ['--user-data-dir', userDataDir, '--extensions-dir', join(tmp, 'ext')];
+  if (options.vsix) {
+    const installed = spawnSync(paths.codeServer, [...profile, '--install-extension', options.vsix, '--force'], {
+      cwd: tmp,
+      env,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    if (installed.status !== 0) {
+      rmSync(tmp, { recursive: true, force: true });
+      throw new Error(`code-server could not install ${options.vsix} (${installed.status ?? installed.signal}):\n${installed.stdout}${installed.stderr}`);
+    }
+  }
   const args = [
     '--auth', 'none',
     '--bind-addr', `127.0.0.1:${port}`,
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', join(tmp, 'ext'),
+    ...profile,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
     '--ignore-last-opened',
-    '--vscode-option', 'enable-smoke-test-driver',
   ];
+  // The smoke-test driver honours the development payload, and also skips modal dialogs and
+  // hides toasts: a packaged extension runs without it, as a user has it.
+  if (!options.vsix) args.push('--vscode-option', 'enable-smoke-test-driver');
   if (!options.workspaceTrust) args.push('--disable-workspace-trust');
 
   const started = Date.now();
@@ -107,14 +134,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     // Own process group, so stop() reaches the server's children and nothing else.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      ...options.env,
-      PATH: `${join(paths.node24Dir, 'bin')}:${process.env.PATH ?? ''}`,
-      XDG_CONFIG_HOME: join(tmp, 'xdgc'),
-      XDG_DATA_HOME: join(tmp, 'xdgd'),
-      XDG_CACHE_HOME: join(tmp, 'xdgcache'),
-    },
+    env,
   });
   let out = '';
   const onData = (chunk: Buffer) => {
@@ -186,7 +206,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
       ];
       const query = new URLSearchParams();
       if (target) query.set(target.endsWith('.code-workspace') ? 'workspace' : 'folder', target);
-      query.set('payload', JSON.stringify(payload));
+      if (!options.vsix) query.set('payload', JSON.stringify(payload));
       return `http://${authority}/?${query.toString()}`;
     },
   };

@@ -12,6 +12,8 @@ export interface WorkbenchOptions extends FixtureOptions {
   workspaceTrust?: boolean;
   payloadExtras?: PayloadEntry[];
   viewport?: { width: number; height: number };
+  /** Install this packaged extension instead of loading the repository in development mode. */
+  vsix?: string | (() => string);
 }
 
 export interface Workbench {
@@ -40,6 +42,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
       settings: { ...fixture.settings, ...options.settings },
       env: { ...fixture.env, ...options.env },
       workspaceTrust: options.workspaceTrust ?? false,
+      vsix: typeof options.vsix === 'function' ? options.vsix() : options.vsix,
       verbose: process.env.ACP_TEST_VERBOSE === '1',
     });
     browser = await launchBrowser({ viewport: options.viewport });
