@@ -14,9 +14,11 @@ export interface AgentPreset {
 }
 
 export const PRESETS: readonly AgentPreset[] = [
-  { id: 'claude-code', name: 'Claude Code', command: 'npx', args: ['-y', '@zed-industries/claude-agent-acp'], requires: 'npx', install: 'Install Node.js (which provides npx), then sign in with `claude` once.' },
+  // The adapter moved to the agentclientprotocol scope; the old @zed-industries name stopped at
+  // 0.23 (one page of sessions, no cursor). It needs Node.js 22 or later.
+  { id: 'claude-code', name: 'Claude Code', command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], requires: 'npx', install: 'Install Node.js 22 or later (which provides npx), then sign in with `claude` once.' },
   { id: 'codex', name: 'Codex', command: 'npx', args: ['-y', '@zed-industries/codex-acp'], requires: 'npx', install: 'Install Node.js (which provides npx), then sign in with `codex login` once.' },
-  { id: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--experimental-acp'], requires: 'gemini', install: 'Install it with `npm install -g @google/gemini-cli`.' },
+  { id: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], requires: 'gemini', install: 'Install it with `npm install -g @google/gemini-cli`.' },
   { id: 'opencode', name: 'OpenCode', command: 'opencode', args: ['acp'], requires: 'opencode', install: 'Install it with `npm install -g opencode-ai`.' },
 ];
 
