@@ -33,11 +33,16 @@ async function serve(options: ServeOptions): Promise<void> {
   }
   if (options.launcher) return launch(options);
   if (options.startedFile) appendFileSync(options.startedFile, `${process.pid}\n`);
-  // A test agent must survive whatever the client sends; log the surprise and carry on.
-  process.on('uncaughtException', (error) => log(`uncaught: ${error.stack ?? String(error)}`));
-  process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
-  // The client went away: nothing left to say to anyone.
+  // The client went away: nothing left to say to anyone. A broken stderr must end the process
+  // too: logging the write error would fail again and spin forever on a CPU, an orphan.
   process.stdout.on('error', () => process.exit(0));
+  process.stderr.on('error', () => process.exit(0));
+  // A test agent must survive whatever the client sends; log the surprise and carry on.
+  process.on('uncaughtException', (error) => {
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
+    log(`uncaught: ${error.stack ?? String(error)}`);
+  });
+  process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
 
   const store = new SessionStore(options.store);
   log(`pid ${process.pid}, store ${options.store} (${store.size} sessions), page size ${options.pageSize}`);

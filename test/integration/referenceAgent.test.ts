@@ -291,4 +291,17 @@ describe('reference agent', function () {
     running.child.stdin!.end();
     assert.equal(await running.exited, 0);
   });
+
+  it('exits when its client is gone, even when its stderr is broken too', async () => {
+    // A client that died (an extension host killed outright) closes every pipe at once. Logging
+    // that failure to a closed stderr fails again; the agent must leave, not spin on a CPU.
+    const child = spawn(process.execPath, [agentScript, '--store', store], { stdio: ['pipe', 'pipe', 'pipe'] });
+    children.push(child);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.stderr!.destroy();
+    child.stdout!.destroy();
+    child.stdin!.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}\nnot json\n');
+    const code = await Promise.race([exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 5_000))]);
+    assert.notEqual(code, 'running', 'still running 5 s after its client went away');
+  });
 });
