@@ -1,7 +1,7 @@
 // A throwaway world for one host run: workspace folders with a few files, the reference
 // agent's session store seeded for them, and the settings that configure that agent.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from './paths';
@@ -119,6 +119,27 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     target: workspaceFile ?? folders[0]!,
     settings,
     env: { ACP_TEST_CONTEXT: contextFile },
-    dispose: () => rmSync(root, { recursive: true, force: true, maxRetries: 3 }),
+    dispose: () => {
+      endAgents(startedFile);
+      rmSync(root, { recursive: true, force: true, maxRetries: 3 });
+    },
   };
+}
+
+/**
+ * Ends the reference agents this world started. Stopping code-server kills its extension host
+ * outright, so the extension cannot stop them; they leave on their own when stdin closes, and
+ * this makes sure no test leaves a process behind for the next one to compete with.
+ */
+function endAgents(startedFile: string): void {
+  if (!existsSync(startedFile)) return;
+  for (const line of readFileSync(startedFile, 'utf8').split('\n')) {
+    const pid = Number(line.trim());
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone, as it should be.
+    }
+  }
 }
