@@ -136,10 +136,21 @@ function endAgents(startedFile: string): void {
   for (const line of readFileSync(startedFile, 'utf8').split('\n')) {
     const pid = Number(line.trim());
     if (!Number.isInteger(pid) || pid <= 0) continue;
+    // Only a process that is still that agent (its command line names this world's file): a
+    // pid can be reused once its process has gone.
+    if (!commandLine(pid).includes(startedFile)) continue;
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
       // Already gone, as it should be.
     }
+  }
+}
+
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
   }
 }
