@@ -1,3 +1,5 @@
+import { isRecord } from './validate';
+
 /**
  * What must never reach the log: the values of an agent's `env`, secrets resolved from
  * `${secret:…}`, and the values of MCP servers' `env` and `headers` entries. One redactor per
@@ -79,7 +81,6 @@ interface NameValue {
   value: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * The `{ name, value }` entries of MCP servers' `env` and `headers` in a message's params

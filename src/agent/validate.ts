@@ -16,7 +16,8 @@ import type { ListPage } from './types';
  * checked here before anything else trusts it. These return a message for a wrong shape.
  */
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object (not an array, not null). */
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Absolute on POSIX or Windows (`C:\`, `\\server\share`). */
 export function isAbsolutePath(p: string): boolean {

@@ -2,6 +2,7 @@ import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import type { Logger } from './log';
 import { LineSplitter } from './ndjson';
 import { mcpValues, withoutMcpValues, type Redactor } from './redact';
+import { isRecord } from './validate';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 
@@ -77,7 +78,6 @@ export interface WireOptions {
   maxMessageBytes?: number;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isId = (v: unknown) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
 
 /** How the SDK's connection will treat a parsed line (its own rules, in `receiveUnvalidatedMessage`). */

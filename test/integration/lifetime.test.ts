@@ -5,26 +5,11 @@ import { AgentHost, AgentRegistry, type AgentHostDeps, type AgentState } from '.
 import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
 import { AgentExited } from '../../src/agent/errors';
 import { MemoryLogger, silentLogger } from '../../src/agent/log';
-import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { isAlive as alive, refAgentConfig, seed, tempDir } from '../support/refAgent';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
 const clientInfo = { name: 'acp-client-test', version: '0.0.0' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Alive and not a zombie: an orphan's zombie lingers where PID 1 does not reap. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 async function until(what: string, check: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
