@@ -36,6 +36,9 @@ export interface AcpTestApi {
   readonly setTrustPrompt: typeof setTrustPrompt;
 }
 
+/** The window's agents, so `deactivate()` can wait for them to stop. */
+let running: AgentRegistry | undefined;
+
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
 export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const started = performance.now();
@@ -65,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       terminals: agentTerminals(config, log, () => late.chats),
     }),
   });
+  running = agents;
   const applySettings = () => {
     const s = settings.value;
     for (const p of s.problems) log.warn(p.message);
@@ -132,4 +136,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   };
 }
 
-export function deactivate(): void {}
+/** VS Code waits for this promise: every agent's group gets SIGTERM, then SIGKILL, before the host goes. */
+export function deactivate(): Promise<void> | undefined {
+  const agents = running;
+  running = undefined;
+  return agents?.stopAll();
+}

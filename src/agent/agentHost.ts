@@ -1,9 +1,10 @@
 import { Emitter } from '../base/event';
 import { Disposable, DisposableMap } from '../base/lifecycle';
 import { sameLaunch } from './config';
-import { AgentConnection, type ClientHandlers, type Timeouts } from './connection';
+import { AgentConnection, type ClientHandlers } from './connection';
 import { AgentExited } from './errors';
-import { tagged, type Logger } from './log';
+import { tagged, TraceHint, type Logger } from './log';
+import type { Timeouts } from './timeouts';
 import type { AgentConfig } from './types';
 import type { TraceLevel } from './wireTap';
 
@@ -51,6 +52,8 @@ export class AgentHost extends Disposable {
   private generation = 0;
   private crashes: number[] = [];
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The last connection, kept after it failed: stopping the host still ends what is left of its process group. */
+  private last: AgentConnection | undefined;
 
   constructor(
     readonly config: AgentConfig,
@@ -111,6 +114,8 @@ export class AgentHost extends Disposable {
         void connection.stop();
         throw new StartRefused(`${this.config.name} was stopped while starting`);
       }
+      this.last = connection;
+      // Heard even when the agent quit before this line ran (right after answering initialize).
       connection.onDidExit((e) => {
         if (this.connection === connection) {
           this.logger.error(`${e.message}${e.stderrTail ? `\nlast stderr lines:\n${e.stderrTail}` : ''}`);
@@ -159,7 +164,8 @@ export class AgentHost extends Disposable {
   async stop(): Promise<void> {
     clearTimeout(this.restartTimer);
     this.generation++;
-    const c = this.connection;
+    const c = this.connection ?? this.last;
+    this.last = undefined;
     this.starting = undefined;
     if (this.stateValue.kind !== 'stopped') this.setState({ kind: 'stopped' });
     await c?.stop();
@@ -189,6 +195,7 @@ export class AgentRegistry extends Disposable {
   readonly onDidChangeState = this.stateEmitter.event;
   private order: string[] = [];
   private defaultId = '';
+  private readonly traceHint = new TraceHint();
 
   constructor(private readonly deps: AgentHostDeps) {
     super();
@@ -213,6 +220,8 @@ export class AgentRegistry extends Disposable {
    */
   update(configs: readonly AgentConfig[], defaultId: string): void {
     this.defaultId = defaultId;
+    // Settings changed: if acp.trace was just turned on, say how to make the channel show it.
+    this.traceHint.check(this.deps.trace(), this.deps.logger);
     let changed = false;
     const next = new Set(configs.map((c) => c.id));
     for (const id of [...this.hosts.keys()]) {

@@ -1,11 +1,7 @@
 import {
-  client,
   methods,
-  ndJsonStream,
   PROTOCOL_VERSION,
-  RequestError,
   MessageTooLargeError,
-  type ClientCapabilities,
   type ClientConnection,
   type InitializeResponse,
   type LoadSessionRequest,
@@ -18,43 +14,30 @@ import {
   type RequestPermissionResponse,
   type ResumeSessionRequest,
   type ResumeSessionResponse,
+  type SetSessionConfigOptionRequest,
+  type SetSessionConfigOptionResponse,
 } from '@agentclientprotocol/sdk';
-import { Emitter } from '../base/event';
+import { Emitter, type Event } from '../base/event';
 import { Disposable, toDisposable } from '../base/lifecycle';
 import { readFeatures, type AgentFeatures } from './capabilities';
-import { AgentExited, AgentTimedOut, AuthRequired, Cancelled, ErrorCodes, ProtocolError } from './errors';
+import { buildClientApp } from './clientApp';
+import { AgentExited, AgentTimedOut, AuthRequired, Cancelled, ProtocolError, startFailure, tooLargeText, toTypedError } from './errors';
 import type { ClientFileSystem } from './fileSystem';
 import type { Logger } from './log';
 import { AgentProcess } from './process';
+import { Redactor } from './redact';
+import { DEFAULT_TIMEOUTS, delay, withTimeout, type Timeouts } from './timeouts';
 import { UpdateRouter } from './router';
 import type { Terminals } from './terminals';
 import type { AgentConfig, ListPage } from './types';
 import {
-  ShapeError,
+  validateConfigOptionResult,
   validateInitializeResult,
   validateListResult,
   validateNewSessionResult,
   validateSetupResult,
 } from './validate';
-import { tapStream, type TraceLevel, type WireStats } from './wireTap';
-
-/** Our timeouts (the SDK has none). `0` means none: the user cancels. */
-export interface Timeouts {
-  initialize: number;
-  list: number;
-  newSession: number;
-  /** For load and resume: the longest wait without any update for that session. */
-  setupIdle: number;
-  other: number;
-}
-
-export const DEFAULT_TIMEOUTS: Timeouts = {
-  initialize: 30_000,
-  list: 30_000,
-  newSession: 60_000,
-  setupIdle: 60_000,
-  other: 30_000,
-};
+import { WireCounter, wireStream, type TraceLevel, type WireStats } from './wireTap';
 
 /** What the agent may ask of us. Absent parts are neither announced nor served. */
 export interface ClientHandlers {
@@ -76,6 +59,8 @@ export interface ConnectOptions {
   cwd?: string;
   /** Values resolved from secret storage: the wire tap redacts them like `env` values. */
   secrets?: readonly string[];
+  /** Limits of the buffer for updates of sessions nobody opened yet (1,000 for 5 s); tests shorten them. */
+  updateBuffer?: { max?: number; maxAgeMs?: number };
 }
 
 /**
@@ -85,18 +70,34 @@ export interface ConnectOptions {
  */
 export class AgentConnection extends Disposable {
   private readonly exitEmitter = this.register(new Emitter<AgentExited>());
-  /** Fires once if the process ends while connected (not when we stop it). */
-  readonly onDidExit = this.exitEmitter.event;
+  private exitFired: AgentExited | undefined;
+  /**
+   * Fires once if the process ends while connected (not when we stop it). A listener that
+   * subscribes after that still hears of it: an agent may quit right after answering
+   * `initialize`, before anyone had the connection to subscribe to.
+   */
+  readonly onDidExit: Event<AgentExited> = (listener, thisArgs, disposables) => {
+    const fired = this.exitFired;
+    if (!fired) return this.exitEmitter.event(listener, thisArgs, disposables);
+    let live = true;
+    queueMicrotask(() => live && listener.call(thisArgs, fired));
+    const subscription = { dispose: () => void (live = false) };
+    disposables?.push(subscription);
+    return subscription;
+  };
   private readonly authEmitter = this.register(new Emitter<boolean>());
   /** Fires when the agent starts or stops refusing requests for want of sign-in. */
   readonly onDidChangeAuth = this.authEmitter.event;
   private authNeeded = false;
-  private readonly statsEmitter = this.register(new Emitter<WireStats>());
-  /** Fires when the agent sent something the SDK dropped. */
-  readonly onDidDropInput = this.statsEmitter.event;
+  /** Fires when the agent sent something that was dropped (see {@link WireStats}). */
+  readonly onDidDropInput: Event<WireStats>;
   private stopping = false;
   private exitError: AgentExited | undefined;
+  /** Why the connection closed before the process ended, when we know (a message over the limit). */
+  private closedBecause: string | undefined;
   private readonly exitPromise: Promise<AgentExited>;
+  /** The calls waiting on the process; each leaves when it settles, so nothing it returned stays reachable. */
+  private readonly exitWaiters = new Set<(e: AgentExited) => void>();
   readonly timeouts: Timeouts;
 
   private constructor(
@@ -104,20 +105,37 @@ export class AgentConnection extends Disposable {
     readonly config: AgentConfig,
     private readonly process: AgentProcess,
     private readonly conn: ClientConnection,
-    readonly stats: WireStats,
+    private readonly counter: WireCounter,
+    drops: Emitter<WireStats>,
     readonly init: InitializeResponse,
     readonly features: AgentFeatures,
     private readonly logger: Logger,
     timeouts: Timeouts,
-    private readonly redacted: string[],
+    private readonly redactor: Redactor,
   ) {
     super();
     this.register(router);
+    this.onDidDropInput = this.register(drops).event;
     this.timeouts = timeouts;
+    const onClose = () => {
+      const reason = conn.signal.reason;
+      if (reason instanceof MessageTooLargeError) {
+        this.closedBecause = tooLargeText(reason.maxMessageBytes);
+        logger.error(`${config.name} ${this.closedBecause}`);
+      }
+    };
+    if (conn.signal.aborted) onClose();
+    else conn.signal.addEventListener('abort', onClose, { once: true });
     this.exitPromise = process.exited.then((e) => {
-      this.exitError = e;
-      if (!this.stopping) this.exitEmitter.fire(e);
-      return e;
+      const exit = this.closedBecause ? e.because(this.closedBecause) : e;
+      this.exitError = exit;
+      for (const reject of this.exitWaiters) reject(exit);
+      this.exitWaiters.clear();
+      if (!this.stopping) {
+        this.exitFired = exit;
+        this.exitEmitter.fire(exit);
+      }
+      return exit;
     });
     this.register(toDisposable(() => void this.stop()));
   }
@@ -126,9 +144,14 @@ export class AgentConnection extends Disposable {
     return this.process.pid;
   }
 
-  /** More values the protocol trace must never show (secrets resolved into MCP servers). */
+  /** What the agent sent that was dropped, by kind. */
+  get stats(): WireStats {
+    return this.counter.stats;
+  }
+
+  /** More values the log must never show (secrets resolved into MCP servers). */
   redactAlso(values: readonly string[]): void {
-    for (const v of values) if (!this.redacted.includes(v)) this.redacted.push(v);
+    this.redactor.add(values);
   }
 
   /** The last request failed with `AuthRequired` and nothing has succeeded since. */
@@ -149,53 +172,21 @@ export class AgentConnection extends Disposable {
   static async start(opts: ConnectOptions): Promise<AgentConnection> {
     const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
     const { config, logger, handlers } = opts;
-    logger.info(`starting ${config.command} ${config.args.join(' ')}`);
+    // Every env value is treated as a secret: none may reach the log, whatever its name.
+    const redactor = new Redactor([...Object.values(config.env), ...(opts.secrets ?? [])]);
+    logger.info(redactor.text(`starting ${config.command} ${config.args.join(' ')}`));
     const started = Date.now();
-    const proc = new AgentProcess(config, logger, opts.cwd);
-    const router = new UpdateRouter();
-    const app = client({ name: opts.clientInfo.name });
-    app.onNotification(methods.client.session.update, ({ params }) => router.dispatch(params));
-    app.onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
-    // We can run the agent's own program in a VS Code terminal, so agents may offer terminal sign-in.
-    // Announce only what renders: notices and config options show in the chat; elicitation
-    // and compaction do not, so they are not announced.
-    const capabilities: ClientCapabilities = { terminal: false, auth: { terminal: true }, session: { notices: {}, configOptions: {} } };
-    if (handlers.fs) {
-      const fs = handlers.fs;
-      capabilities.fs = { readTextFile: true, writeTextFile: config.allowFileWrites !== false };
-      app.onRequest(methods.client.fs.readTextFile, ({ params }) => fs.readTextFile(params));
-      app.onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
-        await fs.writeTextFile(params);
-        return {};
-      });
-    }
-    if (handlers.terminals && config.allowTerminals !== false) {
-      const t = handlers.terminals;
-      capabilities.terminal = true;
-      app.onRequest(methods.client.terminal.create, ({ params }) => {
-        const roots = handlers.rootsFor?.(params.sessionId);
-        if (!roots?.length) throw RequestError.invalidParams(undefined, `unknown session ${params.sessionId}`);
-        return t.create(params, roots);
-      });
-      app.onRequest(methods.client.terminal.output, ({ params }) => t.output(params));
-      app.onRequest(methods.client.terminal.waitForExit, ({ params }) => t.waitForExit(params));
-      app.onRequest(methods.client.terminal.kill, async ({ params }) => {
-        await t.kill(params);
-        return {};
-      });
-      app.onRequest(methods.client.terminal.release, async ({ params }) => {
-        await t.release(params);
-        return {};
-      });
-    }
-
-    const redacted = [...Object.values(config.env), ...(opts.secrets ?? [])];
-    const tapped = tapStream(ndJsonStream(proc.input, proc.output), {
-      logger,
-      trace: opts.trace ?? (() => 'off'),
-      secrets: redacted,
+    const proc = new AgentProcess(config, logger, opts.cwd, (line) => redactor.text(line));
+    const drops = new Emitter<WireStats>();
+    const counter = new WireCounter(logger, (stats) => drops.fire({ ...stats }));
+    const router = new UpdateRouter({
+      onDrop: (n, line) => counter.count('droppedUpdates', line, n),
+      bufferMax: opts.updateBuffer?.max,
+      bufferMs: opts.updateBuffer?.maxAgeMs,
     });
-    const conn = app.connect(tapped.stream);
+    const { app, capabilities } = buildClientApp(opts.clientInfo.name, config, handlers, router);
+    const stream = wireStream(proc.input, proc.output, { logger, trace: opts.trace ?? (() => 'off'), redactor, counter });
+    const conn = app.connect(stream);
     const failEarly = proc.exited.then((e) => {
       throw e;
     });
@@ -211,15 +202,16 @@ export class AgentConnection extends Disposable {
         await withTimeout(Promise.race([request, failEarly]), timeouts.initialize, () => new AgentTimedOut(config.name, 'initialize', timeouts.initialize)),
       );
     } catch (e) {
+      // Read before our own close: did the agent end the conversation, or did we?
+      const closed = conn.signal.aborted ? conn.signal.reason : undefined;
       conn.close();
       router.dispose();
+      drops.dispose();
       await proc.stop(500);
-      if (e instanceof AgentExited || e instanceof AgentTimedOut) throw e;
-      if (e instanceof ShapeError) throw new ProtocolError(config.name, 'initialize', e.message);
-      throw toTypedError(config.name, 'initialize', e);
+      throw await startFailure(config.name, e, closed, proc, redactor);
     }
     const features = readFeatures(init);
-    const connection = new AgentConnection(router, config, proc, conn, tapped.stats, init, features, logger, timeouts, redacted);
+    const connection = new AgentConnection(router, config, proc, conn, counter, drops, init, features, logger, timeouts, redactor);
     // Terminals live as long as the agent process: its commands end with it.
     if (handlers.terminals) {
       const terminals = handlers.terminals;
@@ -229,12 +221,6 @@ export class AgentConnection extends Disposable {
       if (!connection.stopping && !proc.hasExited) {
         logger.error('the connection to the agent closed; stopping the process');
         void proc.stop();
-      }
-    });
-    conn.signal.addEventListener('abort', () => {
-      const reason = conn.signal.reason;
-      if (reason instanceof MessageTooLargeError) {
-        logger.error(`the agent sent a message over ${reason.maxMessageBytes} bytes; the connection was closed`);
       }
     });
     logger.info(
@@ -275,9 +261,15 @@ export class AgentConnection extends Disposable {
       : undefined;
     const onAbort = () => cancel.abort(new Cancelled(method));
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    let leave = () => {};
+    // Not `exitPromise.then(…)`: a reaction on that long-lived promise would keep every
+    // result alive until the agent exits.
+    const exited = new Promise<never>((_, reject) => {
+      this.exitWaiters.add(reject);
+      leave = () => this.exitWaiters.delete(reject);
+    });
     try {
       const request = this.conn.agent.request<T>(method, params, { cancellationSignal: cancel.signal, stopWaitingOnCancel: true });
-      const exited = this.exitPromise.then((e) => Promise.reject(e));
       const result = await Promise.race([request, exited]);
       if (method.startsWith('session/')) this.setAuthNeeded(false);
       return result;
@@ -291,10 +283,11 @@ export class AgentConnection extends Disposable {
         const exit = await Promise.race([this.exitPromise, delay(2000)]);
         if (exit) throw exit;
       }
-      const typed = toTypedError(this.config.name, method, e);
+      const typed = toTypedError(this.config.name, method, e, this.redactor);
       if (typed instanceof AuthRequired) this.setAuthNeeded(true);
       throw typed;
     } finally {
+      leave();
       clearTimeout(timer);
       activity?.dispose();
       opts.signal?.removeEventListener('abort', onAbort);
@@ -323,18 +316,15 @@ export class AgentConnection extends Disposable {
   /** One page of `session/list`, checked field by field. */
   async listSessions(params: { cwd?: string; cursor?: string }, signal?: AbortSignal): Promise<ListPage> {
     const result = await this.call<unknown>(methods.agent.session.list, params, { timeoutMs: this.timeouts.list, signal });
-    try {
-      const page = validateListResult(result);
-      if (page.dropped > 0) this.logger.warn(`session/list: dropped ${page.dropped} entries of the wrong shape`);
-      return page;
-    } catch (e) {
-      throw new ProtocolError(this.config.name, methods.agent.session.list, (e as Error).message);
-    }
+    const page = this.checked(methods.agent.session.list, () => validateListResult(result));
+    if (page.dropped > 0) this.logger.warn(`session/list: dropped ${page.dropped} entries of the wrong shape`);
+    if (page.pagingStopped) this.logger.warn(`session/list: ${page.pagingStopped}`);
+    return page;
   }
 
   async newSession(params: NewSessionRequest, signal?: AbortSignal): Promise<NewSessionResponse> {
     const result = await this.call<unknown>(methods.agent.session.new, params, { timeoutMs: this.timeouts.newSession, signal });
-    return this.checked(methods.agent.session.new, () => validateNewSessionResult(result));
+    return this.checked(methods.agent.session.new, () => validateNewSessionResult(result, this.note(methods.agent.session.new)));
   }
 
   /** Register the session with `router` before calling: updates may precede the response. */
@@ -344,7 +334,7 @@ export class AgentConnection extends Disposable {
       signal,
       idleFor: params.sessionId,
     });
-    return this.checked(methods.agent.session.load, () => validateSetupResult<LoadSessionResponse>(methods.agent.session.load, result));
+    return this.checked(methods.agent.session.load, () => validateSetupResult<LoadSessionResponse>(methods.agent.session.load, result, this.note(methods.agent.session.load)));
   }
 
   async resumeSession(params: ResumeSessionRequest, signal?: AbortSignal): Promise<ResumeSessionResponse> {
@@ -353,7 +343,7 @@ export class AgentConnection extends Disposable {
       signal,
       idleFor: params.sessionId,
     });
-    return this.checked(methods.agent.session.resume, () => validateSetupResult<ResumeSessionResponse>(methods.agent.session.resume, result));
+    return this.checked(methods.agent.session.resume, () => validateSetupResult<ResumeSessionResponse>(methods.agent.session.resume, result, this.note(methods.agent.session.resume)));
   }
 
   /** No timeout: a turn can run for as long as the agent works; the user cancels. */
@@ -384,8 +374,17 @@ export class AgentConnection extends Disposable {
     await this.call(methods.agent.session.setMode, { sessionId, modeId }, { timeoutMs: this.timeouts.other });
   }
 
-  async setConfigOption(sessionId: string, configId: string, value: unknown): Promise<unknown> {
-    return this.call(methods.agent.session.setConfigOption, { sessionId, configId, value }, { timeoutMs: this.timeouts.other });
+  /** A boolean goes as `{ type: "boolean", value }`: the schema's rule, which SDK-based agents enforce. */
+  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<SetSessionConfigOptionResponse> {
+    const method = methods.agent.session.setConfigOption;
+    const params: SetSessionConfigOptionRequest = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    const result = await this.call<unknown>(method, params, { timeoutMs: this.timeouts.other });
+    return this.checked(method, () => validateConfigOptionResult(result, this.note(method)));
+  }
+
+  /** Where the checks say what they dropped from a result. */
+  private note(method: string): (line: string) => void {
+    return (line) => this.logger.warn(`${method}: ${line}`);
   }
 
   private checked<T>(method: string, check: () => T): T {
@@ -398,34 +397,8 @@ export class AgentConnection extends Disposable {
 
   /** Stops the process (its whole group). Pending requests fail with `AgentExited`. */
   async stop(): Promise<void> {
-    if (this.stopping) return this.process.exited.then(() => undefined);
     this.stopping = true;
     this.conn.close();
     await this.process.stop();
   }
-}
-
-const delay = (ms: number) => new Promise<undefined>((resolve) => setTimeout(resolve, ms));
-
-function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Promise<T> {
-  if (ms <= 0) return p;
-  let timer: ReturnType<typeof setTimeout>;
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(error()), ms);
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
-
-/** Maps what the SDK throws to our few typed errors. */
-export function toTypedError(agentName: string, method: string, e: unknown): Error {
-  if (e instanceof AgentExited || e instanceof AgentTimedOut || e instanceof Cancelled || e instanceof ProtocolError || e instanceof AuthRequired) return e;
-  if (e instanceof RequestError) {
-    if (e.code === ErrorCodes.AuthRequired) return new AuthRequired(agentName, e.message);
-    if (e.code === ErrorCodes.RequestCancelled) return new Cancelled(method);
-    return new ProtocolError(agentName, method, e.message || `${method} failed`, e.code, e.data);
-  }
-  if (e instanceof MessageTooLargeError) return new ProtocolError(agentName, method, `The agent sent a message over ${e.maxMessageBytes} bytes.`);
-  return new ProtocolError(agentName, method, e instanceof Error ? e.message : String(e));
 }

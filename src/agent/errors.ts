@@ -1,24 +1,45 @@
+import { MessageTooLargeError, RequestError } from '@agentclientprotocol/sdk';
+
 /**
  * The few typed errors of the core. `ui/messages.ts` is the one place that turns them into
  * words for the user; nobody else shows a raw `e.message`.
  */
 
-/** The agent process ended (or never started: `spawnError`). */
+/** The agent process ended (or never got as far as answering `initialize`: `spawnError`). */
 export class AgentExited extends Error {
   override readonly name = 'AgentExited';
   constructor(
     readonly agentName: string,
     readonly code: number | null,
     readonly signal: string | null,
-    /** The last lines the agent wrote to stderr. */
+    /** The last lines the agent wrote to stderr (known secrets redacted). */
     readonly stderrTail: string,
+    /** Why it could not be started, e.g. `the command "x" was not found`. */
     readonly spawnError?: string,
+    /** Why the connection ended it, when we did (a message over the size limit). */
+    readonly reason?: string,
   ) {
     super(
       spawnError
-        ? `${agentName} could not be started: ${spawnError}`
-        : `${agentName} stopped${code !== null ? ` with exit code ${code}` : ''}${signal ? ` (${signal})` : ''}`,
+        ? `${agentName} could not be started: ${spawnError}. Check "acp.agents" in your settings.`
+        : reason
+          ? `${agentName} ${reason}`
+          : `${agentName} stopped${code !== null ? ` with exit code ${code}` : ''}${signal ? ` (${signal})` : ''}`,
     );
+  }
+
+  /** The same exit, told as a start that failed (it ended before answering `initialize`). */
+  asStartFailure(): AgentExited {
+    if (this.spawnError) return this;
+    const how = this.code !== null ? ` with code ${this.code}` : this.signal ? ` on ${this.signal}` : '';
+    const last = this.stderrTail.split('\n').filter((l) => l.trim()).at(-1);
+    const said = last ? ` (its last output: "${last.length > 200 ? `${last.slice(0, 200)}…` : last}")` : '';
+    return new AgentExited(this.agentName, this.code, this.signal, this.stderrTail, `it exited${how} before answering initialize${said}`);
+  }
+
+  /** The same exit, with the reason the connection closed. */
+  because(reason: string): AgentExited {
+    return new AgentExited(this.agentName, this.code, this.signal, this.stderrTail, this.spawnError, reason);
   }
 }
 
@@ -76,3 +97,48 @@ export const ErrorCodes = {
   InternalError: -32603,
   RequestCancelled: -32800,
 } as const;
+
+/** Masks known secrets in texts that came from the agent. */
+export interface TextRedactor {
+  text(s: string): string;
+  data(d: unknown): unknown;
+}
+
+const asIs: TextRedactor = { text: (s) => s, data: (d) => d };
+
+/** Maps what the SDK throws to our few typed errors; the agent's own texts pass through `redact`. */
+export function toTypedError(agentName: string, method: string, e: unknown, redact: TextRedactor = asIs): Error {
+  if (e instanceof AgentExited || e instanceof AgentTimedOut || e instanceof Cancelled || e instanceof ProtocolError || e instanceof AuthRequired) return e;
+  if (e instanceof RequestError) {
+    if (e.code === ErrorCodes.AuthRequired) return new AuthRequired(agentName, redact.text(e.message));
+    if (e.code === ErrorCodes.RequestCancelled) return new Cancelled(method);
+    return new ProtocolError(agentName, method, redact.text(e.message) || `${method} failed`, e.code, redact.data(e.data));
+  }
+  if (e instanceof MessageTooLargeError) return new ProtocolError(agentName, method, tooLargeText(e.maxMessageBytes));
+  return new ProtocolError(agentName, method, redact.text(e instanceof Error ? e.message : String(e)));
+}
+
+/** "sent a message over 32 MiB …": the words for a connection the size limit closed. */
+export function tooLargeText(maxBytes: number): string {
+  const size = maxBytes % (1024 * 1024) === 0 ? `${maxBytes / (1024 * 1024)} MiB` : `${maxBytes} bytes`;
+  return `sent a message over ${size}, the largest this client accepts, so the connection was closed and the agent stopped`;
+}
+
+/**
+ * The error a failed start reports: what the user can act on, with the agent's exit where
+ * there was one. `closed` is why the connection closed, if it did before we closed it.
+ */
+export async function startFailure(
+  name: string,
+  e: unknown,
+  closed: unknown,
+  proc: { readonly exited: Promise<AgentExited>; readonly exit: AgentExited | undefined },
+  redact: TextRedactor,
+): Promise<Error> {
+  if (closed instanceof MessageTooLargeError) return (await proc.exited).because(tooLargeText(closed.maxMessageBytes));
+  if (e instanceof AgentTimedOut) return e;
+  if (e instanceof AgentExited) return e.asStartFailure();
+  // The pipe closed a moment before the exit event: the exit is the news.
+  if (closed !== undefined && proc.exit) return proc.exit.asStartFailure();
+  return toTypedError(name, 'initialize', e, redact);
+}

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { Emitter } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
@@ -23,11 +24,15 @@ export class AgentProcess implements IDisposable {
   readonly onDidExit = this.exitEmitter.event;
   readonly exited: Promise<AgentExited>;
   private stopping = false;
+  /** Ending what is left of the group after the leader exited on its own. */
+  private groupEnding: Promise<void> | undefined;
 
   constructor(
     readonly config: AgentConfig,
     private readonly logger: Logger,
     cwd?: string,
+    /** Masks known secrets in stderr lines before they are logged or kept. */
+    private readonly redact: (line: string) => string = (line) => line,
   ) {
     this.child = spawn(config.command, [...config.args], {
       cwd,
@@ -45,13 +50,12 @@ export class AgentProcess implements IDisposable {
         resolve(this.exitInfo);
         this.exitEmitter.fire(this.exitInfo);
       };
-      this.child.once('error', (err: NodeJS.ErrnoException) => {
-        const why = err.code === 'ENOENT' ? `the command "${config.command}" was not found` : err.message;
-        done(null, null, why);
-      });
+      this.child.once('error', (err: NodeJS.ErrnoException) => done(null, null, spawnFailure(err, config.command, cwd)));
       this.child.once('exit', (code, signal) => {
         if (!this.stopping) {
           logger.warn(`agent process exited (code ${code ?? '-'}, signal ${signal ?? '-'})`);
+          // A launcher (npx, a shell script) that dies leaves the real agent running in its group.
+          this.groupEnding = this.endGroup(STOP_GRACE_MS);
         }
         done(code, signal);
       });
@@ -69,6 +73,11 @@ export class AgentProcess implements IDisposable {
 
   get hasExited(): boolean {
     return this.exitInfo !== undefined;
+  }
+
+  /** How it ended, once it has. */
+  get exit(): AgentExited | undefined {
+    return this.exitInfo;
   }
 
   /** The agent's stdout as a web stream of bytes (what the SDK reads). */
@@ -101,17 +110,24 @@ export class AgentProcess implements IDisposable {
     this.stderrPartial = '';
   }
 
-  private pushStderr(line: string): void {
+  private pushStderr(raw: string): void {
+    const line = this.redact(raw);
     const capped = line.length > 2000 ? `${line.slice(0, 2000)}…` : line;
     this.stderrLines.push(capped);
     if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.shift();
     this.logger.info(`stderr: ${capped}`);
   }
 
-  /** SIGTERM to the process group, SIGKILL after a grace period; resolves when it is gone. */
+  /**
+   * SIGTERM to the process group, SIGKILL after a grace period; resolves when it is gone. The
+   * group is signalled even when the leader has already exited: a launcher's child lives on.
+   */
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
-    if (this.exitInfo) return;
     this.stopping = true;
+    if (this.exitInfo) {
+      await (this.groupEnding ??= this.endGroup(graceMs));
+      return;
+    }
     this.child.stdin?.end();
     this.signal('SIGTERM');
     const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
@@ -122,6 +138,26 @@ export class AgentProcess implements IDisposable {
     }
     // The leader is gone; make sure nothing of its group outlives it.
     this.signal('SIGKILL');
+  }
+
+  /** The leader is gone: SIGTERM to the rest of its group, SIGKILL to what is left after the grace period. */
+  private async endGroup(graceMs: number): Promise<void> {
+    if (!this.groupExists()) return;
+    this.signal('SIGTERM');
+    const end = Date.now() + graceMs;
+    while (this.groupExists() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    this.signal('SIGKILL');
+  }
+
+  private groupExists(): boolean {
+    const pid = this.child.pid;
+    if (pid === undefined || process.platform === 'win32') return false;
+    try {
+      process.kill(-pid, 0);
+      return true;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === 'EPERM';
+    }
   }
 
   private signal(sig: NodeJS.Signals): void {
@@ -139,4 +175,13 @@ export class AgentProcess implements IDisposable {
     void this.stop();
     this.exitEmitter.dispose();
   }
+}
+
+/** Why a command could not be spawned, in words (Node says only `spawn x ENOENT`). */
+function spawnFailure(err: NodeJS.ErrnoException, command: string, cwd: string | undefined): string {
+  // A missing working folder fails with ENOENT too, naming the command.
+  if (cwd && !existsSync(cwd)) return `the folder "${cwd}" it is started in does not exist`;
+  if (err.code === 'ENOENT') return `the command "${command}" was not found`;
+  if (err.code === 'EACCES') return `the command "${command}" cannot be run (permission denied: is it executable?)`;
+  return `the command "${command}" failed to start (${err.message})`;
 }

@@ -19,7 +19,7 @@ import { ErrorCodes } from './errors';
 import type { Logger } from './log';
 import { resolveInRoots } from './roots';
 
-/** Output kept per terminal when the agent gives no `outputByteLimit`. */
+/** Output kept per terminal when the agent gives no `outputByteLimit`, and the most it may ask for. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
 
 /** Names one terminal; every ACP `terminal/*` request has this shape. */
@@ -45,6 +45,11 @@ export interface TerminalsOptions {
   allowTerminal?(sessionId: string): boolean;
   /** How long a command has to end after SIGTERM before SIGKILL; 2 s when absent. */
   killGraceMs?: number;
+  /**
+   * The most output kept per terminal, whatever `outputByteLimit` the agent asks for (it could
+   * ask for a terabyte); {@link DEFAULT_OUTPUT_BYTE_LIMIT} when absent.
+   */
+  maxOutputBytes?: number;
 }
 
 interface Terminal extends TerminalRef {
@@ -100,10 +105,12 @@ export class Terminals extends Disposable {
     // resolvePath() drops a root's trailing separator, which resolveInRoots refuses in a path.
     const cwd = resolveInRoots(params.cwd ?? resolvePath(roots[0]), roots);
     if (!statSync(cwd).isDirectory()) throw new RequestError(ErrorCodes.InvalidParams, `The working directory "${params.cwd}" is not a folder.`);
-    const limit = params.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
-    if (!Number.isInteger(limit) || limit < 0) {
-      throw new RequestError(ErrorCodes.InvalidParams, `"outputByteLimit" must be a whole number of bytes; got ${String(limit)}.`);
+    const asked = params.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
+    if (!Number.isInteger(asked) || asked < 0) {
+      throw new RequestError(ErrorCodes.InvalidParams, `"outputByteLimit" must be a whole number of bytes; got ${String(asked)}.`);
     }
+    // The agent's limit is a wish: memory is ours, so our own cap wins.
+    const limit = Math.min(asked, this.options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTE_LIMIT);
 
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const v of params.env ?? []) env[v.name] = v.value;

@@ -28,6 +28,11 @@ export interface ListPage {
   readonly nextCursor: string | undefined;
   /** How many entries were dropped for their shape. */
   readonly dropped: number;
+  /**
+   * Set when the page's rows are kept but paging cannot go on (a `nextCursor` that is not a
+   * string): why, in words, so the list can say paging stopped.
+   */
+  readonly pagingStopped?: string;
 }
 
 /** Fetches one page of sessions for a cwd. `signal` aborts the wait (and cancels the request). */

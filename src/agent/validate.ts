@@ -1,4 +1,14 @@
-import type { InitializeResponse, NewSessionResponse, SessionInfo } from '@agentclientprotocol/sdk';
+import type {
+  InitializeResponse,
+  NewSessionResponse,
+  SessionConfigOption,
+  SessionConfigSelectGroup,
+  SessionConfigSelectOption,
+  SessionInfo,
+  SessionMode,
+  SessionModeState,
+  SetSessionConfigOptionResponse,
+} from '@agentclientprotocol/sdk';
 import type { ListPage } from './types';
 
 /**
@@ -6,7 +16,8 @@ import type { ListPage } from './types';
  * checked here before anything else trusts it. These return a message for a wrong shape.
  */
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object (not an array, not null). */
+export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Absolute on POSIX or Windows (`C:\`, `\\server\share`). */
 export function isAbsolutePath(p: string): boolean {
@@ -17,20 +28,28 @@ export class ShapeError extends Error {
   override readonly name = 'ShapeError';
 }
 
-/** Checks a `session/list` result: a bad page throws; bad entries are dropped and counted. */
+/** Where a check says what it dropped (the connection logs it). */
+export type Note = (line: string) => void;
+const quiet: Note = () => {};
+
+/**
+ * Checks a `session/list` result: a page without a `sessions` array throws; bad entries are
+ * dropped and counted; a `nextCursor` that is not a string keeps the rows and ends paging.
+ */
 export function validateListResult(result: unknown): ListPage {
   if (!isRecord(result)) throw new ShapeError('session/list returned no result object');
   if (!Array.isArray(result.sessions)) throw new ShapeError('session/list returned no "sessions" array');
-  const { nextCursor } = result;
-  if (nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== 'string') {
-    throw new ShapeError('session/list returned a "nextCursor" that is not a string');
-  }
   const sessions: SessionInfo[] = [];
   let dropped = 0;
   for (const raw of result.sessions) {
     const s = validateSessionInfo(raw);
     if (s) sessions.push(s);
     else dropped++;
+  }
+  const { nextCursor } = result;
+  if (nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== 'string') {
+    const kind = Array.isArray(nextCursor) ? 'an array' : typeof nextCursor === 'object' ? 'an object' : `a ${typeof nextCursor}`;
+    return { sessions, nextCursor: undefined, dropped, pagingStopped: `the agent sent a "nextCursor" that is not a string (${kind}), so paging stopped after this page` };
   }
   return { sessions, nextCursor: nextCursor === null || nextCursor === '' ? undefined : nextCursor, dropped };
 }
@@ -68,24 +87,98 @@ export function validateInitializeResult(result: unknown): InitializeResponse {
   return result as InitializeResponse;
 }
 
-export function validateNewSessionResult(result: unknown): NewSessionResponse {
+export function validateNewSessionResult(result: unknown, note: Note = quiet): NewSessionResponse {
   if (!isRecord(result) || typeof result.sessionId !== 'string' || result.sessionId.length === 0) {
     throw new ShapeError('session/new returned no session id');
   }
-  return result as NewSessionResponse;
+  return checkSetupParts(result, note) as NewSessionResponse;
 }
 
 /** Load and resume results carry optional modes and config options; keep only what is usable. */
-export function validateSetupResult<T extends object>(method: string, result: unknown): T {
+export function validateSetupResult<T extends object>(method: string, result: unknown, note: Note = quiet): T {
   if (result === null || result === undefined) return {} as T;
   if (!isRecord(result)) throw new ShapeError(`${method} returned a result that is not an object`);
+  return checkSetupParts(result, note) as T;
+}
+
+/** The `session/set_config_option` result: the options as they now are, malformed ones dropped. */
+export function validateConfigOptionResult(result: unknown, note: Note = quiet): SetSessionConfigOptionResponse {
+  if (!isRecord(result)) {
+    note('the result is not an object; the options shown stay as they were');
+    return {} as SetSessionConfigOptionResponse;
+  }
+  return checkSetupParts(result, note) as SetSessionConfigOptionResponse;
+}
+
+/** A copy of a result whose `modes` and `configOptions` are either usable or gone. */
+function checkSetupParts(result: Record<string, unknown>, note: Note): Record<string, unknown> {
   const out = { ...result };
   if (out.modes !== undefined && out.modes !== null) {
-    const m = out.modes;
-    if (!isRecord(m) || typeof m.currentModeId !== 'string' || !Array.isArray(m.availableModes)) delete out.modes;
+    const modes = validateModes(out.modes, note);
+    if (modes) out.modes = modes;
+    else delete out.modes;
   }
-  if (out.configOptions !== undefined && out.configOptions !== null && !Array.isArray(out.configOptions)) {
-    delete out.configOptions;
+  if (out.configOptions !== undefined && out.configOptions !== null) {
+    const options = validateConfigOptions(out.configOptions, note);
+    if (options) out.configOptions = options;
+    else delete out.configOptions;
   }
-  return out as T;
+  return out;
+}
+
+const optText = (v: unknown) => v === undefined || v === null || typeof v === 'string';
+const named = (v: unknown, key: string): v is Record<string, unknown> =>
+  isRecord(v) && typeof v[key] === 'string' && (v[key] as string).length > 0 && typeof v.name === 'string' && optText(v.description);
+
+/** `modes`: a current id and a list of `{ id, name }`; bad modes are dropped, an unusable state goes whole. */
+export function validateModes(raw: unknown, note: Note = quiet): SessionModeState | undefined {
+  if (!isRecord(raw) || typeof raw.currentModeId !== 'string' || !Array.isArray(raw.availableModes)) {
+    note('dropped "modes": it needs a "currentModeId" string and an "availableModes" array');
+    return undefined;
+  }
+  const availableModes = raw.availableModes.filter((m): m is SessionMode => named(m, 'id'));
+  if (availableModes.length < raw.availableModes.length) {
+    note(`dropped ${raw.availableModes.length - availableModes.length} of ${raw.availableModes.length} modes without a string "id" and "name"`);
+  }
+  if (availableModes.length === 0) {
+    note('dropped "modes": no usable mode is left');
+    return undefined;
+  }
+  return { ...raw, currentModeId: raw.currentModeId, availableModes };
+}
+
+/** `configOptions`: select options with their values, or booleans; anything else is dropped. */
+export function validateConfigOptions(raw: unknown, note: Note = quiet): SessionConfigOption[] | undefined {
+  if (!Array.isArray(raw)) {
+    note('dropped "configOptions": it is not an array');
+    return undefined;
+  }
+  const out: SessionConfigOption[] = [];
+  for (const o of raw) {
+    const checked = validateConfigOption(o);
+    if (typeof checked === 'string') note(`dropped a config option: ${checked}`);
+    else out.push(checked);
+  }
+  return out;
+}
+
+/** One option, or why it cannot be used. */
+function validateConfigOption(o: unknown): SessionConfigOption | string {
+  if (!named(o, 'id')) return 'it needs a string "id" and "name"';
+  if (!optText(o.category)) return `"${o.id}" has a "category" that is not a string`;
+  if (o.type === 'boolean') {
+    return typeof o.currentValue === 'boolean' ? (o as SessionConfigOption) : `"${o.id}" is a boolean without a true or false "currentValue"`;
+  }
+  if (o.type !== 'select') return `"${o.id}" has an unknown type ${JSON.stringify(o.type) ?? 'undefined'}`;
+  if (typeof o.currentValue !== 'string') return `"${o.id}" has no string "currentValue"`;
+  if (!Array.isArray(o.options)) return `"${o.id}" has no "options" array`;
+  const grouped = o.options.length > 0 && o.options.every((g) => isRecord(g) && 'group' in g);
+  const options = grouped
+    ? o.options
+        .filter((g): g is SessionConfigSelectGroup => named(g, 'group') && Array.isArray(g.options))
+        .map((g) => ({ ...g, options: g.options.filter((v): v is SessionConfigSelectOption => named(v, 'value')) }))
+        .filter((g) => g.options.length > 0)
+    : o.options.filter((v): v is SessionConfigSelectOption => named(v, 'value'));
+  if (options.length === 0) return `"${o.id}" has no usable values`;
+  return { ...o, options } as SessionConfigOption;
 }

@@ -1,16 +1,50 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import type { Logger } from './log';
+import { LineSplitter } from './ndjson';
+import { mcpValues, withoutMcpValues, type Redactor } from './redact';
+import { isRecord } from './validate';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 
-/** What the SDK would drop with only a `console.error`, counted for the log and the UI. */
+/** What the SDK would drop with only a `console.error` (or never see), counted for the log and the UI. */
 export interface WireStats {
-  /** Lines that were not JSON, or JSON that is not a JSON-RPC object. */
-  invalidLines: number;
+  /** Lines that were not JSON. */
+  notJson: number;
+  /** JSON that is not a JSON-RPC message (an array, a number, an object of no known shape). */
+  notJsonRpc: number;
   /** Responses to ids we never sent (or already settled). */
   unknownResponses: number;
   /** `session/update` notifications whose kind the SDK does not know. */
   unknownUpdates: number;
+  /** `session/update` notifications for a session nobody opened in time, dropped from the router's buffer. */
+  droppedUpdates: number;
+}
+
+export type DropKind = keyof WireStats;
+
+/** Past this many lines of one kind, further ones are counted but not logged (a flood must not bury the log). */
+const LOG_LINES_PER_KIND = 100;
+
+/** Counts each kind of dropped input once and logs it once; `onChange` feeds `onDidDropInput`. */
+export class WireCounter {
+  readonly stats: WireStats = { notJson: 0, notJsonRpc: 0, unknownResponses: 0, unknownUpdates: 0, droppedUpdates: 0 };
+  private readonly logged = new Map<DropKind, number>();
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly onChange: (stats: WireStats) => void = () => {},
+  ) {}
+
+  /** `line` absent: counted only, because a line already told of it. */
+  count(kind: DropKind, line: string | undefined, n = 1): void {
+    this.stats[kind] += n;
+    if (line === undefined) return this.onChange(this.stats);
+    const logged = this.logged.get(kind) ?? 0;
+    if (logged < LOG_LINES_PER_KIND) this.logger.warn(line);
+    else if (logged === LOG_LINES_PER_KIND) this.logger.warn(`more input of this kind (${kind}) is counted but no longer logged`);
+    this.logged.set(kind, logged + 1);
+    this.onChange(this.stats);
+  }
 }
 
 const KNOWN_UPDATES = new Set([
@@ -30,91 +64,126 @@ const KNOWN_UPDATES = new Set([
   'compaction_summary_chunk',
 ]);
 
-const SECRET_KEY = /token|secret|password|passwd|api[-_]?key|authorization|cookie|credential/i;
+/** The longest trace line; a 1 MiB reply is not copied into the log whole. */
+const TRACE_MAX = 20_000;
+/** Text kept past a cut while redacting: longer than any secret. */
+const REDACT_MARGIN = 4096;
+
+export interface WireOptions {
+  logger: Logger;
+  trace: () => TraceLevel;
+  redactor: Redactor;
+  counter: WireCounter;
+  /** The SDK's default (32 MiB) when absent. */
+  maxMessageBytes?: number;
+}
+
+const isId = (v: unknown) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
+
+/** How the SDK's connection will treat a parsed line (its own rules, in `receiveUnvalidatedMessage`). */
+function classify(m: unknown): 'request' | 'notification' | 'response' | 'invalid' {
+  if (!isRecord(m)) return 'invalid';
+  if ('method' in m) {
+    if (typeof m.method !== 'string' || m.jsonrpc !== '2.0') return 'invalid';
+    if (!('id' in m)) return 'notification';
+    return isId(m.id) ? 'request' : 'invalid';
+  }
+  return 'id' in m ? 'response' : 'invalid';
+}
 
 /**
- * Wraps the SDK's message stream to see what it reads and writes: the SDK answers a line that
- * is not JSON with a `-32700` response to the agent and drops other bad input with only a
- * `console.error`, so this is where such input is logged and counted. It also writes the
- * `acp.trace` log, with environment values and secret-looking fields redacted.
+ * The ACP stream over the agent's stdio: our own newline-delimited JSON framing (the SDK's
+ * `ndJsonStream` answers a line that is not JSON straight to the process, where nothing of
+ * ours sees it), with the SDK's 32 MiB line limit. Every line is classified once here, so each
+ * kind of bad input is logged once and counted once; the `acp.trace` log is written here too,
+ * with MCP `env`/`headers` values and known secrets redacted.
  */
-export function tapStream(
-  inner: Stream,
-  opts: { logger: Logger; trace: () => TraceLevel; secrets: readonly string[]; onStats?: (s: WireStats) => void },
-): { stream: Stream; stats: WireStats } {
-  const stats: WireStats = { invalidLines: 0, unknownResponses: 0, unknownUpdates: 0 };
-  const outstanding = new Set<string | number>();
-  const { logger } = opts;
-  // Read at each message: the connection adds secrets resolved later (MCP headers and env).
-  const secrets = () => opts.secrets.filter((s) => s.length >= 4);
-  const changed = () => opts.onStats?.(stats);
+export function wireStream(output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>, opts: WireOptions): Stream {
+  const { logger, redactor, counter } = opts;
+  const outstanding = new Set<unknown>();
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const splitter = new LineSplitter(opts.maxMessageBytes);
 
-  const trace = (dir: '→' | '←', m: AnyMessage) => {
-    const level = opts.trace();
-    if (level === 'off') return;
-    const r = m as Record<string, unknown>;
-    const what = 'method' in r ? `${String(r.method)}${'id' in r ? ` #${String(r.id)}` : ''}` : `response #${String(r.id)}${'error' in r ? ' (error)' : ''}`;
-    if (level === 'messages') logger.trace(`${dir} ${what}`);
-    else logger.trace(`${dir} ${what} ${redact(preview(m, Number.MAX_SAFE_INTEGER), secrets())}`);
-  };
-
-  const readable = inner.readable.pipeThrough(
-    new TransformStream<AnyMessage, AnyMessage>({
-      transform(m, controller) {
-        const r = m as Record<string, unknown>;
-        trace('←', m);
-        const isRequest = typeof r.method === 'string';
-        if (r.jsonrpc !== '2.0' || (!isRequest && !('id' in r))) {
-          stats.invalidLines++;
-          logger.warn(`ignored a message that is not JSON-RPC 2.0 (${preview(m)})`);
-          changed();
-        } else if (!isRequest) {
-          const id = r.id as string | number;
-          if (!outstanding.delete(id)) {
-            stats.unknownResponses++;
-            logger.warn(`ignored a response to unknown request id ${JSON.stringify(r.id)}`);
-            changed();
-          }
-        } else if (r.method === 'session/update' && !('id' in r)) {
-          const kind = (r.params as { update?: { sessionUpdate?: unknown } } | undefined)?.update?.sessionUpdate;
-          if (typeof kind !== 'string' || !KNOWN_UPDATES.has(kind)) {
-            stats.unknownUpdates++;
-            logger.warn(`ignored a session/update of unknown kind ${JSON.stringify(kind)}`);
-            changed();
-          }
-        }
-        controller.enqueue(m);
-      },
-    }),
-  );
-
-  const writer = inner.writable;
-  const writable = new WritableStream<AnyMessage>({
-    async write(m) {
-      const r = m as Record<string, unknown>;
-      if (typeof r.method === 'string' && 'id' in r) outstanding.add(r.id as string | number);
-      // The SDK answers a line that is not JSON (or not an object) with an id-less error.
-      if (!('method' in r) && r.id === null && typeof r.error === 'object') {
-        stats.invalidLines++;
-        logger.warn(`the agent wrote a line that is not a JSON-RPC message (${(r.error as { message?: string }).message ?? 'parse error'})`);
-        changed();
-      }
-      trace('→', m);
-      const w = writer.getWriter();
+  let writes = Promise.resolve();
+  const write = (m: AnyMessage): Promise<void> => {
+    const bytes = encoder.encode(JSON.stringify(m) + '\n');
+    const next = writes.then(async () => {
+      const w = output.getWriter();
       try {
-        await w.write(m);
+        await w.write(bytes);
       } finally {
         w.releaseLock();
       }
-    },
-    close() {
-      return writer.close();
-    },
-    abort(reason) {
-      return writer.abort(reason);
+    });
+    writes = next.catch(() => {});
+    return next;
+  };
+
+  const trace = (dir: '→' | '←', m: unknown) => {
+    const level = opts.trace();
+    if (level === 'off') return;
+    const r = isRecord(m) ? m : {};
+    const what = 'method' in r ? `${String(r.method)}${'id' in r ? ` #${String(r.id)}` : ''}` : `response #${String(r.id)}${'error' in r ? ' (error)' : ''}`;
+    if (level === 'messages') return logger.trace(`${dir} ${what}`);
+    const full = preview(withoutMcpValues(m), Number.MAX_SAFE_INTEGER);
+    const text = shown(full, TRACE_MAX);
+    logger.trace(`${dir} ${what} ${full.length > TRACE_MAX ? `${text} (${full.length} characters)` : text}`);
+  };
+  /** Redacted before it is cut, so a secret across the cut is not left half visible. */
+  const shown = (s: string, max = 120) => cut(redactor.json(cut(s, max + REDACT_MARGIN)), max);
+
+  const onLine = (bytes: Uint8Array, controller: TransformStreamDefaultController<AnyMessage>) => {
+    const text = decoder.decode(bytes).trim();
+    if (!text) return;
+    let m: unknown;
+    try {
+      m = JSON.parse(text);
+    } catch {
+      counter.count('notJson', `ignored a line from the agent that is not JSON: ${shown(text)}`);
+      // JSON-RPC answers a parse error with a null id, as the SDK's own reader does.
+      void write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }).catch(() => {});
+      return;
+    }
+    trace('←', m);
+    const kind = classify(m);
+    if (kind === 'invalid') {
+      counter.count('notJsonRpc', `ignored JSON from the agent that is not a JSON-RPC message: ${shown(preview(m, 120 + REDACT_MARGIN))}`);
+    } else if (kind === 'response') {
+      const id = (m as { id: unknown }).id;
+      if (!outstanding.delete(id)) counter.count('unknownResponses', `ignored a response to unknown request id ${shown(String(JSON.stringify(id)))}`);
+    } else if (kind === 'notification' && (m as { method: string }).method === 'session/update') {
+      const update = (m as { params?: { update?: { sessionUpdate?: unknown } } }).params?.update?.sessionUpdate;
+      if (typeof update !== 'string' || !KNOWN_UPDATES.has(update)) {
+        counter.count('unknownUpdates', `ignored a session/update of unknown kind ${shown(String(JSON.stringify(update)))}`);
+      }
+    }
+    // Passed on even when invalid: the SDK answers a bad request with -32600 itself.
+    controller.enqueue(m as AnyMessage);
+  };
+
+  const readable = input.pipeThrough(
+    new TransformStream<Uint8Array, AnyMessage>({
+      transform: (chunk, controller) => splitter.push(chunk, (line) => onLine(line, controller)),
+      flush: (controller) => splitter.flush((line) => onLine(line, controller)),
+    }),
+  );
+
+  const writable = new WritableStream<AnyMessage>({
+    write(m) {
+      const r = m as Record<string, unknown>;
+      if (typeof r.method === 'string' && 'id' in r) outstanding.add(r.id);
+      // Values typed into MCP settings may be keys: hidden wherever the agent echoes them later.
+      redactor.add(mcpValues(m));
+      trace('→', m);
+      return write(m);
     },
   });
-  return { stream: { readable, writable }, stats };
+  return { readable, writable };
+}
+
+function cut(s: string, max = 120): string {
+  return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
 function preview(m: unknown, max = 120): string {
@@ -125,18 +194,5 @@ function preview(m: unknown, max = 120): string {
     // Deeply nested input overflows JSON.stringify: say so rather than fail the stream.
     return '(too deeply nested to show)';
   }
-  return s.length > max ? `${s.slice(0, max)}…` : s;
-}
-
-/** Replaces environment values and secret-looking fields in a JSON text. */
-export function redact(json: string, secrets: readonly string[]): string {
-  let out = json.replace(
-    /"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*"((?:[^"\\]|\\.)*)"/g,
-    (whole, key: string) => (SECRET_KEY.test(key) ? `"${key}":"[redacted]"` : whole),
-  );
-  for (const s of secrets) {
-    const encoded = JSON.stringify(s).slice(1, -1);
-    out = out.split(encoded).join('[redacted]');
-  }
-  return out.length > 20000 ? `${out.slice(0, 20000)}… (${out.length} characters)` : out;
+  return cut(s, max);
 }

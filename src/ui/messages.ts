@@ -11,6 +11,7 @@ import { MissingSecret } from '../agent/secrets';
 export function describeError(e: unknown): string {
   if (e instanceof AgentExited) {
     if (e.spawnError) return `${e.agentName} could not be started: ${cap(e.spawnError)}. Check "acp.agents" in your settings.`;
+    if (e.reason) return `${e.agentName} ${cap(e.reason)}. The log has the details.`;
     const how = e.code !== null ? `exit code ${e.code}` : e.signal ? `signal ${e.signal}` : 'no exit code';
     return `${e.agentName} stopped (${how}). The log has its last output.`;
   }

@@ -39,6 +39,8 @@ const models = [
 interface LiveSession {
   modeId: string;
   model: string;
+  /** A boolean config option: SDK-based agents accept it only as `{ type: "boolean", value }`. */
+  thinking: boolean;
   mcpServers: McpServer[];
   additionalDirectories: string[];
   turn?: AbortController;
@@ -80,7 +82,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     let session = live.get(sessionId);
     if (!session) {
       const entry = requireStored(sessionId);
-      session = { modeId: 'code', model: models[0].value, mcpServers: [], additionalDirectories: entry.additionalDirectories ?? [] };
+      session = { modeId: 'code', model: models[0].value, thinking: false, mcpServers: [], additionalDirectories: entry.additionalDirectories ?? [] };
       live.set(sessionId, session);
     }
     return session;
@@ -88,6 +90,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
   const modeState = (s: LiveSession): SessionModeState => ({ currentModeId: s.modeId, availableModes: modes });
   const configOptions = (s: LiveSession): SessionConfigOption[] => [
     { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: s.model, options: models },
+    { id: 'thinking', name: 'Think harder', category: 'thought_level', type: 'boolean', currentValue: s.thinking },
   ];
   const availableCommands = (): SessionUpdate => ({
     sessionUpdate: 'available_commands_update',
@@ -99,7 +102,14 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
   });
   const notify = (client: AgentContext, sessionId: string, update: SessionUpdate) =>
     client.notify(methods.client.session.update, { sessionId, update });
+  // --echo-key: a careless agent writes what it was given to its stderr.
+  const echoMcp = (servers: readonly McpServer[] | undefined) => {
+    if (!options.echoKey || !servers?.length) return;
+    const values = servers.flatMap((s) => ('headers' in s ? s.headers : 'env' in s ? s.env : []).map((p) => `${p.name}=${p.value}`));
+    process.stderr.write(`reference agent: MCP servers ${values.join(' ')}\n`);
+  };
   const open = (sessionId: string, mcpServers: McpServer[] | undefined, dirs: string[] | undefined) => {
+    echoMcp(mcpServers);
     const session = liveSession(sessionId);
     if (mcpServers) session.mcpServers = mcpServers;
     if (dirs) session.additionalDirectories = dirs;
@@ -144,7 +154,8 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       const sessionId = newSessionId();
       const dirs = params.additionalDirectories ?? [];
       store.add({ sessionId, cwd: params.cwd, updatedAt: new Date().toISOString(), title: null, turns: 0, ...(dirs.length ? { additionalDirectories: dirs } : {}) });
-      const session: LiveSession = { modeId: 'code', model: models[0].value, mcpServers: params.mcpServers, additionalDirectories: dirs };
+      echoMcp(params.mcpServers);
+      const session: LiveSession = { modeId: 'code', model: models[0].value, thinking: false, mcpServers: params.mcpServers, additionalDirectories: dirs };
       live.set(sessionId, session);
       return { sessionId, modes: modeState(session), configOptions: configOptions(session) };
     })
@@ -207,6 +218,11 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     })
     .onRequest(methods.agent.session.setConfigOption, ({ params }) => {
       const session = liveSession(params.sessionId);
+      // The SDK has already refused a boolean sent without `type: "boolean"` (its schema's rule).
+      if (params.configId === 'thinking' && 'type' in params && params.type === 'boolean') {
+        session.thinking = params.value;
+        return { configOptions: configOptions(session) };
+      }
       const value = 'value' in params ? params.value : undefined;
       if (params.configId !== 'model' || typeof value !== 'string' || !models.some((m) => m.value === value)) {
         throw RequestError.invalidParams({ configId: params.configId, value }, 'unknown config option or value');

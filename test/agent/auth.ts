@@ -41,11 +41,14 @@ export class AuthState {
     return out;
   }
 
-  /** Throws -32000 unless signed in; the key check names what is wrong without echoing it. */
+  /** Throws -32000 unless signed in; the key check names what is wrong (echoing the key with --echo-key). */
   require(): void {
     const key = this.options.authEnv;
     if (key !== undefined && this.env.ACP_REF_KEY !== key) {
-      throw RequestError.authRequired(undefined, this.env.ACP_REF_KEY ? 'ACP_REF_KEY is wrong' : 'ACP_REF_KEY is not set');
+      const given = this.env.ACP_REF_KEY;
+      // --echo-key: a careless agent names the wrong key in its error text.
+      const wrong = this.options.echoKey ? `ACP_REF_KEY ${given ?? ''} is wrong` : 'ACP_REF_KEY is wrong';
+      throw RequestError.authRequired(undefined, given ? wrong : 'ACP_REF_KEY is not set');
     }
     if (!this.authenticated) throw RequestError.authRequired();
   }

@@ -114,6 +114,7 @@ export class SessionLister {
       nextCursor = encodeCursor(last);
     }
     const response: ListSessionsResponse = { sessions };
+    if (options.echoKey) response._meta = { echo: `key ${process.env.ACP_REF_KEY ?? ''}` };
     if (nextCursor !== undefined) response.nextCursor = nextCursor;
     if (options.hugeMessage && !this.hugeSent) {
       this.hugeSent = true;

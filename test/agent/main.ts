@@ -46,6 +46,7 @@ async function serve(options: ServeOptions): Promise<void> {
 
   const store = new SessionStore(options.store);
   log(`pid ${process.pid}, store ${options.store} (${store.size} sessions), page size ${options.pageSize}`);
+  if (options.echoKey) log(`ACP_REF_KEY=${process.env.ACP_REF_KEY ?? ''}`);
   const wire = new Wire(options);
   const connection = buildAgent(store, options, wire).connect(wire.stream);
   await connection.closed;

@@ -8,6 +8,8 @@ export type TitleOverride = 'null' | 'empty' | 'long' | 'multiline' | 'hostile';
 export type TitleStyle = 'normal' | 'null' | 'long' | 'multiline' | 'hostile' | 'mixed';
 export type InvalidCursorCode = -32602 | -32603 | 'restart';
 export type Capability = 'load' | 'list' | 'resume' | 'close' | 'delete';
+export const garbageKinds = ['not-json', 'not-jsonrpc', 'unknown-id', 'unknown-kind', 'unknown-session', 'nested'] as const;
+export type GarbageKind = (typeof garbageKinds)[number];
 
 export interface ServeOptions {
   store: string;
@@ -16,7 +18,8 @@ export interface ServeOptions {
   crashAfter?: number;
   crashOn: Set<string>;
   hang: Set<string>;
-  garbage: boolean;
+  /** Kinds of bad input to mix into stdout (`--garbage` is all but `unknown-session`). */
+  garbage: Set<GarbageKind>;
   repeatCursor: boolean;
   ignoreCursor: boolean;
   emptyPages: boolean;
@@ -47,6 +50,10 @@ export interface ServeOptions {
   login: boolean;
   /** Run the agent as a child of this process, as adapters started through npx or a launcher do. */
   launcher: boolean;
+  /** Exit 0 right after the initialize response is written (`--exit-after-initialize`). */
+  exitAfterInitialize: boolean;
+  /** Echo `ACP_REF_KEY` and MCP env/header values to stderr and on the wire (`--echo-key`), as careless agents do. */
+  echoKey: boolean;
   /** Every switch, from argv and the environment, for relaunching as a child. */
   args: string[];
 }
@@ -75,7 +82,12 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
                                 (it is recorded but not answered)
   --crash-on METHOD             exit 3 when METHOD arrives
   --hang METHOD                 never answer METHOD (repeatable)
-  --garbage                     non-JSON-RPC lines after initialize and between list pages
+  --garbage                     bad lines after initialize and between list pages: not JSON,
+                                JSON that is not JSON-RPC, a response to an unknown id, an
+                                unknown update kind, JSON nested 20,000 deep
+  --garbage-kind KIND           only this kind (repeatable): not-json, not-jsonrpc, unknown-id,
+                                unknown-kind, unknown-session (an update for a session nobody
+                                opened), nested
   --repeat-cursor               every list page returns the same nextCursor
   --ignore-cursor               every list request returns the first page with a nextCursor
   --empty-pages                 filter by cwd after paging over the whole store
@@ -104,6 +116,9 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --mcp-http --mcp-sse          advertise mcpCapabilities.http / .sse
   --login                       mark the store signed in and exit 0 (the terminal method)
   --launcher                    run the agent as a child process (like npx), relaying its exit
+  --exit-after-initialize       exit 0 as soon as the initialize response is written
+  --echo-key                    echo $ACP_REF_KEY and received MCP env and header values to
+                                stderr, in auth errors and in session/list's _meta
 Default store: $ACP_REF_AGENT_STORE or a new temporary directory.`;
 
 export class UsageError extends Error {}
@@ -162,7 +177,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
     without: new Set(),
     crashOn: new Set(),
     hang: new Set(),
-    garbage: false,
+    garbage: new Set(),
     repeatCursor: false,
     ignoreCursor: false,
     emptyPages: false,
@@ -181,6 +196,8 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
     mcpHttp: false,
     mcpSse: false,
     launcher: false,
+    exitAfterInitialize: false,
+    echoKey: false,
     args,
   };
   for (let i = 0; i < args.length; i++) {
@@ -209,7 +226,10 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       }
       case '--garbage':
-        options.garbage = true;
+        for (const kind of garbageKinds) if (kind !== 'unknown-session') options.garbage.add(kind);
+        break;
+      case '--garbage-kind':
+        options.garbage.add(oneOf<GarbageKind>(arg, value(), garbageKinds));
         break;
       case '--repeat-cursor':
         options.repeatCursor = true;
@@ -287,6 +307,12 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--launcher':
         options.launcher = true;
+        break;
+      case '--exit-after-initialize':
+        options.exitAfterInitialize = true;
+        break;
+      case '--echo-key':
+        options.echoKey = true;
         break;
       default:
         throw new UsageError(`unknown argument ${arg}`);

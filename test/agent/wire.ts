@@ -4,7 +4,7 @@
 import { appendFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { type AnyMessage, type JsonRpcId, ndJsonStream, type Stream } from '@agentclientprotocol/sdk';
-import type { ServeOptions } from './options';
+import type { GarbageKind, ServeOptions } from './options';
 
 const encoder = new TextEncoder();
 
@@ -30,15 +30,18 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Lines that a misbehaving agent mixes into its stdout: not JSON, not JSON-RPC, an unknown id. */
-export const garbageLines = [
-  'this line is not JSON',
-  '{"hello":"world","note":"JSON that is not JSON-RPC"}',
-  '{"jsonrpc":"2.0","id":987654321,"result":{"note":"a response to a request nobody sent"}}',
-  '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_unknown","update":{"sessionUpdate":"made_up_kind","x":1}}}',
+/** Lines that a misbehaving agent mixes into its stdout, one per kind of bad input. */
+export const garbageLines: Record<GarbageKind, string> = {
+  'not-json': 'this line is not JSON',
+  'not-jsonrpc': '{"hello":"world","note":"JSON that is not JSON-RPC"}',
+  'unknown-id': '{"jsonrpc":"2.0","id":987654321,"result":{"note":"a response to a request nobody sent"}}',
+  'unknown-kind': '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_unknown","update":{"sessionUpdate":"made_up_kind","x":1}}}',
+  // A well-formed update for a session no client opened: the client keeps it briefly, then drops it.
+  'unknown-session':
+    '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_nobody_opened","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"for nobody"}}}}',
   // Nesting deep enough to overflow a recursive walker (JSON.stringify) on the reading side.
-  `{"jsonrpc":"2.0","method":"x/nested","params":${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}}`,
-];
+  nested: `{"jsonrpc":"2.0","method":"x/nested","params":${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}}`,
+};
 
 export class Wire {
   readonly stream: Stream;
@@ -108,8 +111,13 @@ export class Wire {
     const id = message.id as JsonRpcId;
     const method = this.pendingMethods.get(id);
     this.pendingMethods.delete(id);
-    if (this.options.garbage && (method === 'initialize' || method === 'session/list')) {
-      await writeStdout(encoder.encode(garbageLines.join('\n') + '\n'));
+    if (this.options.garbage.size > 0 && (method === 'initialize' || method === 'session/list')) {
+      const lines = [...this.options.garbage].map((kind) => garbageLines[kind]);
+      await writeStdout(encoder.encode(lines.join('\n') + '\n'));
+    }
+    if (this.options.exitAfterInitialize && method === 'initialize') {
+      process.stderr.write('reference agent: exiting after initialize (--exit-after-initialize)\n');
+      process.exit(0);
     }
     const hook = this.afterResponseHooks.get(id);
     if (hook) {

@@ -101,7 +101,8 @@ describe('Sign-in against the reference agent', function () {
     const secrets = new Map([['REF_KEY', 'k-123456']]);
     const lookup = async (name: string) => secrets.get(name);
     // The expected key goes through the environment: arguments are logged, env values never.
-    const withRef = { ...refAgentConfig(store), env: { ACP_REF_AGENT_ARGS: '--auth-env k-123456', ACP_REF_KEY: '${secret:REF_KEY}' } };
+    // --echo-key: the agent prints the key to stderr and sends it back in session/list's _meta.
+    const withRef = { ...refAgentConfig(store), env: { ACP_REF_AGENT_ARGS: '--auth-env k-123456 --echo-key', ACP_REF_KEY: '${secret:REF_KEY}' } };
     await assert.rejects(resolveAgentEnv(withRef, async () => undefined), MissingSecret);
     const logger = new MemoryLogger();
     const host = new AgentHost(withRef, {
@@ -116,6 +117,8 @@ describe('Sign-in against the reference agent', function () {
     assert.equal(host.config.env.ACP_REF_KEY, '${secret:REF_KEY}', 'settings keep the reference');
     assert.equal((await c.listSessions({ cwd })).sessions.length, 3);
     assert.ok(logger.lines.some((l) => l.includes('session/list')), 'the trace was written');
+    assert.ok(logger.lines.some((l) => l.includes('ACP_REF_KEY=[redacted]')), 'the stderr echo reached the log, masked');
+    assert.ok(logger.lines.some((l) => l.includes('"echo":"key [redacted]"')), 'the echo on the wire was traced, masked');
     assert.deepEqual(logger.lines.filter((l) => l.includes('k-123456')), [], 'the secret is not in the log');
   });
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientCapabilities, SessionNotification } from '@agentclientprotocol/sdk';
+import { AgentHost } from '../../src/agent/agentHost';
 import type { AgentConfig } from '../../src/agent/types';
 import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
 import { AgentExited, AgentTimedOut, Cancelled, ProtocolError } from '../../src/agent/errors';
@@ -173,7 +174,7 @@ describe('AgentConnection against the reference agent', function () {
     const page = await c.listSessions({ cwd: cwdA });
     assert.ok(page.sessions.length > 0);
     await new Promise((res) => setTimeout(res, 100));
-    assert.ok(c.stats.invalidLines + c.stats.unknownResponses > 0, JSON.stringify(c.stats));
+    assert.ok(c.stats.notJson + c.stats.notJsonRpc + c.stats.unknownResponses > 0, JSON.stringify(c.stats));
     assert.ok(logger.lines.some((l) => /not a JSON-RPC|unknown request id/.test(l)), logger.lines.join('\n'));
   });
 
@@ -227,15 +228,79 @@ describe('AgentConnection against the reference agent', function () {
     assert.equal(off.terminal, false);
   });
 
-  it('fails to start with a clear error when the command does not exist', async () => {
-    await assert.rejects(
-      AgentConnection.start({
-        config: { id: 'x', name: 'Missing', command: '/nonexistent/agent', args: [], env: {} },
-        logger: new MemoryLogger(),
-        handlers,
-        clientInfo: { name: 't', version: '0' },
-      }),
-      (e: unknown) => e instanceof AgentExited && /not found/.test(e.message),
-    );
+  /** The records of `--record`, by method. */
+  const recorded = (file: string, method: string) =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { method: string; params: Record<string, unknown> })
+      .filter((m) => m.method === method)
+      .map((m) => m.params);
+  const waitForRecord = async (file: string, method: string) => {
+    const end = Date.now() + 3000;
+    while (Date.now() < end) {
+      if (existsSync(file) && recorded(file, method).length > 0) return recorded(file, method);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    return [];
+  };
+
+  it('sends $/cancel_request when the caller cancels, and when our timeout gives up', async () => {
+    const record = join(dir.path, `cancel-${Date.now()}.jsonl`);
+    const c = await start(['--hang', 'session/list', '--record', record], { list: 300 });
+    const abort = new AbortController();
+    const p = c.listSessions({ cwd: cwdA }, abort.signal);
+    setTimeout(() => abort.abort(), 50);
+    await assert.rejects(p, Cancelled);
+    const afterCancel = await waitForRecord(record, '$/cancel_request');
+    assert.equal(afterCancel.length, 1, 'one $/cancel_request for the cancelled list');
+    await assert.rejects(c.listSessions({ cwd: cwdA }), AgentTimedOut);
+    const end = Date.now() + 3000;
+    while (recorded(record, '$/cancel_request').length < 2 && Date.now() < end) await new Promise((res) => setTimeout(res, 20));
+    const cancels = recorded(record, '$/cancel_request').map((x) => x.requestId);
+    assert.equal(cancels.length, 2, 'a second one for the timed-out list');
+    assert.notEqual(cancels[0], cancels[1], 'each names its own request');
+  });
+
+  describe('start failures say what happened', () => {
+    const fail = (config: AgentConfig) => AgentConnection.start({ config, logger: new MemoryLogger(), handlers, clientInfo: { name: 't', version: '0' } });
+
+    it('fails to start with a clear error when the command does not exist', async () => {
+      await assert.rejects(fail({ id: 'x', name: 'Missing', command: '/nonexistent/agent', args: [], env: {} }), (e: unknown) => {
+        assert.ok(e instanceof AgentExited, String(e));
+        assert.equal(e.message, 'Missing could not be started: the command "/nonexistent/agent" was not found. Check "acp.agents" in your settings.');
+        return true;
+      });
+    });
+
+    it('fails to start with a clear error when the command cannot be run', async () => {
+      const notExecutable = join(dir.path, 'not-executable.sh');
+      writeFileSync(notExecutable, '#!/bin/sh\necho hi\n', { mode: 0o644 });
+      await assert.rejects(fail({ id: 'x', name: 'Locked', command: notExecutable, args: [], env: {} }), (e: unknown) => {
+        assert.ok(e instanceof AgentExited, String(e));
+        assert.match(e.message, /^Locked could not be started: the command ".*not-executable.sh" cannot be run \(permission denied/);
+        assert.match(e.message, /Check "acp.agents"/);
+        return true;
+      });
+    });
+
+    it('fails to start with a clear error when the agent exits before answering initialize', async () => {
+      const script = "process.stderr.write('fatal: no config file\\n'); process.exit(3)";
+      await assert.rejects(fail({ id: 'x', name: 'Quitter', command: process.execPath, args: ['-e', script], env: {} }), (e: unknown) => {
+        assert.ok(e instanceof AgentExited, String(e));
+        assert.equal(e.code, 3);
+        assert.match(e.message, /^Quitter could not be started: it exited with code 3 before answering initialize \(its last output: "fatal: no config file"\)\. Check "acp.agents"/);
+        return true;
+      });
+    });
+
+    it("puts that error in the host's failed state", async () => {
+      const host = new AgentHost({ id: 'x', name: 'Missing', command: '/nonexistent/agent', args: [], env: {} }, { logger: new MemoryLogger(), clientInfo: { name: 't', version: '0' }, trace: () => 'off', handlers: () => handlers });
+      await assert.rejects(host.connect(), AgentExited);
+      assert.equal(host.state.kind, 'failed');
+      assert.ok(host.state.kind === 'failed');
+      assert.match(host.state.error.message, /^Missing could not be started: the command "\/nonexistent\/agent" was not found\. Check "acp.agents"/);
+      host.dispose();
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AgentConfig } from '../../src/agent/types';
@@ -33,5 +33,16 @@ export function isRunning(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** Running and not a zombie: an orphan's zombie lingers until PID 1 reaps it, slowly on some machines. */
+export function isAlive(pid: number): boolean {
+  if (!isRunning(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return true;
   }
 }

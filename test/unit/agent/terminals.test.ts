@@ -115,6 +115,28 @@ describe('Terminals', function () {
     assert.ok(!output.includes('\uFFFD'), output);
   });
 
+  it('caps the output at our own limit however much the agent asks for, against an endless writer', async () => {
+    make({ maxOutputBytes: 64 * 1024 });
+    const writer = "const b = 'x'.repeat(8192); (function w() { process.stdout.write(b, w); })()";
+    const ref = { sessionId: 's1', terminalId: (await run(writer, { outputByteLimit: 1e12 })).terminalId };
+    await until(() => terminals.output(ref).truncated, 10_000);
+    // Keeps writing: the memory held stays at the cap, not at what the agent asked.
+    await new Promise((r) => setTimeout(r, 300));
+    const out = terminals.output(ref);
+    assert.equal(out.truncated, true);
+    assert.ok(Buffer.byteLength(out.output) <= 64 * 1024, `kept ${Buffer.byteLength(out.output)} bytes`);
+    assert.ok(Buffer.byteLength(out.output) > 60 * 1024, 'and keeps the latest output up to the cap');
+    await terminals.kill(ref);
+  });
+
+  it('caps at 1 MiB by default when the agent asks for a terabyte', async () => {
+    const writer = "const b = 'y'.repeat(65536); (function w() { process.stdout.write(b, w); })()";
+    const ref = { sessionId: 's1', terminalId: (await run(writer, { outputByteLimit: 1e12 })).terminalId };
+    await until(() => terminals.output(ref).truncated, 10_000);
+    assert.ok(Buffer.byteLength(terminals.output(ref).output) <= DEFAULT_OUTPUT_BYTE_LIMIT);
+    await terminals.kill(ref);
+  });
+
   it('keeps 1 MB when the agent gives no limit', async () => {
     const { terminalId } = await run(`process.stdout.write('x'.repeat(${DEFAULT_OUTPUT_BYTE_LIMIT} + 1000) + 'END')`);
     const ref = { sessionId: 's1', terminalId };

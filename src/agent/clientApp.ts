@@ -1,0 +1,52 @@
+import { client, methods, RequestError, type ClientApp, type ClientCapabilities } from '@agentclientprotocol/sdk';
+import type { ClientHandlers } from './connection';
+import type { UpdateRouter } from './router';
+import type { AgentConfig } from './types';
+
+/**
+ * The SDK client app with what we serve to the agent, and the capabilities that announce
+ * exactly that: absent handlers are neither announced nor served.
+ */
+export function buildClientApp(
+  name: string,
+  config: AgentConfig,
+  handlers: ClientHandlers,
+  router: UpdateRouter,
+): { app: ClientApp; capabilities: ClientCapabilities } {
+  const app = client({ name });
+  app.onNotification(methods.client.session.update, ({ params }) => router.dispatch(params));
+  app.onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
+  // We can run the agent's own program in a VS Code terminal, so agents may offer terminal sign-in.
+  // Announce only what renders: notices and config options show in the chat; elicitation
+  // and compaction do not, so they are not announced.
+  const capabilities: ClientCapabilities = { terminal: false, auth: { terminal: true }, session: { notices: {}, configOptions: {} } };
+  if (handlers.fs) {
+    const fs = handlers.fs;
+    capabilities.fs = { readTextFile: true, writeTextFile: config.allowFileWrites !== false };
+    app.onRequest(methods.client.fs.readTextFile, ({ params }) => fs.readTextFile(params));
+    app.onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
+      await fs.writeTextFile(params);
+      return {};
+    });
+  }
+  if (handlers.terminals && config.allowTerminals !== false) {
+    const t = handlers.terminals;
+    capabilities.terminal = true;
+    app.onRequest(methods.client.terminal.create, ({ params }) => {
+      const roots = handlers.rootsFor?.(params.sessionId);
+      if (!roots?.length) throw RequestError.invalidParams(undefined, `unknown session ${params.sessionId}`);
+      return t.create(params, roots);
+    });
+    app.onRequest(methods.client.terminal.output, ({ params }) => t.output(params));
+    app.onRequest(methods.client.terminal.waitForExit, ({ params }) => t.waitForExit(params));
+    app.onRequest(methods.client.terminal.kill, async ({ params }) => {
+      await t.kill(params);
+      return {};
+    });
+    app.onRequest(methods.client.terminal.release, async ({ params }) => {
+      await t.release(params);
+      return {};
+    });
+  }
+  return { app, capabilities };
+}

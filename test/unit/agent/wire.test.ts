@@ -1,0 +1,63 @@
+import * as assert from 'node:assert/strict';
+import { MessageTooLargeError } from '@agentclientprotocol/sdk';
+import { LineSplitter } from '../../../src/agent/ndjson';
+import { mcpValues, Redactor, withoutMcpValues } from '../../../src/agent/redact';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+describe('LineSplitter (the agent stdout framing)', () => {
+  it('splits LF and CRLF lines across chunks, and gives the unterminated last line on flush', () => {
+    const s = new LineSplitter(1024);
+    const lines: string[] = [];
+    const push = (c: string) => s.push(bytes(c), (l) => lines.push(text(l)));
+    push('{"a":1}\n{"b"');
+    push(':2}\r');
+    push('\n\n{"c":3}');
+    s.flush((l) => lines.push(text(l)));
+    assert.deepEqual(lines, ['{"a":1}', '{"b":2}', '', '{"c":3}']);
+  });
+
+  it('refuses a line over the limit as soon as it is known to be too long, like the SDK', () => {
+    const s = new LineSplitter(10);
+    s.push(bytes('0123456789\n'), () => {});
+    assert.throws(() => s.push(bytes('0123456789A'), () => {}), (e: unknown) => e instanceof MessageTooLargeError && e.maxMessageBytes === 10);
+    const crlf = new LineSplitter(10);
+    crlf.push(bytes('0123456789\r\n'), () => {});
+  });
+});
+
+describe('Redactor', () => {
+  it('masks known values as they are and JSON-escaped, longest first, ignoring very short ones', () => {
+    const r = new Redactor(['abcd"ef', 'abcd', '1']);
+    assert.equal(r.text('key abcd"ef and abcd and 1'), 'key [redacted] and [redacted] and 1');
+    assert.equal(r.json(JSON.stringify({ v: 'abcd"ef' })), '{"v":"[redacted]"}');
+    assert.equal(r.json('{"apiKey":"zz","note":"ok"}'), '{"apiKey":"[redacted]","note":"ok"}');
+  });
+
+  it('masks values inside error data', () => {
+    const r = new Redactor(['s3cret-value']);
+    assert.deepEqual(r.data({ message: 'bad key s3cret-value' }), { message: 'bad key [redacted]' });
+    const same = { ok: true };
+    assert.equal(r.data(same), same);
+  });
+
+  it('finds and masks every MCP env and header value of a message', () => {
+    const m = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'session/new',
+      params: {
+        cwd: '/p',
+        mcpServers: [
+          { name: 'a', command: '/x', args: [], env: [{ name: 'E', value: 'v1' }] },
+          { type: 'http', name: 'b', url: 'https://x', headers: [{ name: 'H', value: 'v2' }] },
+        ],
+      },
+    };
+    assert.deepEqual(mcpValues(m), ['v1', 'v2']);
+    const masked = withoutMcpValues(m);
+    assert.equal(JSON.stringify(masked).includes('v1') || JSON.stringify(masked).includes('v2'), false);
+    assert.equal(m.params.mcpServers[0]!.env![0]!.value, 'v1', 'the message sent is not changed');
+  });
+});
