@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { api, until } from '../../support';
 
-// Runs after signIn.test (files run in name order), which leaves the agent signed in.
 describe('Sign-in inside a chat', function () {
   this.timeout(90_000);
 
@@ -10,6 +9,8 @@ describe('Sign-in inside a chat', function () {
     const a = await api();
     const host = a.agents.all[0]!;
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    // Signed in to list the sessions, whatever the suite's other tests left behind.
+    await vscode.commands.executeCommand('acp.signIn', host.config.id, 'reference-login');
     const sessionId = (await (await host.connect()).listSessions({ cwd })).sessions[0]!.sessionId;
     await vscode.commands.executeCommand('acp.signOut', host.config.id);
 
