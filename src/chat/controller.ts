@@ -1,89 +1,31 @@
-import type {
-  McpServer,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-  SessionConfigOption,
-  SessionModeState,
-} from '@agentclientprotocol/sdk';
-import { Emitter } from '../base/event';
-import { Disposable, MutableDisposable, type IDisposable } from '../base/lifecycle';
-import type { AgentConnection } from '../agent/connection';
-import { AgentExited, Cancelled } from '../agent/errors';
+import type { RequestPermissionRequest, RequestPermissionResponse, SessionConfigOption } from '@agentclientprotocol/sdk';
+import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
 import type { AgentHost } from '../agent/agentHost';
-import type { Logger } from '../agent/log';
-import type { ChatCapabilities, HistoryState } from '../protocol/messages';
-import { Thread, type TerminalOutputView } from './thread';
+import type { ChatCapabilities } from '../protocol/messages';
+import type { AgentSource } from './agentSource';
+import { SessionAttachment, type ChatDeps, type ChatTarget } from './attachment';
+import { PermissionRequests } from './permissions';
+import { TerminalViews } from './terminalViews';
+import type { TerminalOutputView } from './thread';
 
-/** How a chosen session is opened (`acp.openMode`). */
-export type OpenMode = 'auto' | 'load' | 'resume';
-
-/** What a chat is about: an existing session, or a new one in a folder. */
-export interface ChatTarget {
-  readonly agentId: string;
-  /** Absent for a session not created yet. */
-  sessionId?: string;
-  readonly cwd: string;
-  /** Further roots: the other folders of a multi-root window, or what the session reported. */
-  additionalDirectories?: readonly string[];
-  title?: string;
-}
-
-export interface ChatDeps {
-  logger: Logger;
-  /** MCP servers for every new, load and resume (they may need secrets read first). */
-  mcpServers: (connection: AgentConnection) => McpServer[] | Promise<McpServer[]>;
-  /** Turns an error into one sentence for the user (the UI's single message mapper). */
-  describeError: (e: unknown) => string;
-}
-
-const LOAD_PROGRESS_EVERY = 500;
+export type { ChatDeps, ChatTarget, OpenMode } from './attachment';
 
 /**
- * One open session: attaches it (new, load or resume, gated by the agent's capabilities),
- * feeds its updates into the thread, runs prompts and permission requests, and survives the
- * agent dying. No vscode here: the panel translates the thread and the capabilities.
+ * One open session: its attachment (see {@link SessionAttachment}) and the conversation on it —
+ * prompts, cancel, permission requests, modes, config options, terminal output. No vscode
+ * here: the panel translates the thread and the capabilities.
  */
-export class ChatSession extends Disposable {
-  readonly thread: Thread;
-  private historyState: HistoryState;
-  private readonly route = this.register(new MutableDisposable<IDisposable>());
-  private connection: AgentConnection | undefined;
+export class ChatSession extends SessionAttachment {
   private prompting: AbortController | undefined;
-  private loading: AbortController | undefined;
-  private lastAttach: OpenMode | 'new' = 'auto';
-  private readonly permissions = new Map<string, (r: RequestPermissionResponse) => void>();
-  private permissionSeq = 0;
-  private readonly capsEmitter = this.register(new Emitter<void>());
-  /** Fires when what the panel may offer changed. */
-  readonly onDidChangeCapabilities = this.capsEmitter.event;
-  private readonly sessionEmitter = this.register(new Emitter<string>());
-  /** Fires with the session id once a new session was created. */
-  readonly onDidCreateSession = this.sessionEmitter.event;
+  /** A prompt the agent refused for want of sign-in; it goes again once the chat can send. */
+  private failedPrompt: string | undefined;
+  private readonly permissions: PermissionRequests;
+  private readonly terminals: TerminalViews;
 
-  constructor(
-    readonly host: AgentHost,
-    readonly target: ChatTarget,
-    private readonly deps: ChatDeps,
-  ) {
-    super();
-    this.thread = this.register(new Thread({ log: (m) => deps.logger.warn(`[${target.sessionId ?? 'new'}] ${m}`) }));
-    this.historyState = target.sessionId ? 'resumed' : 'new';
-    if (target.title) this.thread.updateMeta({ title: target.title });
-    this.register(
-      host.onDidChangeState((s) => {
-        if (s.kind === 'failed' && this.connection && !this.connection.isAlive) this.onAgentLost(s.error);
-        if (s.kind === 'stopped' && this.connection) this.onAgentLost(new Error(`${host.config.name} was stopped.`));
-        this.capsEmitter.fire();
-      }),
-    );
-  }
-
-  get sessionId(): string | undefined {
-    return this.target.sessionId;
-  }
-
-  get history(): HistoryState {
-    return this.historyState;
+  constructor(agents: AgentSource | AgentHost, target: ChatTarget, deps: ChatDeps) {
+    super(agents, target, deps);
+    this.permissions = new PermissionRequests(this.thread);
+    this.terminals = this.register(new TerminalViews(this.thread));
   }
 
   get isPrompting(): boolean {
@@ -91,144 +33,60 @@ export class ChatSession extends Disposable {
   }
 
   capabilities(): ChatCapabilities {
-    const c = this.connection;
-    const alive = c?.isAlive === true;
+    const alive = this.connection?.isAlive === true;
     const attached = alive && this.sessionId !== undefined && !this.loading && this.thread.status.state !== 'error';
     return {
       canPrompt: attached && !this.prompting,
       canCancel: this.prompting !== undefined,
       canSetMode: attached && (this.thread.meta.modes?.availableModes.length ?? 0) > 0,
       canSetConfig: attached && this.thread.meta.configOptions.length > 0,
-      agentName: this.host.config.name,
+      agentName: this.agentName,
       agentId: this.target.agentId,
       sessionId: this.sessionId ?? '',
       cwd: this.target.cwd,
+      additionalDirectories: this.sentDirectories,
       history: this.historyState,
     };
   }
 
-  /**
-   * Attaches the session. `auto` loads when the panel has no history and resumes when it has
-   * (and the agent can resume); each mode falls back to the other when the agent lacks it.
-   */
-  async attach(mode: OpenMode | 'new' = 'auto'): Promise<void> {
-    this.lastAttach = mode;
-    this.thread.setStatus({ state: 'loading', received: 0 });
-    this.capsEmitter.fire();
-    try {
-      const connection = await this.host.connect();
-      this.connection = connection;
-      if (!this.sessionId || mode === 'new') {
-        await this.createSession(connection);
-      } else {
-        const method = this.chooseMethod(connection, mode);
-        if (method === 'load') await this.load(connection);
-        else await this.resume(connection);
-      }
-      this.thread.setStatus({ state: 'idle' });
-    } catch (e) {
-      if (e instanceof Cancelled && this.thread.entries.length > 0) {
-        // The session stays routed: the agent may have loaded it anyway, and a prompt's updates
-        // must reach this thread.
-        this.thread.addDivider('History is partial: the load was cancelled');
-        this.thread.setStatus({ state: 'idle' });
-      } else {
-        this.route.value = undefined;
-        this.thread.setStatus({ state: 'error', message: this.deps.describeError(e), canRetry: true });
-      }
-    } finally {
-      this.loading = undefined;
-      this.capsEmitter.fire();
-    }
-  }
-
-  /** Attaches again the way the last attach was asked for (the error banner's Retry). */
+  /** The banner's Retry (and what follows a sign-in): a prompt refused for want of sign-in goes again, else the attach. */
   retry(): Promise<void> {
-    return this.attach(this.sessionId ? this.lastAttach === 'new' ? 'auto' : this.lastAttach : 'new');
+    if (this.failedPrompt !== undefined && this.connection?.isAlive && !this.attaching) return this.resendFailedPrompt();
+    return this.attachAgain();
   }
 
-  private chooseMethod(c: AgentConnection, mode: OpenMode): 'load' | 'resume' {
-    const { load, resume } = c.features;
-    if (!load && !resume) throw new Error(`${this.host.config.name} can neither load nor resume sessions.`);
-    if (mode === 'load') return load ? 'load' : 'resume';
-    if (mode === 'resume') return resume ? 'resume' : 'load';
-    const hasHistory = this.thread.entries.length > 0;
-    if (hasHistory && resume) return 'resume';
-    return load ? 'load' : 'resume';
+  override async openWithHistory(): Promise<void> {
+    if (!this.prompting) await super.openWithHistory();
   }
 
-  private roots(c: AgentConnection): { additionalDirectories?: string[] } {
-    const dirs = this.target.additionalDirectories ?? [];
-    return c.features.additionalDirectories && dirs.length ? { additionalDirectories: [...dirs] } : {};
+  protected afterAttach(): void {
+    if (this.failedPrompt !== undefined) void this.resendFailedPrompt();
   }
 
-  /** Agents may send updates before the response: the route is registered before the request. */
-  private routeUpdates(c: AgentConnection, sessionId: string, onUpdate?: () => void): void {
-    this.route.value = undefined;
-    this.route.value = c.router.register(sessionId, (n) => {
-      this.thread.apply(n.update);
-      onUpdate?.();
-    });
-  }
-
-  private async load(c: AgentConnection): Promise<void> {
-    const sessionId = this.sessionId!;
-    this.thread.reset();
-    this.loading = new AbortController();
-    let received = 0;
-    this.routeUpdates(c, sessionId, () => {
-      if (++received % LOAD_PROGRESS_EVERY === 0 && this.loading) this.thread.setStatus({ state: 'loading', received });
-    });
-    const result = await c.loadSession(
-      { sessionId, cwd: this.target.cwd, mcpServers: await this.deps.mcpServers(c), ...this.roots(c) },
-      this.loading.signal,
-    );
-    this.applySetup(result);
-    this.thread.markTurnEnded();
-    this.historyState = 'loaded';
-  }
-
-  private async resume(c: AgentConnection): Promise<void> {
-    const sessionId = this.sessionId!;
-    this.loading = new AbortController();
-    this.routeUpdates(c, sessionId);
-    const result = await c.resumeSession(
-      { sessionId, cwd: this.target.cwd, mcpServers: await this.deps.mcpServers(c), ...this.roots(c) },
-      this.loading.signal,
-    );
-    this.applySetup(result);
-    if (this.historyState === 'new') this.historyState = 'resumed';
-  }
-
-  private async createSession(c: AgentConnection): Promise<void> {
-    const result = await c.newSession({ cwd: this.target.cwd, mcpServers: await this.deps.mcpServers(c), ...this.roots(c) });
-    this.target.sessionId = result.sessionId;
-    // Updates sent before the response wait in the router's buffer and arrive here now.
-    this.routeUpdates(c, result.sessionId);
-    this.applySetup(result);
-    this.historyState = 'new';
-    this.sessionEmitter.fire(result.sessionId);
-  }
-
-  private applySetup(result: { modes?: SessionModeState | null; configOptions?: SessionConfigOption[] | null }): void {
-    const patch: { modes?: SessionModeState; configOptions?: SessionConfigOption[] } = {};
-    if (result.modes) patch.modes = result.modes;
-    if (result.configOptions) patch.configOptions = result.configOptions;
-    if (Object.keys(patch).length) this.thread.updateMeta(patch);
-  }
-
-  /** Stops a load in progress; what arrived stays, marked partial. */
-  cancelLoad(): void {
-    this.loading?.abort();
+  protected agentLost(): void {
+    this.permissions.cancelAll();
+    if (this.prompting) this.thread.markInterrupted();
   }
 
   async prompt(text: string): Promise<void> {
+    return this.send(text, true);
+  }
+
+  private resendFailedPrompt(): Promise<void> {
+    const text = this.failedPrompt;
+    if (text === undefined || this.prompting) return Promise.resolve();
+    this.thread.expectEcho();
+    return this.send(text, false);
+  }
+
+  private async send(text: string, show: boolean): Promise<void> {
     const c = this.connection;
     const sessionId = this.sessionId;
     if (!c?.isAlive || !sessionId) throw new Error('This chat is not connected to its agent.');
     if (this.prompting) throw new Error('A turn is already running.');
     const abort = (this.prompting = new AbortController());
-    this.thread.addUserPrompt(text);
+    this.failedPrompt = undefined;
+    if (show) this.thread.addUserPrompt(text);
     this.thread.setStatus({ state: 'prompting' });
     this.capsEmitter.fire();
     try {
@@ -240,7 +98,14 @@ export class ChatSession extends Disposable {
       }
       this.thread.setStatus({ state: 'idle' });
     } catch (e) {
-      this.cancelPermissions();
+      this.permissions.cancelAll();
+      if (e instanceof AuthRequired) {
+        // The turn never started: the prompt stays shown and goes again after signing in.
+        this.failedPrompt = text;
+        this.thread.markTurnEnded();
+        this.thread.setStatus({ state: 'error', message: this.deps.describeError(e), canRetry: true, signIn: true });
+        return;
+      }
       this.thread.markInterrupted();
       if (e instanceof AgentExited || !c.isAlive) {
         this.thread.setStatus({ state: 'disconnected', message: this.deps.describeError(e) });
@@ -259,74 +124,22 @@ export class ChatSession extends Disposable {
   /** `session/cancel`; the agent ends the turn with "cancelled" and answers pending permissions. */
   async cancel(): Promise<void> {
     if (!this.prompting || !this.sessionId) return;
-    this.cancelPermissions();
+    this.permissions.cancelAll();
     await this.connection?.cancel(this.sessionId).catch((e) => this.deps.logger.warn(`session/cancel failed: ${String(e)}`));
   }
 
-  private readonly terminalViews = new Map<string, TerminalOutputView>();
-  private terminalWatch: IDisposable | undefined;
-
-  /**
-   * Output of a client-side terminal the agent created for this session, shown under the tool
-   * call that embeds it. The tool call may name the terminal after output began: the latest
-   * output is kept and applied when it does.
-   */
+  /** Output of a client-side terminal the agent created for this session, shown under the tool call that embeds it. */
   showTerminalOutput(terminalId: string, view: TerminalOutputView): void {
-    this.terminalViews.set(terminalId, view);
-    this.terminalWatch ??= this.register(
-      this.thread.onDidChange((changes) => {
-        for (const c of changes) {
-          if ((c.kind === 'entryAdded' || c.kind === 'entryChanged') && c.entry.type === 'tool') this.applyTerminals(c.index);
-        }
-      }),
-    );
-    for (let i = this.thread.entries.length - 1; i >= 0; i--) {
-      const e = this.thread.entries[i]!;
-      if (e.type === 'tool' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) {
-        this.thread.setTerminalOutput(e.toolCallId, terminalId, view);
-        return;
-      }
-    }
-  }
-
-  private applyTerminals(index: number): void {
-    const entry = this.thread.entries[index];
-    if (entry?.type !== 'tool' || !entry.content.some((c) => c.type === 'terminal')) return;
-    const toolCallId = entry.toolCallId;
-    for (const c of entry.content) {
-      if (c.type !== 'terminal') continue;
-      const view = this.terminalViews.get(c.terminalId);
-      const shown = entry.terminalOutput?.[c.terminalId];
-      if (view && (!shown || shown.output !== view.output || shown.exitCode !== view.exitCode)) {
-        this.thread.setTerminalOutput(toolCallId, c.terminalId, view);
-      }
-    }
+    this.terminals.show(terminalId, view);
   }
 
   /** Called by the permission bridge for this session's requests. */
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
-    const requestId = `perm-${++this.permissionSeq}`;
-    const title = params.toolCall.title ?? 'The agent asks for permission';
-    this.thread.addPermission({ requestId, toolCallId: params.toolCall.toolCallId, title, options: params.options });
-    return new Promise((resolve) => {
-      const finish = (r: RequestPermissionResponse) => {
-        this.permissions.delete(requestId);
-        this.thread.resolvePermission(requestId, r.outcome.outcome === 'selected' ? { optionId: r.outcome.optionId } : 'cancelled');
-        resolve(r);
-      };
-      this.permissions.set(requestId, finish);
-      signal.addEventListener('abort', () => finish({ outcome: { outcome: 'cancelled' } }), { once: true });
-    });
+    return this.permissions.request(params, signal);
   }
 
   answerPermission(requestId: string, optionId: string | null): void {
-    const finish = this.permissions.get(requestId);
-    if (!finish) return;
-    finish(optionId === null ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId } });
-  }
-
-  private cancelPermissions(): void {
-    for (const finish of [...this.permissions.values()]) finish({ outcome: { outcome: 'cancelled' } });
+    this.permissions.answer(requestId, optionId);
   }
 
   async setMode(modeId: string): Promise<void> {
@@ -342,35 +155,15 @@ export class ChatSession extends Disposable {
     if (result && Array.isArray(result.configOptions)) this.thread.updateMeta({ configOptions: result.configOptions });
   }
 
-  private onAgentLost(error: Error): void {
-    const wasPrompting = this.prompting !== undefined;
-    this.connection = undefined;
-    this.route.value = undefined;
-    this.cancelPermissions();
-    if (wasPrompting) this.thread.markInterrupted();
-    this.thread.setStatus({ state: 'disconnected', message: this.deps.describeError(error) });
-  }
-
   /**
-   * After a restart: attach again. Resume keeps what the panel shows; a load replaces it
-   * (reset first, so nothing is duplicated). A divider marks the seam either way.
+   * The panel closed: pending permissions are answered "cancelled" and a running turn gets
+   * `session/cancel`, both before `session/close` (see {@link SessionAttachment.detach}).
    */
-  async reattach(): Promise<void> {
-    if (!this.sessionId) return this.attach('new');
-    await this.attach('auto');
-    if (this.thread.status.state !== 'error') this.thread.addDivider('Reconnected');
-  }
-
-  /** The panel closed: cancel a running turn, then `session/close` where the agent has it. */
   async close(): Promise<void> {
-    this.cancelPermissions();
-    this.loading?.abort();
-    const c = this.connection;
-    const id = this.sessionId;
-    if (c?.isAlive && id) {
-      if (this.prompting) await this.cancel();
-      await c.closeSession(id).catch((e) => this.deps.logger.warn(`session/close failed: ${String(e)}`));
-    }
-    this.dispose();
+    if (this.closed) return;
+    this.closed = true;
+    this.permissions.cancelAll();
+    if (this.prompting && this.connection?.isAlive) await this.cancel();
+    await this.detach();
   }
 }

@@ -165,6 +165,11 @@ export class Thread implements IDisposable {
     return index;
   }
 
+  /** A prompt already shown goes to the agent again: its echo is dropped as for a new one. */
+  expectEcho(): void {
+    this.echoWindow = true;
+  }
+
   addPermission(request: PermissionRequestView): number {
     const { requestId, toolCallId, title, options } = request;
     const index = this.push({ type: 'permission', requestId, toolCallId, title, options });
@@ -182,6 +187,12 @@ export class Thread implements IDisposable {
     this.changed(index);
     this.fire();
     return true;
+  }
+
+  /** The tool call's entry, if the thread has one. */
+  toolEntry(toolCallId: string): ToolCallEntry | undefined {
+    const index = this.toolIndex.get(toolCallId);
+    return index === undefined ? undefined : (this.entries[index] as ToolCallEntry);
   }
 
   /** Shows a client-side terminal's output under the tool call that embeds it. */
@@ -340,6 +351,7 @@ export class Thread implements IDisposable {
         content: u.content ?? [],
         locations: u.locations ?? [],
       };
+      if (u.rawInput != null) entry.rawInput = u.rawInput;
       index = this.push(entry);
       this.toolIndex.set(u.toolCallId, index);
       if (isOpenStatus(entry.status)) this.openTools.add(index);
@@ -356,6 +368,7 @@ export class Thread implements IDisposable {
     }
     if (u.content != null) entry.content = u.content;
     if (u.locations != null) entry.locations = u.locations;
+    if (u.rawInput != null) entry.rawInput = u.rawInput;
     this.changed(index);
   }
 

@@ -38,6 +38,8 @@ export interface ToolCallEntry {
   status: ToolCallStatus;
   content: ToolCallContent[];
   locations: ToolCallLocation[];
+  /** The tool's input as the agent sent it (`rawInput`); shown when there is no content to show. */
+  rawInput?: unknown;
   /** Output captured for `terminal` content, keyed by terminal id (from client-side terminals). */
   terminalOutput?: Record<string, { output: string; truncated: boolean; exitCode?: number | null }>;
 }
@@ -83,11 +85,16 @@ export interface Usage {
 }
 
 /** What the session is doing now. */
+/** What a chat waits for while it attaches: the agent starting, or `session/new`, `/load`, `/resume`. */
+export type LoadingPhase = 'connect' | 'new' | 'load' | 'resume';
+
 export type ThreadStatus =
   | { state: 'idle' }
-  | { state: 'loading'; received: number }
+  /** `phase` says what is under way (absent: a history load); `received` counts replayed updates. */
+  | { state: 'loading'; received: number; phase?: LoadingPhase }
   | { state: 'prompting' }
-  | { state: 'error'; message: string; canRetry: boolean }
+  /** `signIn`: the agent refused for want of sign-in, so the banner offers "Sign in to …". */
+  | { state: 'error'; message: string; canRetry: boolean; signIn?: boolean }
   | { state: 'disconnected'; message: string };
 
 /** Session-wide state beside the entries. */

@@ -36,6 +36,8 @@ export interface ChatCapabilities {
   sessionId: string;
   /** The session's working directory, for display and for resolving relative paths. */
   cwd: string;
+  /** The further roots sent to the agent with the session; a reloaded window sends them again. */
+  additionalDirectories?: string[];
   history: HistoryState;
 }
 
@@ -127,6 +129,9 @@ export const retryRequest = new RequestType0<void, void>('retry');
 
 /** Restarts the agent process after it died, then reattaches this session. */
 export const restartAgentRequest = new RequestType0<void, void>('restartAgent');
+
+/** Signs in to the chat's agent (its methods, as "ACP: Sign In" offers them), then retries what failed. */
+export const signInRequest = new RequestType0<void, void>('signIn');
 
 /** Reveals the "ACP" output channel. */
 export const showLogRequest = new RequestType0<void, void>('showLog');

@@ -37,9 +37,9 @@ export function matchIdPrefix(rows: readonly SessionRow[], query: string): Sessi
 
 /**
  * The session "Continue Last Session" opens: the one last opened in this window when it is
- * still among the rows (or `isKnown` vouches for it, e.g. a page not loaded yet), else the most
- * recent by `updatedAt`, else none (no row has a time: the agent's order is no promise of
- * recency, so the caller asks the user).
+ * still among the rows (or `isKnown` vouches for it, e.g. its panel is open), else the most
+ * recent by `updatedAt`, else — no row has a time — the first row in the agents' order (they
+ * list newest first in practice, and the user asked to continue, not to start afresh), else none.
  */
 export function pickLastSession(
   lastOpenedId: string | undefined,
@@ -53,5 +53,5 @@ export function pickLastSession(
   for (const row of rows) {
     if (row.updatedAtMs !== undefined && (best === undefined || row.updatedAtMs > best.updatedAtMs!)) best = row;
   }
-  return best?.sessionId;
+  return (best ?? rows[0])?.sessionId;
 }

@@ -20,6 +20,7 @@ import {
   setConfigOptionRequest,
   setModeRequest,
   showLogRequest,
+  signInRequest,
   snapshotEvent,
 } from '../protocol/messages';
 import { chatCsp } from '../protocol/csp';
@@ -31,14 +32,6 @@ import { openLink, openLocation } from './links';
 export const CHAT_VIEW_TYPE = 'acp.chat';
 /** Entries sent in a snapshot; the rest follow in batches. */
 const SNAPSHOT_HEAD = 200;
-
-/** What a chat panel remembers across a window reload (in the webview's state). */
-export interface PanelTarget {
-  agentId: string;
-  sessionId: string;
-  cwd: string;
-  title?: string;
-}
 
 /**
  * The host side of one chat panel: translates the session's thread into batched messages for
@@ -89,11 +82,6 @@ export class ChatPanel extends Disposable {
     this.updateTitle();
   }
 
-  get target(): PanelTarget | undefined {
-    const t = this.session.target;
-    return t.sessionId ? { agentId: t.agentId, sessionId: t.sessionId, cwd: t.cwd, title: this.session.thread.meta.title } : undefined;
-  }
-
   private sendSnapshot(): void {
     this.batcher.discard();
     const thread = this.session.thread.snapshot();
@@ -132,9 +120,10 @@ export class ChatPanel extends Disposable {
       return this.diffs.open(content.path, content.oldText ?? '', content.newText);
     });
     c.onRequest(retryRequest, () => s.retry());
-    c.onRequest(restartAgentRequest, async () => {
-      await s.host.restart().catch(() => {});
-      await s.reattach();
+    c.onRequest(restartAgentRequest, () => s.restartAgent());
+    // The sign-in command retries the chats of that agent when it succeeds (this one included).
+    c.onRequest(signInRequest, async () => {
+      await vscode.commands.executeCommand('acp.signIn', s.target.agentId);
     });
     c.onRequest(showLogRequest, () => vscode.commands.executeCommand('acp.showLog'));
   }

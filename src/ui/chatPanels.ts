@@ -5,7 +5,9 @@ import type { AgentRegistry } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
 import { ChatSession, type ChatDeps, type ChatTarget, type OpenMode } from '../chat/controller';
 import type { TerminalOutputView } from '../chat/thread';
-import { CHAT_VIEW_TYPE, ChatPanel, type PanelTarget } from './chatPanel';
+import { readPanelTarget } from '../protocol/panelTarget';
+import { normalizePath } from '../sessions/paths';
+import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
 import { DiffContents } from './diffContents';
 import { describeError } from './messages';
 import type { OpenChats } from './sessionsTree';
@@ -39,13 +41,8 @@ export class ChatPanels extends Disposable implements OpenChats {
     mcpServers: ChatDeps['mcpServers'] = () => [],
   ) {
     super();
-    this.deps = { logger, mcpServers, describeError };
-    // After a restart (automatic or by the user), chats the agent dropped attach again.
-    this.register(
-      agents.onDidChangeState((host) => {
-        if (host.state.kind === 'ready') this.reattachAll(host.config.id);
-      }),
-    );
+    // Each chat reattaches by itself when its agent is back (see ChatSession).
+    this.deps = { logger, mcpServers, describeError, workspaceFolders };
     this.register(
       vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) => this.restore(panel, state),
@@ -80,6 +77,8 @@ export class ChatPanels extends Disposable implements OpenChats {
       const existing = this.get(target.agentId, target.sessionId);
       if (existing) {
         existing.panel.reveal();
+        // "Open with history" on a panel opened by resume: the history is replayed into it.
+        if (mode === 'load') void existing.session.openWithHistory();
         return existing;
       }
     }
@@ -88,21 +87,20 @@ export class ChatPanels extends Disposable implements OpenChats {
       enableFindWidget: true,
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
     });
-    const chat = this.adopt(panel, new ChatSession(host, target, this.deps));
-    void chat.session.attach(mode).then(() => this.offerSignIn(chat));
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps));
+    void chat.session.attach(mode);
     return chat;
   }
 
   /** After a window reload: the host has no thread, so the session is loaded again (resumed only when the agent cannot load). */
   private async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
-    const target = readTarget(state);
-    const host = target && this.agents.get(target.agentId);
-    if (!target || !host || this.isOpen(target.agentId, target.sessionId)) {
+    const target = readPanelTarget((state as { target?: unknown } | undefined)?.target);
+    if (!target || !this.agents.get(target.agentId) || this.isOpen(target.agentId, target.sessionId)) {
       panel.dispose();
       return;
     }
-    const chat = this.adopt(panel, new ChatSession(host, { ...target }, this.deps));
-    void chat.session.attach('load').then(() => this.offerSignIn(chat));
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps));
+    void chat.session.attach('load');
   }
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
@@ -113,7 +111,7 @@ export class ChatPanels extends Disposable implements OpenChats {
       this.unnamed.delete(chat);
       this.panels.set(this.key(session.target.agentId, id), chat);
       this.openEmitter.fire({ agentId: session.target.agentId, sessionId: id });
-      void this.state.update(`${LAST_OPENED_KEY}:${session.target.cwd}`, { agentId: session.target.agentId, sessionId: id });
+      void this.state.update(lastOpenedKey(session.target.cwd), { agentId: session.target.agentId, sessionId: id });
     };
     if (session.sessionId) name();
     else this.unnamed.add(chat);
@@ -136,9 +134,9 @@ export class ChatPanels extends Disposable implements OpenChats {
     return chat;
   }
 
-  /** The session this window last opened in a folder. */
+  /** The session this window last opened in a folder (however the agent spelled the folder's path). */
   lastOpened(cwd: string): { agentId: string; sessionId: string } | undefined {
-    const v = this.state.get<{ agentId?: unknown; sessionId?: unknown }>(`${LAST_OPENED_KEY}:${cwd}`);
+    const v = this.state.get<{ agentId?: unknown; sessionId?: unknown }>(lastOpenedKey(cwd));
     return v && typeof v.agentId === 'string' && typeof v.sessionId === 'string' ? { agentId: v.agentId, sessionId: v.sessionId } : undefined;
   }
 
@@ -153,32 +151,12 @@ export class ChatPanels extends Disposable implements OpenChats {
     return session.requestPermission(params, signal);
   }
 
-  /** A session's roots: its cwd and additional directories. */
+  /** A session's roots: its cwd and the additional directories sent to the agent with it. */
   rootsFor(agentId: string, sessionId: string): readonly string[] | undefined {
-    const s = this.sessionFor(agentId, sessionId);
-    return s ? [s.target.cwd, ...(s.target.additionalDirectories ?? [])] : undefined;
+    return this.sessionFor(agentId, sessionId)?.roots;
   }
 
-  private readonly offering = new Set<string>();
-
-  /**
-   * A chat that could not attach for want of sign-in says so in its banner; this notice adds
-   * the action (one at a time per agent, however many chats failed).
-   */
-  private offerSignIn(chat: ChatPanel): void {
-    const { host } = chat.session;
-    const id = host.config.id;
-    if (!host.needsSignIn || chat.session.thread.status.state !== 'error' || this.offering.has(id)) return;
-    this.offering.add(id);
-    void vscode.window
-      .showWarningMessage(`ACP: ${host.config.name} needs you to sign in before this chat can open.`, 'Sign In')
-      .then((choice) => {
-        this.offering.delete(id);
-        if (choice === 'Sign In') void vscode.commands.executeCommand('acp.signIn', id);
-      });
-  }
-
-  /** After signing in, chats of that agent that failed or lost their agent attach again. */
+  /** After signing in, chats of that agent that failed (the banner's "Sign in to …") or lost their agent try again. */
   retryAfterSignIn(agentId: string): void {
     for (const chat of this.all) {
       const state = chat.session.thread.status.state;
@@ -190,17 +168,14 @@ export class ChatPanels extends Disposable implements OpenChats {
   terminalOutput(agentId: string, sessionId: string, terminalId: string, view: TerminalOutputView): void {
     this.sessionFor(agentId, sessionId)?.showTerminalOutput(terminalId, view);
   }
-
-  /** After an agent restart, open chats of that agent attach again. */
-  reattachAll(agentId: string): void {
-    for (const chat of this.all) {
-      if (chat.session.target.agentId === agentId && chat.session.thread.status.state === 'disconnected') void chat.session.reattach();
-    }
-  }
 }
 
-function readTarget(state: unknown): PanelTarget | undefined {
-  const t = (state as { target?: unknown } | undefined)?.target as Record<string, unknown> | undefined;
-  if (!t || typeof t.agentId !== 'string' || typeof t.sessionId !== 'string' || typeof t.cwd !== 'string') return undefined;
-  return { agentId: t.agentId, sessionId: t.sessionId, cwd: t.cwd, title: typeof t.title === 'string' ? t.title : undefined };
+/** Keyed by the folder's normalised path: the agent's spelling of a cwd may differ from the window's. */
+function lastOpenedKey(cwd: string): string {
+  return `${LAST_OPENED_KEY}:${normalizePath(cwd)}`;
+}
+
+/** The window's local folders: additional directories must lie inside one of them. */
+function workspaceFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 }

@@ -125,7 +125,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       const n = node as TreeNode | undefined;
       const host = n && n.type !== 'folder' ? n.host : await pickAgent(agents, 'Restart which agent?');
       if (!host) return;
-      // Open chats attach again when the agent is ready (ChatPanels watches its state).
+      // Open chats attach again when the agent is ready (each chat watches its agent's state).
       await vscode.window.withProgress({ location: { viewId: 'acp.sessions' }, title: `Restarting ${host.config.name}` }, () => host.restart());
     }),
     run('acp.stopAgent', async (node) => {

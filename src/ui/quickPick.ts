@@ -252,27 +252,45 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
   if (qp.items.length >= FIRST_ROWS) renderTimer = setTimeout(() => render(), 0);
 }
 
-/** The session this window last had open in the folder, else its most recent, else a new one. */
+/** Pages searched for the session opened last before taking it as gone. */
+const LAST_SEARCH_PAGES = 20;
+
+/** The listed row of a session, paging on a little; undefined when the agent no longer lists it. */
+async function findListed(list: SessionList, sessionId: string): Promise<SessionRow | undefined> {
+  await list.ensureLoaded();
+  for (let i = 0; !list.get(sessionId) && list.nextCursor !== undefined && list.state !== 'error' && i < LAST_SEARCH_PAGES; i++) await list.loadMore();
+  return list.get(sessionId);
+}
+
+/**
+ * The session this window last had open in the folder while its agent still lists it (or its
+ * panel is open), else the folder's most recent (the agent's first when none has a time), else
+ * a new one.
+ */
 export async function continueLastSession(deps: ResumeDeps): Promise<void> {
   const folder = await pickFolder('Continue in which folder?');
   if (!folder) return;
   const cwd = folderPath(folder);
-  const last = deps.chats.lastOpened(cwd);
   const hosts = deps.agents.all;
   if (hosts.length === 0) return void vscode.commands.executeCommand('acp.addAgent');
   const candidates: { host: AgentHost; list: SessionList }[] = hosts.map((host) => ({ host, list: deps.lists.get(host, cwd) }));
-  if (last && deps.agents.get(last.agentId)) {
-    const row = candidates.find((c) => c.host.config.id === last.agentId)?.list.get(last.sessionId);
-    await deps.chats.open({ agentId: last.agentId, sessionId: last.sessionId, cwd: row?.cwd ?? cwd, title: row?.title ?? undefined }, deps.settings.value.openMode);
-    return;
-  }
+  const open = (host: AgentHost, sessionId: string, row: SessionRow | undefined) =>
+    deps.chats.open(
+      { agentId: host.config.id, sessionId, cwd: row?.cwd ?? cwd, additionalDirectories: row?.additionalDirectories, title: row?.title ?? undefined },
+      deps.settings.value.openMode,
+    );
+  const last = deps.chats.lastOpened(cwd);
+  const owner = last && candidates.find((c) => c.host.config.id === last.agentId);
+  const lastIsOpen = !!last && deps.chats.isOpen(last.agentId, last.sessionId);
+  if (last && owner && !lastIsOpen) await findListed(owner.list, last.sessionId);
   await Promise.all(candidates.map((c) => c.list.ensureLoaded()));
-  const rows = candidates.flatMap((c) => c.list.items);
-  const id = pickLastSession(undefined, rows);
-  const owner = candidates.find((c) => id !== undefined && c.list.get(id));
-  if (id && owner) {
-    const row = owner.list.get(id)!;
-    await deps.chats.open({ agentId: owner.host.config.id, sessionId: id, cwd: row.cwd, title: row.title ?? undefined }, deps.settings.value.openMode);
+  // An open panel vouches for its session; a list that failed (or an agent that cannot list)
+  // cannot say the session is gone, so the chat opens and tells. Otherwise a session the agent
+  // no longer lists (deleted) gives way to the most recent.
+  const id = pickLastSession(owner ? last.sessionId : undefined, candidates.flatMap((c) => c.list.items), () => lastIsOpen || owner?.list.state === 'error');
+  const found = owner && id === last?.sessionId ? owner : candidates.find((c) => id !== undefined && c.list.get(id));
+  if (id && found) {
+    await open(found.host, id, found.list.get(id));
     return;
   }
   const host = deps.agents.default!;

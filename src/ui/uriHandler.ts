@@ -29,6 +29,8 @@ export interface LinkDeps {
 interface Found {
   host: AgentHost;
   cwd: string;
+  /** As the session reported them; the chat sends only those inside the window's folders. */
+  additionalDirectories?: readonly string[];
   title?: string;
 }
 
@@ -40,7 +42,7 @@ async function find(deps: LinkDeps, sessionId: string, hosts: AgentHost[], folde
       await list.ensureLoaded();
       for (let i = 0; !list.get(sessionId) && list.nextCursor !== undefined && list.state !== 'error' && i < MAX_PAGES; i++) await list.loadMore();
       const row = list.get(sessionId);
-      if (row) return { host, cwd: row.cwd, title: row.title ?? undefined };
+      if (row) return { host, cwd: row.cwd, additionalDirectories: row.additionalDirectories, title: row.title ?? undefined };
     }
   }
   // Not in any folder of this window: ask each agent's unfiltered list, to learn its cwd.
@@ -51,7 +53,7 @@ async function find(deps: LinkDeps, sessionId: string, hosts: AgentHost[], folde
     for (let i = 0; i < MAX_PAGES; i++) {
       const page = await c.listSessions(cursor ? { cursor } : {});
       const hit = page.sessions.find((s) => s.sessionId === sessionId);
-      if (hit) return { host, cwd: hit.cwd, title: hit.title ?? undefined };
+      if (hit) return { host, cwd: hit.cwd, additionalDirectories: hit.additionalDirectories ?? undefined, title: hit.title ?? undefined };
       if (!page.nextCursor || page.nextCursor === cursor) break;
       cursor = page.nextCursor;
     }
@@ -93,7 +95,10 @@ export async function handleUri(deps: LinkDeps, uri: vscode.Uri): Promise<void> 
       const ok = await deps.confirm(`The session belongs to ${found.cwd}, which is not a folder of this window. Open it here anyway?`, 'Open');
       if (!ok) return;
     }
-    await deps.chats.open({ agentId: found.host.config.id, sessionId, cwd: found.cwd, title: found.title }, deps.settings.value.openMode);
+    await deps.chats.open(
+      { agentId: found.host.config.id, sessionId, cwd: found.cwd, additionalDirectories: found.additionalDirectories, title: found.title },
+      deps.settings.value.openMode,
+    );
   } catch (e) {
     await showError('ACP: could not open the link', e);
   }

@@ -4,6 +4,7 @@
  */
 import type { MessageConnection, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { ThreadChange } from '../protocol/entries';
+import { panelTargetOf } from '../protocol/panelTarget';
 import {
   answerPermissionRequest,
   cancelLoadRequest,
@@ -17,6 +18,7 @@ import {
   setConfigOptionRequest,
   setModeRequest,
   showLogRequest,
+  signInRequest,
   type ChatCapabilities,
   type SnapshotParams,
 } from '../protocol/messages';
@@ -251,6 +253,9 @@ export class ChatApp {
       case 'showLog':
         this.request(showLogRequest);
         break;
+      case 'signIn':
+        this.request(signInRequest);
+        break;
       case 'jumpToBottom':
         this.view.scrollToBottom();
         break;
@@ -286,10 +291,8 @@ export class ChatApp {
     this.saveTimer = setTimeout(() => {
       const state: UiState = { draft: this.composer.draft, openThoughts: [...this.openThoughts] };
       const caps = this.model.capabilities;
-      if (caps?.sessionId && caps.agentId) {
-        const title = this.model.meta.title;
-        state.target = { agentId: caps.agentId, sessionId: caps.sessionId, cwd: caps.cwd, ...(title ? { title } : {}) };
-      }
+      const target = caps && panelTargetOf(caps, this.model.meta.title);
+      if (target) state.target = target;
       const anchor = this.view.currentAnchor();
       if (anchor) state.anchor = anchor;
       this.api.setState(state);

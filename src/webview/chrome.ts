@@ -4,6 +4,7 @@
  * Log, a dead agent with Restart), and the empty-state text.
  */
 import { actionButton, el } from './dom';
+import type { LoadingPhase } from '../protocol/entries';
 import type { ThreadModel } from './model';
 
 export class Header {
@@ -31,7 +32,7 @@ export class StatusArea {
   update(model: ThreadModel): void {
     const status = model.status;
     // Rebuilt only when what it shows changes: the load counter ticks every frame during a replay.
-    const key = JSON.stringify(status);
+    const key = JSON.stringify(status) + (model.capabilities?.agentName ?? '');
     if (key === this.key) return;
     this.key = key;
     switch (status.state) {
@@ -39,16 +40,16 @@ export class StatusArea {
         this.element.replaceChildren();
         break;
       case 'loading':
-        this.element.replaceChildren(
-          line('status-line loading', `Loading history… ${status.received.toLocaleString()} updates`, actionButton('Cancel', 'cancelLoad', 'button link')),
-        );
+        this.element.replaceChildren(line('status-line loading', loadingText(status.phase, status.received, model), actionButton('Cancel', 'cancelLoad', 'button link')));
         break;
       case 'prompting':
         this.element.replaceChildren(line('status-line prompting', 'Working…'));
         break;
       case 'error': {
         const buttons = [actionButton('Show Log', 'showLog', 'button secondary')];
-        if (status.canRetry) buttons.unshift(actionButton('Retry', 'retry', 'button primary'));
+        if (status.canRetry) buttons.unshift(actionButton('Retry', 'retry', status.signIn ? 'button secondary' : 'button primary'));
+        // Signing in is the fix, so it is the first action; the host retries what failed after it.
+        if (status.signIn) buttons.unshift(actionButton(`Sign in to ${model.capabilities?.agentName || 'the agent'}`, 'signIn', 'button primary'));
         this.element.replaceChildren(banner('banner error', status.message, buttons));
         break;
       }
@@ -61,6 +62,20 @@ export class StatusArea {
         );
         break;
     }
+  }
+}
+
+/** Says what the chat waits for: only a history load has updates to count. */
+function loadingText(phase: LoadingPhase | undefined, received: number, model: ThreadModel): string {
+  switch (phase) {
+    case 'connect':
+      return `Starting ${model.capabilities?.agentName || 'the agent'}…`;
+    case 'new':
+      return 'Starting session…';
+    case 'resume':
+      return 'Resuming…';
+    default:
+      return `Loading history… ${received.toLocaleString()} updates`;
   }
 }
 

@@ -126,7 +126,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       ...(supports('resume') ? { resume: {} } : {}),
       ...(supports('close') ? { close: {} } : {}),
       ...(supports('delete') ? { delete: {} } : {}),
-      additionalDirectories: {},
+      ...(supports('additionalDirectories') ? { additionalDirectories: {} } : {}),
     },
   });
 

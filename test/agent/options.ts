@@ -7,7 +7,7 @@ import { isAbsolute, join } from 'node:path';
 export type TitleOverride = 'null' | 'empty' | 'long' | 'multiline' | 'hostile';
 export type TitleStyle = 'normal' | 'null' | 'long' | 'multiline' | 'hostile' | 'mixed';
 export type InvalidCursorCode = -32602 | -32603 | 'restart';
-export type Capability = 'load' | 'list' | 'resume' | 'close' | 'delete';
+export type Capability = 'load' | 'list' | 'resume' | 'close' | 'delete' | 'additionalDirectories';
 export const garbageKinds = ['not-json', 'not-jsonrpc', 'unknown-id', 'unknown-kind', 'unknown-session', 'nested'] as const;
 export type GarbageKind = (typeof garbageKinds)[number];
 
@@ -78,6 +78,7 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --page-size N                 session/list page size, 1..5000 (default 50)
   --no-load --no-list --no-resume --no-close --no-delete
                                 withhold the capability and refuse the method
+  --no-additional-directories   do not advertise sessionCapabilities.additionalDirectories
   --crash-after K               exit 3 when the K-th incoming JSON-RPC message arrives
                                 (it is recorded but not answered)
   --crash-on METHOD             exit 3 when METHOD arrives
@@ -129,6 +130,7 @@ const capabilitySwitches: Record<string, Capability> = {
   '--no-resume': 'resume',
   '--no-close': 'close',
   '--no-delete': 'delete',
+  '--no-additional-directories': 'additionalDirectories',
 };
 
 const titleOverrides = ['null', 'empty', 'long', 'multiline', 'hostile'];

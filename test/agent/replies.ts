@@ -1,6 +1,6 @@
 // Scripted replies to session/prompt, chosen by words in the prompt. Together they exercise every
 // SessionUpdate kind and every client method an agent calls (permission, fs, terminal).
-import type { AgentContext, ClientCapabilities, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentContext, ClientCapabilities, SessionConfigOption, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
 import { toolCallPair } from './content';
 
 /** Thrown out of a script when the turn is cancelled; the prompt answers "cancelled". */
@@ -137,14 +137,19 @@ async function runTerminal(ctx: TurnContext): Promise<void> {
   }
 }
 
-async function permission(ctx: TurnContext): Promise<void> {
+/**
+ * Asks before an edit. The request carries what the edit does (a diff, the raw input), as real
+ * agents' requests do; "unannounced" in the prompt skips the tool_call that usually comes first.
+ */
+async function permission(ctx: TurnContext, announce: boolean): Promise<void> {
   const toolCallId = nextToolId();
   const path = `${ctx.cwd}/src/protected.ts`;
-  await ctx.send({ sessionUpdate: 'tool_call', toolCallId, title: `Edit ${path}`, kind: 'edit', status: 'pending', locations: [{ path }] });
+  if (announce) await ctx.send({ sessionUpdate: 'tool_call', toolCallId, title: `Edit ${path}`, kind: 'edit', status: 'pending', locations: [{ path }] });
+  const diff: ToolCallContent = { type: 'diff', path, oldText: 'export const locked = true;\n', newText: 'export const locked = false;\n' };
   const response = await orCancel(
     ctx.client.request('session/request_permission', {
       sessionId: ctx.sessionId,
-      toolCall: { toolCallId, title: `Edit ${path}`, kind: 'edit', status: 'pending', locations: [{ path }] },
+      toolCall: { toolCallId, title: `Edit ${path}`, kind: 'edit', status: 'pending', locations: [{ path }], content: [diff], rawInput: { path, unlock: true } },
       options: [
         { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
         { optionId: 'allow-always', name: 'Always allow', kind: 'allow_always' },
@@ -241,7 +246,7 @@ export async function reply(ctx: TurnContext, prompt: string): Promise<void> {
   const has = (word: string) => new RegExp(`\\b${word}\\b`, 'i').test(prompt);
   if (has('permission')) {
     matched = true;
-    await permission(ctx);
+    await permission(ctx, !has('unannounced'));
   }
   for (const m of prompt.matchAll(/\b(read|write)\s+(\/\S+)/gi)) {
     matched = true;

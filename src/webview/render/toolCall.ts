@@ -34,6 +34,9 @@ export function renderToolCall(entry: ToolCallEntry): HTMLElement {
     const node = renderContent(entry, content, index);
     if (node) card.append(node);
   });
+  // Without content, the input is what says what the tool will do (a command, a URL): a
+  // permission card's user must see it before approving.
+  if (entry.content.length === 0 && entry.rawInput !== undefined && entry.rawInput !== null) card.append(renderInput(entry.rawInput));
   if (entry.locations.length) {
     const locations = el('div', 'tool-locations');
     for (const location of entry.locations) {
@@ -69,6 +72,17 @@ function renderContent(entry: ToolCallEntry, content: ToolCallContent, index: nu
     default:
       return undefined;
   }
+}
+
+function renderInput(input: unknown): HTMLElement {
+  let text: string;
+  try {
+    text = typeof input === 'string' ? input : JSON.stringify(input, null, 2);
+  } catch {
+    text = String(input);
+  }
+  const cut = text.length > MAX_OUTPUT_CHARS;
+  return el('pre', 'tool-input', cut ? `${text.slice(0, MAX_OUTPUT_CHARS)}\n…` : text);
 }
 
 function cachedText(key: object, text: string): DocumentFragment {

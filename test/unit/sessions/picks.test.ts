@@ -34,10 +34,14 @@ describe('QuickPick helpers', () => {
 
   it('picks the last opened session, else the most recent, else none', () => {
     assert.equal(pickLastSession('old', rows), 'old');
-    assert.equal(pickLastSession('gone', rows), 'new');
+    assert.equal(pickLastSession('gone', rows), 'new', 'a session the agent no longer lists gives way to the newest');
     assert.equal(pickLastSession('later-page', rows, (id) => id === 'later-page'), 'later-page');
     assert.equal(pickLastSession(undefined, rows), 'new');
-    assert.equal(pickLastSession(undefined, [row('a'), row('b')]), undefined);
     assert.equal(pickLastSession(undefined, []), undefined);
+  });
+
+  it('takes the agent\'s first session when none has a time, rather than starting a new one', () => {
+    assert.equal(pickLastSession(undefined, [row('a'), row('b', 'garbage')]), 'a');
+    assert.equal(pickLastSession('gone', [row('a'), row('b')]), 'a');
   });
 });

@@ -1,0 +1,65 @@
+// Helpers for chat tests against the reference agent in plain Node.
+import { existsSync, readFileSync } from 'node:fs';
+import { AgentRegistry, type AgentHost, type AgentHostDeps } from '../../src/agent/agentHost';
+import type { ClientHandlers } from '../../src/agent/connection';
+import { MemoryLogger } from '../../src/agent/log';
+import type { ChatDeps } from '../../src/chat/controller';
+import type { AgentConfig } from '../../src/agent/types';
+
+/** Polls until `check` holds, or fails naming what it waited for. */
+export async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Every request and notification the reference agent received with `--record`, in order. */
+export function recorded(file: string): { method: string; params: Record<string, unknown> }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { method: string; params: Record<string, unknown> });
+}
+
+/** The methods recorded, in order, without `initialize`. */
+export function methods(file: string): string[] {
+  return recorded(file)
+    .map((m) => m.method)
+    .filter((m) => m !== 'initialize');
+}
+
+export function chatDeps(overrides: Partial<ChatDeps> = {}): ChatDeps & { logger: MemoryLogger } {
+  return { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => (e instanceof Error ? e.message : String(e)), ...overrides } as ChatDeps & {
+    logger: MemoryLogger;
+  };
+}
+
+/** Host deps for tests: quick restarts; the permission handler is late-bound, as in the extension. */
+export function hostDeps(permissions: { handler?: ClientHandlers['requestPermission'] } = {}, extra: Omit<ClientHandlers, 'requestPermission'> = {}): AgentHostDeps {
+  return {
+    logger: new MemoryLogger(),
+    clientInfo: { name: 'test', version: '0' },
+    trace: () => 'off',
+    handlers: () => ({
+      requestPermission: (params, signal) => permissions.handler?.(params, signal) ?? Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+      ...extra,
+    }),
+    restartBaseMs: 50,
+  };
+}
+
+/** A registry holding one agent, as the extension wires it (chats find the agent through it). */
+export function registryWith(config: AgentConfig, deps: AgentHostDeps = hostDeps()): AgentRegistry {
+  const registry = new AgentRegistry(deps);
+  registry.update([config], config.id);
+  return registry;
+}
+
+export function hostOf(registry: AgentRegistry, id = 'ref'): AgentHost {
+  const host = registry.get(id);
+  if (!host) throw new Error(`no agent ${id}`);
+  return host;
+}

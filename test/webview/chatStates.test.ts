@@ -1,0 +1,108 @@
+/**
+ * The chat webview in Chromium, fed from the host's own thread: what the status line says while
+ * a chat attaches, the sign-in banner, a permission card's tool call with its diff and input,
+ * and the saved panel target a reloaded window reopens the chat from.
+ */
+import * as assert from 'node:assert/strict';
+import type { Browser } from 'playwright-core';
+import { PermissionRequests } from '../../src/chat/permissions';
+import { Thread } from '../../src/chat/thread';
+import type { ThreadStatus } from '../../src/protocol/entries';
+import { changedEvent, snapshotEvent } from '../../src/protocol/messages';
+import { readPanelTarget } from '../../src/protocol/panelTarget';
+import { snapshotOf } from './fixtures';
+import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
+
+describe('chat webview: attach states, sign-in, permission cards', function () {
+  this.timeout(60_000);
+  let browser: Browser;
+  let harness: Harness;
+  let view: WebviewPage;
+
+  before(async () => {
+    [browser, harness] = await Promise.all([launch(), startHarness()]);
+  });
+  after(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+  beforeEach(async () => {
+    view = await WebviewPage.open(browser, harness);
+  });
+  afterEach(async () => {
+    await view?.close();
+  });
+
+  async function status(s: ThreadStatus): Promise<void> {
+    await view.host.sendNotification(changedEvent, { changes: [{ kind: 'statusChanged', status: s }] });
+    await frames(view);
+  }
+
+  it('says what the chat waits for, with Cancel each time: the agent starting, a new session, a resume, a history load', async () => {
+    await view.host.sendNotification(snapshotEvent, snapshotOf([], { status: { state: 'loading', received: 0, phase: 'connect' } }, { canPrompt: false }));
+    await view.page.waitForSelector('.status-line');
+    const text = () => view.page.textContent('.status-line .status-text');
+    assert.equal(await text(), 'Starting Reference Agent…');
+    await status({ state: 'loading', received: 0, phase: 'new' });
+    assert.equal(await text(), 'Starting session…');
+    await view.page.click('.status-line button:has-text("Cancel")');
+    await view.waitForRequest('cancelLoad');
+    await status({ state: 'loading', received: 0, phase: 'resume' });
+    assert.equal(await text(), 'Resuming…');
+    await status({ state: 'loading', received: 1500, phase: 'load' });
+    assert.equal(await text(), 'Loading history… 1,500 updates');
+  });
+
+  it('offers "Sign in to <agent>" first on an error the agent raised for want of sign-in, then Retry', async () => {
+    await view.host.sendNotification(snapshotEvent, snapshotOf([], {}, { canPrompt: false }));
+    await status({ state: 'error', message: 'Sign in to Reference Agent to continue.', canRetry: true, signIn: true });
+    await view.page.waitForSelector('.banner.error');
+    const buttons = await view.page.locator('.banner button').allTextContents();
+    assert.deepEqual(buttons, ['Sign in to Reference Agent', 'Retry', 'Show Log']);
+    await view.page.click('.banner button:has-text("Sign in to Reference Agent")');
+    await view.waitForRequest('signIn');
+
+    await status({ state: 'error', message: 'The agent did not answer session/load in 30 s.', canRetry: true });
+    assert.deepEqual(await view.page.locator('.banner button').allTextContents(), ['Retry', 'Show Log'], 'no sign-in for other errors');
+  });
+
+  it('shows on the permission card\'s tool call what the user approves: the diff, and the input of a call with no content', async () => {
+    // The host's own reducer builds the thread, as the chat does when the request arrives.
+    const thread = new Thread();
+    const permissions = new PermissionRequests(thread);
+    const path = '/home/dev/project/src/protected.ts';
+    thread.apply({ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: `Edit ${path}`, kind: 'edit', status: 'pending' });
+    const options = [{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' as const }];
+    const diff = { type: 'diff' as const, path, oldText: 'export const locked = true;\n', newText: 'export const locked = false;\n' };
+    void permissions.request({ sessionId: 's', toolCall: { toolCallId: 'edit-1', content: [diff], locations: [{ path }] }, options }, new AbortController().signal);
+    void permissions.request(
+      { sessionId: 's', toolCall: { toolCallId: 'run-1', title: 'Run a command', kind: 'execute', rawInput: { command: 'rm -rf build' } }, options },
+      new AbortController().signal,
+    );
+    const snap = thread.snapshot();
+    await view.host.sendNotification(snapshotEvent, snapshotOf(snap.entries));
+    await view.page.waitForSelector('.permission');
+    await frames(view);
+
+    const entries = view.page.locator('.entry');
+    assert.equal(await entries.count(), 4);
+    const editCard = entries.nth(0);
+    assert.equal(await editCard.locator('.diff-del').textContent(), '- export const locked = true;');
+    assert.equal(await editCard.locator('.diff-add').textContent(), '+ export const locked = false;');
+    assert.equal(await editCard.locator('a.location').textContent(), path);
+    assert.match((await entries.nth(1).locator('.permission-title').textContent()) ?? '', /Edit .*protected\.ts/);
+    const runCard = entries.nth(2);
+    assert.equal(await runCard.locator('.tool-title').textContent(), 'Run a command');
+    assert.match((await runCard.locator('.tool-input').textContent()) ?? '', /"command": "rm -rf build"/);
+    assert.equal(await entries.nth(3).locator('.permission-title').textContent(), 'Run a command');
+  });
+
+  it('saves the panel target with the session\'s additional directories, for the window\'s next start', async () => {
+    const dirs = ['/home/dev/docs', '/home/dev/shared'];
+    await view.host.sendNotification(snapshotEvent, snapshotOf([{ type: 'user', text: 'hi', attachments: [], done: true }], {}, { additionalDirectories: dirs }));
+    await view.page.fill('.composer-input', 'x');
+    const saved = await view.page.waitForFunction(() => (window as unknown as { __state?: { target?: unknown } }).__state?.target);
+    const target = readPanelTarget(await saved.jsonValue());
+    assert.deepEqual(target, { agentId: 'reference', sessionId: 'sess-4f2a9c1e', cwd: '/home/dev/project', additionalDirectories: dirs, title: 'Fix the flaky session list paging' });
+  });
+});
