@@ -159,6 +159,12 @@ export class ChatApp {
   private frame(): void {
     if (this.pending.length) {
       const touched = this.model.apply(this.pending.splice(0));
+      if (touched.cleared) {
+        // Nothing rendered belongs to the new thread: drop every node and height, follow the end.
+        this.replaced.clear();
+        this.pendingAnswers.clear();
+        this.view.reset();
+      }
       if (touched.added) this.view.appended();
       for (const index of touched.appended) this.view.changed(index);
       for (const index of touched.replaced) {

@@ -374,6 +374,25 @@ describe('chat webview', function () {
       assert.equal(await lastVisible(359), false, 'the reader who paged up stays where they are');
     });
 
+    it('starts the thread over when the host clears it, showing only the entries sent after', async () => {
+      await show(everyKind);
+      assert.equal(await view.page.locator('.entry').count(), everyKind.length);
+      const replayed: ThreadEntry[] = [
+        { type: 'user', text: 'Replayed question', attachments: [], done: true },
+        { type: 'agent', text: 'Replayed answer', attachments: [], done: true },
+      ];
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'entriesCleared' }, ...replayed.map((entry, index) => ({ kind: 'entryAdded' as const, index, entry }))],
+      });
+      await view.page.waitForFunction(() => document.querySelectorAll('.entry').length === 2);
+      await frames(view, 3);
+      assert.deepEqual(await view.page.locator('.entry').evaluateAll((nodes) => nodes.map((n) => n.textContent?.trim())), ['YouReplayed question', 'Replayed answer']);
+      // A later batch adds to the new thread, not to the old one.
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryAdded', index: 2, entry: { type: 'divider', text: 'Reconnected' } }] });
+      await view.page.waitForFunction(() => document.querySelectorAll('.entry').length === 3);
+      assert.equal(await view.page.textContent('.entry[data-index="2"]'), 'Reconnected');
+    });
+
     it('asks for a snapshot again after a reload and keeps the draft', async () => {
       await show(everyKind);
       await view.page.fill('.composer-input', 'half-written thought');
