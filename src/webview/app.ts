@@ -115,6 +115,10 @@ export class ChatApp {
       }
     });
     this.view.element.addEventListener('scroll', () => this.saveSoon(), { passive: true });
+    // VS Code tears a hidden webview down; a save still waiting for its timer would lose the
+    // last keystrokes. Both events come before the page goes.
+    document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && this.saveNow());
+    window.addEventListener('pagehide', () => this.saveNow());
     this.composer.focus();
   }
 
@@ -289,16 +293,20 @@ export class ChatApp {
 
   private saveSoon(): void {
     clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => {
-      const state: UiState = { draft: this.composer.draft, openThoughts: [...this.openThoughts] };
-      const caps = this.model.capabilities;
-      if (caps?.sessionId && caps.agentId) {
-        const title = this.model.meta.title;
-        state.target = { agentId: caps.agentId, sessionId: caps.sessionId, cwd: caps.cwd, ...(title ? { title } : {}) };
-      }
-      const anchor = this.view.currentAnchor();
-      if (anchor) state.anchor = anchor;
-      this.api.setState(state);
-    }, SAVE_DELAY_MS);
+    this.saveTimer = setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
+  }
+
+  private saveNow(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const state: UiState = { draft: this.composer.draft, openThoughts: [...this.openThoughts] };
+    const caps = this.model.capabilities;
+    if (caps?.sessionId && caps.agentId) {
+      const title = this.model.meta.title;
+      state.target = { agentId: caps.agentId, sessionId: caps.sessionId, cwd: caps.cwd, ...(title ? { title } : {}) };
+    }
+    const anchor = this.view.currentAnchor();
+    if (anchor) state.anchor = anchor;
+    this.api.setState(state);
   }
 }

@@ -374,6 +374,28 @@ describe('chat webview', function () {
       assert.equal(await lastVisible(359), false, 'the reader who paged up stays where they are');
     });
 
+    it('keeps the last keystrokes of the draft when the panel is hidden or the page goes', async () => {
+      await show(everyKind);
+      const draft = () => view.page.evaluate(() => (window as unknown as { __state?: { draft: string } }).__state?.draft);
+      await view.page.click('.composer-input');
+      await view.page.keyboard.type('typed just before hiding');
+      // VS Code hides the panel: the page becomes hidden before its timers could run.
+      const saved = await view.page.evaluate(() => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        document.dispatchEvent(new Event('visibilitychange'));
+        return (window as unknown as { __state?: { draft: string } }).__state?.draft;
+      });
+      assert.equal(saved, 'typed just before hiding', 'saved as the panel hid, not 300 ms later');
+
+      await view.page.evaluate(() => delete (document as unknown as { visibilityState?: string }).visibilityState);
+      await view.page.keyboard.type(', and before the reload');
+      assert.notEqual(await draft(), 'typed just before hiding, and before the reload', 'not saved yet (the save waits for typing to pause)');
+      await view.page.reload();
+      await view.waitForRequest('ready', () => view.requests.filter((r) => r.method === 'ready').length === 2);
+      await show(everyKind);
+      assert.equal(await view.page.inputValue('.composer-input'), 'typed just before hiding, and before the reload');
+    });
+
     it('starts the thread over when the host clears it, showing only the entries sent after', async () => {
       await show(everyKind);
       assert.equal(await view.page.locator('.entry').count(), everyKind.length);
