@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { MessageConnection } from 'vscode-jsonrpc';
+import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc';
 import { Disposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/controller';
 import { ChangeBatcher } from '../chat/batcher';
@@ -119,10 +119,14 @@ export class ChatPanel extends Disposable {
     c.onRequest(cancelTurnRequest, () => s.cancel());
     c.onRequest(cancelLoadRequest, () => s.cancelLoad());
     c.onRequest(answerPermissionRequest, ({ requestId, optionId }) => s.answerPermission(String(requestId), optionId === null ? null : String(optionId)));
-    c.onRequest(setModeRequest, ({ modeId }) => s.setMode(String(modeId)).catch((e) => s.thread.addNotice('error', describeError(e))));
-    c.onRequest(setConfigOptionRequest, ({ configId, value }) =>
-      s.setConfigOption(String(configId), value).catch((e) => s.thread.addNotice('error', describeError(e))),
-    );
+    // A refusal is said in the thread and fails the request, so the webview shows the
+    // agent's current value again instead of the one it refused.
+    const refused = (e: unknown): never => {
+      s.thread.addNotice('error', describeError(e));
+      throw new ResponseError(ErrorCodes.InternalError, describeError(e));
+    };
+    c.onRequest(setModeRequest, ({ modeId }) => s.setMode(String(modeId)).catch(refused));
+    c.onRequest(setConfigOptionRequest, ({ configId, value }) => s.setConfigOption(String(configId), value).catch(refused));
     c.onRequest(openLocationRequest, ({ path, line }) => openLocation(path, line, s.target.cwd));
     c.onRequest(openLinkRequest, ({ href }) => openLink(href, s.target.cwd));
     c.onRequest(openDiffRequest, ({ entryIndex, contentIndex }) => {

@@ -93,8 +93,8 @@ export class ChatApp {
           this.request(sendPromptRequest, { text });
         },
         cancel: () => this.request(cancelTurnRequest),
-        setMode: (modeId) => this.request(setModeRequest, { modeId }),
-        setConfig: (configId, value) => this.request(setConfigOptionRequest, { configId, value }),
+        setMode: (modeId) => this.request(setModeRequest, { modeId }, () => this.pickerRefused()),
+        setConfig: (configId, value) => this.request(setConfigOptionRequest, { configId, value }, () => this.pickerRefused()),
         draftChanged: () => this.saveSoon(),
       },
       saved.draft,
@@ -282,13 +282,23 @@ export class ChatApp {
     this.saveSoon();
   }
 
-  /** Fire and forget: the host reports failures through the thread's status. */
-  private request<P>(type: RequestType<P, void, void> | RequestType0<void, void>, params?: P): void {
+  /** The agent refused a mode or option: show its current value again (the host said why in the thread). */
+  private pickerRefused(): void {
+    this.composer.resetPickers();
+    this.chromeDirty = true;
+    this.schedule();
+  }
+
+  /** Fire and forget: the host reports failures through the thread; `failed` undoes what the page showed early. */
+  private request<P>(type: RequestType<P, void, void> | RequestType0<void, void>, params?: P, failed?: () => void): void {
     const sent =
       params === undefined
         ? this.connection.sendRequest(type as RequestType0<void, void>)
         : this.connection.sendRequest(type as RequestType<P, void, void>, params);
-    sent.catch((error: unknown) => console.warn(`acp webview: ${type.method} failed`, error));
+    sent.catch((error: unknown) => {
+      console.warn(`acp webview: ${type.method} failed`, error);
+      failed?.();
+    });
   }
 
   private saveSoon(): void {

@@ -79,6 +79,14 @@ export class Composer {
     this.input.focus();
   }
 
+  /**
+   * Rebuilds the pickers from the meta at the next update: after a refused change the meta did
+   * not change, but a select still shows the value the user picked.
+   */
+  resetPickers(): void {
+    this.pickersKey = '';
+  }
+
   get draft(): string {
     return this.input.value;
   }

@@ -6,8 +6,9 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import type { ThreadEntry } from '../../src/protocol/entries';
-import { changedEvent, snapshotEvent } from '../../src/protocol/messages';
-import { everyKind, snapshotOf } from './fixtures';
+import { ResponseError } from 'vscode-jsonrpc';
+import { changedEvent, setConfigOptionRequest, setModeRequest, snapshotEvent } from '../../src/protocol/messages';
+import { everyKind, meta, snapshotOf } from './fixtures';
 import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
 import { longReplySuite, replaySuite } from './replaySuite';
 import { securitySuite } from './securitySuite';
@@ -246,6 +247,38 @@ describe('chat webview', function () {
       assert.deepEqual((await view.waitForRequest('setConfigOption')).params, { configId: 'model', value: 'opus' });
       await view.page.click('.picker-toggle input');
       assert.deepEqual((await view.waitForRequest('setConfigOption', (p) => (p as { configId: string }).configId === 'thinking')).params, { configId: 'thinking', value: false });
+    });
+
+    it('shows the agent\'s value again when it refuses a mode or option', async () => {
+      const refuse = (): never => {
+        throw new ResponseError(-32602, 'Refused by the agent');
+      };
+      view.host.onRequest(setModeRequest, refuse);
+      view.host.onRequest(setConfigOptionRequest, refuse);
+      await show(everyKind);
+      const page = view.page;
+      await page.selectOption('select[data-mode]', 'plan');
+      await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-mode]')?.value === 'default');
+      await page.selectOption('select[data-config="model"]', 'opus');
+      await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-config="model"]')?.value === 'sonnet');
+      await page.click('.picker-toggle input');
+      await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.picker-toggle input')?.checked === true);
+    });
+
+    it('prefers a mode config option over the legacy modes picker; booleans are checkboxes', async () => {
+      const configOptions = [
+        ...meta.configOptions,
+        { id: 'mode', name: 'Mode', category: 'mode', type: 'select' as const, currentValue: 'plan', options: [{ value: 'default', name: 'Default' }, { value: 'plan', name: 'Plan' }] },
+      ];
+      await show(everyKind, { meta: { ...meta, configOptions } });
+      assert.equal(await view.page.locator('select[data-mode]').count(), 0, 'one mode picker, not two');
+      assert.equal(await view.page.inputValue('select[data-config="mode"]'), 'plan');
+      assert.equal(await view.page.getAttribute('.picker-toggle input', 'type'), 'checkbox');
+      await view.page.selectOption('select[data-config="mode"]', 'default');
+      assert.deepEqual((await view.waitForRequest('setConfigOption')).params, { configId: 'mode', value: 'default' });
+      // Without config options to set, the legacy picker is all there is.
+      await show(everyKind, { meta: { ...meta, configOptions } }, { canSetConfig: false });
+      assert.equal(await view.page.locator('select[data-mode]').count(), 1);
     });
 
     it('hides pickers and prompting the agent does not offer', async () => {
