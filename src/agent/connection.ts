@@ -385,7 +385,9 @@ export class AgentConnection extends Disposable {
   }
 
   async setConfigOption(sessionId: string, configId: string, value: unknown): Promise<unknown> {
-    return this.call(methods.agent.session.setConfigOption, { sessionId, configId, value }, { timeoutMs: this.timeouts.other });
+    // SetSessionConfigOptionRequest: a boolean value is tagged `type: "boolean"`; a select's value id is not.
+    const params = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    return this.call(methods.agent.session.setConfigOption, params, { timeoutMs: this.timeouts.other });
   }
 
   private checked<T>(method: string, check: () => T): T {

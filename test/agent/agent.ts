@@ -39,6 +39,8 @@ const models = [
 interface LiveSession {
   modeId: string;
   model: string;
+  /** A boolean config option, so clients are tested on the `type: "boolean"` form of set_config_option. */
+  thinking?: boolean;
   mcpServers: McpServer[];
   additionalDirectories: string[];
   turn?: AbortController;
@@ -88,6 +90,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
   const modeState = (s: LiveSession): SessionModeState => ({ currentModeId: s.modeId, availableModes: modes });
   const configOptions = (s: LiveSession): SessionConfigOption[] => [
     { id: 'model', name: 'Model', category: 'model', type: 'select', currentValue: s.model, options: models },
+    { id: 'thinking', name: 'Think harder', category: 'thought_level', type: 'boolean', currentValue: s.thinking ?? false },
   ];
   const availableCommands = (): SessionUpdate => ({
     sessionUpdate: 'available_commands_update',
@@ -208,6 +211,11 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     .onRequest(methods.agent.session.setConfigOption, ({ params }) => {
       const session = liveSession(params.sessionId);
       const value = 'value' in params ? params.value : undefined;
+      // As the schema says: a boolean value comes tagged `type: "boolean"`, a value id untagged.
+      if (params.configId === 'thinking' && 'type' in params && params.type === 'boolean' && typeof value === 'boolean') {
+        session.thinking = value;
+        return { configOptions: configOptions(session) };
+      }
       if (params.configId !== 'model' || typeof value !== 'string' || !models.some((m) => m.value === value)) {
         throw RequestError.invalidParams({ configId: params.configId, value }, 'unknown config option or value');
       }

@@ -157,7 +157,7 @@ describe('reference agent', function () {
     await assert.rejects(agent.request('session/new', { cwd: 'relative', mcpServers: [] }), (e) => errorCode(e) === -32602);
     const created = await agent.request('session/new', { cwd: cwdA, mcpServers: [] });
     assert.ok(created.modes?.availableModes.length);
-    assert.equal(created.configOptions?.length, 1);
+    assert.equal(created.configOptions?.length, 2);
     const response = await agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'show me all of it' }] });
     assert.equal(response.stopReason, 'end_turn');
     const got = new Set(kinds(updates, created.sessionId));
