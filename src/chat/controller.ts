@@ -12,7 +12,9 @@ import { AgentExited, Cancelled } from '../agent/errors';
 import type { AgentHost } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
 import type { ChatCapabilities, HistoryState } from '../protocol/messages';
-import { Thread, type TerminalOutputView } from './thread';
+import type { TerminalOutputDelta } from '../protocol/terminalOutput';
+import { TerminalViews } from './terminalViews';
+import { Thread } from './thread';
 
 /** How a chosen session is opened (`acp.openMode`). */
 export type OpenMode = 'auto' | 'load' | 'resume';
@@ -67,6 +69,7 @@ export class ChatSession extends Disposable {
   ) {
     super();
     this.thread = this.register(new Thread({ log: (m) => deps.logger.warn(`[${target.sessionId ?? 'new'}] ${m}`) }));
+    this.terminals = this.register(new TerminalViews(this.thread));
     this.historyState = target.sessionId ? 'resumed' : 'new';
     if (target.title) this.thread.updateMeta({ title: target.title });
     this.register(
@@ -263,44 +266,19 @@ export class ChatSession extends Disposable {
     await this.connection?.cancel(this.sessionId).catch((e) => this.deps.logger.warn(`session/cancel failed: ${String(e)}`));
   }
 
-  private readonly terminalViews = new Map<string, TerminalOutputView>();
-  private terminalWatch: IDisposable | undefined;
+  private readonly terminals: TerminalViews;
 
   /**
-   * Output of a client-side terminal the agent created for this session, shown under the tool
-   * call that embeds it. The tool call may name the terminal after output began: the latest
-   * output is kept and applied when it does.
+   * Output of a client-side terminal the agent created for this session (what it printed since
+   * the last call), shown under the tool call that embeds it.
    */
-  showTerminalOutput(terminalId: string, view: TerminalOutputView): void {
-    this.terminalViews.set(terminalId, view);
-    this.terminalWatch ??= this.register(
-      this.thread.onDidChange((changes) => {
-        for (const c of changes) {
-          if ((c.kind === 'entryAdded' || c.kind === 'entryChanged') && c.entry.type === 'tool') this.applyTerminals(c.index);
-        }
-      }),
-    );
-    for (let i = this.thread.entries.length - 1; i >= 0; i--) {
-      const e = this.thread.entries[i]!;
-      if (e.type === 'tool' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) {
-        this.thread.setTerminalOutput(e.toolCallId, terminalId, view);
-        return;
-      }
-    }
+  showTerminalOutput(terminalId: string, delta: TerminalOutputDelta): void {
+    this.terminals.show(terminalId, delta);
   }
 
-  private applyTerminals(index: number): void {
-    const entry = this.thread.entries[index];
-    if (entry?.type !== 'tool' || !entry.content.some((c) => c.type === 'terminal')) return;
-    const toolCallId = entry.toolCallId;
-    for (const c of entry.content) {
-      if (c.type !== 'terminal') continue;
-      const view = this.terminalViews.get(c.terminalId);
-      const shown = entry.terminalOutput?.[c.terminalId];
-      if (view && (!shown || shown.output !== view.output || shown.exitCode !== view.exitCode)) {
-        this.thread.setTerminalOutput(toolCallId, c.terminalId, view);
-      }
-    }
+  /** The agent released a terminal of this session: forget what was kept for it. */
+  releaseTerminal(terminalId: string): void {
+    this.terminals.release(terminalId);
   }
 
   /** Called by the permission bridge for this session's requests. */

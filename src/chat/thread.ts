@@ -24,6 +24,7 @@ import type {
   ThreadStatus,
   ToolCallEntry,
 } from '../protocol/entries';
+import { applyTerminalDelta, type TerminalOutputDelta, type TerminalOutputState } from '../protocol/terminalOutput';
 import { compactionNotice, patchCompaction } from './compaction';
 import type { Compaction } from './compaction';
 import { parseSessionUpdate } from './parseUpdate';
@@ -42,12 +43,6 @@ export interface PermissionRequestView {
   options: PermissionOption[];
 }
 
-/** Output of a client-side terminal, shown under the tool call that embeds it. */
-export interface TerminalOutputView {
-  output: string;
-  truncated: boolean;
-  exitCode?: number | null;
-}
 
 const toolKinds = new Set<string>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 const toolStatuses = new Set<string>(['pending', 'in_progress', 'completed', 'failed']);
@@ -185,12 +180,27 @@ export class Thread implements IDisposable {
   }
 
   /** Shows a client-side terminal's output under the tool call that embeds it. */
-  setTerminalOutput(toolCallId: string, terminalId: string, output: TerminalOutputView): boolean {
+  setTerminalOutput(toolCallId: string, terminalId: string, output: TerminalOutputState): boolean {
     const index = this.toolIndex.get(toolCallId);
     if (index === undefined) return false;
     const entry = this.entries[index] as ToolCallEntry;
     entry.terminalOutput = { ...entry.terminalOutput, [terminalId]: { ...output } };
     this.changed(index);
+    this.fire();
+    return true;
+  }
+
+  /**
+   * Adds what a terminal printed since its last delta. Only the delta goes to the webview:
+   * a running command's output would otherwise be resent whole several times a second.
+   */
+  appendTerminalOutput(toolCallId: string, terminalId: string, delta: TerminalOutputDelta): boolean {
+    const index = this.toolIndex.get(toolCallId);
+    if (index === undefined) return false;
+    const entry = this.entries[index] as ToolCallEntry;
+    // A new map and state: copies already handed out (snapshots, queued changes) keep theirs.
+    entry.terminalOutput = { ...entry.terminalOutput, [terminalId]: applyTerminalDelta(entry.terminalOutput?.[terminalId], delta) };
+    this.changes.push({ kind: 'terminalAppended', index, terminalId, delta: { ...delta } });
     this.fire();
     return true;
   }

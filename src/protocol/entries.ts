@@ -15,6 +15,7 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from '@agentclientprotocol/sdk';
+import type { TerminalOutputDelta, TerminalOutputState } from './terminalOutput';
 
 /** A message from the user, the agent, or the agent's thinking. Chunks of one message are joined. */
 export interface MessageEntry {
@@ -39,7 +40,7 @@ export interface ToolCallEntry {
   content: ToolCallContent[];
   locations: ToolCallLocation[];
   /** Output captured for `terminal` content, keyed by terminal id (from client-side terminals). */
-  terminalOutput?: Record<string, { output: string; truncated: boolean; exitCode?: number | null }>;
+  terminalOutput?: Record<string, TerminalOutputState>;
 }
 
 export interface PlanEntryView {
@@ -115,6 +116,8 @@ export type ThreadChange =
   | { kind: 'entryChanged'; index: number; entry: ThreadEntry }
   /** Text appended to a message entry (streaming), so a long message is not resent per chunk. */
   | { kind: 'textAppended'; index: number; text: string }
+  /** Output a terminal printed since its last delta, for the tool call entry that embeds it. */
+  | { kind: 'terminalAppended'; index: number; terminalId: string; delta: TerminalOutputDelta }
   /** Every entry was dropped (a reload replays the history again); meta and status stay. */
   | { kind: 'entriesCleared' }
   | { kind: 'metaChanged'; meta: ThreadMeta }

@@ -4,7 +4,7 @@ import { Disposable, DisposableMap } from '../base/lifecycle';
 import type { AgentRegistry } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
 import { ChatSession, type ChatDeps, type ChatTarget, type OpenMode } from '../chat/controller';
-import type { TerminalOutputView } from '../chat/thread';
+import type { TerminalOutputDelta } from '../protocol/terminalOutput';
 import { CHAT_VIEW_TYPE, ChatPanel, type PanelTarget } from './chatPanel';
 import { DiffContents } from './diffContents';
 import { describeError } from './messages';
@@ -186,9 +186,14 @@ export class ChatPanels extends Disposable implements OpenChats {
     }
   }
 
-  /** A client-side terminal's output, for the chat of the session that created it. */
-  terminalOutput(agentId: string, sessionId: string, terminalId: string, view: TerminalOutputView): void {
-    this.sessionFor(agentId, sessionId)?.showTerminalOutput(terminalId, view);
+  /** What a client-side terminal printed since the last call, for the chat of the session that created it. */
+  terminalOutput(agentId: string, sessionId: string, terminalId: string, delta: TerminalOutputDelta): void {
+    this.sessionFor(agentId, sessionId)?.showTerminalOutput(terminalId, delta);
+  }
+
+  /** The agent released a terminal: its chat forgets what it kept for it. */
+  terminalReleased(agentId: string, sessionId: string, terminalId: string): void {
+    this.sessionFor(agentId, sessionId)?.releaseTerminal(terminalId);
   }
 
   /** After an agent restart, open chats of that agent attach again. */

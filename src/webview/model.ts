@@ -5,6 +5,7 @@
  */
 import type { ThreadChange, ThreadEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
 import type { ChatCapabilities, SnapshotParams } from '../protocol/messages';
+import { applyTerminalDelta } from '../protocol/terminalOutput';
 import { StreamSplitter } from './streamSplit';
 
 /** What one batch of changes touched. */
@@ -62,6 +63,13 @@ export class ThreadModel {
             this.streams.get(change.index)?.append(change.text);
             if (change.index < before) touched.appended.add(change.index);
           }
+          break;
+        }
+        case 'terminalAppended': {
+          const entry = this.entries[change.index];
+          if (entry?.type !== 'tool') break;
+          entry.terminalOutput = { ...entry.terminalOutput, [change.terminalId]: applyTerminalDelta(entry.terminalOutput?.[change.terminalId], change.delta) };
+          if (change.index < before) touched.replaced.add(change.index);
           break;
         }
         case 'entriesCleared':

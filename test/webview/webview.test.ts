@@ -407,6 +407,22 @@ describe('chat webview', function () {
       assert.equal(await lastVisible(359), false, 'the reader who paged up stays where they are');
     });
 
+    it('appends terminal output as it arrives and shows an exit by signal', async () => {
+      await show(everyKind);
+      const output = () => view.page.textContent('.terminal-output');
+      const before = (await output()) ?? '';
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'terminalAppended', index: 4, terminalId: 'term-1', delta: { text: 'rerun\n', reset: false, truncated: false, exitCode: null, signal: 'SIGKILL' } }],
+      });
+      await view.page.waitForFunction(() => document.querySelector('.terminal-output')?.textContent?.endsWith('rerun\n'));
+      assert.equal(await output(), before + 'rerun\n');
+      assert.equal(await view.page.textContent('.terminal-exit'), 'killed by SIGKILL');
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'terminalAppended', index: 4, terminalId: 'term-1', delta: { text: 'only the newest', reset: true, truncated: true } }],
+      });
+      await view.page.waitForFunction(() => document.querySelector('.terminal-output')?.textContent === '…\nonly the newest');
+    });
+
     it('keeps the last keystrokes of the draft when the panel is hidden or the page goes', async () => {
       await show(everyKind);
       const draft = () => view.page.evaluate(() => (window as unknown as { __state?: { draft: string } }).__state?.draft);

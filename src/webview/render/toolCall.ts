@@ -63,7 +63,9 @@ function renderContent(entry: ToolCallEntry, content: ToolCallContent, index: nu
       const text = output?.output ?? '';
       const cut = text.length > MAX_OUTPUT_CHARS;
       box.append(el('pre', 'terminal-output', (output?.truncated || cut ? '…\n' : '') + text.slice(-MAX_OUTPUT_CHARS)));
-      if (output?.exitCode !== undefined && output.exitCode !== null) box.append(el('div', 'terminal-exit', `exit code ${output.exitCode}`));
+      // A command ends with a code or, killed, by a signal (then the code is null).
+      const exit = output?.signal ? `killed by ${output.signal}` : typeof output?.exitCode === 'number' ? `exit code ${output.exitCode}` : '';
+      if (exit) box.append(el('div', 'terminal-exit', exit));
       return box;
     }
     default:
