@@ -350,6 +350,8 @@ export class Thread implements IDisposable {
         content: u.content ?? [],
         locations: u.locations ?? [],
       };
+      if (u.rawInput !== undefined) entry.rawInput = u.rawInput;
+      if (u.rawOutput !== undefined) entry.rawOutput = u.rawOutput;
       index = this.push(entry);
       this.toolIndex.set(u.toolCallId, index);
       if (isOpenStatus(entry.status)) this.openTools.add(index);
@@ -366,6 +368,8 @@ export class Thread implements IDisposable {
     }
     if (u.content != null) entry.content = u.content;
     if (u.locations != null) entry.locations = u.locations;
+    if (u.rawInput !== undefined) entry.rawInput = u.rawInput;
+    if (u.rawOutput !== undefined) entry.rawOutput = u.rawOutput;
     this.changed(index);
   }
 

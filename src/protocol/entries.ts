@@ -39,6 +39,9 @@ export interface ToolCallEntry {
   status: ToolCallStatus;
   content: ToolCallContent[];
   locations: ToolCallLocation[];
+  /** The tool's raw input and output as the agent sent them (any JSON); shown collapsed. */
+  rawInput?: unknown;
+  rawOutput?: unknown;
   /** Output captured for `terminal` content, keyed by terminal id (from client-side terminals). */
   terminalOutput?: Record<string, TerminalOutputState>;
 }

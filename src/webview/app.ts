@@ -51,6 +51,8 @@ export class ChatApp {
   private readonly pending: ThreadChange[] = [];
   private readonly pendingAnswers = new Set<string>();
   private readonly openThoughts: Set<number>;
+  /** Raw tool sections the reader opened, as `index:input` / `index:output`. */
+  private readonly openRaw = new Set<string>();
   private readonly replaced = new Set<number>();
   private frameRequested = false;
   private lastRepaint = -Infinity;
@@ -73,6 +75,7 @@ export class ChatApp {
           renderEntry(this.model.entries[index], index, {
             stream: (i) => this.model.streams.get(i),
             thoughtOpen: (i) => this.openThoughts.has(i),
+            rawOpen: (i, which) => this.openRaw.has(`${i}:${which}`),
             pendingAnswers: this.pendingAnswers,
           }),
         update: (index, node) => this.updateNode(index, node),
@@ -126,6 +129,7 @@ export class ChatApp {
     // Changes queued before a snapshot belong to the old picture.
     this.pending.length = 0;
     this.replaced.clear();
+    this.openRaw.clear();
     const anchor = this.snapshots++ === 0 ? this.saved.anchor : this.view.currentAnchor();
     this.model.reset(params);
     this.view.reset(anchor);
@@ -167,6 +171,7 @@ export class ChatApp {
         // Nothing rendered belongs to the new thread: drop every node and height, follow the end.
         this.replaced.clear();
         this.pendingAnswers.clear();
+        this.openRaw.clear();
         this.view.reset();
       }
       if (touched.added) this.view.appended();
@@ -269,7 +274,14 @@ export class ChatApp {
 
   private toggled(event: Event): void {
     const details = event.target;
-    if (!(details instanceof HTMLDetailsElement) || !details.classList.contains('msg-thought')) return;
+    if (!(details instanceof HTMLDetailsElement)) return;
+    if (details.classList.contains('tool-raw')) {
+      const key = `${details.closest<HTMLElement>('.entry')?.dataset.index}:${details.dataset.raw}`;
+      if (details.open) this.openRaw.add(key);
+      else this.openRaw.delete(key);
+      return;
+    }
+    if (!details.classList.contains('msg-thought')) return;
     const index = Number(details.closest<HTMLElement>('.entry')?.dataset.index);
     const entry = this.model.entries[index];
     if (!entry || entry.type !== 'thought') return;

@@ -407,6 +407,44 @@ describe('chat webview', function () {
       assert.equal(await lastVisible(359), false, 'the reader who paged up stays where they are');
     });
 
+    it('shows raw tool input and output collapsed, data: images, and embedded resources as code', async () => {
+      const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+      const tool: ThreadEntry = {
+        type: 'tool', toolCallId: 'raw', title: 'Fetch the page', kind: 'fetch', status: 'in_progress', content: [], locations: [],
+        rawInput: { url: 'https://example.com', depth: 2 },
+        rawOutput: { status: 200, body: 'x'.repeat(50_000) },
+      };
+      const message: ThreadEntry = {
+        type: 'agent', text: 'Here is what I found:', done: true,
+        attachments: [
+          { type: 'image', mimeType: 'image/png', data: png },
+          { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zy8+' },
+          { type: 'image', mimeType: 'image/png', data: '', uri: 'https://evil.example/track.png' },
+          { type: 'resource', resource: { uri: 'file:///home/dev/project/notes.md', text: '# Notes\n<b>not bold</b>' } },
+        ],
+      };
+      await show([tool, message]);
+      const page = view.page;
+      assert.deepEqual(await page.locator('.tool-raw-summary').allTextContents(), ['Input', 'Output']);
+      assert.equal(await page.locator('details.tool-raw[open]').count(), 0, 'collapsed');
+      await page.click('details[data-raw="input"] summary');
+      assert.equal(await page.textContent('details[data-raw="input"] .tool-raw-body'), '{\n  "url": "https://example.com",\n  "depth": 2\n}');
+      const output = (await page.textContent('details[data-raw="output"] .tool-raw-body')) ?? '';
+      assert.ok(output.startsWith('{\n  "status": 200,\n  "body": "xxx') && output.endsWith('\n…') && output.length <= 20_002, `capped (${output.length})`);
+      // The card renders anew when the tool call changes; what the reader opened stays open.
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryChanged', index: 0, entry: { ...tool, status: 'completed' } }] });
+      await page.waitForSelector('.tool-completed');
+      assert.equal(await page.locator('details[data-raw="input"][open]').count(), 1);
+
+      await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img.content-image')?.naturalWidth === 1);
+      assert.equal(await page.locator('img').count(), 1, 'only the inline PNG is an image');
+      assert.match((await page.getAttribute('img.content-image', 'src')) ?? '', /^data:image\/png;base64,/);
+      assert.deepEqual(await page.locator('.msg-agent .chip').allTextContents(), ['▣ image (image/svg+xml, not shown)', '▣ image (image/png, no data)', '▤ notes.md']);
+      assert.equal(await page.textContent('.resource-text'), '# Notes\n<b>not bold</b>');
+      assert.equal(await page.locator('.resource b').count(), 0);
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
+    });
+
     it('appends terminal output as it arrives and shows an exit by signal', async () => {
       await show(everyKind);
       const output = () => view.page.textContent('.terminal-output');

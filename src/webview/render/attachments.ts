@@ -1,29 +1,43 @@
 /**
- * Non-text content blocks as chips. Nothing is fetched or decoded: an image shows its type, a
- * resource its name; a link is only made for a URI the click handler would accept.
+ * Non-text content blocks: images from inline data, embedded text resources as code blocks,
+ * the rest as chips. Nothing is fetched: an image's or resource's URI is only ever a link, and
+ * a link is only made for a URI the click handler would accept.
  */
 import type { ContentBlock } from '@agentclientprotocol/sdk';
 import { el } from '../dom';
 import { classifyHref } from '../links';
+import { renderImage, renderResourceText } from './rich';
 
 export function renderAttachments(blocks: readonly ContentBlock[]): HTMLElement {
   const list = el('div', 'attachments');
-  for (const block of blocks) list.append(chip(block));
+  for (const block of blocks) list.append(attachment(block));
   return list;
 }
 
-function chip(block: ContentBlock): HTMLElement {
+const chip = (text: string): HTMLElement => el('span', 'chip', text);
+
+function attachment(block: ContentBlock): HTMLElement {
   switch (block.type) {
     case 'text':
-      return el('span', 'chip', block.text.slice(0, 200));
+      return chip(block.text.slice(0, 200));
     case 'image':
-      return el('span', 'chip', `▣ image (${block.mimeType})`);
+      return renderImage(String(block.mimeType), block.data, (text) => chip(`▣ ${text}`));
     case 'audio':
-      return el('span', 'chip', `♪ audio (${block.mimeType})`);
+      return chip(`♪ audio (${block.mimeType})`);
     case 'resource_link':
       return link(block.uri, `↗ ${block.title ?? block.name}`);
-    case 'resource':
-      return link(block.resource.uri, `▤ ${block.resource.uri.split('/').pop() || block.resource.uri}`);
+    case 'resource': {
+      const resource = block.resource as { uri: string; text?: unknown; blob?: unknown; mimeType?: unknown };
+      const name = link(resource.uri, `▤ ${resource.uri.split('/').pop() || resource.uri}`);
+      if (typeof resource.text === 'string') return renderResourceText(name, resource.text);
+      if (typeof resource.blob === 'string' && typeof resource.mimeType === 'string' && resource.mimeType.startsWith('image/')) {
+        return renderImage(resource.mimeType, resource.blob, () => name);
+      }
+      return name;
+    }
+    default:
+      // A block type newer than this webview.
+      return chip(`attachment (${String((block as { type?: unknown }).type).slice(0, 40)})`);
   }
 }
 

@@ -9,6 +9,8 @@ import { renderToolCall } from './toolCall';
 export interface EntryContext {
   stream(index: number): StreamSplitter | undefined;
   thoughtOpen(index: number): boolean;
+  /** Whether the reader opened a tool call's raw input or output. */
+  rawOpen(index: number, which: 'input' | 'output'): boolean;
   pendingAnswers: ReadonlySet<string>;
 }
 
@@ -26,7 +28,7 @@ function inner(entry: ThreadEntry, index: number, context: EntryContext): HTMLEl
     case 'thought':
       return renderMessage(entry, context.stream(index), context.thoughtOpen(index));
     case 'tool':
-      return renderToolCall(entry);
+      return renderToolCall(entry, (which) => context.rawOpen(index, which));
     case 'plan':
       return renderPlan(entry);
     case 'notice':
@@ -50,7 +52,7 @@ export function estimateHeight(entry: ThreadEntry, charsPerLine: number): number
     case 'thought':
       return 32;
     case 'tool':
-      return 48 + Math.min(300, entry.content.length * 80) + (entry.locations.length ? 24 : 0);
+      return 48 + Math.min(300, entry.content.length * 80) + (entry.locations.length ? 24 : 0) + (entry.rawInput !== undefined ? 28 : 0) + (entry.rawOutput !== undefined ? 28 : 0);
     case 'plan':
       return 44 + 24 * entry.entries.length;
     case 'notice':

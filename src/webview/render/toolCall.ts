@@ -9,6 +9,7 @@ import { actionButton, contentBlock, el } from '../dom';
 import { diffLines, withContext, type DiffRow } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
 import { link, renderAttachments } from './attachments';
+import { renderRaw } from './rich';
 
 const KIND_GLYPH: Record<ToolKind, string> = {
   read: '≡', edit: '✎', delete: '✕', move: '⇄', search: '⌕', execute: '▶', think: '∴', fetch: '⇣', switch_mode: '⇆', other: '⚙',
@@ -21,7 +22,8 @@ const MAX_DIFF_ROWS = 400;
 const textCache = new WeakMap<object, DocumentFragment>();
 const diffCache = new WeakMap<object, DiffRow[]>();
 
-export function renderToolCall(entry: ToolCallEntry): HTMLElement {
+/** `rawOpen` says whether the reader left a raw section open (it survives re-renders). */
+export function renderToolCall(entry: ToolCallEntry, rawOpen: (which: 'input' | 'output') => boolean = () => false): HTMLElement {
   const card = el('div', `tool tool-${entry.status}`);
   const header = el('div', 'tool-header');
   header.append(
@@ -34,6 +36,9 @@ export function renderToolCall(entry: ToolCallEntry): HTMLElement {
     const node = renderContent(entry, content, index);
     if (node) card.append(node);
   });
+  // Some tools report only here (a result only in rawOutput): without these the card is empty.
+  if (entry.rawInput !== undefined) card.append(renderRaw('Input', entry.rawInput, 'input', rawOpen('input')));
+  if (entry.rawOutput !== undefined) card.append(renderRaw('Output', entry.rawOutput, 'output', rawOpen('output')));
   if (entry.locations.length) {
     const locations = el('div', 'tool-locations');
     for (const location of entry.locations) {
