@@ -22,7 +22,7 @@ import {
 } from '../protocol/messages';
 import { emptyText, Header, StatusArea } from './chrome';
 import { Composer } from './composer';
-import { actionButton, el } from './dom';
+import { actionButton, el, icon } from './dom';
 import { classifyHref } from './links';
 import { ThreadModel } from './model';
 import { fillThought, updateStreaming } from './render/message';
@@ -45,7 +45,7 @@ export class ChatApp {
   private readonly header = new Header();
   private readonly status = new StatusArea();
   private readonly empty = el('div', 'empty');
-  private readonly jump = actionButton('↓', 'jumpToBottom', 'jump');
+  private readonly jump = actionButton('', 'jumpToBottom', 'jump');
   private readonly view: ThreadView;
   private readonly composer: Composer;
   private readonly pending: ThreadChange[] = [];
@@ -103,6 +103,8 @@ export class ChatApp {
       saved.draft,
     );
     this.jump.title = 'Scroll to the latest message';
+    this.jump.setAttribute('aria-label', this.jump.title);
+    this.jump.append(icon('arrow-down'));
     this.jump.hidden = true;
     const main = el('main', 'main');
     main.append(this.view.element, this.empty, this.jump);

@@ -3,7 +3,7 @@
  * the composer (loading progress with Cancel, the working spinner, errors with Retry and Show
  * Log, a dead agent with Restart), and the empty-state text.
  */
-import { actionButton, el } from './dom';
+import { actionButton, el, icon } from './dom';
 import type { ThreadModel } from './model';
 
 export class Header {
@@ -67,7 +67,7 @@ export class StatusArea {
 function line(className: string, text: string, ...extra: HTMLElement[]): HTMLElement {
   const node = el('div', className);
   node.setAttribute('role', 'status');
-  node.append(el('span', 'spinner'), el('span', 'status-text', text), ...extra);
+  node.append(icon('loading', 'codicon-modifier-spin'), el('span', 'status-text', text), ...extra);
   return node;
 }
 

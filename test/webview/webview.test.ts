@@ -62,8 +62,8 @@ describe('chat webview', function () {
       assert.equal(await page.textContent('.notice-warning .notice-title'), '3 updates were dropped');
       assert.equal(await page.textContent('.divider'), 'Reconnected');
       assert.deepEqual(await page.locator('.permission:not(.answered) button').allTextContents(), ['Allow once', 'Always allow', 'Reject', 'Dismiss']);
-      assert.equal(await page.textContent('.permission.answered .permission-outcome'), '✓ Reject');
-      assert.equal(await page.textContent('.attachments a.chip'), '↗ README.md');
+      assert.equal(await page.textContent('.permission.answered .permission-outcome'), 'Reject');
+      assert.equal(await page.textContent('.attachments a.chip'), 'README.md');
       assert.match((await page.textContent('.usage')) ?? '', /48k \/ 200k tokens \(24%\) · 0\.42 USD/);
       assert.deepEqual(await page.locator('select.picker').evaluateAll((s) => (s as HTMLSelectElement[]).map((x) => x.value)), ['default', 'sonnet']);
 
@@ -75,6 +75,28 @@ describe('chat webview', function () {
       await page.evaluate(() => document.querySelector('.thread')?.scrollTo(0, 0));
       await frames(view, 4);
       await page.screenshot({ path: 'test-results/webview-thread.png' });
+    });
+
+    it('draws tool kinds, statuses, Send and Stop, notices and chips with the bundled codicon font', async () => {
+      await show(everyKind, { status: { state: 'prompting' } });
+      const page = view.page;
+      const font = await page.evaluate(async () => (await document.fonts.load('16px codicon')).map((f) => f.status));
+      assert.deepEqual(font, ['loaded'], 'the font came from the extension (the CSP allows nothing else)');
+      for (const selector of [
+        '.tool-kind .codicon-edit', '.tool-kind .codicon-terminal', '.status-completed .codicon-check', '.status-failed .codicon-error',
+        '.stop .codicon-debug-stop', '.send .codicon-send', '.notice-warning .codicon-warning', '.permission-outcome .codicon-check',
+        'a.chip .codicon-link-external', '.plan-completed .codicon-pass', '.status-line .codicon-loading.codicon-modifier-spin',
+      ]) {
+        assert.equal(await page.locator(selector).count() > 0, true, selector);
+      }
+      const glyph = await page.evaluate(() => {
+        const node = document.querySelector('.tool-kind .codicon')!;
+        return { family: getComputedStyle(node).fontFamily, content: getComputedStyle(node, '::before').content, hidden: node.getAttribute('aria-hidden') };
+      });
+      assert.equal(glyph.family, 'codicon');
+      assert.match(glyph.content, /^"[\ue000-\uf8ff]"$/, 'a private-use glyph of the font');
+      assert.equal(glyph.hidden, 'true');
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
     });
 
     it('keeps a long open tail in blocks of whole lines, only the last one growing', async () => {
@@ -190,7 +212,7 @@ describe('chat webview', function () {
       const entry = { ...(everyKind[8] as Extract<ThreadEntry, { type: 'permission' }>), outcome: { optionId: 'allow' } };
       await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryChanged', index: 8, entry }] });
       await view.page.waitForFunction(() => document.querySelectorAll('.permission.answered').length === 2);
-      assert.equal(await view.page.locator('.permission-outcome').first().textContent(), '✓ Allow once');
+      assert.equal(await view.page.locator('.permission-outcome').first().textContent(), 'Allow once');
 
       const second = { ...(everyKind[8] as Extract<ThreadEntry, { type: 'permission' }>), requestId: 'perm-2' };
       await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryAdded', index: everyKind.length, entry: second }] });
@@ -439,7 +461,7 @@ describe('chat webview', function () {
       await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img.content-image')?.naturalWidth === 1);
       assert.equal(await page.locator('img').count(), 1, 'only the inline PNG is an image');
       assert.match((await page.getAttribute('img.content-image', 'src')) ?? '', /^data:image\/png;base64,/);
-      assert.deepEqual(await page.locator('.msg-agent .chip').allTextContents(), ['▣ image (image/svg+xml, not shown)', '▣ image (image/png, no data)', '▤ notes.md']);
+      assert.deepEqual(await page.locator('.msg-agent .chip').allTextContents(), ['image (image/svg+xml, not shown)', 'image (image/png, no data)', 'notes.md']);
       assert.equal(await page.textContent('.resource-text'), '# Notes\n<b>not bold</b>');
       assert.equal(await page.locator('.resource b').count(), 0);
       assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);

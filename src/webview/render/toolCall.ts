@@ -5,16 +5,17 @@
  */
 import type { ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
 import type { ToolCallEntry } from '../../protocol/entries';
-import { actionButton, contentBlock, el } from '../dom';
+import { actionButton, contentBlock, el, icon } from '../dom';
 import { diffLines, withContext, type DiffRow } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
 import { link, renderAttachments } from './attachments';
 import { renderRaw } from './rich';
 
-const KIND_GLYPH: Record<ToolKind, string> = {
-  read: '≡', edit: '✎', delete: '✕', move: '⇄', search: '⌕', execute: '▶', think: '∴', fetch: '⇣', switch_mode: '⇆', other: '⚙',
+const KIND_ICON: Record<ToolKind, string> = {
+  read: 'eye', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal', think: 'lightbulb', fetch: 'cloud-download', switch_mode: 'arrow-both', other: 'tools',
 };
 const STATUS_LABEL = { pending: 'Pending', in_progress: 'Running', completed: 'Done', failed: 'Failed' } as const;
+const STATUS_ICON = { pending: 'circle-large-outline', in_progress: 'loading', completed: 'check', failed: 'error' } as const;
 
 const MAX_OUTPUT_CHARS = 20_000;
 const MAX_DIFF_ROWS = 400;
@@ -26,11 +27,12 @@ const diffCache = new WeakMap<object, DiffRow[]>();
 export function renderToolCall(entry: ToolCallEntry, rawOpen: (which: 'input' | 'output') => boolean = () => false): HTMLElement {
   const card = el('div', `tool tool-${entry.status}`);
   const header = el('div', 'tool-header');
-  header.append(
-    el('span', 'tool-kind', KIND_GLYPH[entry.kind] ?? KIND_GLYPH.other),
-    el('span', 'tool-title', entry.title || entry.kind),
-    el('span', `tool-status status-${entry.status}`, STATUS_LABEL[entry.status] ?? entry.status),
-  );
+  const status = el('span', `tool-status status-${entry.status}`);
+  status.append(icon(STATUS_ICON[entry.status] ?? 'circle-large-outline', entry.status === 'in_progress' ? 'codicon-modifier-spin' : ''), STATUS_LABEL[entry.status] ?? entry.status);
+  const kind = el('span', 'tool-kind');
+  kind.title = entry.kind;
+  kind.append(icon(KIND_ICON[entry.kind] ?? KIND_ICON.other));
+  header.append(kind, el('span', 'tool-title', entry.title || entry.kind), status);
   card.append(header);
   entry.content.forEach((content, index) => {
     const node = renderContent(entry, content, index);
