@@ -13,6 +13,7 @@ import type { AgentHost } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
 import type { ChatCapabilities, HistoryState } from '../protocol/messages';
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
+import { Elicitations } from './elicitations';
 import { TerminalViews } from './terminalViews';
 import { Thread } from './thread';
 
@@ -47,6 +48,8 @@ const LOAD_PROGRESS_EVERY = 500;
  */
 export class ChatSession extends Disposable {
   readonly thread: Thread;
+  /** What the agent asked the user (`elicitation/create`), answered from the thread's cards. */
+  readonly elicitations: Elicitations;
   private historyState: HistoryState;
   private readonly route = this.register(new MutableDisposable<IDisposable>());
   private connection: AgentConnection | undefined;
@@ -70,6 +73,7 @@ export class ChatSession extends Disposable {
     super();
     this.thread = this.register(new Thread({ log: (m) => deps.logger.warn(`[${target.sessionId ?? 'new'}] ${m}`) }));
     this.terminals = this.register(new TerminalViews(this.thread));
+    this.elicitations = this.register(new Elicitations(this.thread));
     this.historyState = target.sessionId ? 'resumed' : 'new';
     if (target.title) this.thread.updateMeta({ title: target.title });
     this.register(
@@ -303,8 +307,10 @@ export class ChatSession extends Disposable {
     finish(optionId === null ? { outcome: { outcome: 'cancelled' } } : { outcome: { outcome: 'selected', optionId } });
   }
 
+  /** Answers every pending request of the agent (permissions and elicitations) with "cancelled". */
   private cancelPermissions(): void {
     for (const finish of [...this.permissions.values()]) finish({ outcome: { outcome: 'cancelled' } });
+    this.elicitations.cancelAll();
   }
 
   async setMode(modeId: string): Promise<void> {

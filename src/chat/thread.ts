@@ -13,6 +13,7 @@ import { Emitter } from '../base/event';
 import type { Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import type {
+  ElicitationEntry,
   MessageEntry,
   NoticeEntry,
   PermissionEntry,
@@ -102,6 +103,8 @@ export class Thread implements IDisposable {
   /** Tool calls still pending or in progress, for `markInterrupted` without a scan. */
   private readonly openTools = new Set<number>();
   private readonly pendingPermissions = new Map<string, number>();
+  /** Elicitation entries by request id, until answered (URL ones until completed too). */
+  private readonly elicitations = new Map<string, number>();
   private readonly compactions = new Map<string, Compaction>();
 
   constructor(options: ThreadOptions = {}) {
@@ -179,6 +182,26 @@ export class Thread implements IDisposable {
     return true;
   }
 
+  /** Shows an elicitation card (its answer is the controller's business: see `Elicitations`). */
+  addElicitation(entry: Omit<ElicitationEntry, 'type' | 'outcome' | 'completed'>): number {
+    const index = this.push({ type: 'elicitation', ...entry });
+    this.elicitations.set(entry.requestId, index);
+    this.fire();
+    return index;
+  }
+
+  /** Records an elicitation's answer or completion; false when the card is gone (the thread started over). */
+  updateElicitation(requestId: string, patch: Pick<ElicitationEntry, 'outcome'> | Pick<ElicitationEntry, 'completed'>): boolean {
+    const index = this.elicitations.get(requestId);
+    if (index === undefined) return false;
+    const entry = this.entries[index] as ElicitationEntry;
+    Object.assign(entry, patch);
+    if (entry.outcome !== undefined && (entry.mode === 'form' || entry.outcome !== 'accept' || entry.completed)) this.elicitations.delete(requestId);
+    this.changed(index);
+    this.fire();
+    return true;
+  }
+
   /** Shows a client-side terminal's output under the tool call that embeds it. */
   setTerminalOutput(toolCallId: string, terminalId: string, output: TerminalOutputState): boolean {
     const index = this.toolIndex.get(toolCallId);
@@ -242,6 +265,7 @@ export class Thread implements IDisposable {
     this.toolIndex.clear();
     this.openTools.clear();
     this.pendingPermissions.clear();
+    this.elicitations.clear();
     this.compactions.clear();
     this.changes = [{ kind: 'entriesCleared' }];
     this.fire();

@@ -6,6 +6,7 @@
 import type {
   AvailableCommand,
   ContentBlock,
+  ElicitationSchema,
   PermissionOption,
   PlanEntry,
   SessionConfigOption,
@@ -77,7 +78,31 @@ export interface PermissionEntry {
   outcome?: { optionId: string } | 'cancelled';
 }
 
-export type ThreadEntry = MessageEntry | ToolCallEntry | PlanEntryView | NoticeEntry | DividerEntry | PermissionEntry;
+/** How an elicitation was answered: the user's choice, or cancelled for them (turn cancelled, panel closed). */
+export type ElicitationOutcome = 'accept' | 'decline' | 'cancel';
+
+/**
+ * The agent asks the user for input (`elicitation/create`): a form built from a schema, or a
+ * web address to open. Answered inline, like a permission.
+ */
+export interface ElicitationEntry {
+  readonly type: 'elicitation';
+  /** Host-side id of the pending request. */
+  readonly requestId: string;
+  readonly mode: 'form' | 'url';
+  /** What the agent says it needs. */
+  message: string;
+  /** Form mode: the fields to show (read with `formFields`). */
+  schema?: ElicitationSchema;
+  /** URL mode: the address to open, as the agent sent it (never opened by the webview). */
+  url?: string;
+  /** Undefined while pending. */
+  outcome?: ElicitationOutcome;
+  /** URL mode: the agent said the interaction finished (`elicitation/complete`). */
+  completed?: boolean;
+}
+
+export type ThreadEntry = MessageEntry | ToolCallEntry | PlanEntryView | NoticeEntry | DividerEntry | PermissionEntry | ElicitationEntry;
 
 /** Usage as the agent last reported it. */
 export interface Usage {

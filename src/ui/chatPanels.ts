@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type { CreateElicitationRequest, CreateElicitationResponse, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { Disposable, DisposableMap } from '../base/lifecycle';
 import type { AgentRegistry } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
@@ -151,6 +151,24 @@ export class ChatPanels extends Disposable implements OpenChats {
     const session = this.sessionFor(agentId, params.sessionId);
     if (!session) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     return session.requestPermission(params, signal);
+  }
+
+  /**
+   * The agent asks the user for input: the session's panel shows a card. Without a panel, or
+   * for a request tied to no session (before any session exists), there is no one to ask.
+   */
+  elicit(agentId: string, params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
+    const sessionId = (params as { sessionId?: unknown }).sessionId;
+    const session = typeof sessionId === 'string' ? this.sessionFor(agentId, sessionId) : undefined;
+    if (!session) return Promise.resolve({ action: 'cancel' });
+    return session.elicitations.request(params, signal);
+  }
+
+  /** A URL elicitation finished (`elicitation/complete` names no session: ask each chat of the agent). */
+  completeElicitation(agentId: string, elicitationId: string): void {
+    for (const chat of this.all) {
+      if (chat.session.target.agentId === agentId && chat.session.elicitations.complete(elicitationId)) return;
+    }
   }
 
   /** A session's roots: its cwd and additional directories. */
