@@ -5,6 +5,7 @@
 import type { MessageConnection, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { ThreadChange } from '../protocol/entries';
 import {
+  answerElicitationRequest,
   answerPermissionRequest,
   cancelLoadRequest,
   cancelTurnRequest,
@@ -22,6 +23,7 @@ import {
 } from '../protocol/messages';
 import { emptyText, Header, StatusArea } from './chrome';
 import { Composer } from './composer';
+import { ElicitationForms } from './elicitationForms';
 import { actionButton, el, icon } from './dom';
 import { classifyHref } from './links';
 import { ThreadModel } from './model';
@@ -50,6 +52,7 @@ export class ChatApp {
   private readonly composer: Composer;
   private readonly pending: ThreadChange[] = [];
   private readonly pendingAnswers = new Set<string>();
+  private readonly forms = new ElicitationForms(this.pendingAnswers);
   private readonly openThoughts: Set<number>;
   /** Raw tool sections the reader opened, as `index:input` / `index:output`. */
   private readonly openRaw = new Set<string>();
@@ -77,6 +80,7 @@ export class ChatApp {
             thoughtOpen: (i) => this.openThoughts.has(i),
             rawOpen: (i, which) => this.openRaw.has(`${i}:${which}`),
             pendingAnswers: this.pendingAnswers,
+            elicitation: this.forms.context,
           }),
         update: (index, node) => this.updateNode(index, node),
         estimate: (index, charsPerLine) => estimateHeight(this.model.entries[index], charsPerLine),
@@ -113,6 +117,9 @@ export class ChatApp {
     // Middle-click would open a link in a new browsing context: never from the webview.
     root.addEventListener('auxclick', (event) => (event.target as Element).closest('a') && event.preventDefault());
     root.addEventListener('toggle', (event) => this.toggled(event), true);
+    root.addEventListener('input', (event) => this.cardInput(event));
+    root.addEventListener('change', (event) => this.cardInput(event));
+    root.addEventListener('keydown', (event) => this.cardKey(event));
     // Escape stops the turn from anywhere in the panel; the composer handles its own first.
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !event.defaultPrevented && this.model.status.state === 'prompting' && this.model.capabilities?.canCancel) {
@@ -132,6 +139,7 @@ export class ChatApp {
     this.pending.length = 0;
     this.replaced.clear();
     this.openRaw.clear();
+    this.forms.clear();
     const anchor = this.snapshots++ === 0 ? this.saved.anchor : this.view.currentAnchor();
     this.model.reset(params);
     this.view.reset(anchor);
@@ -174,6 +182,7 @@ export class ChatApp {
         this.replaced.clear();
         this.pendingAnswers.clear();
         this.openRaw.clear();
+        this.forms.clear();
         this.view.reset();
       }
       if (touched.added) this.view.appended();
@@ -183,6 +192,10 @@ export class ChatApp {
         this.view.changed(index);
         const entry = this.model.entries[index];
         if (entry.type === 'permission') this.pendingAnswers.delete(entry.requestId);
+        if (entry.type === 'elicitation' && (entry.outcome !== undefined || entry.completed)) {
+          this.pendingAnswers.delete(entry.requestId);
+          this.forms.forget(entry.requestId);
+        }
       }
       if (touched.meta || touched.status) this.chromeDirty = true;
     }
@@ -250,6 +263,9 @@ export class ChatApp {
         this.request(answerPermissionRequest, { requestId: data.request, optionId: data.option ?? null });
         break;
       }
+      case 'elicit':
+        this.elicit(node, entryIndex);
+        break;
       case 'openDiff':
         if (Number.isInteger(entryIndex)) this.request(openDiffRequest, { entryIndex, contentIndex: Number(data.content) });
         break;
@@ -271,6 +287,45 @@ export class ChatApp {
       case 'jumpToBottom':
         this.view.scrollToBottom();
         break;
+    }
+  }
+
+  /** A card's button: check the form, then send the answer; the buttons wait for the host. */
+  private elicit(node: HTMLElement, index: number): void {
+    const entry = this.model.entries[index];
+    const card = node.closest<HTMLElement>('.elicitation');
+    const choice = node.dataset.choice;
+    if (entry?.type !== 'elicitation' || !card || this.pendingAnswers.has(entry.requestId)) return;
+    if (choice !== 'accept' && choice !== 'decline' && choice !== 'cancel') return;
+    const params = this.forms.answer(card, entry, choice);
+    if (!params) return;
+    this.pendingAnswers.add(entry.requestId);
+    this.view.changed(index);
+    this.schedule();
+    const undo = (): void => {
+      // Not answered (a URL the user chose not to open, input the host refused): the card is live again.
+      this.pendingAnswers.delete(entry.requestId);
+      this.view.changed(index);
+      this.schedule();
+    };
+    this.connection.sendRequest(answerElicitationRequest, params).then((answered) => answered || undo(), undo);
+  }
+
+  private cardInput(event: Event): void {
+    const control = event.target as HTMLElement;
+    if (!control.classList?.contains('elicitation-input')) return;
+    const entry = this.model.entries[Number(control.closest<HTMLElement>('.entry')?.dataset.index)];
+    if (entry?.type === 'elicitation') this.forms.changed(control, entry);
+  }
+
+  /** In a card, Enter submits (as in any form) and Escape stays there rather than stopping the turn. */
+  private cardKey(event: KeyboardEvent): void {
+    const control = event.target as HTMLElement;
+    if (!control.classList?.contains('elicitation-input') || event.isComposing) return;
+    if (event.key === 'Escape') event.preventDefault();
+    if (event.key === 'Enter' && control instanceof HTMLInputElement && control.type !== 'checkbox') {
+      event.preventDefault();
+      control.closest('.elicitation')?.querySelector<HTMLElement>('[data-choice="accept"]')?.click();
     }
   }
 

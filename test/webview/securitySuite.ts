@@ -2,7 +2,8 @@
  * Agent text is hostile until rendered inert: every payload of the corpus goes everywhere agent
  * text reaches (messages, streaming text, thoughts, tool titles, tool text, diffs, terminal
  * output and exit, raw tool input and output, image types and data, embedded resources,
- * plans, notices, dividers, permission cards, the title, command completions), and
+ * plans, notices, dividers, permission cards, elicitation forms and addresses, the title,
+ * command completions), and
  * nothing may run, nothing dangerous may stay in the DOM, and no click may navigate.
  */
 import * as assert from 'node:assert/strict';
@@ -51,6 +52,28 @@ function hostileEntries(payload: string): ThreadEntry[] {
     { type: 'notice', severity: 'error', title: payload, description: payload },
     { type: 'divider', text: payload },
     { type: 'permission', requestId: 'p', toolCallId: 'x', title: payload, options: [{ optionId: payload, name: payload, kind: 'allow_once' }] },
+    {
+      type: 'elicitation',
+      requestId: 'e-form',
+      mode: 'form',
+      message: payload,
+      schema: {
+        type: 'object',
+        title: payload,
+        description: payload,
+        properties: {
+          [payload]: { type: 'string', title: payload, description: payload, default: payload, pattern: payload },
+          pick: { type: 'string', enum: [payload, 'b'], default: payload },
+          named: { type: 'string', oneOf: [{ const: payload, title: payload, description: payload }] },
+          many: { type: 'array', items: { anyOf: [{ const: payload, title: payload }] }, default: [payload] },
+          when: { type: 'string', format: 'date-time', default: payload },
+          odd: { type: payload, title: payload },
+        },
+        required: [payload, 'odd'],
+      },
+    },
+    { type: 'elicitation', requestId: 'e-url', mode: 'url', message: payload, url: payload },
+    { type: 'elicitation', requestId: 'e-web', mode: 'url', message: payload, url: `https://example.com/${payload}` },
   ];
 }
 
@@ -65,7 +88,9 @@ function findDanger(forbidden: string[]): string[] {
       const tag = node.tagName.toLowerCase();
       // The one image the thread may hold: ours, from inline base64 of a raster type.
       const ownImage = tag === 'img' && node.classList.contains('content-image') && /^data:image\/(?:png|jpeg|gif|webp|bmp|avif);base64,[A-Za-z0-9+/]*={0,2}$/.test(node.getAttribute('src') ?? '');
-      if (forbidden.includes(tag) && !ownImage) found.push(`<${tag}>`);
+      // Form controls of an elicitation card are ours (Markdown cannot make an element with a class).
+      const ownControl = tag === 'input' && node.classList.contains('elicitation-input') && !!node.closest('.elicitation');
+      if (forbidden.includes(tag) && !ownImage && !ownControl) found.push(`<${tag}>`);
       for (const attr of node.attributes) {
         const name = attr.name.toLowerCase();
         const value = attr.value.replace(/[\u0000-\u0020\u007f-\u009f\u200b-\u200f\u2028-\u202e\ufeff]/g, '');
@@ -108,7 +133,7 @@ export function securitySuite(env: SuiteEnv): void {
           modes: { currentModeId: payload, availableModes: [{ id: payload, name: payload }] },
         };
         await view.host.sendNotification(snapshotEvent, snapshotOf(hostileEntries(payload), { meta: hostileMeta, status: { state: 'error', message: payload, canRetry: true } }));
-        await page.waitForFunction((count) => document.querySelectorAll('.entry').length === count && document.querySelector('.title')?.textContent !== '', 10);
+        await page.waitForFunction((count) => document.querySelectorAll('.entry').length === count && document.querySelector('.title')?.textContent !== '', hostileEntries('').length);
         // Completions render command names and descriptions too.
         await page.fill('.composer-input', '/x');
         await page.dispatchEvent('.composer-input', 'input');

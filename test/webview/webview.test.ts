@@ -11,6 +11,7 @@ import { changedEvent, setConfigOptionRequest, setModeRequest, snapshotEvent } f
 import { everyKind, meta, snapshotOf } from './fixtures';
 import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
 import { longReplySuite, replaySuite } from './replaySuite';
+import { elicitationSuite } from './elicitationSuite';
 import { securitySuite } from './securitySuite';
 
 describe('chat webview', function () {
@@ -537,6 +538,7 @@ describe('chat webview', function () {
   });
 
   const env = { browser: () => browser, harness: () => harness };
+  elicitationSuite(env);
   securitySuite(env);
   replaySuite(env);
   longReplySuite(env);

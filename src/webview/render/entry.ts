@@ -2,6 +2,7 @@
 import type { ThreadEntry } from '../../protocol/entries';
 import { el } from '../dom';
 import type { StreamSplitter } from '../streamSplit';
+import { renderElicitation, type ElicitationContext } from './elicitation';
 import { renderMessage } from './message';
 import { renderDivider, renderNotice, renderPermission, renderPlan } from './misc';
 import { renderToolCall } from './toolCall';
@@ -12,6 +13,7 @@ export interface EntryContext {
   /** Whether the reader opened a tool call's raw input or output. */
   rawOpen(index: number, which: 'input' | 'output'): boolean;
   pendingAnswers: ReadonlySet<string>;
+  elicitation: ElicitationContext;
 }
 
 export function renderEntry(entry: ThreadEntry, index: number, context: EntryContext): HTMLElement {
@@ -37,6 +39,8 @@ function inner(entry: ThreadEntry, index: number, context: EntryContext): HTMLEl
       return renderDivider(entry);
     case 'permission':
       return renderPermission(entry, context.pendingAnswers);
+    case 'elicitation':
+      return renderElicitation(entry, context.elicitation);
     default:
       // An entry kind newer than this webview: show that something is there.
       return el('div', 'notice notice-info', `Unsupported entry: ${String((entry as { type?: unknown }).type)}`);
@@ -61,6 +65,8 @@ export function estimateHeight(entry: ThreadEntry, charsPerLine: number): number
       return 36;
     case 'permission':
       return 96;
+    case 'elicitation':
+      return entry.mode === 'url' ? 150 : 110 + 62 * Object.keys(entry.schema?.properties ?? {}).length;
     default:
       return 40;
   }
