@@ -17,7 +17,9 @@ export class Header {
 
   update(model: ThreadModel): void {
     const caps = model.capabilities;
-    const title = model.meta.title?.trim() || (caps?.history === 'new' ? 'New session' : `Untitled session · ${caps?.sessionId.slice(0, 8) ?? ''}`);
+    // Before the first snapshot nothing is known: an empty title, not "Untitled session".
+    const fallback = !caps ? '' : caps.history === 'new' ? 'New session' : `Untitled session · ${caps.sessionId.slice(0, 8)}`;
+    const title = model.meta.title?.trim() || fallback;
     this.title.textContent = title;
     this.title.title = title;
     this.subtitle.textContent = caps ? [caps.agentName, caps.cwd].filter(Boolean).join(' · ') : '';

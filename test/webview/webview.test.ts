@@ -41,6 +41,13 @@ describe('chat webview', function () {
       await frames(view);
     }
 
+    it('shows no made-up title before the first snapshot arrives', async () => {
+      await frames(view, 3);
+      assert.equal(await view.page.textContent('.title'), '', 'not "Untitled session ·"');
+      await show(everyKind);
+      assert.equal(await view.page.textContent('.title'), 'Fix the flaky session list paging');
+    });
+
     it('renders every entry kind, the title, pickers and usage', async () => {
       await show(everyKind);
       const page = view.page;
