@@ -30,7 +30,9 @@ const builds = [
     target: 'es2022',
     entryPoints: { webview: 'src/webview/main.ts' },
     outdir: 'dist',
+    // The codicon font keeps its name (dist/codicon.ttf): no stale hashed copies pile up in dist.
     loader: { '.ttf': 'file' },
+    assetNames: '[name]',
   },
 ];
 

@@ -58,6 +58,8 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       requestPermission: (params, signal) =>
         late.chats ? late.chats.requestPermission(config.id, params, signal) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
       rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
+      elicit: (params, signal) => late.chats?.elicit(config.id, params, signal) ?? Promise.resolve({ action: 'cancel' }),
+      completeElicitation: ({ elicitationId }) => late.chats?.completeElicitation(config.id, elicitationId),
       fs: new ClientFileSystem({
         rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
         openText: openDocumentText,

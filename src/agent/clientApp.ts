@@ -17,9 +17,15 @@ export function buildClientApp(
   app.onNotification(methods.client.session.update, ({ params }) => router.dispatch(params));
   app.onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
   // We can run the agent's own program in a VS Code terminal, so agents may offer terminal sign-in.
-  // Announce only what renders: notices and config options show in the chat; elicitation
-  // and compaction do not, so they are not announced.
+  // Announce only what renders: notices and config options show in the chat, elicitations
+  // as cards; compaction does not, so it is not announced.
   const capabilities: ClientCapabilities = { terminal: false, auth: { terminal: true }, session: { notices: {}, configOptions: {} } };
+  if (handlers.elicit) {
+    const elicit = handlers.elicit;
+    capabilities.elicitation = { form: {}, url: {} };
+    app.onRequest(methods.client.elicitation.create, ({ params, signal }) => elicit(params, signal));
+    app.onNotification(methods.client.elicitation.complete, ({ params }) => handlers.completeElicitation?.(params));
+  }
   if (handlers.fs) {
     const fs = handlers.fs;
     capabilities.fs = { readTextFile: true, writeTextFile: config.allowFileWrites !== false };

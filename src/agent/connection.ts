@@ -3,6 +3,9 @@ import {
   PROTOCOL_VERSION,
   MessageTooLargeError,
   type ClientConnection,
+  type CompleteElicitationNotification,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
   type InitializeResponse,
   type LoadSessionRequest,
   type LoadSessionResponse,
@@ -46,6 +49,10 @@ export interface ClientHandlers {
   terminals?: Terminals;
   /** A session's roots (cwd plus additional directories); terminals start only inside them. */
   rootsFor?: (sessionId: string) => readonly string[] | undefined;
+  /** `elicitation/create` (forms and URLs); announced only when present. */
+  elicit?(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
+  /** `elicitation/complete`: a URL elicitation finished. */
+  completeElicitation?(params: CompleteElicitationNotification): void;
 }
 
 export interface ConnectOptions {

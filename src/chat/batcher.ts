@@ -4,6 +4,7 @@
  */
 import type { IDisposable } from '../base/lifecycle';
 import type { ThreadChange, ThreadEntry } from '../protocol/entries';
+import { mergeTerminalDeltas } from '../protocol/terminalOutput';
 
 /** The timer functions the batcher uses; tests pass fakes. */
 export interface BatcherTimers {
@@ -31,6 +32,8 @@ function sizeOf(change: ThreadChange): number {
   switch (change.kind) {
     case 'textAppended':
       return change.text.length;
+    case 'terminalAppended':
+      return 64 + change.delta.text.length;
     case 'entryAdded':
     case 'entryChanged':
       return entrySize(change.entry);
@@ -86,7 +89,8 @@ function materialize(q: Queued): ThreadChange {
  * consecutive `textAppended` to one entry are joined; an `entryAdded` or `entryChanged` absorbs
  * later changes to the same entry (keeping its place, and `entryAdded` stays an add); only the
  * last `metaChanged` and `statusChanged` are kept; `entriesCleared` drops the entry changes
- * queued before it. This relies on the entries in changes being copies (as `Thread` emits them).
+ * queued before it. Terminal deltas to one terminal are joined, and a full entry change drops
+ * the deltas queued for that entry (its copy already holds their output). This relies on the entries in changes being copies (as `Thread` emits them).
  */
 export class ChangeBatcher implements IDisposable {
   /** Queued changes; `suffix` is text appended since, joined into the change only at flush. */
@@ -95,6 +99,8 @@ export class ChangeBatcher implements IDisposable {
   private full = new Map<number, number>();
   /** Queue position of the text append per entry index, when there is no full change. */
   private appends = new Map<number, number>();
+  /** Queue positions of terminal deltas per entry index, by terminal id. */
+  private terminals = new Map<number, Map<string, number>>();
   private metaAt = -1;
   private statusAt = -1;
   private chars = 0;
@@ -170,6 +176,7 @@ export class ChangeBatcher implements IDisposable {
     this.queue = [];
     this.full.clear();
     this.appends.clear();
+    this.terminals.clear();
     this.metaAt = -1;
     this.statusAt = -1;
     this.chars = 0;
@@ -198,6 +205,8 @@ export class ChangeBatcher implements IDisposable {
           this.queue[appendAt] = undefined;
           this.appends.delete(change.index);
         }
+        for (const at of this.terminals.get(change.index)?.values() ?? []) this.queue[at] = undefined;
+        this.terminals.delete(change.index);
         const at = this.full.get(change.index);
         const q = at !== undefined ? this.queue[at] : undefined;
         if (change.kind === 'entryChanged' && q && q.change.kind !== 'textAppended') {
@@ -206,6 +215,16 @@ export class ChangeBatcher implements IDisposable {
           return;
         }
         this.full.set(change.index, this.enqueue(change));
+        return;
+      }
+      case 'terminalAppended': {
+        // Every delta queued for this entry comes after its last full change (which drops them).
+        let byTerminal = this.terminals.get(change.index);
+        if (!byTerminal) this.terminals.set(change.index, (byTerminal = new Map()));
+        const at = byTerminal.get(change.terminalId);
+        const q = at !== undefined ? this.queue[at] : undefined;
+        if (q && q.change.kind === 'terminalAppended') q.change = { ...change, delta: mergeTerminalDeltas(q.change.delta, change.delta) };
+        else byTerminal.set(change.terminalId, this.enqueue(change));
         return;
       }
       case 'metaChanged':

@@ -4,9 +4,10 @@ import type { AgentHost } from '../agent/agentHost';
 import type { ChatCapabilities } from '../protocol/messages';
 import type { AgentSource } from './agentSource';
 import { SessionAttachment, type ChatDeps, type ChatTarget } from './attachment';
+import type { TerminalOutputDelta } from '../protocol/terminalOutput';
+import { Elicitations } from './elicitations';
 import { PermissionRequests } from './permissions';
 import { TerminalViews } from './terminalViews';
-import type { TerminalOutputView } from './thread';
 
 export type { ChatDeps, ChatTarget, OpenMode } from './attachment';
 
@@ -16,6 +17,8 @@ export type { ChatDeps, ChatTarget, OpenMode } from './attachment';
  * here: the panel translates the thread and the capabilities.
  */
 export class ChatSession extends SessionAttachment {
+  /** What the agent asked the user (`elicitation/create`), answered from the thread's cards. */
+  readonly elicitations: Elicitations;
   private prompting: AbortController | undefined;
   /** A prompt the agent refused for want of sign-in; it goes again once the chat can send. */
   private failedPrompt: string | undefined;
@@ -26,6 +29,7 @@ export class ChatSession extends SessionAttachment {
     super(agents, target, deps);
     this.permissions = new PermissionRequests(this.thread);
     this.terminals = this.register(new TerminalViews(this.thread));
+    this.elicitations = this.register(new Elicitations(this.thread));
   }
 
   get isPrompting(): boolean {
@@ -64,7 +68,7 @@ export class ChatSession extends SessionAttachment {
   }
 
   protected agentLost(): void {
-    this.permissions.cancelAll();
+    this.cancelRequests();
     if (this.prompting) this.thread.markInterrupted();
   }
 
@@ -98,7 +102,7 @@ export class ChatSession extends SessionAttachment {
       }
       this.thread.setStatus({ state: 'idle' });
     } catch (e) {
-      this.permissions.cancelAll();
+      this.cancelRequests();
       if (e instanceof AuthRequired) {
         // The turn never started: the prompt stays shown and goes again after signing in.
         this.failedPrompt = text;
@@ -124,13 +128,21 @@ export class ChatSession extends SessionAttachment {
   /** `session/cancel`; the agent ends the turn with "cancelled" and answers pending permissions. */
   async cancel(): Promise<void> {
     if (!this.prompting || !this.sessionId) return;
-    this.permissions.cancelAll();
+    this.cancelRequests();
     await this.connection?.cancel(this.sessionId).catch((e) => this.deps.logger.warn(`session/cancel failed: ${String(e)}`));
   }
 
-  /** Output of a client-side terminal the agent created for this session, shown under the tool call that embeds it. */
-  showTerminalOutput(terminalId: string, view: TerminalOutputView): void {
-    this.terminals.show(terminalId, view);
+  /**
+   * Output of a client-side terminal the agent created for this session (what it printed since
+   * the last call), shown under the tool call that embeds it.
+   */
+  showTerminalOutput(terminalId: string, delta: TerminalOutputDelta): void {
+    this.terminals.show(terminalId, delta);
+  }
+
+  /** The agent released a terminal of this session: forget what was kept for it. */
+  releaseTerminal(terminalId: string): void {
+    this.terminals.release(terminalId);
   }
 
   /** Called by the permission bridge for this session's requests. */
@@ -140,6 +152,12 @@ export class ChatSession extends SessionAttachment {
 
   answerPermission(requestId: string, optionId: string | null): void {
     this.permissions.answer(requestId, optionId);
+  }
+
+  /** Answers every pending request of the agent (permissions and elicitations) with "cancelled". */
+  private cancelRequests(): void {
+    this.permissions.cancelAll();
+    this.elicitations.cancelAll();
   }
 
   async setMode(modeId: string): Promise<void> {
@@ -162,7 +180,7 @@ export class ChatSession extends SessionAttachment {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.permissions.cancelAll();
+    this.cancelRequests();
     if (this.prompting && this.connection?.isAlive) await this.cancel();
     await this.detach();
   }

@@ -13,6 +13,7 @@ import { Emitter } from '../base/event';
 import type { Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import type {
+  ElicitationEntry,
   MessageEntry,
   NoticeEntry,
   PermissionEntry,
@@ -24,6 +25,7 @@ import type {
   ThreadStatus,
   ToolCallEntry,
 } from '../protocol/entries';
+import { applyTerminalDelta, type TerminalOutputDelta, type TerminalOutputState } from '../protocol/terminalOutput';
 import { compactionNotice, patchCompaction } from './compaction';
 import type { Compaction } from './compaction';
 import { parseSessionUpdate } from './parseUpdate';
@@ -42,12 +44,6 @@ export interface PermissionRequestView {
   options: PermissionOption[];
 }
 
-/** Output of a client-side terminal, shown under the tool call that embeds it. */
-export interface TerminalOutputView {
-  output: string;
-  truncated: boolean;
-  exitCode?: number | null;
-}
 
 const toolKinds = new Set<string>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
 const toolStatuses = new Set<string>(['pending', 'in_progress', 'completed', 'failed']);
@@ -107,6 +103,8 @@ export class Thread implements IDisposable {
   /** Tool calls still pending or in progress, for `markInterrupted` without a scan. */
   private readonly openTools = new Set<number>();
   private readonly pendingPermissions = new Map<string, number>();
+  /** Elicitation entries by request id, until answered (URL ones until completed too). */
+  private readonly elicitations = new Map<string, number>();
   private readonly compactions = new Map<string, Compaction>();
 
   constructor(options: ThreadOptions = {}) {
@@ -195,13 +193,48 @@ export class Thread implements IDisposable {
     return index === undefined ? undefined : (this.entries[index] as ToolCallEntry);
   }
 
+  /** Shows an elicitation card (its answer is the controller's business: see `Elicitations`). */
+  addElicitation(entry: Omit<ElicitationEntry, 'type' | 'outcome' | 'completed'>): number {
+    const index = this.push({ type: 'elicitation', ...entry });
+    this.elicitations.set(entry.requestId, index);
+    this.fire();
+    return index;
+  }
+
+  /** Records an elicitation's answer or completion; false when the card is gone (the thread started over). */
+  updateElicitation(requestId: string, patch: Pick<ElicitationEntry, 'outcome'> | Pick<ElicitationEntry, 'completed'>): boolean {
+    const index = this.elicitations.get(requestId);
+    if (index === undefined) return false;
+    const entry = this.entries[index] as ElicitationEntry;
+    Object.assign(entry, patch);
+    if (entry.outcome !== undefined && (entry.mode === 'form' || entry.outcome !== 'accept' || entry.completed)) this.elicitations.delete(requestId);
+    this.changed(index);
+    this.fire();
+    return true;
+  }
+
   /** Shows a client-side terminal's output under the tool call that embeds it. */
-  setTerminalOutput(toolCallId: string, terminalId: string, output: TerminalOutputView): boolean {
+  setTerminalOutput(toolCallId: string, terminalId: string, output: TerminalOutputState): boolean {
     const index = this.toolIndex.get(toolCallId);
     if (index === undefined) return false;
     const entry = this.entries[index] as ToolCallEntry;
     entry.terminalOutput = { ...entry.terminalOutput, [terminalId]: { ...output } };
     this.changed(index);
+    this.fire();
+    return true;
+  }
+
+  /**
+   * Adds what a terminal printed since its last delta. Only the delta goes to the webview:
+   * a running command's output would otherwise be resent whole several times a second.
+   */
+  appendTerminalOutput(toolCallId: string, terminalId: string, delta: TerminalOutputDelta): boolean {
+    const index = this.toolIndex.get(toolCallId);
+    if (index === undefined) return false;
+    const entry = this.entries[index] as ToolCallEntry;
+    // A new map and state: copies already handed out (snapshots, queued changes) keep theirs.
+    entry.terminalOutput = { ...entry.terminalOutput, [terminalId]: applyTerminalDelta(entry.terminalOutput?.[terminalId], delta) };
+    this.changes.push({ kind: 'terminalAppended', index, terminalId, delta: { ...delta } });
     this.fire();
     return true;
   }
@@ -243,6 +276,7 @@ export class Thread implements IDisposable {
     this.toolIndex.clear();
     this.openTools.clear();
     this.pendingPermissions.clear();
+    this.elicitations.clear();
     this.compactions.clear();
     this.changes = [{ kind: 'entriesCleared' }];
     this.fire();
@@ -352,6 +386,7 @@ export class Thread implements IDisposable {
         locations: u.locations ?? [],
       };
       if (u.rawInput != null) entry.rawInput = u.rawInput;
+      if (u.rawOutput != null) entry.rawOutput = u.rawOutput;
       index = this.push(entry);
       this.toolIndex.set(u.toolCallId, index);
       if (isOpenStatus(entry.status)) this.openTools.add(index);
@@ -369,6 +404,7 @@ export class Thread implements IDisposable {
     if (u.content != null) entry.content = u.content;
     if (u.locations != null) entry.locations = u.locations;
     if (u.rawInput != null) entry.rawInput = u.rawInput;
+    if (u.rawOutput != null) entry.rawOutput = u.rawOutput;
     this.changed(index);
   }
 

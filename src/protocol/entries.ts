@@ -6,6 +6,7 @@
 import type {
   AvailableCommand,
   ContentBlock,
+  ElicitationSchema,
   PermissionOption,
   PlanEntry,
   SessionConfigOption,
@@ -15,6 +16,7 @@ import type {
   ToolCallStatus,
   ToolKind,
 } from '@agentclientprotocol/sdk';
+import type { TerminalOutputDelta, TerminalOutputState } from './terminalOutput';
 
 /** A message from the user, the agent, or the agent's thinking. Chunks of one message are joined. */
 export interface MessageEntry {
@@ -38,10 +40,11 @@ export interface ToolCallEntry {
   status: ToolCallStatus;
   content: ToolCallContent[];
   locations: ToolCallLocation[];
-  /** The tool's input as the agent sent it (`rawInput`); shown when there is no content to show. */
+  /** The tool's raw input and output as the agent sent them (any JSON); shown collapsed. */
   rawInput?: unknown;
+  rawOutput?: unknown;
   /** Output captured for `terminal` content, keyed by terminal id (from client-side terminals). */
-  terminalOutput?: Record<string, { output: string; truncated: boolean; exitCode?: number | null }>;
+  terminalOutput?: Record<string, TerminalOutputState>;
 }
 
 export interface PlanEntryView {
@@ -75,7 +78,31 @@ export interface PermissionEntry {
   outcome?: { optionId: string } | 'cancelled';
 }
 
-export type ThreadEntry = MessageEntry | ToolCallEntry | PlanEntryView | NoticeEntry | DividerEntry | PermissionEntry;
+/** How an elicitation was answered: the user's choice, or cancelled for them (turn cancelled, panel closed). */
+export type ElicitationOutcome = 'accept' | 'decline' | 'cancel';
+
+/**
+ * The agent asks the user for input (`elicitation/create`): a form built from a schema, or a
+ * web address to open. Answered inline, like a permission.
+ */
+export interface ElicitationEntry {
+  readonly type: 'elicitation';
+  /** Host-side id of the pending request. */
+  readonly requestId: string;
+  readonly mode: 'form' | 'url';
+  /** What the agent says it needs. */
+  message: string;
+  /** Form mode: the fields to show (read with `formFields`). */
+  schema?: ElicitationSchema;
+  /** URL mode: the address to open, as the agent sent it (never opened by the webview). */
+  url?: string;
+  /** Undefined while pending. */
+  outcome?: ElicitationOutcome;
+  /** URL mode: the agent said the interaction finished (`elicitation/complete`). */
+  completed?: boolean;
+}
+
+export type ThreadEntry = MessageEntry | ToolCallEntry | PlanEntryView | NoticeEntry | DividerEntry | PermissionEntry | ElicitationEntry;
 
 /** Usage as the agent last reported it. */
 export interface Usage {
@@ -122,6 +149,8 @@ export type ThreadChange =
   | { kind: 'entryChanged'; index: number; entry: ThreadEntry }
   /** Text appended to a message entry (streaming), so a long message is not resent per chunk. */
   | { kind: 'textAppended'; index: number; text: string }
+  /** Output a terminal printed since its last delta, for the tool call entry that embeds it. */
+  | { kind: 'terminalAppended'; index: number; terminalId: string; delta: TerminalOutputDelta }
   /** Every entry was dropped (a reload replays the history again); meta and status stay. */
   | { kind: 'entriesCleared' }
   | { kind: 'metaChanged'; meta: ThreadMeta }

@@ -8,7 +8,8 @@
  * Shared by both sides: no vscode, no DOM, no node.
  */
 import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
-import type { ThreadChange, ThreadSnapshot } from './entries';
+import type { RawValue } from './elicitation';
+import type { ElicitationOutcome, ThreadChange, ThreadSnapshot } from './entries';
 
 /** How the panel came to hold its history; decides the empty-state text. */
 export type HistoryState =
@@ -86,6 +87,20 @@ export interface AnswerPermissionParams {
 }
 /** Answers a pending permission request. */
 export const answerPermissionRequest = new RequestType<AnswerPermissionParams, void, void>('answerPermission');
+
+export interface AnswerElicitationParams {
+  /** The `requestId` of the elicitation entry. */
+  requestId: string;
+  action: ElicitationOutcome;
+  /** Form mode, accept: the raw input per field; the host checks and types it (`validateForm`). */
+  values?: Record<string, RawValue>;
+}
+/**
+ * Answers a pending elicitation. For a URL, accept asks the host to open the address (through
+ * VS Code, which confirms external sites) and answers only once it was opened. Resolves to
+ * false when nothing was answered (unknown request, input the host refused, or not opened).
+ */
+export const answerElicitationRequest = new RequestType<AnswerElicitationParams, boolean, void>('answerElicitation');
 
 export interface SetModeParams {
   modeId: string;

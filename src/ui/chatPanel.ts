@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import type { MessageConnection } from 'vscode-jsonrpc';
+import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc';
 import { Disposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/controller';
 import { ChangeBatcher } from '../chat/batcher';
 import { createChannel } from '../protocol/channel';
 import {
+  answerElicitationRequest,
   answerPermissionRequest,
   cancelLoadRequest,
   cancelTurnRequest,
@@ -27,7 +28,7 @@ import { chatCsp } from '../protocol/csp';
 import { sanitizeText } from '../sessions/title';
 import type { DiffContents } from './diffContents';
 import { describeError } from './messages';
-import { openLink, openLocation } from './links';
+import { openLink, openLocation, openWebAddress } from './links';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
 /** Entries sent in a snapshot; the rest follow in batches. */
@@ -107,10 +108,22 @@ export class ChatPanel extends Disposable {
     c.onRequest(cancelTurnRequest, () => s.cancel());
     c.onRequest(cancelLoadRequest, () => s.cancelLoad());
     c.onRequest(answerPermissionRequest, ({ requestId, optionId }) => s.answerPermission(String(requestId), optionId === null ? null : String(optionId)));
-    c.onRequest(setModeRequest, ({ modeId }) => s.setMode(String(modeId)).catch((e) => s.thread.addNotice('error', describeError(e))));
-    c.onRequest(setConfigOptionRequest, ({ configId, value }) =>
-      s.setConfigOption(String(configId), value).catch((e) => s.thread.addNotice('error', describeError(e))),
-    );
+    c.onRequest(answerElicitationRequest, async ({ requestId, action, values }) => {
+      const id = String(requestId);
+      if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return false;
+      // A URL is accepted once the user opened it: VS Code asks before opening an untrusted site.
+      const url = s.elicitations.urlOf(id);
+      if (action === 'accept' && url !== undefined && !(await openWebAddress(url))) return false;
+      return s.elicitations.answer(id, action, values && typeof values === 'object' ? values : undefined);
+    });
+    // A refusal is said in the thread and fails the request, so the webview shows the
+    // agent's current value again instead of the one it refused.
+    const refused = (e: unknown): never => {
+      s.thread.addNotice('error', describeError(e));
+      throw new ResponseError(ErrorCodes.InternalError, describeError(e));
+    };
+    c.onRequest(setModeRequest, ({ modeId }) => s.setMode(String(modeId)).catch(refused));
+    c.onRequest(setConfigOptionRequest, ({ configId, value }) => s.setConfigOption(String(configId), value).catch(refused));
     c.onRequest(openLocationRequest, ({ path, line }) => openLocation(path, line, s.target.cwd));
     c.onRequest(openLinkRequest, ({ href }) => openLink(href, s.target.cwd));
     c.onRequest(openDiffRequest, ({ entryIndex, contentIndex }) => {

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type { CreateElicitationRequest, CreateElicitationResponse, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { Disposable, DisposableMap } from '../base/lifecycle';
 import type { AgentRegistry } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
 import { ChatSession, type ChatDeps, type ChatTarget, type OpenMode } from '../chat/controller';
-import type { TerminalOutputView } from '../chat/thread';
+import type { TerminalOutputDelta } from '../protocol/terminalOutput';
 import { readPanelTarget } from '../protocol/panelTarget';
 import { normalizePath } from '../sessions/paths';
 import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
@@ -151,6 +151,24 @@ export class ChatPanels extends Disposable implements OpenChats {
     return session.requestPermission(params, signal);
   }
 
+  /**
+   * The agent asks the user for input: the session's panel shows a card. Without a panel, or
+   * for a request tied to no session (before any session exists), there is no one to ask.
+   */
+  elicit(agentId: string, params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
+    const sessionId = (params as { sessionId?: unknown }).sessionId;
+    const session = typeof sessionId === 'string' ? this.sessionFor(agentId, sessionId) : undefined;
+    if (!session) return Promise.resolve({ action: 'cancel' });
+    return session.elicitations.request(params, signal);
+  }
+
+  /** A URL elicitation finished (`elicitation/complete` names no session: ask each chat of the agent). */
+  completeElicitation(agentId: string, elicitationId: string): void {
+    for (const chat of this.all) {
+      if (chat.session.target.agentId === agentId && chat.session.elicitations.complete(elicitationId)) return;
+    }
+  }
+
   /** A session's roots: its cwd and the additional directories sent to the agent with it. */
   rootsFor(agentId: string, sessionId: string): readonly string[] | undefined {
     return this.sessionFor(agentId, sessionId)?.roots;
@@ -164,9 +182,14 @@ export class ChatPanels extends Disposable implements OpenChats {
     }
   }
 
-  /** A client-side terminal's output, for the chat of the session that created it. */
-  terminalOutput(agentId: string, sessionId: string, terminalId: string, view: TerminalOutputView): void {
-    this.sessionFor(agentId, sessionId)?.showTerminalOutput(terminalId, view);
+  /** What a client-side terminal printed since the last call, for the chat of the session that created it. */
+  terminalOutput(agentId: string, sessionId: string, terminalId: string, delta: TerminalOutputDelta): void {
+    this.sessionFor(agentId, sessionId)?.showTerminalOutput(terminalId, delta);
+  }
+
+  /** The agent released a terminal: its chat forgets what it kept for it. */
+  terminalReleased(agentId: string, sessionId: string, terminalId: string): void {
+    this.sessionFor(agentId, sessionId)?.releaseTerminal(terminalId);
   }
 }
 

@@ -28,6 +28,21 @@ export async function openLocation(raw: string, line: number | undefined, cwd: s
 }
 
 /**
+ * Opens a web address an agent asks the user to visit (a URL elicitation): http and https
+ * only, through `openExternal`, which asks before opening untrusted domains. True when opened.
+ */
+export async function openWebAddress(href: string): Promise<boolean> {
+  let uri: vscode.Uri;
+  try {
+    uri = vscode.Uri.parse(href.trim(), true);
+  } catch {
+    return false;
+  }
+  if (uri.scheme !== 'http' && uri.scheme !== 'https') return false;
+  return vscode.env.openExternal(uri);
+}
+
+/**
  * Opens a link from agent text. Web and mail links go through `openExternal`, which asks the
  * user to confirm untrusted domains; file links open in an editor; everything else (including
  * `command:`, `javascript:` and `data:`) is refused.

@@ -6,6 +6,7 @@ import type { MessageConnection, RequestType, RequestType0 } from 'vscode-jsonrp
 import type { ThreadChange } from '../protocol/entries';
 import { panelTargetOf } from '../protocol/panelTarget';
 import {
+  answerElicitationRequest,
   answerPermissionRequest,
   cancelLoadRequest,
   cancelTurnRequest,
@@ -24,7 +25,8 @@ import {
 } from '../protocol/messages';
 import { emptyText, Header, StatusArea } from './chrome';
 import { Composer } from './composer';
-import { actionButton, el } from './dom';
+import { ElicitationForms } from './elicitationForms';
+import { actionButton, el, icon } from './dom';
 import { classifyHref } from './links';
 import { ThreadModel } from './model';
 import { fillThought, updateStreaming } from './render/message';
@@ -47,12 +49,15 @@ export class ChatApp {
   private readonly header = new Header();
   private readonly status = new StatusArea();
   private readonly empty = el('div', 'empty');
-  private readonly jump = actionButton('↓', 'jumpToBottom', 'jump');
+  private readonly jump = actionButton('', 'jumpToBottom', 'jump');
   private readonly view: ThreadView;
   private readonly composer: Composer;
   private readonly pending: ThreadChange[] = [];
   private readonly pendingAnswers = new Set<string>();
+  private readonly forms = new ElicitationForms(this.pendingAnswers);
   private readonly openThoughts: Set<number>;
+  /** Raw tool sections the reader opened, as `index:input` / `index:output`. */
+  private readonly openRaw = new Set<string>();
   private readonly replaced = new Set<number>();
   private frameRequested = false;
   private lastRepaint = -Infinity;
@@ -75,7 +80,9 @@ export class ChatApp {
           renderEntry(this.model.entries[index], index, {
             stream: (i) => this.model.streams.get(i),
             thoughtOpen: (i) => this.openThoughts.has(i),
+            rawOpen: (i, which) => this.openRaw.has(`${i}:${which}`),
             pendingAnswers: this.pendingAnswers,
+            elicitation: this.forms.context,
           }),
         update: (index, node) => this.updateNode(index, node),
         estimate: (index, charsPerLine) => estimateHeight(this.model.entries[index], charsPerLine),
@@ -95,13 +102,15 @@ export class ChatApp {
           this.request(sendPromptRequest, { text });
         },
         cancel: () => this.request(cancelTurnRequest),
-        setMode: (modeId) => this.request(setModeRequest, { modeId }),
-        setConfig: (configId, value) => this.request(setConfigOptionRequest, { configId, value }),
+        setMode: (modeId) => this.request(setModeRequest, { modeId }, () => this.pickerRefused()),
+        setConfig: (configId, value) => this.request(setConfigOptionRequest, { configId, value }, () => this.pickerRefused()),
         draftChanged: () => this.saveSoon(),
       },
       saved.draft,
     );
     this.jump.title = 'Scroll to the latest message';
+    this.jump.setAttribute('aria-label', this.jump.title);
+    this.jump.append(icon('arrow-down'));
     this.jump.hidden = true;
     const main = el('main', 'main');
     main.append(this.view.element, this.empty, this.jump);
@@ -110,6 +119,9 @@ export class ChatApp {
     // Middle-click would open a link in a new browsing context: never from the webview.
     root.addEventListener('auxclick', (event) => (event.target as Element).closest('a') && event.preventDefault());
     root.addEventListener('toggle', (event) => this.toggled(event), true);
+    root.addEventListener('input', (event) => this.cardInput(event));
+    root.addEventListener('change', (event) => this.cardInput(event));
+    root.addEventListener('keydown', (event) => this.cardKey(event));
     // Escape stops the turn from anywhere in the panel; the composer handles its own first.
     document.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !event.defaultPrevented && this.model.status.state === 'prompting' && this.model.capabilities?.canCancel) {
@@ -117,6 +129,10 @@ export class ChatApp {
       }
     });
     this.view.element.addEventListener('scroll', () => this.saveSoon(), { passive: true });
+    // VS Code tears a hidden webview down; a save still waiting for its timer would lose the
+    // last keystrokes. Both events come before the page goes.
+    document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && this.saveNow());
+    window.addEventListener('pagehide', () => this.saveNow());
     this.composer.focus();
   }
 
@@ -124,6 +140,8 @@ export class ChatApp {
     // Changes queued before a snapshot belong to the old picture.
     this.pending.length = 0;
     this.replaced.clear();
+    this.openRaw.clear();
+    this.forms.clear();
     const anchor = this.snapshots++ === 0 ? this.saved.anchor : this.view.currentAnchor();
     this.model.reset(params);
     this.view.reset(anchor);
@@ -161,6 +179,14 @@ export class ChatApp {
   private frame(): void {
     if (this.pending.length) {
       const touched = this.model.apply(this.pending.splice(0));
+      if (touched.cleared) {
+        // Nothing rendered belongs to the new thread: drop every node and height, follow the end.
+        this.replaced.clear();
+        this.pendingAnswers.clear();
+        this.openRaw.clear();
+        this.forms.clear();
+        this.view.reset();
+      }
       if (touched.added) this.view.appended();
       for (const index of touched.appended) this.view.changed(index);
       for (const index of touched.replaced) {
@@ -168,6 +194,10 @@ export class ChatApp {
         this.view.changed(index);
         const entry = this.model.entries[index];
         if (entry.type === 'permission') this.pendingAnswers.delete(entry.requestId);
+        if (entry.type === 'elicitation' && (entry.outcome !== undefined || entry.completed)) {
+          this.pendingAnswers.delete(entry.requestId);
+          this.forms.forget(entry.requestId);
+        }
       }
       if (touched.meta || touched.status) this.chromeDirty = true;
     }
@@ -235,6 +265,9 @@ export class ChatApp {
         this.request(answerPermissionRequest, { requestId: data.request, optionId: data.option ?? null });
         break;
       }
+      case 'elicit':
+        this.elicit(node, entryIndex);
+        break;
       case 'openDiff':
         if (Number.isInteger(entryIndex)) this.request(openDiffRequest, { entryIndex, contentIndex: Number(data.content) });
         break;
@@ -262,9 +295,55 @@ export class ChatApp {
     }
   }
 
+  /** A card's button: check the form, then send the answer; the buttons wait for the host. */
+  private elicit(node: HTMLElement, index: number): void {
+    const entry = this.model.entries[index];
+    const card = node.closest<HTMLElement>('.elicitation');
+    const choice = node.dataset.choice;
+    if (entry?.type !== 'elicitation' || !card || this.pendingAnswers.has(entry.requestId)) return;
+    if (choice !== 'accept' && choice !== 'decline' && choice !== 'cancel') return;
+    const params = this.forms.answer(card, entry, choice);
+    if (!params) return;
+    this.pendingAnswers.add(entry.requestId);
+    this.view.changed(index);
+    this.schedule();
+    const undo = (): void => {
+      // Not answered (a URL the user chose not to open, input the host refused): the card is live again.
+      this.pendingAnswers.delete(entry.requestId);
+      this.view.changed(index);
+      this.schedule();
+    };
+    this.connection.sendRequest(answerElicitationRequest, params).then((answered) => answered || undo(), undo);
+  }
+
+  private cardInput(event: Event): void {
+    const control = event.target as HTMLElement;
+    if (!control.classList?.contains('elicitation-input')) return;
+    const entry = this.model.entries[Number(control.closest<HTMLElement>('.entry')?.dataset.index)];
+    if (entry?.type === 'elicitation') this.forms.changed(control, entry);
+  }
+
+  /** In a card, Enter submits (as in any form) and Escape stays there rather than stopping the turn. */
+  private cardKey(event: KeyboardEvent): void {
+    const control = event.target as HTMLElement;
+    if (!control.classList?.contains('elicitation-input') || event.isComposing) return;
+    if (event.key === 'Escape') event.preventDefault();
+    if (event.key === 'Enter' && control instanceof HTMLInputElement && control.type !== 'checkbox') {
+      event.preventDefault();
+      control.closest('.elicitation')?.querySelector<HTMLElement>('[data-choice="accept"]')?.click();
+    }
+  }
+
   private toggled(event: Event): void {
     const details = event.target;
-    if (!(details instanceof HTMLDetailsElement) || !details.classList.contains('msg-thought')) return;
+    if (!(details instanceof HTMLDetailsElement)) return;
+    if (details.classList.contains('tool-raw')) {
+      const key = `${details.closest<HTMLElement>('.entry')?.dataset.index}:${details.dataset.raw}`;
+      if (details.open) this.openRaw.add(key);
+      else this.openRaw.delete(key);
+      return;
+    }
+    if (!details.classList.contains('msg-thought')) return;
     const index = Number(details.closest<HTMLElement>('.entry')?.dataset.index);
     const entry = this.model.entries[index];
     if (!entry || entry.type !== 'thought') return;
@@ -277,25 +356,39 @@ export class ChatApp {
     this.saveSoon();
   }
 
-  /** Fire and forget: the host reports failures through the thread's status. */
-  private request<P>(type: RequestType<P, void, void> | RequestType0<void, void>, params?: P): void {
+  /** The agent refused a mode or option: show its current value again (the host said why in the thread). */
+  private pickerRefused(): void {
+    this.composer.resetPickers();
+    this.chromeDirty = true;
+    this.schedule();
+  }
+
+  /** Fire and forget: the host reports failures through the thread; `failed` undoes what the page showed early. */
+  private request<P>(type: RequestType<P, void, void> | RequestType0<void, void>, params?: P, failed?: () => void): void {
     const sent =
       params === undefined
         ? this.connection.sendRequest(type as RequestType0<void, void>)
         : this.connection.sendRequest(type as RequestType<P, void, void>, params);
-    sent.catch((error: unknown) => console.warn(`acp webview: ${type.method} failed`, error));
+    sent.catch((error: unknown) => {
+      console.warn(`acp webview: ${type.method} failed`, error);
+      failed?.();
+    });
   }
 
   private saveSoon(): void {
     clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => {
-      const state: UiState = { draft: this.composer.draft, openThoughts: [...this.openThoughts] };
-      const caps = this.model.capabilities;
-      const target = caps && panelTargetOf(caps, this.model.meta.title);
-      if (target) state.target = target;
-      const anchor = this.view.currentAnchor();
-      if (anchor) state.anchor = anchor;
-      this.api.setState(state);
-    }, SAVE_DELAY_MS);
+    this.saveTimer = setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
+  }
+
+  private saveNow(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    const state: UiState = { draft: this.composer.draft, openThoughts: [...this.openThoughts] };
+    const caps = this.model.capabilities;
+    const target = caps && panelTargetOf(caps, this.model.meta.title);
+    if (target) state.target = target;
+    const anchor = this.view.currentAnchor();
+    if (anchor) state.anchor = anchor;
+    this.api.setState(state);
   }
 }

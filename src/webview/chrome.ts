@@ -3,7 +3,7 @@
  * the composer (loading progress with Cancel, the working spinner, errors with Retry and Show
  * Log, a dead agent with Restart), and the empty-state text.
  */
-import { actionButton, el } from './dom';
+import { actionButton, el, icon } from './dom';
 import type { LoadingPhase } from '../protocol/entries';
 import type { ThreadModel } from './model';
 
@@ -18,7 +18,9 @@ export class Header {
 
   update(model: ThreadModel): void {
     const caps = model.capabilities;
-    const title = model.meta.title?.trim() || (caps?.history === 'new' ? 'New session' : `Untitled session · ${caps?.sessionId.slice(0, 8) ?? ''}`);
+    // Before the first snapshot nothing is known: an empty title, not "Untitled session".
+    const fallback = !caps ? '' : caps.history === 'new' ? 'New session' : `Untitled session · ${caps.sessionId.slice(0, 8)}`;
+    const title = model.meta.title?.trim() || fallback;
     this.title.textContent = title;
     this.title.title = title;
     this.subtitle.textContent = caps ? [caps.agentName, caps.cwd].filter(Boolean).join(' · ') : '';
@@ -82,7 +84,7 @@ function loadingText(phase: LoadingPhase | undefined, received: number, model: T
 function line(className: string, text: string, ...extra: HTMLElement[]): HTMLElement {
   const node = el('div', className);
   node.setAttribute('role', 'status');
-  node.append(el('span', 'spinner'), el('span', 'status-text', text), ...extra);
+  node.append(icon('loading', 'codicon-modifier-spin'), el('span', 'status-text', text), ...extra);
   return node;
 }
 

@@ -3,7 +3,7 @@
  * `/` at the start completes the agent's commands. The mode and config pickers sit below.
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
-import { el } from './dom';
+import { el, icon } from './dom';
 import { renderPickers } from './pickers';
 import type { ThreadModel } from './model';
 
@@ -23,8 +23,8 @@ export class Composer {
   private readonly completions = el('ul', 'completions');
   private readonly pickers = el('div', 'pickers');
   private readonly usage = el('span', 'usage');
-  private readonly sendButton = el('button', 'button primary send', 'Send');
-  private readonly stopButton = el('button', 'button secondary stop', '■ Stop');
+  private readonly sendButton = withIcon(el('button', 'button primary send'), 'send', 'Send');
+  private readonly stopButton = withIcon(el('button', 'button secondary stop'), 'debug-stop', 'Stop');
   private commands: AvailableCommand[] = [];
   private matches: AvailableCommand[] = [];
   private active = 0;
@@ -77,6 +77,14 @@ export class Composer {
 
   focus(): void {
     this.input.focus();
+  }
+
+  /**
+   * Rebuilds the pickers from the meta at the next update: after a refused change the meta did
+   * not change, but a select still shows the value the user picked.
+   */
+  resetPickers(): void {
+    this.pickersKey = '';
   }
 
   get draft(): string {
@@ -195,6 +203,11 @@ export class Composer {
     this.input.style.height = 'auto';
     this.input.style.height = `${this.input.scrollHeight}px`;
   }
+}
+
+function withIcon<T extends HTMLElement>(node: T, name: string, label: string): T {
+  node.append(icon(name), el('span', 'button-label', label));
+  return node;
 }
 
 function formatUsage(used: number, size: number, cost?: { amount: number; currency: string }): string {

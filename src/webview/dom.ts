@@ -7,6 +7,23 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
   return node;
 }
 
+/**
+ * A codicon (VS Code's icon font, bundled with the webview). Decorative: the text beside it
+ * says the same, so screen readers skip it.
+ */
+export function icon(name: string, extra = ''): HTMLElement {
+  const node = el('span', `codicon codicon-${name}${extra ? ` ${extra}` : ''}`);
+  node.setAttribute('aria-hidden', 'true');
+  return node;
+}
+
+/** A chip: an icon and a line of text. */
+export function chip(iconName: string, text: string, tag: 'span' | 'a' = 'span'): HTMLElement {
+  const node = el(tag, 'chip');
+  node.append(icon(iconName), el('span', 'chip-text', text));
+  return node;
+}
+
 /** A button that the delegated click handler dispatches by `data-action`. */
 export function actionButton(label: string, action: string, className = 'button', data: Record<string, string> = {}): HTMLButtonElement {
   const button = el('button', className, label);

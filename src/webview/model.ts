@@ -5,12 +5,15 @@
  */
 import type { ThreadChange, ThreadEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
 import type { ChatCapabilities, SnapshotParams } from '../protocol/messages';
+import { applyTerminalDelta } from '../protocol/terminalOutput';
 import { StreamSplitter } from './streamSplit';
 
 /** What one batch of changes touched. */
 export interface Touched {
-  /** Entries appended at the end (new length minus old). */
+  /** Entries appended at the end (new length minus old, or minus nothing after a clear). */
   added: number;
+  /** Every entry was dropped first (`entriesCleared`): the view starts over from index 0. */
+  cleared: boolean;
   /** Existing entries that got streamed text appended. */
   appended: Set<number>;
   /** Existing entries replaced by a new version. */
@@ -38,8 +41,8 @@ export class ThreadModel {
 
   /** Applies changes in order; an index out of range is dropped (a stale batch), never thrown. */
   apply(changes: readonly ThreadChange[]): Touched {
-    const before = this.entries.length;
-    const touched: Touched = { added: 0, appended: new Set(), replaced: new Set(), meta: false, status: false };
+    let before = this.entries.length;
+    const touched: Touched = { added: 0, cleared: false, appended: new Set(), replaced: new Set(), meta: false, status: false };
     for (const change of changes) {
       switch (change.kind) {
         case 'entryAdded':
@@ -62,6 +65,23 @@ export class ThreadModel {
           }
           break;
         }
+        case 'terminalAppended': {
+          const entry = this.entries[change.index];
+          if (entry?.type !== 'tool') break;
+          entry.terminalOutput = { ...entry.terminalOutput, [change.terminalId]: applyTerminalDelta(entry.terminalOutput?.[change.terminalId], change.delta) };
+          if (change.index < before) touched.replaced.add(change.index);
+          break;
+        }
+        case 'entriesCleared':
+          // The host starts the thread over (a reload replays the history): entries added after
+          // this in the same batch are new, not replacements of the old ones.
+          this.entries = [];
+          this.streams.clear();
+          before = 0;
+          touched.cleared = true;
+          touched.appended.clear();
+          touched.replaced.clear();
+          break;
         case 'metaChanged':
           this.meta = change.meta;
           touched.meta = true;

@@ -6,7 +6,10 @@ import { el } from './dom';
 export function renderPickers(meta: ThreadMeta, canSetMode: boolean, canSetConfig: boolean): HTMLElement[] {
   const out: HTMLElement[] = [];
   const modes = meta.modes;
-  if (canSetMode && modes && modes.availableModes.length) {
+  // An agent that offers its modes as a config option keeps the legacy modes for older
+  // clients; ACP asks clients to prefer the config option, so only one mode picker shows.
+  const modeAsConfig = canSetConfig && meta.configOptions.some((config) => config.category === 'mode');
+  if (canSetMode && !modeAsConfig && modes && modes.availableModes.length) {
     const select = el('select', 'picker');
     select.dataset.mode = '';
     select.title = 'Mode';

@@ -224,6 +224,11 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
         return { configOptions: configOptions(session) };
       }
       const value = 'value' in params ? params.value : undefined;
+      // As the schema says: a boolean value comes tagged `type: "boolean"`, a value id untagged.
+      if (params.configId === 'thinking' && 'type' in params && params.type === 'boolean' && typeof value === 'boolean') {
+        session.thinking = value;
+        return { configOptions: configOptions(session) };
+      }
       if (params.configId !== 'model' || typeof value !== 'string' || !models.some((m) => m.value === value)) {
         throw RequestError.invalidParams({ configId: params.configId, value }, 'unknown config option or value');
       }

@@ -234,10 +234,84 @@ async function xss(ctx: TurnContext): Promise<void> {
   await say(ctx, hostileMarkdown);
 }
 
+/** The form the reference agent asks for: one field of every kind the schema has. */
+export const elicitationForm = {
+  type: 'object' as const,
+  title: 'Project details',
+  properties: {
+    name: { type: 'string' as const, title: 'Project name', minLength: 2, maxLength: 40 },
+    email: { type: 'string' as const, title: 'Contact email', format: 'email' as const },
+    homepage: { type: 'string' as const, title: 'Homepage', format: 'uri' as const },
+    due: { type: 'string' as const, title: 'Due date', format: 'date' as const },
+    meeting: { type: 'string' as const, title: 'Kick-off', format: 'date-time' as const },
+    seats: { type: 'integer' as const, title: 'Seats', minimum: 1, maximum: 50, default: 3 },
+    budget: { type: 'number' as const, title: 'Budget (k€)', minimum: 0 },
+    public: { type: 'boolean' as const, title: 'Public repository', default: true },
+    licence: { type: 'string' as const, title: 'Licence', enum: ['MIT', 'Apache-2.0', 'GPL-3.0'], default: 'MIT' },
+    size: {
+      type: 'string' as const,
+      title: 'Team size',
+      oneOf: [
+        { const: 's', title: 'Small' },
+        { const: 'm', title: 'Medium' },
+        { const: 'l', title: 'Large' },
+      ],
+    },
+    languages: { type: 'array' as const, title: 'Languages', items: { type: 'string' as const, enum: ['TypeScript', 'Rust', 'Go'] }, minItems: 1 },
+    tools: {
+      type: 'array' as const,
+      title: 'Tools',
+      items: { anyOf: [{ const: 'ci', title: 'CI' }, { const: 'lint', title: 'Linter' }] },
+      default: ['ci'],
+    },
+  },
+  required: ['name', 'seats', 'languages'],
+};
+
+/** Asks for the form (`elicit`) and/or a URL (`elicit url`), then says what came back. */
+async function elicit(ctx: TurnContext, form: boolean, url: boolean): Promise<void> {
+  const caps = ctx.clientCapabilities?.elicitation;
+  if (form) {
+    if (caps?.form == null) {
+      await say(ctx, 'This client does not support form elicitation.');
+    } else {
+      const response = await orCancel(
+        ctx.client.request('elicitation/create', { sessionId: ctx.sessionId, mode: 'form', message: 'Tell me about the project.', requestedSchema: elicitationForm }),
+        ctx.signal,
+      );
+      const content = response.action === 'accept' ? `\n\n\`\`\`json\n${JSON.stringify((response as { content?: unknown }).content ?? null)}\n\`\`\`` : '';
+      await say(ctx, `Form elicitation: **${response.action}**${content}`);
+    }
+  }
+  if (url) {
+    if (caps?.url == null) {
+      await say(ctx, 'This client does not support URL elicitation.');
+      return;
+    }
+    const elicitationId = `elic_${Date.now().toString(36)}`;
+    const response = await orCancel(
+      ctx.client.request('elicitation/create', {
+        sessionId: ctx.sessionId,
+        mode: 'url',
+        elicitationId,
+        message: 'Sign in to the reference service to continue.',
+        url: `https://example.com/acp-reference/sign-in?session=${encodeURIComponent(ctx.sessionId)}`,
+      }),
+      ctx.signal,
+    );
+    if (response.action === 'accept') {
+      // The user went to the page; the "service" finishes a moment later and says so.
+      await sleep(200, ctx.signal);
+      await ctx.client.notify('elicitation/complete', { elicitationId });
+    }
+    await say(ctx, `URL elicitation: **${response.action}**${response.action === 'accept' ? ' (completed)' : ''}`);
+  }
+}
+
 async function echo(ctx: TurnContext, prompt: string): Promise<void> {
   const quoted = prompt.split('\n').map((l) => `> ${l}`).join('\n');
   await say(ctx, `You said:\n\n${quoted}\n\n`);
-  await say(ctx, 'Try a prompt with **all**, **permission**, **slow**, **long**, **xss**, `read /abs/path` or `write /abs/path`.');
+  await say(ctx, 'Try a prompt with **all**, **permission**, **elicit** (a form), **elicit url**, **slow**, **long**, **xss**, `read /abs/path` or `write /abs/path`.');
 }
 
 /** Runs every script the prompt asks for, in a fixed order; a plain echo when none matches. */
@@ -247,6 +321,10 @@ export async function reply(ctx: TurnContext, prompt: string): Promise<void> {
   if (has('permission')) {
     matched = true;
     await permission(ctx, !has('unannounced'));
+  }
+  if (has('elicit')) {
+    matched = true;
+    await elicit(ctx, has('form') || !has('url'), has('url'));
   }
   for (const m of prompt.matchAll(/\b(read|write)\s+(\/\S+)/gi)) {
     matched = true;

@@ -93,7 +93,7 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
     assert.match((await entries.nth(1).locator('.permission-title').textContent()) ?? '', /Edit .*protected\.ts/);
     const runCard = entries.nth(2);
     assert.equal(await runCard.locator('.tool-title').textContent(), 'Run a command');
-    assert.match((await runCard.locator('.tool-input').textContent()) ?? '', /"command": "rm -rf build"/);
+    assert.match((await runCard.locator('details.tool-raw[open] .tool-raw-body').textContent()) ?? '', /"command": "rm -rf build"/);
     assert.equal(await entries.nth(3).locator('.permission-title').textContent(), 'Run a command');
   });
 

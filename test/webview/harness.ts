@@ -99,12 +99,14 @@ async function serve(url: string, origin: string): Promise<{ status: number; typ
       return { status: 200, type: 'text/html; charset=utf-8', body: page(origin, searchParams.has('bare')) };
     case '/dist/webview.js':
       return { status: 200, type: 'text/javascript', body: await readFile(join(ROOT, 'dist', 'webview.js')) };
-    case '/media/chat.css':
-      return { status: 200, type: 'text/css', body: await readFile(join(ROOT, 'media', 'chat.css')) };
     case '/theme.css':
       return { status: 200, type: 'text/css', body: DARK_THEME };
-    default:
-      return { status: 404, type: 'text/plain', body: 'not found' };
+    default: {
+      // The stylesheets and fonts the panel loads from the extension (media/, dist/), and nothing else.
+      const file = /^\/(media|dist)\/([\w.-]+\.(css|ttf))$/.exec(pathname);
+      if (!file) return { status: 404, type: 'text/plain', body: 'not found' };
+      return { status: 200, type: file[3] === 'css' ? 'text/css' : 'font/ttf', body: await readFile(join(ROOT, file[1], file[2])) };
+    }
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * Agent text is hostile until rendered inert: every payload of the corpus goes everywhere agent
  * text reaches (messages, streaming text, thoughts, tool titles, tool text, diffs, terminal
- * output, plans, notices, dividers, permission cards, the title, command completions), and
+ * output and exit, raw tool input and output, image types and data, embedded resources,
+ * plans, notices, dividers, permission cards, elicitation forms and addresses, the title,
+ * command completions), and
  * nothing may run, nothing dangerous may stay in the DOM, and no click may navigate.
  */
 import * as assert from 'node:assert/strict';
@@ -14,7 +16,19 @@ import { FORBIDDEN_TAGS, XSS_PAYLOADS } from './xss';
 function hostileEntries(payload: string): ThreadEntry[] {
   return [
     { type: 'agent', text: `Before ${payload} after`, attachments: [], done: true },
-    { type: 'agent', text: payload, attachments: [{ type: 'resource_link', uri: payload, name: payload }], done: true },
+    {
+      type: 'agent',
+      text: payload,
+      attachments: [
+        { type: 'resource_link', uri: payload, name: payload },
+        { type: 'image', mimeType: payload, data: payload },
+        { type: 'image', mimeType: 'image/png', data: payload, uri: payload },
+        { type: 'image', mimeType: `image/png;${payload}`, data: 'iVBORw0KGgo=' },
+        { type: 'resource', resource: { uri: payload, text: payload, mimeType: payload } },
+        { type: 'resource', resource: { uri: payload, blob: payload, mimeType: `image/${payload}` } },
+      ],
+      done: true,
+    },
     { type: 'user', text: payload, attachments: [], done: true },
     { type: 'thought', text: payload, attachments: [], done: true },
     { type: 'agent', text: `${payload}\n\n${payload}\n\nopen tail ${payload}`, attachments: [], done: false },
@@ -30,12 +44,36 @@ function hostileEntries(payload: string): ThreadEntry[] {
         { type: 'terminal', terminalId: 't' },
       ],
       locations: [{ path: payload, line: 1 }],
-      terminalOutput: { t: { output: payload, truncated: false, exitCode: 0 } },
+      terminalOutput: { t: { output: payload, truncated: false, exitCode: null, signal: payload } },
+      rawInput: { [payload]: payload, nested: [payload, { payload }] },
+      rawOutput: payload,
     },
     { type: 'plan', entries: [{ content: payload, priority: 'high', status: 'pending' }] },
     { type: 'notice', severity: 'error', title: payload, description: payload },
     { type: 'divider', text: payload },
     { type: 'permission', requestId: 'p', toolCallId: 'x', title: payload, options: [{ optionId: payload, name: payload, kind: 'allow_once' }] },
+    {
+      type: 'elicitation',
+      requestId: 'e-form',
+      mode: 'form',
+      message: payload,
+      schema: {
+        type: 'object',
+        title: payload,
+        description: payload,
+        properties: {
+          [payload]: { type: 'string', title: payload, description: payload, default: payload, pattern: payload },
+          pick: { type: 'string', enum: [payload, 'b'], default: payload },
+          named: { type: 'string', oneOf: [{ const: payload, title: payload, description: payload }] },
+          many: { type: 'array', items: { anyOf: [{ const: payload, title: payload }] }, default: [payload] },
+          when: { type: 'string', format: 'date-time', default: payload },
+          odd: { type: payload, title: payload },
+        },
+        required: [payload, 'odd'],
+      },
+    },
+    { type: 'elicitation', requestId: 'e-url', mode: 'url', message: payload, url: payload },
+    { type: 'elicitation', requestId: 'e-web', mode: 'url', message: payload, url: `https://example.com/${payload}` },
   ];
 }
 
@@ -48,13 +86,17 @@ function findDanger(forbidden: string[]): string[] {
   for (const root of roots) {
     for (const node of root.querySelectorAll('*')) {
       const tag = node.tagName.toLowerCase();
-      if (forbidden.includes(tag)) found.push(`<${tag}>`);
+      // The one image the thread may hold: ours, from inline base64 of a raster type.
+      const ownImage = tag === 'img' && node.classList.contains('content-image') && /^data:image\/(?:png|jpeg|gif|webp|bmp|avif);base64,[A-Za-z0-9+/]*={0,2}$/.test(node.getAttribute('src') ?? '');
+      // Form controls of an elicitation card are ours (Markdown cannot make an element with a class).
+      const ownControl = tag === 'input' && node.classList.contains('elicitation-input') && !!node.closest('.elicitation');
+      if (forbidden.includes(tag) && !ownImage && !ownControl) found.push(`<${tag}>`);
       for (const attr of node.attributes) {
         const name = attr.name.toLowerCase();
         const value = attr.value.replace(/[\u0000-\u0020\u007f-\u009f\u200b-\u200f\u2028-\u202e\ufeff]/g, '');
         if (name.startsWith('on')) found.push(`${tag}[${name}]`);
         if (name === 'style' && node.closest('.entry')) found.push(`${tag}[style]`);
-        if (['href', 'src', 'xlink:href', 'action', 'formaction', 'srcdoc', 'data'].includes(name) && badUrl.test(value)) found.push(`${tag}[${name}=${attr.value}]`);
+        if (['href', 'src', 'xlink:href', 'action', 'formaction', 'srcdoc', 'data'].includes(name) && badUrl.test(value) && !(ownImage && name === 'src')) found.push(`${tag}[${name}=${attr.value}]`);
       }
     }
   }
@@ -91,7 +133,7 @@ export function securitySuite(env: SuiteEnv): void {
           modes: { currentModeId: payload, availableModes: [{ id: payload, name: payload }] },
         };
         await view.host.sendNotification(snapshotEvent, snapshotOf(hostileEntries(payload), { meta: hostileMeta, status: { state: 'error', message: payload, canRetry: true } }));
-        await page.waitForFunction((count) => document.querySelectorAll('.entry').length === count && document.querySelector('.title')?.textContent !== '', 10);
+        await page.waitForFunction((count) => document.querySelectorAll('.entry').length === count && document.querySelector('.title')?.textContent !== '', hostileEntries('').length);
         // Completions render command names and descriptions too.
         await page.fill('.composer-input', '/x');
         await page.dispatchEvent('.composer-input', 'input');

@@ -6,10 +6,12 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import type { ThreadEntry } from '../../src/protocol/entries';
-import { changedEvent, snapshotEvent } from '../../src/protocol/messages';
-import { everyKind, snapshotOf } from './fixtures';
+import { ResponseError } from 'vscode-jsonrpc';
+import { changedEvent, setConfigOptionRequest, setModeRequest, snapshotEvent } from '../../src/protocol/messages';
+import { everyKind, meta, snapshotOf } from './fixtures';
 import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
 import { longReplySuite, replaySuite } from './replaySuite';
+import { elicitationSuite } from './elicitationSuite';
 import { securitySuite } from './securitySuite';
 
 describe('chat webview', function () {
@@ -39,6 +41,13 @@ describe('chat webview', function () {
       await frames(view);
     }
 
+    it('shows no made-up title before the first snapshot arrives', async () => {
+      await frames(view, 3);
+      assert.equal(await view.page.textContent('.title'), '', 'not "Untitled session ·"');
+      await show(everyKind);
+      assert.equal(await view.page.textContent('.title'), 'Fix the flaky session list paging');
+    });
+
     it('renders every entry kind, the title, pickers and usage', async () => {
       await show(everyKind);
       const page = view.page;
@@ -61,8 +70,8 @@ describe('chat webview', function () {
       assert.equal(await page.textContent('.notice-warning .notice-title'), '3 updates were dropped');
       assert.equal(await page.textContent('.divider'), 'Reconnected');
       assert.deepEqual(await page.locator('.permission:not(.answered) button').allTextContents(), ['Allow once', 'Always allow', 'Reject', 'Dismiss']);
-      assert.equal(await page.textContent('.permission.answered .permission-outcome'), '✓ Reject');
-      assert.equal(await page.textContent('.attachments a.chip'), '↗ README.md');
+      assert.equal(await page.textContent('.permission.answered .permission-outcome'), 'Reject');
+      assert.equal(await page.textContent('.attachments a.chip'), 'README.md');
       assert.match((await page.textContent('.usage')) ?? '', /48k \/ 200k tokens \(24%\) · 0\.42 USD/);
       assert.deepEqual(await page.locator('select.picker').evaluateAll((s) => (s as HTMLSelectElement[]).map((x) => x.value)), ['default', 'sonnet']);
 
@@ -74,6 +83,28 @@ describe('chat webview', function () {
       await page.evaluate(() => document.querySelector('.thread')?.scrollTo(0, 0));
       await frames(view, 4);
       await page.screenshot({ path: 'test-results/webview-thread.png' });
+    });
+
+    it('draws tool kinds, statuses, Send and Stop, notices and chips with the bundled codicon font', async () => {
+      await show(everyKind, { status: { state: 'prompting' } });
+      const page = view.page;
+      const font = await page.evaluate(async () => (await document.fonts.load('16px codicon')).map((f) => f.status));
+      assert.deepEqual(font, ['loaded'], 'the font came from the extension (the CSP allows nothing else)');
+      for (const selector of [
+        '.tool-kind .codicon-edit', '.tool-kind .codicon-terminal', '.status-completed .codicon-check', '.status-failed .codicon-error',
+        '.stop .codicon-debug-stop', '.send .codicon-send', '.notice-warning .codicon-warning', '.permission-outcome .codicon-check',
+        'a.chip .codicon-link-external', '.plan-completed .codicon-pass', '.status-line .codicon-loading.codicon-modifier-spin',
+      ]) {
+        assert.equal(await page.locator(selector).count() > 0, true, selector);
+      }
+      const glyph = await page.evaluate(() => {
+        const node = document.querySelector('.tool-kind .codicon')!;
+        return { family: getComputedStyle(node).fontFamily, content: getComputedStyle(node, '::before').content, hidden: node.getAttribute('aria-hidden') };
+      });
+      assert.equal(glyph.family, 'codicon');
+      assert.match(glyph.content, /^"[\ue000-\uf8ff]"$/, 'a private-use glyph of the font');
+      assert.equal(glyph.hidden, 'true');
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
     });
 
     it('keeps a long open tail in blocks of whole lines, only the last one growing', async () => {
@@ -189,7 +220,7 @@ describe('chat webview', function () {
       const entry = { ...(everyKind[8] as Extract<ThreadEntry, { type: 'permission' }>), outcome: { optionId: 'allow' } };
       await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryChanged', index: 8, entry }] });
       await view.page.waitForFunction(() => document.querySelectorAll('.permission.answered').length === 2);
-      assert.equal(await view.page.locator('.permission-outcome').first().textContent(), '✓ Allow once');
+      assert.equal(await view.page.locator('.permission-outcome').first().textContent(), 'Allow once');
 
       const second = { ...(everyKind[8] as Extract<ThreadEntry, { type: 'permission' }>), requestId: 'perm-2' };
       await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryAdded', index: everyKind.length, entry: second }] });
@@ -246,6 +277,38 @@ describe('chat webview', function () {
       assert.deepEqual((await view.waitForRequest('setConfigOption')).params, { configId: 'model', value: 'opus' });
       await view.page.click('.picker-toggle input');
       assert.deepEqual((await view.waitForRequest('setConfigOption', (p) => (p as { configId: string }).configId === 'thinking')).params, { configId: 'thinking', value: false });
+    });
+
+    it('shows the agent\'s value again when it refuses a mode or option', async () => {
+      const refuse = (): never => {
+        throw new ResponseError(-32602, 'Refused by the agent');
+      };
+      view.host.onRequest(setModeRequest, refuse);
+      view.host.onRequest(setConfigOptionRequest, refuse);
+      await show(everyKind);
+      const page = view.page;
+      await page.selectOption('select[data-mode]', 'plan');
+      await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-mode]')?.value === 'default');
+      await page.selectOption('select[data-config="model"]', 'opus');
+      await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-config="model"]')?.value === 'sonnet');
+      await page.click('.picker-toggle input');
+      await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.picker-toggle input')?.checked === true);
+    });
+
+    it('prefers a mode config option over the legacy modes picker; booleans are checkboxes', async () => {
+      const configOptions = [
+        ...meta.configOptions,
+        { id: 'mode', name: 'Mode', category: 'mode', type: 'select' as const, currentValue: 'plan', options: [{ value: 'default', name: 'Default' }, { value: 'plan', name: 'Plan' }] },
+      ];
+      await show(everyKind, { meta: { ...meta, configOptions } });
+      assert.equal(await view.page.locator('select[data-mode]').count(), 0, 'one mode picker, not two');
+      assert.equal(await view.page.inputValue('select[data-config="mode"]'), 'plan');
+      assert.equal(await view.page.getAttribute('.picker-toggle input', 'type'), 'checkbox');
+      await view.page.selectOption('select[data-config="mode"]', 'default');
+      assert.deepEqual((await view.waitForRequest('setConfigOption')).params, { configId: 'mode', value: 'default' });
+      // Without config options to set, the legacy picker is all there is.
+      await show(everyKind, { meta: { ...meta, configOptions } }, { canSetConfig: false });
+      assert.equal(await view.page.locator('select[data-mode]').count(), 1);
     });
 
     it('hides pickers and prompting the agent does not offer', async () => {
@@ -374,6 +437,101 @@ describe('chat webview', function () {
       assert.equal(await lastVisible(359), false, 'the reader who paged up stays where they are');
     });
 
+    it('shows raw tool input and output collapsed, data: images, and embedded resources as code', async () => {
+      const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+      const tool: ThreadEntry = {
+        type: 'tool', toolCallId: 'raw', title: 'Fetch the page', kind: 'fetch', status: 'in_progress', content: [], locations: [],
+        rawInput: { url: 'https://example.com', depth: 2 },
+        rawOutput: { status: 200, body: 'x'.repeat(50_000) },
+      };
+      const message: ThreadEntry = {
+        type: 'agent', text: 'Here is what I found:', done: true,
+        attachments: [
+          { type: 'image', mimeType: 'image/png', data: png },
+          { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zy8+' },
+          { type: 'image', mimeType: 'image/png', data: '', uri: 'https://evil.example/track.png' },
+          { type: 'resource', resource: { uri: 'file:///home/dev/project/notes.md', text: '# Notes\n<b>not bold</b>' } },
+        ],
+      };
+      await show([tool, message]);
+      const page = view.page;
+      assert.deepEqual(await page.locator('.tool-raw-summary').allTextContents(), ['Input', 'Output']);
+      assert.equal(await page.locator('details.tool-raw[open]').count(), 0, 'collapsed');
+      await page.click('details[data-raw="input"] summary');
+      assert.equal(await page.textContent('details[data-raw="input"] .tool-raw-body'), '{\n  "url": "https://example.com",\n  "depth": 2\n}');
+      const output = (await page.textContent('details[data-raw="output"] .tool-raw-body')) ?? '';
+      assert.ok(output.startsWith('{\n  "status": 200,\n  "body": "xxx') && output.endsWith('\n…') && output.length <= 20_002, `capped (${output.length})`);
+      // The card renders anew when the tool call changes; what the reader opened stays open.
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryChanged', index: 0, entry: { ...tool, status: 'completed' } }] });
+      await page.waitForSelector('.tool-completed');
+      assert.equal(await page.locator('details[data-raw="input"][open]').count(), 1);
+
+      await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img.content-image')?.naturalWidth === 1);
+      assert.equal(await page.locator('img').count(), 1, 'only the inline PNG is an image');
+      assert.match((await page.getAttribute('img.content-image', 'src')) ?? '', /^data:image\/png;base64,/);
+      assert.deepEqual(await page.locator('.msg-agent .chip').allTextContents(), ['image (image/svg+xml, not shown)', 'image (image/png, no data)', 'notes.md']);
+      assert.equal(await page.textContent('.resource-text'), '# Notes\n<b>not bold</b>');
+      assert.equal(await page.locator('.resource b').count(), 0);
+      assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
+    });
+
+    it('appends terminal output as it arrives and shows an exit by signal', async () => {
+      await show(everyKind);
+      const output = () => view.page.textContent('.terminal-output');
+      const before = (await output()) ?? '';
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'terminalAppended', index: 4, terminalId: 'term-1', delta: { text: 'rerun\n', reset: false, truncated: false, exitCode: null, signal: 'SIGKILL' } }],
+      });
+      await view.page.waitForFunction(() => document.querySelector('.terminal-output')?.textContent?.endsWith('rerun\n'));
+      assert.equal(await output(), before + 'rerun\n');
+      assert.equal(await view.page.textContent('.terminal-exit'), 'killed by SIGKILL');
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'terminalAppended', index: 4, terminalId: 'term-1', delta: { text: 'only the newest', reset: true, truncated: true } }],
+      });
+      await view.page.waitForFunction(() => document.querySelector('.terminal-output')?.textContent === '…\nonly the newest');
+    });
+
+    it('keeps the last keystrokes of the draft when the panel is hidden or the page goes', async () => {
+      await show(everyKind);
+      const draft = () => view.page.evaluate(() => (window as unknown as { __state?: { draft: string } }).__state?.draft);
+      await view.page.click('.composer-input');
+      await view.page.keyboard.type('typed just before hiding');
+      // VS Code hides the panel: the page becomes hidden before its timers could run.
+      const saved = await view.page.evaluate(() => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        document.dispatchEvent(new Event('visibilitychange'));
+        return (window as unknown as { __state?: { draft: string } }).__state?.draft;
+      });
+      assert.equal(saved, 'typed just before hiding', 'saved as the panel hid, not 300 ms later');
+
+      await view.page.evaluate(() => delete (document as unknown as { visibilityState?: string }).visibilityState);
+      await view.page.keyboard.type(', and before the reload');
+      assert.notEqual(await draft(), 'typed just before hiding, and before the reload', 'not saved yet (the save waits for typing to pause)');
+      await view.page.reload();
+      await view.waitForRequest('ready', () => view.requests.filter((r) => r.method === 'ready').length === 2);
+      await show(everyKind);
+      assert.equal(await view.page.inputValue('.composer-input'), 'typed just before hiding, and before the reload');
+    });
+
+    it('starts the thread over when the host clears it, showing only the entries sent after', async () => {
+      await show(everyKind);
+      assert.equal(await view.page.locator('.entry').count(), everyKind.length);
+      const replayed: ThreadEntry[] = [
+        { type: 'user', text: 'Replayed question', attachments: [], done: true },
+        { type: 'agent', text: 'Replayed answer', attachments: [], done: true },
+      ];
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'entriesCleared' }, ...replayed.map((entry, index) => ({ kind: 'entryAdded' as const, index, entry }))],
+      });
+      await view.page.waitForFunction(() => document.querySelectorAll('.entry').length === 2);
+      await frames(view, 3);
+      assert.deepEqual(await view.page.locator('.entry').evaluateAll((nodes) => nodes.map((n) => n.textContent?.trim())), ['YouReplayed question', 'Replayed answer']);
+      // A later batch adds to the new thread, not to the old one.
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryAdded', index: 2, entry: { type: 'divider', text: 'Reconnected' } }] });
+      await view.page.waitForFunction(() => document.querySelectorAll('.entry').length === 3);
+      assert.equal(await view.page.textContent('.entry[data-index="2"]'), 'Reconnected');
+    });
+
     it('asks for a snapshot again after a reload and keeps the draft', async () => {
       await show(everyKind);
       await view.page.fill('.composer-input', 'half-written thought');
@@ -387,6 +545,7 @@ describe('chat webview', function () {
   });
 
   const env = { browser: () => browser, harness: () => harness };
+  elicitationSuite(env);
   securitySuite(env);
   replaySuite(env);
   longReplySuite(env);

@@ -2,6 +2,7 @@
 import type { ThreadEntry } from '../../protocol/entries';
 import { el } from '../dom';
 import type { StreamSplitter } from '../streamSplit';
+import { renderElicitation, type ElicitationContext } from './elicitation';
 import { renderMessage } from './message';
 import { renderDivider, renderNotice, renderPermission, renderPlan } from './misc';
 import { renderToolCall } from './toolCall';
@@ -9,7 +10,10 @@ import { renderToolCall } from './toolCall';
 export interface EntryContext {
   stream(index: number): StreamSplitter | undefined;
   thoughtOpen(index: number): boolean;
+  /** Whether the reader opened a tool call's raw input or output. */
+  rawOpen(index: number, which: 'input' | 'output'): boolean;
   pendingAnswers: ReadonlySet<string>;
+  elicitation: ElicitationContext;
 }
 
 export function renderEntry(entry: ThreadEntry, index: number, context: EntryContext): HTMLElement {
@@ -26,7 +30,7 @@ function inner(entry: ThreadEntry, index: number, context: EntryContext): HTMLEl
     case 'thought':
       return renderMessage(entry, context.stream(index), context.thoughtOpen(index));
     case 'tool':
-      return renderToolCall(entry);
+      return renderToolCall(entry, (which) => context.rawOpen(index, which));
     case 'plan':
       return renderPlan(entry);
     case 'notice':
@@ -35,6 +39,8 @@ function inner(entry: ThreadEntry, index: number, context: EntryContext): HTMLEl
       return renderDivider(entry);
     case 'permission':
       return renderPermission(entry, context.pendingAnswers);
+    case 'elicitation':
+      return renderElicitation(entry, context.elicitation);
     default:
       // An entry kind newer than this webview: show that something is there.
       return el('div', 'notice notice-info', `Unsupported entry: ${String((entry as { type?: unknown }).type)}`);
@@ -50,7 +56,7 @@ export function estimateHeight(entry: ThreadEntry, charsPerLine: number): number
     case 'thought':
       return 32;
     case 'tool':
-      return 48 + Math.min(300, entry.content.length * 80) + (entry.locations.length ? 24 : 0);
+      return 48 + Math.min(300, entry.content.length * 80) + (entry.locations.length ? 24 : 0) + (entry.rawInput !== undefined ? 28 : 0) + (entry.rawOutput !== undefined ? 28 : 0);
     case 'plan':
       return 44 + 24 * entry.entries.length;
     case 'notice':
@@ -59,6 +65,8 @@ export function estimateHeight(entry: ThreadEntry, charsPerLine: number): number
       return 36;
     case 'permission':
       return 96;
+    case 'elicitation':
+      return entry.mode === 'url' ? 150 : 110 + 62 * Object.keys(entry.schema?.properties ?? {}).length;
     default:
       return 40;
   }

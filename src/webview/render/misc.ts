@@ -1,8 +1,8 @@
 /** Plans, notices, dividers and permission cards: text only, no Markdown. */
 import type { DividerEntry, NoticeEntry, PermissionEntry, PlanEntryView } from '../../protocol/entries';
-import { actionButton, el } from '../dom';
+import { actionButton, el, icon } from '../dom';
 
-const PLAN_GLYPH = { pending: '○', in_progress: '◐', completed: '✓' } as const;
+const PLAN_ICON = { pending: 'circle-large-outline', in_progress: 'circle-large-filled', completed: 'pass' } as const;
 
 export function renderPlan(entry: PlanEntryView): HTMLElement {
   const box = el('div', 'plan');
@@ -11,18 +11,22 @@ export function renderPlan(entry: PlanEntryView): HTMLElement {
   const list = el('ul', 'plan-list');
   for (const item of entry.entries) {
     const row = el('li', `plan-item plan-${item.status} priority-${item.priority}`);
-    row.append(el('span', 'plan-check', PLAN_GLYPH[item.status] ?? '○'), el('span', 'plan-text', item.content));
+    const check = el('span', 'plan-check');
+    check.append(icon(PLAN_ICON[item.status] ?? PLAN_ICON.pending));
+    row.append(check, el('span', 'plan-text', item.content));
     list.append(row);
   }
   box.append(list);
   return box;
 }
 
-const NOTICE_GLYPH = { info: 'ℹ', warning: '⚠', error: '⛔' } as const;
+const NOTICE_ICON = { info: 'info', warning: 'warning', error: 'error' } as const;
 
 export function renderNotice(entry: NoticeEntry): HTMLElement {
   const box = el('div', `notice notice-${entry.severity}`);
-  box.append(el('span', 'notice-glyph', NOTICE_GLYPH[entry.severity] ?? 'ℹ'));
+  const glyph = el('span', 'notice-glyph');
+  glyph.append(icon(NOTICE_ICON[entry.severity] ?? 'info'));
+  box.append(glyph);
   const text = el('div', 'notice-text');
   text.append(el('div', 'notice-title', entry.title));
   if (entry.description) text.append(el('div', 'notice-description', entry.description));
@@ -48,7 +52,9 @@ export function renderPermission(entry: PermissionEntry, pending: ReadonlySet<st
   }
   if (entry.outcome) {
     const chosen = entry.options.find((option) => option.optionId === (entry.outcome as { optionId: string }).optionId);
-    card.append(el('div', `permission-outcome kind-${chosen?.kind ?? 'unknown'}`, `✓ ${chosen?.name ?? entry.outcome.optionId}`));
+    const outcome = el('div', `permission-outcome kind-${chosen?.kind ?? 'unknown'}`);
+    outcome.append(icon('check'), chosen?.name ?? entry.outcome.optionId);
+    card.append(outcome);
     return card;
   }
   const buttons = el('div', 'permission-options');

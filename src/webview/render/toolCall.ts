@@ -5,15 +5,17 @@
  */
 import type { ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
 import type { ToolCallEntry } from '../../protocol/entries';
-import { actionButton, contentBlock, el } from '../dom';
+import { actionButton, contentBlock, el, icon } from '../dom';
 import { diffLines, withContext, type DiffRow } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
 import { link, renderAttachments } from './attachments';
+import { renderRaw } from './rich';
 
-const KIND_GLYPH: Record<ToolKind, string> = {
-  read: '≡', edit: '✎', delete: '✕', move: '⇄', search: '⌕', execute: '▶', think: '∴', fetch: '⇣', switch_mode: '⇆', other: '⚙',
+const KIND_ICON: Record<ToolKind, string> = {
+  read: 'eye', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal', think: 'lightbulb', fetch: 'cloud-download', switch_mode: 'arrow-both', other: 'tools',
 };
 const STATUS_LABEL = { pending: 'Pending', in_progress: 'Running', completed: 'Done', failed: 'Failed' } as const;
+const STATUS_ICON = { pending: 'circle-large-outline', in_progress: 'loading', completed: 'check', failed: 'error' } as const;
 
 const MAX_OUTPUT_CHARS = 20_000;
 const MAX_DIFF_ROWS = 400;
@@ -21,22 +23,27 @@ const MAX_DIFF_ROWS = 400;
 const textCache = new WeakMap<object, DocumentFragment>();
 const diffCache = new WeakMap<object, DiffRow[]>();
 
-export function renderToolCall(entry: ToolCallEntry): HTMLElement {
+/** `rawOpen` says whether the reader left a raw section open (it survives re-renders). */
+export function renderToolCall(entry: ToolCallEntry, rawOpen: (which: 'input' | 'output') => boolean = () => false): HTMLElement {
   const card = el('div', `tool tool-${entry.status}`);
   const header = el('div', 'tool-header');
-  header.append(
-    el('span', 'tool-kind', KIND_GLYPH[entry.kind] ?? KIND_GLYPH.other),
-    el('span', 'tool-title', entry.title || entry.kind),
-    el('span', `tool-status status-${entry.status}`, STATUS_LABEL[entry.status] ?? entry.status),
-  );
+  const status = el('span', `tool-status status-${entry.status}`);
+  status.append(icon(STATUS_ICON[entry.status] ?? 'circle-large-outline', entry.status === 'in_progress' ? 'codicon-modifier-spin' : ''), STATUS_LABEL[entry.status] ?? entry.status);
+  const kind = el('span', 'tool-kind');
+  kind.title = entry.kind;
+  kind.append(icon(KIND_ICON[entry.kind] ?? KIND_ICON.other));
+  header.append(kind, el('span', 'tool-title', entry.title || entry.kind), status);
   card.append(header);
   entry.content.forEach((content, index) => {
     const node = renderContent(entry, content, index);
     if (node) card.append(node);
   });
-  // Without content, the input is what says what the tool will do (a command, a URL): a
-  // permission card's user must see it before approving.
-  if (entry.content.length === 0 && entry.rawInput !== undefined && entry.rawInput !== null) card.append(renderInput(entry.rawInput));
+  // Some tools report only here (a result only in rawOutput): without these the card is empty.
+  // Without content or output yet, the input is what says what the tool will do (a command, a
+  // URL): it opens, so a permission card's user sees it before approving.
+  const inputSaysAll = entry.content.length === 0 && entry.rawOutput == null;
+  if (entry.rawInput != null) card.append(renderRaw('Input', entry.rawInput, 'input', rawOpen('input') || inputSaysAll));
+  if (entry.rawOutput != null) card.append(renderRaw('Output', entry.rawOutput, 'output', rawOpen('output')));
   if (entry.locations.length) {
     const locations = el('div', 'tool-locations');
     for (const location of entry.locations) {
@@ -66,7 +73,9 @@ function renderContent(entry: ToolCallEntry, content: ToolCallContent, index: nu
       const text = output?.output ?? '';
       const cut = text.length > MAX_OUTPUT_CHARS;
       box.append(el('pre', 'terminal-output', (output?.truncated || cut ? '…\n' : '') + text.slice(-MAX_OUTPUT_CHARS)));
-      if (output?.exitCode !== undefined && output.exitCode !== null) box.append(el('div', 'terminal-exit', `exit code ${output.exitCode}`));
+      // A command ends with a code or, killed, by a signal (then the code is null).
+      const exit = output?.signal ? `killed by ${output.signal}` : typeof output?.exitCode === 'number' ? `exit code ${output.exitCode}` : '';
+      if (exit) box.append(el('div', 'terminal-exit', exit));
       return box;
     }
     default:
@@ -74,16 +83,6 @@ function renderContent(entry: ToolCallEntry, content: ToolCallContent, index: nu
   }
 }
 
-function renderInput(input: unknown): HTMLElement {
-  let text: string;
-  try {
-    text = typeof input === 'string' ? input : JSON.stringify(input, null, 2);
-  } catch {
-    text = String(input);
-  }
-  const cut = text.length > MAX_OUTPUT_CHARS;
-  return el('pre', 'tool-input', cut ? `${text.slice(0, MAX_OUTPUT_CHARS)}\n…` : text);
-}
 
 function cachedText(key: object, text: string): DocumentFragment {
   let html = textCache.get(key);

@@ -141,6 +141,17 @@ describe('Thread', () => {
       assert.equal(msg(thread, 0).done, true);
     });
 
+    it('keeps the raw input and output, replaced only by an update that carries them', () => {
+      const { thread } = setup();
+      thread.apply({ ...call, rawInput: { path: '/w/a.ts' } });
+      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', rawOutput: { lines: 20 } });
+      assert.deepEqual(tool(thread, 0).rawInput, { path: '/w/a.ts' });
+      assert.deepEqual(tool(thread, 0).rawOutput, { lines: 20 });
+      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', rawOutput: 'done' });
+      assert.deepEqual(tool(thread, 0).rawInput, { path: '/w/a.ts' });
+      assert.equal(tool(thread, 0).rawOutput, 'done');
+    });
+
     it('keeps terminal output per terminal', () => {
       const { thread } = setup();
       thread.apply(call);

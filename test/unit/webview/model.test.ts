@@ -30,4 +30,22 @@ describe('webview thread model', () => {
     assert.deepEqual([...next.replaced], [1]);
     assert.equal(model.streams.has(1), false, 'a finished message has no splitter');
   });
+
+  it('drops every entry on entriesCleared; entries added after it in the batch are new', () => {
+    const model = new ThreadModel();
+    const entries = [0, 1, 2].map((i) => ({ type: 'agent' as const, text: `old ${i}`, attachments: [], done: i < 2 }));
+    model.reset({ thread: { entries, meta: { commands: [], configOptions: [] }, status: { state: 'idle' } }, capabilities: caps });
+    assert.equal(model.streams.size, 1);
+    const touched = model.apply([
+      { kind: 'textAppended', index: 2, text: ' more' },
+      { kind: 'entriesCleared' },
+      { kind: 'entryAdded', index: 0, entry: { type: 'user', text: 'new', attachments: [], done: true } },
+    ]);
+    assert.equal(touched.cleared, true);
+    assert.equal(touched.added, 1);
+    assert.deepEqual([...touched.replaced], []);
+    assert.deepEqual([...touched.appended], []);
+    assert.deepEqual(model.entries.map((e) => (e as { text: string }).text), ['new']);
+    assert.equal(model.streams.size, 0);
+  });
 });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { ElicitationEntry } from '../../../../src/protocol/entries';
 import type { SessionNode } from '../../../../src/ui/sessionsTree';
 import { api, loadedRoot, until } from '../../support';
 
@@ -56,5 +57,25 @@ describe('Chat panel from the Sessions view', function () {
     );
     assert.equal(tool.type === 'tool' && Object.values(tool.terminalOutput ?? {})[0]?.exitCode, 0);
     chat.panel.dispose();
+  });
+
+  it('routes the agent\'s elicitation to the chat of its session, and answers cancel when the panel closes', async () => {
+    const a = await api();
+    const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[4]!;
+    const chat = (await a.chats.open({ agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd }, 'resume'))!;
+    await until('attached', () => chat.session.capabilities().canPrompt);
+    const card = () => chat.session.thread.entries.find((e): e is ElicitationEntry => e.type === 'elicitation' && e.outcome === undefined);
+    const turn = chat.session.prompt('elicit');
+    const first = await until('the form card', card);
+    const values = { name: 'Atlas', seats: '4', languages: ['Go'] };
+    assert.equal(chat.session.elicitations.answer(first.requestId, 'accept', values), true);
+    await turn;
+    const reply = chat.session.thread.entries.filter((e) => e.type === 'agent').at(-1);
+    assert.match(reply?.type === 'agent' ? reply.text : '', /"name":"Atlas".*"seats":4/);
+
+    void chat.session.prompt('elicit').catch(() => undefined);
+    const second = await until('a second card', card);
+    chat.panel.dispose();
+    await until('the cancel', () => second.requestId && chat.session.thread.entries.some((e) => e.type === 'elicitation' && e.requestId === second.requestId && e.outcome === 'cancel'));
   });
 });
