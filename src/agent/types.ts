@@ -28,6 +28,8 @@ export interface ListPage {
   readonly nextCursor: string | undefined;
   /** How many entries were dropped for their shape. */
   readonly dropped: number;
+  /** The agent sent a `nextCursor` that is not a string: the rows stand, paging cannot go on. */
+  readonly badCursor?: true;
 }
 
 /** Fetches one page of sessions for a cwd. `signal` aborts the wait (and cancels the request). */

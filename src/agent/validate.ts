@@ -22,9 +22,8 @@ export function validateListResult(result: unknown): ListPage {
   if (!isRecord(result)) throw new ShapeError('session/list returned no result object');
   if (!Array.isArray(result.sessions)) throw new ShapeError('session/list returned no "sessions" array');
   const { nextCursor } = result;
-  if (nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== 'string') {
-    throw new ShapeError('session/list returned a "nextCursor" that is not a string');
-  }
+  // A cursor of the wrong type cannot be sent back; the page's rows are still good.
+  const badCursor = nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== 'string';
   const sessions: SessionInfo[] = [];
   let dropped = 0;
   for (const raw of result.sessions) {
@@ -32,7 +31,8 @@ export function validateListResult(result: unknown): ListPage {
     if (s) sessions.push(s);
     else dropped++;
   }
-  return { sessions, nextCursor: nextCursor === null || nextCursor === '' ? undefined : nextCursor, dropped };
+  if (badCursor) return { sessions, nextCursor: undefined, dropped, badCursor: true };
+  return { sessions, nextCursor: typeof nextCursor === 'string' && nextCursor !== '' ? nextCursor : undefined, dropped };
 }
 
 /**

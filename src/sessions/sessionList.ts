@@ -8,7 +8,7 @@ import type { ListPage, ListSessions } from '../agent/types';
 import type { SessionCache } from './cache';
 import { CACHE_ROWS } from './cache';
 import type { FirstPages } from './pager';
-import { FolderPager, MAX_BARREN_PAGES } from './pager';
+import { FolderPager, MAX_BARREN_PAGES, PagingNotices } from './pager';
 import { RowStore } from './rowStore';
 import type { SessionRow } from './rows';
 import { applyUpdate, stripDerived, toRow } from './rows';
@@ -29,7 +29,7 @@ export type SessionListChange =
 
 /** Sentences for the user about how paging ended early. */
 export const Notices = {
-  cursorLoop: 'The agent sent the same page cursor twice; paging stopped.',
+  ...PagingNotices,
   repeatedPage: 'The agent repeated a page; paging stopped.',
   cursorRejected: 'The list was refreshed: the agent no longer accepted the page cursor.',
 } as const;
@@ -237,7 +237,7 @@ export class SessionList implements IDisposable {
       this.replaceWith(got);
       this.hasLoaded = true;
       this.cached = false;
-      this.lastNotice = got.loop ? Notices.cursorLoop : undefined;
+      this.lastNotice = got.notice;
       this.succeed({ kind: 'reset' });
       this.saveCache();
     } catch (e) {
@@ -289,15 +289,15 @@ export class SessionList implements IDisposable {
           (this.pastFirstPage || !this.seenCursors.has(raw))
         ) {
           this.logger.warn(`${this.agentId}: session/list answered a cursor with the first page again; starting over`);
-          this.restartWith({ infos, nextCursor: raw, seen: new Set([raw]), loop: false });
+          this.restartWith({ infos, nextCursor: raw, seen: new Set([raw]) });
           return;
         }
-        const next = this.pager.follow(raw, this.seenCursors);
+        const next = this.pager.follow(page, this.seenCursors);
         if (progress > 0) {
           this.catchingUp = false;
           this.pastFirstPage = true;
           this.cursor = next.cursor;
-          if (next.loop) this.lastNotice = Notices.cursorLoop;
+          if (next.notice) this.lastNotice = next.notice;
           this.succeed(this.rows.size > from ? { kind: 'appended', from } : { kind: 'state' });
           if (from < CACHE_ROWS) this.saveCache();
           return;
@@ -316,7 +316,7 @@ export class SessionList implements IDisposable {
         // Nothing new (an empty page, other folders' sessions, or rows skipped after a restart).
         this.cursor = next.cursor;
         cursor = next.cursor;
-        if (next.loop) this.lastNotice = Notices.cursorLoop;
+        if (next.notice) this.lastNotice = next.notice;
         if (++barren >= MAX_BARREN_PAGES && cursor !== undefined) {
           this.pager.logBarren(barren);
           break;
