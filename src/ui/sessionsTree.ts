@@ -7,7 +7,7 @@ import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
-import { describeError } from './messages';
+import { describeError, startFailure } from './messages';
 import { CannotList, type SessionLists } from './sessionLists';
 
 /** A workspace folder (only shown when the window has several). */
@@ -33,11 +33,13 @@ export interface SessionNode {
 /** "Load more…", "Loading…", an error with Retry, "No sessions", a notice. */
 export interface StateNode {
   readonly type: 'state';
-  readonly kind: 'loadMore' | 'loading' | 'error' | 'empty' | 'notice' | 'stopped' | 'cannotList' | 'signIn';
+  readonly kind: 'loadMore' | 'loading' | 'error' | 'empty' | 'notice' | 'stopped' | 'startFailed' | 'cannotList' | 'signIn';
   readonly list: SessionList;
   readonly host: AgentHost;
   readonly folder: vscode.WorkspaceFolder;
   readonly label: string;
+  /** Why, in full (the row's tooltip). */
+  readonly detail?: string;
 }
 export type TreeNode = FolderNode | AgentNode | SessionNode | StateNode;
 
@@ -164,11 +166,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   private listChildren(list: SessionList, host: AgentHost, folder: vscode.WorkspaceFolder, parent: TreeNode | undefined): TreeNode[] {
     this.parents.set(list, parent);
     if (!list.loaded && list.state === 'idle') void list.loadFirstPage();
-    const state = (kind: StateNode['kind'], label: string): StateNode => ({ type: 'state', kind, list, host, folder, label });
+    const state = (kind: StateNode['kind'], label: string, detail?: string): StateNode => ({ type: 'state', kind, list, host, folder, label, detail });
     const out: TreeNode[] = [];
     const hostState = host.state;
     if (hostState.kind === 'failed' && hostState.error instanceof AgentExited) {
-      out.push(state('stopped', `${host.config.name} stopped — Restart`));
+      // A process that never ran (a wrong command) needs the settings, not just a restart.
+      const { error } = hostState;
+      if (error.spawnError) out.push(state('startFailed', `${host.config.name} could not be started`, startFailure(error)));
+      else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
     }
     if (list.state === 'error' && list.error instanceof CannotList) {
       return [state('cannotList', `${host.config.name} cannot list sessions`)];
@@ -233,7 +238,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         const shown = displayState(element.host.state.kind, element.host.needsSignIn);
         item.description = STATE_WORDS[shown];
         item.iconPath = AGENT_ICONS[shown];
-        item.tooltip = `${element.host.config.name}: ${STATE_WORDS[shown]}`;
+        const { state } = element.host;
+        item.tooltip = `${element.host.config.name}: ${STATE_WORDS[shown]}${state.kind === 'failed' ? `\n${describeError(state.error)}` : ''}`;
         item.contextValue = `agent.${shown}`;
         return item;
       }
@@ -299,6 +305,13 @@ function stateItem(node: StateNode): vscode.TreeItem {
       break;
     case 'stopped':
       item.iconPath = new vscode.ThemeIcon('debug-disconnect');
+      item.tooltip = node.detail;
+      item.command = { command: 'acp.restartAgent', title: 'Restart Agent', arguments: [node] };
+      break;
+    case 'startFailed':
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+      item.description = node.detail;
+      item.tooltip = `${node.label}: ${node.detail ?? ''}\nClick to try again.`;
       item.command = { command: 'acp.restartAgent', title: 'Restart Agent', arguments: [node] };
       break;
     case 'signIn':
