@@ -14,6 +14,7 @@ import { agentTerminals } from './ui/terminalOutput';
 import { registerAgentCommands } from './ui/agentCommands';
 import { secretLookup } from './ui/signIn';
 import { AgentStatusBar } from './ui/statusBar';
+import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
 import { mayStartAgent, setTrustPrompt } from './ui/trust';
 import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
@@ -34,6 +35,8 @@ export interface AcpTestApi {
   setConfirm(fn: CommandDeps['confirm']): void;
   /** Replaces the Restricted Mode question before an agent starts. */
   readonly setTrustPrompt: typeof setTrustPrompt;
+  /** A context key as the extension last set it (the workbench cannot be asked). */
+  readonly contextKey: typeof contextKey;
 }
 
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
@@ -69,7 +72,6 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     const s = settings.value;
     for (const p of s.problems) log.warn(p.message);
     agents.update(s.agents, s.defaultAgent);
-    void vscode.commands.executeCommand('setContext', 'acp.noAgents', s.agents.length === 0);
   };
   applySettings();
   const cache = new SessionCache(
@@ -90,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
   const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: defaultConfirm };
   const statusBar = new AgentStatusBar(agents);
+  const contextKeys = new AgentContextKeys(agents);
   context.subscriptions.push(
     log,
     settings,
@@ -106,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     }),
     ...registerCommands(deps),
     statusBar,
+    contextKeys,
     ...registerAgentCommands({ agents, lists, chats, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () => resumeSession({ agents, lists, chats: chats, settings })),
     vscode.window.registerUriHandler({
@@ -126,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     statusBar,
     handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     setTrustPrompt,
+    contextKey,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },

@@ -8,6 +8,7 @@ import type { SessionList } from '../sessions/sessionList';
 import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
 import { describeError, startFailure } from './messages';
+import { canLogout, setContext } from './contextKeys';
 import { CannotList, type SessionLists } from './sessionLists';
 
 /** A workspace folder (only shown when the window has several). */
@@ -153,7 +154,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   private setCannotList(value: boolean): void {
     if (value === this.cannotList) return;
     this.cannotList = value;
-    void vscode.commands.executeCommand('setContext', 'acp.cannotList', value);
+    setContext('acp.cannotList', value);
   }
 
   private folderChildren(f: FolderNode, parent: TreeNode | undefined): TreeNode[] {
@@ -240,7 +241,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         item.iconPath = AGENT_ICONS[shown];
         const { state } = element.host;
         item.tooltip = `${element.host.config.name}: ${STATE_WORDS[shown]}${state.kind === 'failed' ? `\n${describeError(state.error)}` : ''}`;
-        item.contextValue = `agent.${shown}`;
+        // ".logout": Sign Out is offered only for an agent that advertises it.
+        item.contextValue = `agent.${shown}${canLogout(element.host) ? '.logout' : ''}`;
         return item;
       }
       case 'session':

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, until } from '../../support';
+import { api, until, welcomes } from '../../support';
 
 describe('An agent that cannot list sessions', function () {
   this.timeout(60_000);
@@ -18,9 +18,14 @@ describe('An agent that cannot list sessions', function () {
       return children.length === 0 && list?.state === 'error' ? true : undefined;
     });
     assert.equal((a.lists.all()[0]!.error as Error).name, 'CannotList', 'refused before any request');
+    await until('acp.cannotList', () => a.contextKey('acp.cannotList') === true);
+    const shown = welcomes({ 'acp.noAgents': false, 'acp.cannotList': true, workspaceFolderCount: 1, workbenchState: 'folder' });
+    assert.equal(shown.length, 1);
+    assert.match(shown[0]!, /This agent cannot list sessions[\s\S]*\[New Session\]\(command:acp\.newSession\)/);
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const chat = await a.chats.open({ agentId: host.config.id, cwd }, 'new');
     await until('a new session', () => chat!.session.sessionId);
     chat!.panel.dispose();
   });
+
 });
