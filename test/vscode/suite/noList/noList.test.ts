@@ -28,4 +28,21 @@ describe('An agent that cannot list sessions', function () {
     chat!.panel.dispose();
   });
 
+  it('says so in Resume Session too, offering New Session instead of a retry', async () => {
+    const a = await api();
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await until('the QuickPick', () => a.currentPick());
+    await pick.settled;
+    const rows = pick.quickPick.items;
+    // First; below it only the session the first test created in this window.
+    assert.equal(rows[0]!.label, '$(info) This agent cannot list sessions — New Session');
+    assert.equal(rows[0]!.action, 'new');
+    assert.ok(!rows.some((r) => r.action === 'retry' || r.label.startsWith('$(error)')), rows.map((r) => r.label).join(' | '));
+    pick.quickPick.activeItems = [rows[0]!];
+    await new Promise((r) => setTimeout(r, 300));
+    const before = a.chats.all.length;
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const chat = await until('a new session', () => (a.chats.all.length > before && a.chats.all.at(-1)!.session.sessionId ? a.chats.all.at(-1) : undefined));
+    chat.panel.dispose();
+  });
 });
