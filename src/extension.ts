@@ -16,7 +16,7 @@ import { secretLookup } from './ui/signIn';
 import { AgentStatusBar } from './ui/statusBar';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
-import { mayStartAgent, setTrustPrompt } from './ui/trust';
+import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/trust';
 import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
 
 /** What the extension hands to its own tests. */
@@ -110,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     ...registerCommands(deps),
     statusBar,
     contextKeys,
+    retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, chats, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () => resumeSession({ agents, lists, chats: chats, settings })),
     vscode.window.registerUriHandler({

@@ -9,6 +9,14 @@ export async function api(): Promise<AcpTestApi> {
   return ext.activate();
 }
 
+/**
+ * Asks the test driver (test/host/runVscodeSuites.ts) for a gesture in the workbench that no
+ * extension API can make, such as clicking "Trust". Wait for its effect afterwards.
+ */
+export function askDriver(gesture: 'trustWorkspace'): void {
+  console.log(`ACP-SUITE-DRIVER ${gesture}`);
+}
+
 /** Polls until `check` returns a value other than undefined/false, or fails after `ms`. */
 export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
