@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../base/lifecycle';
+import { Disposable, MutableDisposable } from '../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { displayState, STATE_WORDS, type AgentDisplayState } from '../agent/auth';
 import { AgentExited, AuthRequired } from '../agent/errors';
@@ -43,6 +43,20 @@ export interface StateNode {
   readonly detail?: string;
 }
 export type TreeNode = FolderNode | AgentNode | SessionNode | StateNode;
+
+/** The time rows are described against, and the minute tick that ages them; tests replace it. */
+export interface TreeClock {
+  now(): number;
+  every(ms: number, tick: () => void): vscode.Disposable;
+}
+
+const systemClock: TreeClock = {
+  now: () => Date.now(),
+  every: (ms, tick) => {
+    const timer = setInterval(tick, ms);
+    return { dispose: () => clearInterval(timer) };
+  },
+};
 
 /** Whether a chat for a session is open (the row's icon says so). */
 export interface OpenChats {
@@ -97,9 +111,16 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         }
       }),
     );
-    // Relative times ("5 min ago") age: redraw the rows each minute without fetching anything.
-    const timer = setInterval(() => this.refreshAll(), 60_000);
-    this.register({ dispose: () => clearInterval(timer) });
+    this.useClock(systemClock);
+  }
+
+  private clock = systemClock;
+  private readonly ticker = this.register(new MutableDisposable<vscode.Disposable>());
+
+  /** Relative times ("5 min ago") age: the rows are redrawn each minute, nothing is fetched. */
+  useClock(clock: TreeClock): void {
+    this.clock = clock;
+    this.ticker.value = clock.every(60_000, () => this.refreshAll());
   }
 
   /** Coalesces full refreshes into one per microtask. */
@@ -267,7 +288,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     const { row, host } = node;
     const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     item.id = `session:${node.list.folder}:${host.config.id}:${row.sessionId}`;
-    if (row.updatedAtMs !== undefined) item.description = relativeTime(row.updatedAtMs, Date.now());
+    if (row.updatedAtMs !== undefined) item.description = relativeTime(row.updatedAtMs, this.clock.now());
     // The tooltip is built on hover (resolveTreeItem), not for every row of every refresh.
     const open = this.chats.isOpen(host.config.id, row.sessionId);
     item.iconPath = new vscode.ThemeIcon(open ? 'comment-discussion' : 'comment');
