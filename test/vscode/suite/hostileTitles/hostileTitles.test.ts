@@ -57,6 +57,8 @@ describe('Hostile session titles', function () {
     renameSync(`${indexPath}.tmp`, indexPath);
 
     const a = await api();
+    // The previous test's QuickPick may still be closing: wait, or this would read its rows.
+    await until('the previous QuickPick closed', () => a.currentPick() === undefined);
     await vscode.commands.executeCommand('acp.refreshSessions');
     void vscode.commands.executeCommand('acp.resumeSession');
     const pick = await until('the QuickPick', () => a.currentPick());
