@@ -14,8 +14,9 @@ import { agentTerminals } from './ui/terminalOutput';
 import { registerAgentCommands } from './ui/agentCommands';
 import { secretLookup } from './ui/signIn';
 import { AgentStatusBar } from './ui/statusBar';
+import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
-import { mayStartAgent, setTrustPrompt } from './ui/trust';
+import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/trust';
 import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
 
 /** What the extension hands to its own tests. */
@@ -34,6 +35,8 @@ export interface AcpTestApi {
   setConfirm(fn: CommandDeps['confirm']): void;
   /** Replaces the Restricted Mode question before an agent starts. */
   readonly setTrustPrompt: typeof setTrustPrompt;
+  /** A context key as the extension last set it (the workbench cannot be asked). */
+  readonly contextKey: typeof contextKey;
 }
 
 /** The window's agents, so `deactivate()` can wait for them to stop. */
@@ -75,7 +78,6 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     const s = settings.value;
     for (const p of s.problems) log.warn(p.message);
     agents.update(s.agents, s.defaultAgent);
-    void vscode.commands.executeCommand('setContext', 'acp.noAgents', s.agents.length === 0);
   };
   applySettings();
   const cache = new SessionCache(
@@ -96,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
   const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: defaultConfirm };
   const statusBar = new AgentStatusBar(agents);
+  const contextKeys = new AgentContextKeys(agents);
   context.subscriptions.push(
     log,
     settings,
@@ -112,6 +115,8 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     }),
     ...registerCommands(deps),
     statusBar,
+    contextKeys,
+    retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, chats, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () => resumeSession({ agents, lists, chats: chats, settings })),
     vscode.window.registerUriHandler({
@@ -132,6 +137,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     statusBar,
     handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     setTrustPrompt,
+    contextKey,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },

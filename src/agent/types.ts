@@ -33,6 +33,8 @@ export interface ListPage {
    * string): why, in words, so the list can say paging stopped.
    */
   readonly pagingStopped?: string;
+  /** The agent sent a `nextCursor` that is not a string: the rows stand, paging cannot go on. */
+  readonly badCursor?: true;
 }
 
 /** Fetches one page of sessions for a cwd. `signal` aborts the wait (and cancels the request). */

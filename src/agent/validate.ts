@@ -48,8 +48,15 @@ export function validateListResult(result: unknown): ListPage {
   }
   const { nextCursor } = result;
   if (nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== 'string') {
+    // A cursor of the wrong type cannot be sent back; the page's rows are still good.
     const kind = Array.isArray(nextCursor) ? 'an array' : typeof nextCursor === 'object' ? 'an object' : `a ${typeof nextCursor}`;
-    return { sessions, nextCursor: undefined, dropped, pagingStopped: `the agent sent a "nextCursor" that is not a string (${kind}), so paging stopped after this page` };
+    return {
+      sessions,
+      nextCursor: undefined,
+      dropped,
+      badCursor: true,
+      pagingStopped: `the agent sent a "nextCursor" that is not a string (${kind}), so paging stopped after this page`,
+    };
   }
   return { sessions, nextCursor: nextCursor === null || nextCursor === '' ? undefined : nextCursor, dropped };
 }

@@ -3,6 +3,12 @@ import type { Logger } from '../agent/log';
 import type { ListPage, ListSessions } from '../agent/types';
 import { normalizePath } from './paths';
 
+/** Why paging stopped early, in words for the user (shown as a notice row). */
+export const PagingNotices = {
+  cursorLoop: 'The agent sent the same page cursor twice; paging stopped.',
+  badCursor: 'The agent sent a page cursor that is not a string; paging stopped.',
+} as const;
+
 /** Pages in a row that may bring nothing new before paging waits for the user again. */
 export const MAX_BARREN_PAGES = 10;
 
@@ -13,14 +19,14 @@ export interface FirstPages {
   readonly nextCursor: string | undefined;
   /** Cursors received on the way, to detect a loop later. */
   readonly seen: Set<string>;
-  /** Paging stopped because a cursor came back. */
-  readonly loop: boolean;
+  /** Paging stopped early (a cursor came back, or one that is not a string): why. */
+  readonly notice?: string;
 }
 
-/** The cursor to follow after a page; `loop` when the agent sent one it had sent before. */
+/** The cursor to follow after a page; `notice` when paging stops early and why. */
 export interface Followed {
   readonly cursor: string | undefined;
-  readonly loop: boolean;
+  readonly notice?: string;
 }
 
 /**
@@ -66,15 +72,23 @@ export class FolderPager {
     return out;
   }
 
-  /** The cursor to follow: none at the end, and none when it was received before (a loop). */
-  follow(next: string | undefined, seen: Set<string>): Followed {
-    if (next === undefined) return { cursor: undefined, loop: false };
+  /**
+   * The cursor to follow: none at the end, none when it was received before (a loop), and none
+   * when it was unusable (not a string: the rows of its page are kept, paging stops).
+   */
+  follow(page: ListPage, seen: Set<string>): Followed {
+    if (page.badCursor) {
+      this.logger.warn(`${this.agentId}: session/list sent a cursor that is not a string; paging stopped`);
+      return { cursor: undefined, notice: PagingNotices.badCursor };
+    }
+    const next = page.nextCursor;
+    if (next === undefined) return { cursor: undefined };
     if (seen.has(next)) {
       this.logger.warn(`${this.agentId}: session/list sent a cursor it had sent before; paging stopped`);
-      return { cursor: undefined, loop: true };
+      return { cursor: undefined, notice: PagingNotices.cursorLoop };
     }
     seen.add(next);
-    return { cursor: next, loop: false };
+    return { cursor: next };
   }
 
   /**
@@ -87,7 +101,7 @@ export class FolderPager {
     const ids = new Set<string>();
     const infos: SessionInfo[] = [];
     let cursor: string | undefined;
-    let loop = false;
+    let notice: string | undefined;
     for (let i = 0; i < MAX_BARREN_PAGES; i++) {
       const page = await this.fetch(cursor, signal);
       if (signal.aborted) break;
@@ -97,13 +111,13 @@ export class FolderPager {
           infos.push(info);
         }
       }
-      const next = this.follow(page.nextCursor, seen);
+      const next = this.follow(page, seen);
       cursor = next.cursor;
-      loop ||= next.loop;
+      notice ??= next.notice;
       if (infos.length > 0 || cursor === undefined) break;
       if (i === MAX_BARREN_PAGES - 1) this.logBarren(MAX_BARREN_PAGES);
     }
-    return { infos, nextCursor: cursor, seen, loop };
+    return { infos, nextCursor: cursor, seen, notice };
   }
 
   logBarren(pages: number): void {

@@ -8,7 +8,7 @@ import type { ListPage, ListSessions } from '../agent/types';
 import type { SessionCache } from './cache';
 import { CACHE_ROWS } from './cache';
 import type { FirstPages } from './pager';
-import { FolderPager, MAX_BARREN_PAGES } from './pager';
+import { FolderPager, MAX_BARREN_PAGES, PagingNotices } from './pager';
 import { RowStore } from './rowStore';
 import type { SessionRow } from './rows';
 import { applyUpdate, stripDerived, toRow } from './rows';
@@ -29,7 +29,7 @@ export type SessionListChange =
 
 /** Sentences for the user about how paging ended early. */
 export const Notices = {
-  cursorLoop: 'The agent sent the same page cursor twice; paging stopped.',
+  ...PagingNotices,
   repeatedPage: 'The agent repeated a page; paging stopped.',
   cursorRejected: 'The list was refreshed: the agent no longer accepted the page cursor.',
 } as const;
@@ -132,6 +132,25 @@ export class SessionList implements IDisposable {
    * the rows with it. Concurrent calls share one request.
    */
   loadFirstPage(): Promise<void> {
+    return this.startFirst(false);
+  }
+
+  /**
+   * The agent's process was replaced: the old one's cursors mean nothing to the new one.
+   * Abandons whatever was under way and fetches the first page again; rows already shown stay
+   * below it (as after an invalid cursor) and paging goes on from the new process's cursor.
+   */
+  reload(): Promise<void> {
+    if (this.disposed) return Promise.resolve();
+    this.firstCtrl?.abort();
+    this.firstCtrl = undefined;
+    this.firstLoad = undefined;
+    this.cursor = undefined;
+    this.lastNotice = undefined;
+    return this.startFirst(this.hasLoaded);
+  }
+
+  private startFirst(keepRows: boolean): Promise<void> {
     if (this.disposed) return Promise.resolve();
     if (this.firstLoad) return this.firstLoad;
     this.cancelMore();
@@ -139,7 +158,7 @@ export class SessionList implements IDisposable {
     const ctrl = new AbortController();
     this.firstCtrl = ctrl;
     this.setState('loading');
-    const run = this.runFirst(ctrl.signal).finally(() => {
+    const run = this.runFirst(ctrl.signal, keepRows).finally(() => {
       if (this.firstCtrl === ctrl) {
         this.firstCtrl = undefined;
         this.firstLoad = undefined;
@@ -230,14 +249,15 @@ export class SessionList implements IDisposable {
     this.changed.dispose();
   }
 
-  private async runFirst(signal: AbortSignal): Promise<void> {
+  private async runFirst(signal: AbortSignal, keepRows: boolean): Promise<void> {
     try {
       const got = await this.pager.fromStart(signal);
       if (signal.aborted) return;
-      this.replaceWith(got);
       this.hasLoaded = true;
       this.cached = false;
-      this.lastNotice = got.loop ? Notices.cursorLoop : undefined;
+      if (keepRows) return this.restartWith(got, got.notice);
+      this.replaceWith(got);
+      this.lastNotice = got.notice;
       this.succeed({ kind: 'reset' });
       this.saveCache();
     } catch (e) {
@@ -257,7 +277,7 @@ export class SessionList implements IDisposable {
           // Agents answer a stale cursor with -32602 or -32603: start over, lose nothing shown.
           this.logger.warn(`${this.agentId}: session/list rejected the cursor (${(e as ProtocolError).code}); starting again from the first page`);
           const got = await this.pager.fromStart(signal);
-          if (!signal.aborted) this.restartWith(got);
+          if (!signal.aborted) this.restartWith(got, Notices.cursorRejected);
           return;
         }
         if (signal.aborted) return;
@@ -289,15 +309,15 @@ export class SessionList implements IDisposable {
           (this.pastFirstPage || !this.seenCursors.has(raw))
         ) {
           this.logger.warn(`${this.agentId}: session/list answered a cursor with the first page again; starting over`);
-          this.restartWith({ infos, nextCursor: raw, seen: new Set([raw]), loop: false });
+          this.restartWith({ infos, nextCursor: raw, seen: new Set([raw]) }, Notices.cursorRejected);
           return;
         }
-        const next = this.pager.follow(raw, this.seenCursors);
+        const next = this.pager.follow(page, this.seenCursors);
         if (progress > 0) {
           this.catchingUp = false;
           this.pastFirstPage = true;
           this.cursor = next.cursor;
-          if (next.loop) this.lastNotice = Notices.cursorLoop;
+          if (next.notice) this.lastNotice = next.notice;
           this.succeed(this.rows.size > from ? { kind: 'appended', from } : { kind: 'state' });
           if (from < CACHE_ROWS) this.saveCache();
           return;
@@ -316,7 +336,7 @@ export class SessionList implements IDisposable {
         // Nothing new (an empty page, other folders' sessions, or rows skipped after a restart).
         this.cursor = next.cursor;
         cursor = next.cursor;
-        if (next.loop) this.lastNotice = Notices.cursorLoop;
+        if (next.notice) this.lastNotice = next.notice;
         if (++barren >= MAX_BARREN_PAGES && cursor !== undefined) {
           this.pager.logBarren(barren);
           break;
@@ -346,16 +366,16 @@ export class SessionList implements IDisposable {
   }
 
   /**
-   * Starting over after the agent dropped the cursor. Deterministic merge: the fresh first page,
-   * then every row shown before that it does not contain, in the order they were shown.
-   * Paging goes on from the fresh page's cursor, skipping rows already shown.
+   * Starting over after the agent dropped the cursor (or its process). Deterministic merge: the
+   * fresh first page, then every row shown before that it does not contain, in the order they
+   * were shown. Paging goes on from the fresh page's cursor, skipping rows already shown.
    */
-  private restartWith(got: FirstPages): void {
+  private restartWith(got: FirstPages, notice: string | undefined): void {
     const before = this.rows.rows;
     this.replaceWith(got);
     for (const row of before) if (!this.rows.has(row.sessionId)) this.rows.append(row);
     this.catchingUp = true;
-    this.lastNotice = Notices.cursorRejected;
+    this.lastNotice = notice ?? got.notice;
     this.succeed({ kind: 'reset' });
     this.saveCache();
   }

@@ -58,6 +58,11 @@ export function sanitizeTitle(raw: unknown, sessionId: string): SanitizedTitle {
     const label = sanitizeText(raw);
     if (label) return { label, untitled: false };
   }
-  const shortId = Array.from(sanitizeText(String(sessionId), 64)).slice(0, 8).join('');
-  return { label: shortId ? `Untitled session · ${shortId}` : 'Untitled session', untitled: true };
+  const short = shortId(sessionId);
+  return { label: short ? `Untitled session · ${short}` : 'Untitled session', untitled: true };
+}
+
+/** The first 8 characters of a session id, cleaned like a title: ids come from the agent too. */
+export function shortId(sessionId: string): string {
+  return Array.from(sanitizeText(String(sessionId), 64)).slice(0, 8).join('');
 }

@@ -134,6 +134,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       await host?.stop();
     }),
     run('acp.showLog', () => deps.log.show(true)),
+    run('acp.openAgentSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'acp.agents')),
     run('acp.addAgent', () => addAgent()),
   ];
 }

@@ -10,7 +10,7 @@ import { MissingSecret } from '../agent/secrets';
  */
 export function describeError(e: unknown): string {
   if (e instanceof AgentExited) {
-    if (e.spawnError) return `${e.agentName} could not be started: ${cap(e.spawnError)}. Check "acp.agents" in your settings.`;
+    if (e.spawnError) return `${e.agentName} could not be started: ${startFailure(e)}`;
     if (e.reason) return `${e.agentName} ${cap(e.reason)}. The log has the details.`;
     const how = e.code !== null ? `exit code ${e.code}` : e.signal ? `signal ${e.signal}` : 'no exit code';
     return `${e.agentName} stopped (${how}). The log has its last output.`;
@@ -30,6 +30,11 @@ export function describeError(e: unknown): string {
     return `${e.agentName} could not complete ${e.method}${detail ? `: ${detail}` : '.'}`;
   }
   return cap(e instanceof Error ? e.message : String(e)) || 'Something went wrong.';
+}
+
+/** Why an agent's process never ran, and what to do (the words after "X could not be started: "). */
+export function startFailure(e: AgentExited): string {
+  return `${cap(e.spawnError ?? '')}. Check "acp.agents" in your settings.`;
 }
 
 /** One line, at most 300 characters, no control characters. */

@@ -5,11 +5,12 @@ import { matchIdPrefix, MIN_ID_PREFIX, pickLastSession, sortByUpdatedAt } from '
 import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import { relativeTime } from '../sessions/time';
+import { sanitizeText, shortId } from '../sessions/title';
 import { AuthRequired } from '../agent/errors';
 import { pickFolder } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
 import { describeError } from './messages';
-import type { SessionLists } from './sessionLists';
+import { CannotList, type SessionLists } from './sessionLists';
 import { folderPath } from './sessionsTree';
 import type { SettingsService } from './settings';
 
@@ -77,6 +78,7 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
   const itemsById = new Map<string, SessionPick>();
   let errors: string[] = [];
   let stopped = false;
+  let limit = PICK_LIMIT;
 
   const toItem = (row: SessionRow, host: AgentHost): SessionPick => {
     const key = `${host.config.id}\u0000${row.sessionId}`;
@@ -87,7 +89,7 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
       item = {
         label: row.label,
         description: [time, several ? host.config.name : ''].filter(Boolean).join(' · '),
-        detail: `${row.sessionId.slice(0, 8)} · ${row.cwd}`,
+        detail: `${shortId(row.sessionId)} · ${sanitizeText(row.cwd, 300)}`,
         row,
         host,
         buttons: [...(f?.resume ? [resumeButton] : []), ...(f?.load !== false ? [historyButton] : [])],
@@ -133,11 +135,15 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     }
     const total = rows.length;
     const more = lists.some(({ list }) => list.nextCursor !== undefined);
-    if (more && total >= PICK_LIMIT) items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
+    if (more && total >= limit) items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
     // An agent that wants sign-in gets a row that signs in, not an error.
     for (const { host, list } of lists) {
       if (list.state === 'error' && list.error instanceof AuthRequired) {
         items.unshift({ label: `$(account) Sign in to ${host.config.name}`, description: 'to see its sessions', action: 'signIn', host, alwaysShow: true });
+      }
+      // Not an error to retry: this agent has no session/list. It can still start a session.
+      if (list.state === 'error' && list.error instanceof CannotList) {
+        items.unshift({ label: `$(info) ${several ? host.config.name : 'This agent'} cannot list sessions — New Session`, action: 'new', host, alwaysShow: true });
       }
     }
     // Paging that stopped early says why, below the rows it did list.
@@ -168,7 +174,8 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     return matchIdPrefix(rows, q).length === 0;
   };
 
-  const pageOn = async (limit: number) => {
+  /** Pages on up to `limit` rows; past it only while a typed id prefix matches no row yet. */
+  const pageOn = async () => {
     qp.busy = true;
     try {
       await Promise.all(lists.map(({ list }) => list.ensureLoaded()));
@@ -181,15 +188,16 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
         await Promise.all(next.map(({ list }) => list.loadMore()));
       }
     } finally {
-      errors = lists.filter(({ list }) => list.state === 'error' && !(list.error instanceof AuthRequired)).map(({ list }) => describeError(list.error));
+      errors = lists
+        .filter(({ list }) => list.state === 'error' && !(list.error instanceof AuthRequired) && !(list.error instanceof CannotList))
+        .map(({ list }) => describeError(list.error));
       qp.busy = false;
       if (!stopped) render();
     }
   };
 
   const subs = lists.map(({ list }) => list.onDidChange(scheduleRender));
-  let limit = PICK_LIMIT;
-  let settled = pageOn(limit);
+  let settled = pageOn();
 
   const open = (item: SessionPick, mode: OpenMode) => {
     if (!item.row || !item.host) return;
@@ -203,7 +211,7 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
   const valueChanged = () => {
     render();
     // A pasted id that is not among the rows yet: page on until it is found or the list ends.
-    if (!qp.busy && wantsPrefix() && lists.some(({ list }) => list.nextCursor !== undefined)) settled = pageOn(Number.MAX_SAFE_INTEGER);
+    if (!qp.busy && wantsPrefix() && lists.some(({ list }) => list.nextCursor !== undefined)) settled = pageOn();
   };
   qp.onDidChangeValue(valueChanged);
   qp.onDidAccept(() => {
@@ -211,15 +219,16 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     if (!item) return;
     if (item.action === 'new') {
       qp.hide();
-      void vscode.commands.executeCommand('acp.newSession');
+      // With the agent known (a row for an agent that cannot list), start with that one.
+      void vscode.commands.executeCommand('acp.newSession', item.host && { type: 'agent', host: item.host, folder, path: cwd });
     } else if (item.action === 'signIn') {
       qp.hide();
       void vscode.commands.executeCommand('acp.signIn', item.host);
     } else if (item.action === 'more') {
       limit += PICK_LIMIT;
-      settled = pageOn(limit);
+      settled = pageOn();
     } else if (item.action === 'retry') {
-      settled = Promise.all(lists.filter(({ list }) => list.state === 'error').map(({ list }) => list.retry())).then(() => pageOn(limit));
+      settled = Promise.all(lists.filter(({ list }) => list.state === 'error').map(({ list }) => list.retry())).then(() => pageOn());
     } else open(item, deps.settings.value.openMode);
   });
   qp.onDidTriggerItemButton(({ item, button }) => open(item, button === resumeButton ? 'resume' : 'load'));

@@ -2,6 +2,7 @@ import type { SessionInfo } from '@agentclientprotocol/sdk';
 import { Emitter } from '../base/event';
 import { Disposable, DisposableMap, MutableDisposable, type IDisposable } from '../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
+import type { AgentConnection } from '../agent/connection';
 import type { Logger } from '../agent/log';
 import type { ListPage } from '../agent/types';
 import type { SessionCache } from '../sessions/cache';
@@ -96,20 +97,19 @@ export class SessionLists extends Disposable {
     });
   }
 
-  private readonly lastState = new Map<string, string>();
+  /** The connection each agent's lists were last loaded from, to notice a new process. */
+  private readonly connections = new Map<string, AgentConnection>();
 
   private onState(host: AgentHost): void {
     const id = host.config.id;
-    const before = this.lastState.get(id);
-    const now = host.state.kind;
-    this.lastState.set(id, now);
-    if (now === 'ready') {
-      this.watch(host);
-      // After a restart the old cursors mean nothing: reload what is shown.
-      if (before === 'failed' || before === 'stopped') {
-        for (const list of this.listsOf(id)) if (list.loaded || list.state === 'error') void list.refresh();
-      }
-    }
+    const c = host.connection;
+    // Ready again on the same connection (a sign-in change) is no new process.
+    if (!c || this.connections.get(id) === c) return;
+    this.connections.set(id, c);
+    this.watch(host);
+    // A new process (an automatic or a user's restart): the old one's cursors and errors mean
+    // nothing now. A list whose first page is waiting for this start gets it anyway.
+    for (const list of this.listsOf(id)) if (list.state !== 'loading' && (list.loaded || list.state === 'error')) void list.reload();
   }
 
   /** A removed agent, or one replaced by changed settings, gets its lists dropped. */

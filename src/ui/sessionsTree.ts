@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Disposable } from '../base/lifecycle';
+import { Disposable, MutableDisposable } from '../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { displayState, STATE_WORDS, type AgentDisplayState } from '../agent/auth';
 import { AgentExited, AuthRequired } from '../agent/errors';
@@ -7,7 +7,8 @@ import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
-import { describeError } from './messages';
+import { describeError, startFailure } from './messages';
+import { canLogout, setContext } from './contextKeys';
 import { CannotList, type SessionLists } from './sessionLists';
 
 /** A workspace folder (only shown when the window has several). */
@@ -33,13 +34,29 @@ export interface SessionNode {
 /** "Load more…", "Loading…", an error with Retry, "No sessions", a notice. */
 export interface StateNode {
   readonly type: 'state';
-  readonly kind: 'loadMore' | 'loading' | 'error' | 'empty' | 'notice' | 'stopped' | 'cannotList' | 'signIn';
+  readonly kind: 'loadMore' | 'loading' | 'error' | 'empty' | 'notice' | 'stopped' | 'startFailed' | 'cannotList' | 'signIn';
   readonly list: SessionList;
   readonly host: AgentHost;
   readonly folder: vscode.WorkspaceFolder;
   readonly label: string;
+  /** Why, in full (the row's tooltip). */
+  readonly detail?: string;
 }
 export type TreeNode = FolderNode | AgentNode | SessionNode | StateNode;
+
+/** The time rows are described against, and the minute tick that ages them; tests replace it. */
+export interface TreeClock {
+  now(): number;
+  every(ms: number, tick: () => void): vscode.Disposable;
+}
+
+const systemClock: TreeClock = {
+  now: () => Date.now(),
+  every: (ms, tick) => {
+    const timer = setInterval(tick, ms);
+    return { dispose: () => clearInterval(timer) };
+  },
+};
 
 /** Whether a chat for a session is open (the row's icon says so). */
 export interface OpenChats {
@@ -94,9 +111,16 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         }
       }),
     );
-    // Relative times ("5 min ago") age: redraw the rows each minute without fetching anything.
-    const timer = setInterval(() => this.refreshAll(), 60_000);
-    this.register({ dispose: () => clearInterval(timer) });
+    this.useClock(systemClock);
+  }
+
+  private clock = systemClock;
+  private readonly ticker = this.register(new MutableDisposable<vscode.Disposable>());
+
+  /** Relative times ("5 min ago") age: the rows are redrawn each minute, nothing is fetched. */
+  useClock(clock: TreeClock): void {
+    this.clock = clock;
+    this.ticker.value = clock.every(60_000, () => this.refreshAll());
   }
 
   /** Coalesces full refreshes into one per microtask. */
@@ -151,7 +175,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   private setCannotList(value: boolean): void {
     if (value === this.cannotList) return;
     this.cannotList = value;
-    void vscode.commands.executeCommand('setContext', 'acp.cannotList', value);
+    setContext('acp.cannotList', value);
   }
 
   private folderChildren(f: FolderNode, parent: TreeNode | undefined): TreeNode[] {
@@ -164,11 +188,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   private listChildren(list: SessionList, host: AgentHost, folder: vscode.WorkspaceFolder, parent: TreeNode | undefined): TreeNode[] {
     this.parents.set(list, parent);
     if (!list.loaded && list.state === 'idle') void list.loadFirstPage();
-    const state = (kind: StateNode['kind'], label: string): StateNode => ({ type: 'state', kind, list, host, folder, label });
+    const state = (kind: StateNode['kind'], label: string, detail?: string): StateNode => ({ type: 'state', kind, list, host, folder, label, detail });
     const out: TreeNode[] = [];
     const hostState = host.state;
     if (hostState.kind === 'failed' && hostState.error instanceof AgentExited) {
-      out.push(state('stopped', `${host.config.name} stopped — Restart`));
+      // A process that never ran (a wrong command) needs the settings, not just a restart.
+      const { error } = hostState;
+      if (error.spawnError) out.push(state('startFailed', `${host.config.name} could not be started`, startFailure(error)));
+      else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
     }
     if (list.state === 'error' && list.error instanceof CannotList) {
       return [state('cannotList', `${host.config.name} cannot list sessions`)];
@@ -233,8 +260,10 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         const shown = displayState(element.host.state.kind, element.host.needsSignIn);
         item.description = STATE_WORDS[shown];
         item.iconPath = AGENT_ICONS[shown];
-        item.tooltip = `${element.host.config.name}: ${STATE_WORDS[shown]}`;
-        item.contextValue = `agent.${shown}`;
+        const { state } = element.host;
+        item.tooltip = `${element.host.config.name}: ${STATE_WORDS[shown]}${state.kind === 'failed' ? `\n${describeError(state.error)}` : ''}`;
+        // ".logout": Sign Out is offered only for an agent that advertises it.
+        item.contextValue = `agent.${shown}${canLogout(element.host) ? '.logout' : ''}`;
         return item;
       }
       case 'session':
@@ -259,7 +288,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     const { row, host } = node;
     const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     item.id = `session:${node.list.folder}:${host.config.id}:${row.sessionId}`;
-    if (row.updatedAtMs !== undefined) item.description = relativeTime(row.updatedAtMs, Date.now());
+    if (row.updatedAtMs !== undefined) item.description = relativeTime(row.updatedAtMs, this.clock.now());
     // The tooltip is built on hover (resolveTreeItem), not for every row of every refresh.
     const open = this.chats.isOpen(host.config.id, row.sessionId);
     item.iconPath = new vscode.ThemeIcon(open ? 'comment-discussion' : 'comment');
@@ -299,6 +328,13 @@ function stateItem(node: StateNode): vscode.TreeItem {
       break;
     case 'stopped':
       item.iconPath = new vscode.ThemeIcon('debug-disconnect');
+      item.tooltip = node.detail;
+      item.command = { command: 'acp.restartAgent', title: 'Restart Agent', arguments: [node] };
+      break;
+    case 'startFailed':
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+      item.description = node.detail;
+      item.tooltip = `${node.label}: ${node.detail ?? ''}\nClick to try again.`;
       item.command = { command: 'acp.restartAgent', title: 'Restart Agent', arguments: [node] };
       break;
     case 'signIn':

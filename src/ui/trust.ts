@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
+import { StartRefused } from '../agent/agentHost';
 import type { AgentConfig } from '../agent/types';
+import type { SessionLists } from './sessionLists';
 
 /** What the user answered when asked to start an agent in Restricted Mode. */
 export type TrustAnswer = 'allowOnce' | 'manageTrust' | undefined;
@@ -36,4 +38,14 @@ export async function mayStartAgent(config: AgentConfig): Promise<boolean> {
   }
   if (answer === 'manageTrust') void vscode.commands.executeCommand('workbench.trust.manage');
   return false;
+}
+
+/**
+ * Trusting the workspace answers what the "not trusted" rows were waiting for: their lists
+ * fetch again at once, without the user pressing Retry.
+ */
+export function retryListsOnTrust(lists: SessionLists): vscode.Disposable {
+  return vscode.workspace.onDidGrantWorkspaceTrust(() => {
+    for (const list of lists.all()) if (list.state === 'error' && list.error instanceof StartRefused) void list.retry();
+  });
 }

@@ -1,6 +1,7 @@
 // Benchmark 3: "ACP: Resume Session" in a real extension host (code-server + Chromium) over a
 // folder of 10,000 sessions. The suite in test/bench/suites/quickPick measures inside the host;
-// this driver seeds, runs it, adds when the rows appeared in the workbench, and prints.
+// this driver seeds, runs it, adds when the rows appeared in the workbench, and prints. Then it
+// runs the Sessions view's host figures (test/bench/sessionsView.ts).
 // Usage: node out/test/bench/quickPick.js
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { createFixture } from '../host/fixture';
 import { startBare } from './bare';
 import { failureShot, startHostRun } from './hostRun';
 import { count, ms, ratio, summary, table } from './lib';
+import { sessionsViewBench } from './sessionsView';
 import type { ProbeState } from './probe';
 
 const TOTAL = 10_000;
@@ -23,7 +25,6 @@ interface Results {
   cold: { at: number; firstRowsMs: number; rows: number; settledMs: number; paged: number; loop: Loop };
   second: { at: number; firstRowsMs: number; rows: number };
   search: { prefix: string; foundMs?: number; listed: number; loop: Loop };
-  treeItems: { rows: number; medianMs: number };
   withView: { firstRowsMs: number; settledMs: number; paged: number; loop: Loop };
 }
 
@@ -86,7 +87,6 @@ async function main(): Promise<number> {
         ['command → first rows, second open', ms(r.second.firstRowsMs), '', `${count(r.second.rows)} rows`],
         ['cold open → background paging settled', ms(r.cold.settledMs), '', `${count(r.cold.paged)} rows (pick limit)`],
         [`paste "${r.search.prefix}" → session from the last page listed`, r.search.foundMs === undefined ? 'not within 150 s' : ms(r.search.foundMs), '', `paged on to ${count(r.search.listed)}`],
-        ['vscode.TreeItem for 1000 session rows (getTreeItem)', ms(r.treeItems.medianMs), '', `${count(r.treeItems.rows)} rows`],
       ],
     );
     table('Extension host event loop during background paging (monitorEventLoopDelay)', ['', 'max delay', 'p99', 'mean', 'time'], [
@@ -98,10 +98,12 @@ async function main(): Promise<number> {
     summary(B, 'command → first rows (cold / second open)', `${ms(r.cold.firstRowsMs)} / ${ms(r.second.firstRowsMs)}`, coldDom ? `cold, rows in the DOM: ${ms(coldDom - r.cold.at)}` : undefined);
     summary(B, 'id prefix → session on the last page', r.search.foundMs === undefined ? 'not within 150 s' : ms(r.search.foundMs), `${count(r.search.listed)} listed`);
     summary(B, 'host event loop max delay while paging', `${ms(r.cold.loop.maxMs)} / ${ms(r.search.loop.maxMs)}`, `view visible: ${loopText(r.withView.loop)}`);
-    return 0;
   } finally {
     await run.dispose();
   }
+  // The Sessions view's figures need an extension host too: a second world, run here.
+  await sessionsViewBench();
+  return 0;
 }
 
 main().then(

@@ -9,6 +9,8 @@ import { repoRoot } from './paths';
 export interface FixtureOptions {
   /** Names of the workspace folders; two or more make a .code-workspace file. Default ['project']. */
   folders?: string[];
+  /** Open a .code-workspace file even for fewer than two folders (none: a multi-root window with no folder). */
+  workspaceFile?: boolean;
   /** Sessions seeded per folder (0: none). Default 5. */
   sessions?: number;
   turns?: number;
@@ -86,7 +88,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
   if (sessions > 0) seedSessions(storeDir, folders, sessions, options.turns ?? 3);
 
   let workspaceFile: string | undefined;
-  if (folders.length > 1) {
+  if (folders.length > 1 || options.workspaceFile) {
     workspaceFile = join(root, 'test.code-workspace');
     writeFileSync(workspaceFile, JSON.stringify({ folders: folders.map((path) => ({ path })) }, null, 2));
   }

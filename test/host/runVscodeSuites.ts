@@ -4,6 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
+import type { Page } from 'playwright-core';
 import { launchBrowser, screenshot } from './browser';
 import { startCodeServer } from './codeServer';
 import { createFixture } from './fixture';
@@ -13,6 +14,16 @@ import { configFor, suiteFolders, suiteRoot } from './suites';
 // Lines test/vscode/index.ts prints (it cannot be imported here: it needs mocha in-process).
 const START_MARKER = 'ACP-SUITE-START';
 const COUNTS_MARKER = 'ACP-SUITE-COUNTS ';
+// A suite asks the driver for a gesture the extension API cannot make (test/vscode/support.ts).
+const DRIVER_MARKER = 'ACP-SUITE-DRIVER ';
+
+/** Gestures a suite may ask for, by name: clicks in the workbench, as a person makes them. */
+const GESTURES: Record<string, (page: Page) => Promise<void>> = {
+  // The suite has opened "Manage Workspace Trust"; its Trust button grants trust (no API can).
+  trustWorkspace: async (page) => {
+    await page.locator('.workspace-trust-editor .workspace-trust-buttons .monaco-button', { hasText: /^Trust$/ }).first().click({ timeout: 20_000 });
+  },
+};
 // Console noise of an offline workbench, expected on every run.
 const HARMLESS = /ENOTFOUND open-vsx\.org|authentication provider 'github'|vsda|\[AccountPolicyGate\]/;
 const verbose = process.env.ACP_TEST_VERBOSE === '1';
@@ -48,6 +59,12 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
         workbenchLog.push(`[${type}] ${text}`);
         for (const line of text.split('\n')) {
           if (line.startsWith(COUNTS_MARKER)) counts = JSON.parse(line.slice(COUNTS_MARKER.length)) as Counts;
+        }
+        if (text.startsWith(DRIVER_MARKER)) {
+          const name = text.slice(DRIVER_MARKER.length).trim();
+          const gesture = GESTURES[name];
+          if (!gesture) console.error(`[${label}] a suite asked for an unknown gesture "${name}"`);
+          else void gesture(browser.page).catch((e: unknown) => console.error(`[${label}] gesture ${name} failed: ${String(e)}`));
         }
         if (text.startsWith(START_MARKER)) running = true;
         // Before the runner starts, the workbench logs its own boot; that goes to the log file.

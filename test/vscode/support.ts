@@ -9,6 +9,14 @@ export async function api(): Promise<AcpTestApi> {
   return ext.activate();
 }
 
+/**
+ * Asks the test driver (test/host/runVscodeSuites.ts) for a gesture in the workbench that no
+ * extension API can make, such as clicking "Trust". Wait for its effect afterwards.
+ */
+export function askDriver(gesture: 'trustWorkspace'): void {
+  console.log(`ACP-SUITE-DRIVER ${gesture}`);
+}
+
 /** Polls until `check` returns a value other than undefined/false, or fails after `ms`. */
 export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
   const end = Date.now() + ms;
@@ -42,4 +50,48 @@ export async function loadedRoot(a: AcpTestApi, parent?: TreeNode): Promise<Tree
     const fresh = list && (list.type === 'session' || list.type === 'state') && list.list.loaded && !list.list.fromCache;
     return !loading && fresh && nodes.length > 0 ? nodes : undefined;
   });
+}
+
+/** Context key values as the workbench would hold them while evaluating a `when` clause. */
+export type WhenContext = Record<string, string | number | boolean | undefined>;
+
+/**
+ * Evaluates a manifest `when` clause of the forms this extension uses (`a && b`, `a || b`, `!k`,
+ * `k`, `k == v`, `k != v`, `k =~ /re/`), so a test can ask what the workbench would offer.
+ * An unknown form throws rather than guessing.
+ */
+export function whenHolds(when: string | undefined, context: WhenContext): boolean {
+  if (when === undefined) return true;
+  return when.split('||').some((any) =>
+    any.split('&&').every((raw) => {
+      const term = raw.trim();
+      let m: RegExpMatchArray | null;
+      if (term === 'true' || term === 'false') return term === 'true';
+      if ((m = /^!([\w.]+)$/.exec(term))) return !context[m[1]!];
+      if ((m = /^([\w.]+)$/.exec(term))) return !!context[m[1]!];
+      if ((m = /^([\w.]+) (==|!=) ([\w.-]+)$/.exec(term))) return (String(context[m[1]!]) === m[3]) === (m[2] === '==');
+      if ((m = /^([\w.]+) =~ \/(.*)\/(\w*)$/.exec(term))) return new RegExp(m[2]!, m[3]).test(String(context[m[1]!] ?? ''));
+      throw new Error(`cannot evaluate the when clause term "${term}"`);
+    }),
+  );
+}
+
+interface MenuEntry {
+  command: string;
+  when?: string;
+  group?: string;
+}
+
+/** The commands a manifest menu (`view/title`, `view/item/context`, `commandPalette`…) offers in a context. */
+export function offered(menu: string, context: WhenContext): string[] {
+  const ext = vscode.extensions.getExtension('acp-tools.acp-client')!;
+  const menus = (ext.packageJSON as { contributes: { menus: Record<string, MenuEntry[]> } }).contributes.menus;
+  return (menus[menu] ?? []).filter((m) => whenHolds(m.when, context)).map((m) => m.command);
+}
+
+/** The welcome contents of the Sessions view shown in a context. */
+export function welcomes(context: WhenContext): string[] {
+  const ext = vscode.extensions.getExtension('acp-tools.acp-client')!;
+  const list = (ext.packageJSON as { contributes: { viewsWelcome: { view: string; contents: string; when?: string }[] } }).contributes.viewsWelcome;
+  return list.filter((w) => w.view === 'acp.sessions' && whenHolds(w.when, context)).map((w) => w.contents);
 }

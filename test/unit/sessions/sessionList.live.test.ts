@@ -163,6 +163,44 @@ describe('SessionList rows and live changes', () => {
     assert.equal(list.state, 'idle');
   });
 
+  it('reloads from a new agent process: fresh first page on top, rows shown stay, the old cursor is dropped', async () => {
+    let process = 1;
+    const { agent, list } = setup({
+      '': () => (process === 1 ? page([session('a', FOLDER), session('b', FOLDER)], 'old1') : page([session('new', FOLDER), session('a', FOLDER)], 'fresh1')),
+      old1: page([session('c', FOLDER)], 'old2'),
+      fresh1: page([session('b', FOLDER), session('c', FOLDER), session('d', FOLDER)]),
+    });
+    await list.loadFirstPage();
+    await list.loadMore();
+    assert.equal(list.nextCursor, 'old2');
+    process = 2;
+    const reload = list.reload();
+    assert.equal(list.nextCursor, undefined, 'no "Load more…" with a dead cursor while reloading');
+    assert.deepEqual(ids(list), ['a', 'b', 'c'], 'the rows stay while reloading');
+    await reload;
+    assert.deepEqual(ids(list), ['new', 'a', 'b', 'c']);
+    assert.equal(list.nextCursor, 'fresh1');
+    assert.equal(list.notice, undefined);
+    assert.equal(list.state, 'idle');
+    await list.loadMore();
+    assert.deepEqual(ids(list), ['new', 'a', 'b', 'c', 'd']);
+    assert.deepEqual(agent.calls.map((c) => c.cursor), [undefined, 'old1', undefined, 'fresh1']);
+  });
+
+  it('reload abandons a first page still in flight on the old process', async () => {
+    const held = deferred<ListPage>();
+    let calls = 0;
+    const { agent, list } = setup({ '': () => (++calls === 1 ? held.promise : page([session('a', FOLDER)])) });
+    const first = list.loadFirstPage();
+    const reload = list.reload();
+    assert.equal(agent.calls[0].signal?.aborted, true);
+    await reload;
+    held.resolve(page([session('late', FOLDER)]));
+    await first;
+    assert.deepEqual(ids(list), ['a']);
+    assert.equal(list.state, 'idle');
+  });
+
   it('dispose aborts the request in flight and fires nothing after', async () => {
     const held = deferred<ListPage>();
     const { agent, list, changes } = setup({ '': () => held.promise });

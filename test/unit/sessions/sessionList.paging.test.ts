@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { AgentExited, ErrorCodes, ProtocolError } from '../../../src/agent/errors';
 import { MemoryLogger } from '../../../src/agent/log';
+import { validateListResult } from '../../../src/agent/validate';
 import { MAX_BARREN_PAGES } from '../../../src/sessions/pager';
 import type { SessionListChange } from '../../../src/sessions/sessionList';
 import { Notices, SessionList } from '../../../src/sessions/sessionList';
@@ -150,6 +151,26 @@ describe('SessionList paging', () => {
     assert.equal(agent.calls.length, 3);
     await list.loadMore();
     assert.equal(agent.calls.length, 3);
+  });
+
+  it('keeps the rows of a page whose nextCursor is not a string, and stops paging with a notice', async () => {
+    // What the connection hands on: validateListResult keeps the rows and flags the cursor.
+    const raw = (ids: string[], nextCursor: unknown) => validateListResult({ sessions: ids.map((id) => session(id, FOLDER)), nextCursor });
+    const { agent, list } = setup({ '': raw(['a', 'b'], 'c1'), c1: raw(['c'], { offset: 3 }) });
+    await list.loadFirstPage();
+    await list.loadMore();
+    assert.deepEqual(ids(list), ['a', 'b', 'c']);
+    assert.equal(list.state, 'idle');
+    assert.equal(list.nextCursor, undefined);
+    assert.equal(list.notice, Notices.badCursor);
+    await list.loadMore();
+    assert.equal(agent.calls.length, 2);
+
+    const firstOnly = setup({ '': raw(['x'], 7) });
+    await firstOnly.list.loadFirstPage();
+    assert.deepEqual(ids(firstOnly.list), ['x']);
+    assert.equal(firstOnly.list.nextCursor, undefined);
+    assert.equal(firstOnly.list.notice, Notices.badCursor);
   });
 
   it('stops paging when the agent ignores the cursor and sends the same page', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
-import { api, labels, until } from '../../support';
+import { api, labels, offered, until } from '../../support';
 
 const signInRow = (nodes: TreeNode[]) => nodes.find((n): n is StateNode => n.type === 'state' && n.kind === 'signIn');
 
@@ -19,6 +19,7 @@ describe('Sign-in (an agent that needs authenticate)', function () {
     const host = a.agents.all[0]!;
     await until('needs sign-in', () => host.needsSignIn);
     assert.equal(a.statusBar.text, '$(account) ACP: sign in to Reference Agent');
+    assert.equal(a.contextKey('acp.canLogout'), false, 'nothing to sign out of yet');
 
     const ok = await vscode.commands.executeCommand('acp.signIn', row, 'reference-login');
     assert.equal(ok, true);
@@ -29,6 +30,12 @@ describe('Sign-in (an agent that needs authenticate)', function () {
     assert.equal(signInRow(sessions), undefined);
     assert.equal(host.needsSignIn, false);
     await until('the status bar says ready', () => a.statusBar.text === '$(hubot) ACP: 1 ready');
+    // The agent advertises auth.logout: once signed in, Sign Out is offered.
+    assert.equal(host.connection?.features.logout, true);
+    await until('acp.canLogout', () => a.contextKey('acp.canLogout') === true);
+    const context = { view: 'acp.sessions', 'acp.noAgents': false, 'acp.canLogout': true };
+    assert.ok(offered('view/title', context).includes('acp.signOut'));
+    assert.ok(offered('commandPalette', context).includes('acp.signOut'));
   });
 
   it('after Sign Out, the QuickPick offers "Sign in to …" instead of an error, and the method is chosen in a QuickPick', async () => {
@@ -36,6 +43,7 @@ describe('Sign-in (an agent that needs authenticate)', function () {
     const host = a.agents.all[0]!;
     await vscode.commands.executeCommand('acp.signOut', host.config.id);
     await until('the sign-in row again', () => signInRow(a.tree.getChildren()));
+    assert.equal(a.contextKey('acp.canLogout'), false, 'signed out: no Sign Out');
 
     void vscode.commands.executeCommand('acp.resumeSession');
     const pick = await until('the QuickPick', () => a.currentPick());

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { suiteContext } from '../../../host/suiteContext';
 import type { SessionNode } from '../../../../src/ui/sessionsTree';
 import { api, loadedRoot, until } from '../../support';
 
@@ -39,6 +42,30 @@ describe('Hostile session titles', function () {
       assert.doesNotMatch(item.label, INVISIBLE);
       assert.doesNotMatch(item.detail ?? '', INVISIBLE);
     }
+    pick.quickPick.hide();
+  });
+
+  it('cleans a hostile session id in the QuickPick detail line as it cleans titles', async () => {
+    // A session whose id carries bidi, bell and zero-width characters, written into the
+    // reference agent's index behind its back (it re-reads the index when another writer changed it).
+    const { storeDir, folders } = suiteContext();
+    const hostileId = '\u202e\u0007evil\u200bid-0123456789';
+    const indexPath = join(storeDir, 'index.json');
+    const index = JSON.parse(readFileSync(indexPath, 'utf8')) as { sessions: unknown[] };
+    index.sessions.push({ sessionId: hostileId, cwd: folders[0], updatedAt: new Date().toISOString(), title: 'A session with a hostile id', turns: 0 });
+    writeFileSync(`${indexPath}.tmp`, JSON.stringify(index));
+    renameSync(`${indexPath}.tmp`, indexPath);
+
+    const a = await api();
+    // The previous test's QuickPick may still be closing: wait, or this would read its rows.
+    await until('the previous QuickPick closed', () => a.currentPick() === undefined);
+    await vscode.commands.executeCommand('acp.refreshSessions');
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await until('the QuickPick', () => a.currentPick());
+    await pick.settled;
+    const item = await until('the hostile id row', () => pick.quickPick.items.find((i) => i.row?.sessionId === hostileId));
+    assert.doesNotMatch(item.detail ?? '', INVISIBLE, JSON.stringify(item.detail));
+    assert.equal(item.detail, `evilid-0 · ${folders[0]}`);
     pick.quickPick.hide();
   });
 });

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
-import { api, until } from '../../support';
+import type { SessionNode } from '../../../../src/ui/sessionsTree';
+import { api, loadedRoot, until } from '../../support';
 
 /** Every session of the folder in the agent's order, straight from the agent. */
 async function allSessions(): Promise<SessionInfo[]> {
@@ -124,7 +125,44 @@ describe('ACP: Resume Session', function () {
     assert.equal(a.chats.get(a.agents.all[0]!.config.id, created.sessionId), undefined, 'declined: nothing opened');
 
     const before = a.chats.all.length;
-    await a.handleUri(vscode.Uri.parse('vscode://acp-tools.acp-client/resume?session=sess_does_not_exist'));
+    // The answer is a notification: catch what the extension shows (toasts are hidden here).
+    const shown: string[] = [];
+    const original = vscode.window.showErrorMessage;
+    vscode.window.showErrorMessage = ((message: string) => {
+      shown.push(message);
+      return Promise.resolve(undefined);
+    }) as typeof vscode.window.showErrorMessage;
+    try {
+      await a.handleUri(vscode.Uri.parse('vscode://acp-tools.acp-client/resume?session=sess_does_not_exist'));
+    } finally {
+      vscode.window.showErrorMessage = original;
+    }
     assert.equal(a.chats.all.length, before, 'an unknown id opens nothing');
+    assert.deepEqual(shown, ['ACP: no configured agent knows the session "sess_does_not_exist".']);
+  });
+
+  it('"Copy Session Link" copies a link that opens that session', async () => {
+    const a = await api();
+    const node = (await loadedRoot(a)).find((n): n is SessionNode => n.type === 'session')!;
+    await vscode.commands.executeCommand('acp.copySessionLink', node);
+    const link = await vscode.env.clipboard.readText();
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const expected = `${vscode.env.uriScheme}://acp-tools.acp-client/resume?${new URLSearchParams({ session: node.row.sessionId, agent: node.host.config.id, folder })}`;
+    assert.equal(link, expected);
+    await a.handleUri(vscode.Uri.parse(link));
+    await until('the linked chat', () => a.chats.get(node.host.config.id, node.row.sessionId));
+  });
+
+  it('Escape closes the QuickPick and opens nothing, whatever row was active', async () => {
+    const a = await api();
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await until('the QuickPick', () => a.currentPick());
+    const row = await until('a row', () => pick.quickPick.items.find((i) => i.row));
+    pick.quickPick.activeItems = [row];
+    await new Promise((r) => setTimeout(r, 300));
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await until('the QuickPick gone', () => a.currentPick() === undefined);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(a.chats.all.length, 0, 'no chat opened');
   });
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { SessionNode, StateNode } from '../../../../src/ui/sessionsTree';
+import type { SessionNode, StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
 import { api, labels, loadedRoot, until } from '../../support';
 
 describe('Sessions view (one folder, one agent)', function () {
@@ -36,11 +36,10 @@ describe('Sessions view (one folder, one agent)', function () {
     assert.ok(!all.some((n) => n.type === 'state' && n.kind === 'loadMore'), 'no "Load more…" after the last page');
   });
 
-  it('gives rows a stable id, a relative time, a tooltip and menus from the capabilities', async () => {
+  it('gives rows a relative time, a tooltip and menus from the capabilities', async () => {
     const a = await api();
     const [node] = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session');
     const item = a.tree.getTreeItem(node!);
-    assert.equal(item.id, a.tree.getTreeItem(node!).id);
     assert.match(String(item.description), /ago|just now|yesterday|\w{3} \d/);
     // The tooltip comes when the pointer rests on the row (the workbench calls resolveTreeItem).
     assert.equal(item.tooltip, undefined);
@@ -48,6 +47,72 @@ describe('Sessions view (one folder, one agent)', function () {
     assert.ok(tooltip instanceof vscode.MarkdownString);
     assert.match(tooltip.value, new RegExp(node!.row.sessionId.replace(/[_]/g, '\\\\?_').slice(0, 12)));
     assert.match(String(item.contextValue), /^session\.load\.resume\.delete/);
+  });
+
+  it('keeps each row\'s id across a refresh that moves every row down', async () => {
+    const a = await api();
+    const idsOf = (nodes: TreeNode[]) =>
+      new Map(nodes.filter((n): n is SessionNode => n.type === 'session').map((n) => [n.row.sessionId, a.tree.getTreeItem(n).id]));
+    const before = idsOf(await loadedRoot(a));
+    assert.equal(new Set(before.values()).size, before.size, 'ids are unique');
+    // A session made behind the view's back lands on top after the refresh: every row moves.
+    const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const created = await (await a.agents.all[0]!.connect()).newSession({ cwd, mcpServers: [] });
+    await vscode.commands.executeCommand('acp.refreshSessions');
+    const nodes = await until('the new row on top', () => {
+      const n = a.tree.getChildren();
+      return n[0]?.type === 'session' && n[0].row.sessionId === created.sessionId ? n : undefined;
+    });
+    const after = idsOf(nodes);
+    let compared = 0;
+    for (const [sessionId, id] of after) {
+      if (!before.has(sessionId)) continue;
+      assert.ok(id, 'every row has an id');
+      assert.equal(id, before.get(sessionId), `the row of ${sessionId} keeps its id`);
+      compared++;
+    }
+    assert.ok(compared >= 40, `${compared} rows compared`);
+    assert.ok(![...before.values()].includes(after.get(created.sessionId)), 'the new row has an id of its own');
+  });
+
+  it('redraws relative times each minute without fetching anything', async () => {
+    const a = await api();
+    const [node] = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session');
+    const updated = node!.row.updatedAtMs!;
+    let now = updated + 5 * 60_000;
+    let every = 0;
+    const ticks: (() => void)[] = [];
+    a.tree.useClock({
+      now: () => now,
+      every: (ms, tick) => {
+        every = ms;
+        ticks.push(tick);
+        return { dispose: () => undefined };
+      },
+    });
+    const list = a.lists.all()[0]!;
+    const changes: unknown[] = [];
+    let redraws = 0;
+    const subs = [list.onDidChange((c) => changes.push(c)), a.tree.onDidChangeTreeData((e) => (e === undefined ? redraws++ : 0))];
+    try {
+      assert.equal(every, 60_000, 'a tick each minute');
+      assert.equal(a.tree.getTreeItem(node!).description, '5 min ago');
+      now += 2 * 60 * 60_000;
+      ticks.at(-1)!();
+      await until('a redraw of the view', () => redraws > 0);
+      assert.equal(a.tree.getTreeItem(node!).description, '2 h ago');
+      assert.deepEqual(changes, [], 'the list did not change: nothing was fetched');
+      assert.equal(list.state, 'idle');
+    } finally {
+      subs.forEach((s) => s.dispose());
+      a.tree.useClock({
+        now: () => Date.now(),
+        every: (ms, tick) => {
+          const t = setInterval(tick, ms);
+          return { dispose: () => clearInterval(t) };
+        },
+      });
+    }
   });
 
   it('puts a session created in this window on top at once, and retitles it from session_info_update', async () => {

@@ -48,6 +48,20 @@ describe('Two agents side by side', function () {
     await until('the status bar', () => a.statusBar.text === '$(hubot) ACP: 1 ready');
   });
 
+  it('names each row\'s agent in Resume Session', async () => {
+    const a = await api();
+    // Both agents list the same store: every session appears once per agent, each row named.
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await until('the QuickPick', () => a.currentPick());
+    await pick.settled;
+    const rows = pick.quickPick.items.filter((i) => i.row);
+    assert.equal(rows.length, 8);
+    for (const item of rows) assert.ok(item.description?.endsWith(` · ${item.host!.config.name}`), String(item.description));
+    assert.deepEqual([...new Set(rows.map((i) => i.host!.config.name))].sort(), ['Reference Agent', 'Second Agent']);
+    pick.quickPick.hide();
+    await until('the QuickPick closed', () => a.currentPick() === undefined);
+  });
+
   it('asks which agent for New Session, with the default first', async () => {
     const a = await api();
     const done = vscode.commands.executeCommand('acp.newSession');

@@ -1,31 +1,63 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { AgentNode, StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
 import { agentStarts } from '../../../host/suiteContext';
-import { api, until } from '../../support';
+import { api, askDriver, until } from '../../support';
 
+const refusal = (nodes: TreeNode[]) => nodes.find((n): n is StateNode => n.type === 'state' && n.kind === 'error');
+
+// Two agents in a folder opened in Restricted Mode: one is allowed once, the other waits for
+// the workspace to be trusted.
 describe('Restricted Mode', function () {
-  this.timeout(60_000);
+  this.timeout(90_000);
+
+  const agentNodes = async () => {
+    const a = await api();
+    return until('two agent nodes', () => {
+      const nodes = a.tree.getChildren();
+      return nodes.length === 2 && nodes.every((n) => n.type === 'agent') ? (nodes as AgentNode[]) : undefined;
+    });
+  };
 
   it('starts no agent until the user allows it, and then lists the sessions', async () => {
     assert.equal(vscode.workspace.isTrusted, false, 'the folder opened in Restricted Mode');
     const a = await api();
+    const asked: string[] = [];
+    a.setTrustPrompt(async (config) => {
+      asked.push(config.id);
+      return undefined;
+    });
+    await vscode.commands.executeCommand('workbench.view.extension.acp');
+    const [first, second] = await agentNodes();
+    const refused = await until('the refusal rows', () => {
+      const rows = [refusal(a.tree.getChildren(first)), refusal(a.tree.getChildren(second))];
+      return rows.every(Boolean) ? (rows as StateNode[]) : undefined;
+    });
+    for (const row of refused) assert.match(String(a.tree.getTreeItem(row).label), /not trusted/);
+    assert.deepEqual(asked.sort(), ['reference', 'second']);
+    assert.deepEqual(agentStarts(), [], 'no agent process started');
+
+    a.setTrustPrompt(async (config) => (config.id === 'reference' ? 'allowOnce' : undefined));
+    await vscode.commands.executeCommand('acp.retryList', refused[0]);
+    await until('sessions', () => a.tree.getChildren(first).some((n) => n.type === 'session'));
+    assert.equal(agentStarts().length, 1, 'one agent process, started after consent');
+    assert.ok(refusal(a.tree.getChildren(second)), 'the other agent still waits');
+  });
+
+  it('lists the waiting agent\'s sessions as soon as the workspace is trusted, without Retry', async () => {
+    const a = await api();
+    const [, second] = await agentNodes();
     let asked = 0;
     a.setTrustPrompt(async () => {
       asked++;
       return undefined;
     });
-    await vscode.commands.executeCommand('workbench.view.extension.acp');
-    const refused = await until('the refusal row', () => {
-      const nodes = a.tree.getChildren();
-      return nodes.find((n) => n.type === 'state' && n.kind === 'error');
-    });
-    assert.match(String(a.tree.getTreeItem(refused).label), /not trusted/);
-    assert.equal(asked, 1);
-    assert.deepEqual(agentStarts(), [], 'no agent process started');
-
-    a.setTrustPrompt(async () => 'allowOnce');
-    await vscode.commands.executeCommand('acp.retryList', refused);
-    await until('sessions', () => a.tree.getChildren().some((n) => n.type === 'session'));
-    assert.equal(agentStarts().length, 1, 'one agent process, started after consent');
+    await vscode.commands.executeCommand('workbench.trust.manage');
+    askDriver('trustWorkspace');
+    await until('the workspace trusted', () => vscode.workspace.isTrusted, 30_000);
+    await until('the second agent\'s sessions', () => a.tree.getChildren(second).some((n) => n.type === 'session'), 30_000);
+    assert.equal(refusal(a.tree.getChildren(second)), undefined);
+    assert.equal(asked, 0, 'trusted: nobody is asked');
+    assert.equal(agentStarts().length, 2);
   });
 });

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { StateNode } from '../../../../src/ui/sessionsTree';
+import { api, labels, offered, until } from '../../support';
+
+// acp.agents names a program that does not exist: the agent can never start.
+describe('An agent whose command cannot be started', function () {
+  this.timeout(60_000);
+
+  it('says why on its row, with Restart, Show Log and Open Agent Settings', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('workbench.view.extension.acp');
+    const row = await until('the start failure row', () => {
+      const nodes = a.tree.getChildren();
+      return nodes.find((n): n is StateNode => n.type === 'state' && n.kind === 'startFailed');
+    });
+    const states = a.tree.getChildren().filter((n) => n.type === 'state');
+    assert.equal(states.length, 1, `one row says it, no second error row: ${labels(a, states).join(' | ')}`);
+    const item = a.tree.getTreeItem(row);
+    assert.equal(item.label, 'Broken Agent could not be started');
+    assert.equal(item.description, 'the command "/nonexistent/acp-agent-for-tests" was not found. Check "acp.agents" in your settings.');
+    assert.match(String(item.tooltip), /Broken Agent could not be started: the command "\/nonexistent\/acp-agent-for-tests" was not found/);
+    assert.equal(item.command?.command, 'acp.restartAgent');
+    const actions = offered('view/item/context', { view: 'acp.sessions', viewItem: item.contextValue });
+    for (const command of ['acp.restartAgent', 'acp.showLog', 'acp.openAgentSettings']) assert.ok(actions.includes(command), `${command} is offered on the row: ${actions.join(', ')}`);
+    assert.ok(!actions.includes('acp.retryList'));
+  });
+
+  it('opens the settings at acp.agents', async () => {
+    await vscode.commands.executeCommand('acp.openAgentSettings');
+    await until('the Settings editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === 'Settings'));
+  });
+});
