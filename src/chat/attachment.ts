@@ -1,6 +1,6 @@
 import type { McpServer, SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
 import { Emitter } from '../base/event';
-import { Disposable, MutableDisposable, type IDisposable } from '../base/lifecycle';
+import { Disposable, MutableDisposable, toDisposable, type IDisposable } from '../base/lifecycle';
 import type { AgentConnection } from '../agent/connection';
 import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
 import { StartRefused, type AgentHost } from '../agent/agentHost';
@@ -41,6 +41,14 @@ export interface ChatDeps {
 
 const LOAD_PROGRESS_EVERY = 500;
 
+/**
+ * Quiet after which updates that came outside any turn or load end their message. Some agents
+ * answer `session/load` first and replay the history after it (Gemini CLI sends all but the
+ * first message after the response); nothing else marks the last replayed message finished,
+ * so it would stay open and never be rendered as Markdown.
+ */
+export const IDLE_SETTLE_MS = 400;
+
 const CANCELLED_TEXT: Record<LoadingPhase, string> = {
   connect: 'Cancelled while the agent was starting.',
   new: 'Starting the session was cancelled.',
@@ -71,6 +79,7 @@ export abstract class SessionAttachment extends Disposable {
   private lastAttach: OpenMode | 'new' = 'auto';
   protected closed = false;
   private sent: readonly string[] = [];
+  private settleTimer: ReturnType<typeof setTimeout> | undefined;
   protected readonly capsEmitter = this.register(new Emitter<void>());
   /** Fires when what the panel may offer changed. */
   readonly onDidChangeCapabilities = this.capsEmitter.event;
@@ -90,12 +99,15 @@ export abstract class SessionAttachment extends Disposable {
     this.historyState = target.sessionId ? 'resumed' : 'new';
     if (target.title) this.thread.updateMeta({ title: target.title });
     this.register(this.agents.onDidChangeState((host) => this.onAgentState(host)));
+    this.register(toDisposable(() => clearTimeout(this.settleTimer)));
   }
 
   /** The session attached; a conversation may carry on what was refused before. */
   protected abstract afterAttach(): void;
   /** The agent went away: a turn under way is over. */
   protected abstract agentLost(): void;
+  /** A prompt turn is running: its end closes its messages. */
+  protected abstract get turnRunning(): boolean;
 
   get sessionId(): string | undefined {
     return this.target.sessionId;
@@ -271,7 +283,17 @@ export abstract class SessionAttachment extends Disposable {
     this.route.value = c.router.register(sessionId, (n) => {
       this.thread.apply(n.update);
       onUpdate?.();
+      if (!this.loading && !this.turnRunning) this.settleSoon();
     });
+  }
+
+  /** Updates outside a turn or a load (a replay after the load response): end their message once they stop. */
+  private settleSoon(): void {
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      if (!this.isDisposed && !this.loading && !this.turnRunning) this.thread.markTurnEnded();
+    }, IDLE_SETTLE_MS);
   }
 
   private async load(c: AgentConnection, signal: AbortSignal): Promise<void> {

@@ -36,6 +36,10 @@ export class ChatSession extends SessionAttachment {
     return this.prompting !== undefined;
   }
 
+  protected get turnRunning(): boolean {
+    return this.prompting !== undefined;
+  }
+
   capabilities(): ChatCapabilities {
     const alive = this.connection?.isAlive === true;
     const attached = alive && this.sessionId !== undefined && !this.loading && this.thread.status.state !== 'error';
