@@ -9,7 +9,7 @@ import { readPanelTarget } from '../protocol/panelTarget';
 import { normalizePath } from '../sessions/paths';
 import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
 import { DiffContents } from './diffContents';
-import { describeError } from './messages';
+import { describeError } from './errorText';
 import type { OpenChats } from './sessionsTree';
 
 const LAST_OPENED_KEY = 'acp.lastOpened';

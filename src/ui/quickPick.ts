@@ -9,7 +9,7 @@ import { sanitizeText, shortId } from '../sessions/title';
 import { AuthRequired } from '../agent/errors';
 import { pickFolder } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
-import { describeError } from './messages';
+import { describeError } from './errorText';
 import { CannotList, type SessionLists } from './sessionLists';
 import { folderPath } from './sessionsTree';
 import type { SettingsService } from './settings';

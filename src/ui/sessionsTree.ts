@@ -7,7 +7,7 @@ import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
-import { describeError, startFailure } from './messages';
+import { describeError, startFailure } from './errorText';
 import { canLogout, setContext } from './contextKeys';
 import { CannotList, type SessionLists } from './sessionLists';
 

@@ -6,7 +6,7 @@ import { referencedSecrets } from '../agent/secrets';
 import type { AgentConfig } from '../agent/types';
 import { pickAgent } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
-import { describeError } from './messages';
+import { describeError } from './errorText';
 import type { SessionLists } from './sessionLists';
 import type { SettingsService } from './settings';
 
