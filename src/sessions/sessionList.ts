@@ -427,6 +427,19 @@ export class SessionList implements IDisposable {
   }
 }
 
+/**
+ * Agents reject a stale cursor with -32602, or with -32603 naming the cursor (Codex: "invalid
+ * cursor" in `data`). Any other internal error is a failure to show, not a reason to start over.
+ */
 function isInvalidCursor(e: unknown): boolean {
-  return e instanceof ProtocolError && (e.code === ErrorCodes.InvalidParams || e.code === ErrorCodes.InternalError);
+  if (!(e instanceof ProtocolError)) return false;
+  if (e.code === ErrorCodes.InvalidParams) return true;
+  if (e.code !== ErrorCodes.InternalError) return false;
+  let data = '';
+  try {
+    data = typeof e.data === 'string' ? e.data : (JSON.stringify(e.data) ?? '');
+  } catch {
+    // Unserialisable data says nothing about the cursor.
+  }
+  return /cursor/i.test(e.message) || /cursor/i.test(data.slice(0, 2000));
 }

@@ -225,6 +225,27 @@ describe('SessionList paging', () => {
     });
   }
 
+  it('starts again on a -32603 that names the cursor only in its data (as Codex does)', async () => {
+    const rejected = new ProtocolError('a', 'session/list', 'Internal error', ErrorCodes.InternalError, 'failed to list sessions: invalid cursor: c1');
+    const { list } = setup({ '': page([session('a', FOLDER)], 'c1'), c1: rejected });
+    await list.loadFirstPage();
+    await list.loadMore();
+    assert.equal(list.notice, Notices.cursorRejected);
+    assert.equal(list.state, 'idle');
+  });
+
+  it('shows a -32603 that is not about the cursor as an error, rows and cursor intact, not as a restart', async () => {
+    const err = new ProtocolError('a', 'session/list', 'Internal error', ErrorCodes.InternalError, { details: 'database is locked' });
+    const { list } = setup({ '': page([session('a', FOLDER)], 'c1'), c1: err });
+    await list.loadFirstPage();
+    await list.loadMore();
+    assert.equal(list.state, 'error');
+    assert.equal(list.error, err);
+    assert.deepEqual(ids(list), ['a']);
+    assert.equal(list.nextCursor, 'c1');
+    assert.notEqual(list.notice, Notices.cursorRejected);
+  });
+
   it('keeps other JSON-RPC errors on loadMore as an error, rows and cursor intact', async () => {
     const err = new ProtocolError('a', 'session/list', 'gone', ErrorCodes.ResourceNotFound);
     const { list } = setup({ '': page([session('a', FOLDER)], 'c1'), c1: err });
