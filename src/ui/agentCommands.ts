@@ -22,15 +22,18 @@ export function registerAgentCommands(deps: SignInDeps): vscode.Disposable[] {
       try {
         return await fn(...args);
       } catch (e) {
-        await showError('ACP', e);
+        // The command is over; the message stays until the user dismisses it.
+        void showError('ACP', e);
         return undefined;
       }
     });
   return [
-    // Arguments: a tree node, host or agent id; then a method id (tests, links) to skip the pick.
-    run('acp.signIn', async (arg, methodId) => {
+    // Arguments: a tree node, host or agent id; then a method id (tests, links) to skip the pick;
+    // then, for an `env_var` method, the values by variable name to skip the input boxes (tests).
+    run('acp.signIn', async (arg, methodId, values) => {
       const host = await hostOf(deps, arg, 'Sign in to which agent?', (h) => h.needsSignIn);
-      return host ? signIn(deps, host, typeof methodId === 'string' ? methodId : undefined) : false;
+      const given = values && typeof values === 'object' ? (values as Record<string, string>) : undefined;
+      return host ? signIn(deps, host, typeof methodId === 'string' ? methodId : undefined, given) : false;
     }),
     run('acp.signOut', async (arg) => {
       const host = await hostOf(deps, arg, 'Sign out of which agent?', (h) => h.connection?.features.logout === true);

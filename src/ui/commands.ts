@@ -68,7 +68,8 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       try {
         await fn(...args);
       } catch (e) {
-        await showError('ACP', e);
+        // The command is over; the message stays until the user dismisses it.
+        void showError('ACP', e);
       }
     });
   return [
