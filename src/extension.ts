@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { AgentRegistry } from './agent/agentHost';
 import { ClientFileSystem } from './agent/fileSystem';
 import { McpSelector, mcpServersFor } from './agent/mcp';
-import { resolveAgentEnv } from './agent/secrets';
+import { resolveAgentEnv, withSignInEnv } from './agent/secrets';
 import { SessionCache } from './sessions/cache';
 import { ChatPanels } from './ui/chatPanels';
 import { registerCommands, defaultConfirm, type CommandDeps } from './ui/commands';
@@ -12,7 +12,7 @@ import { SessionsTree } from './ui/sessionsTree';
 import { SettingsService } from './ui/settings';
 import { agentTerminals } from './ui/terminalOutput';
 import { registerAgentCommands } from './ui/agentCommands';
-import { secretLookup } from './ui/signIn';
+import { secretLookup, signInEnvOf } from './ui/signIn';
 import { AgentStatusBar } from './ui/statusBar';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
@@ -56,7 +56,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     clientInfo: { name: 'acp-client-vscode', version },
     trace: () => settings.value.trace,
     mayStart: mayStartAgent,
-    prepare: (config) => resolveAgentEnv(config, lookup),
+    prepare: async (config) => withSignInEnv(await resolveAgentEnv(config, lookup), await signInEnvOf(context.secrets, config.id)),
     handlers: (config) => ({
       requestPermission: (params, signal) =>
         late.chats ? late.chats.requestPermission(config.id, params, signal) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),

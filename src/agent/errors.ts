@@ -93,6 +93,7 @@ export class Cancelled extends Error {
 export const ErrorCodes = {
   AuthRequired: -32000,
   ResourceNotFound: -32002,
+  MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
   RequestCancelled: -32800,

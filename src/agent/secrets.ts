@@ -57,3 +57,16 @@ export function referencedSecrets(values: Iterable<string>): string[] {
   for (const v of values) for (const n of secretRefs(v)) names.add(n);
   return [...names].sort();
 }
+
+/**
+ * Adds what the user gave an `env_var` sign-in method (kept in secret storage, not in settings)
+ * over the agent's configured `env`: the later, explicit choice wins. Every value is a secret.
+ */
+export function withSignInEnv(
+  launch: { config: AgentConfig; secrets: readonly string[] },
+  signInEnv: Readonly<Record<string, string>> | undefined,
+): { config: AgentConfig; secrets: string[] } {
+  const values = Object.values(signInEnv ?? {}).filter((v) => v !== '');
+  if (!signInEnv || values.length === 0) return { config: launch.config, secrets: [...launch.secrets] };
+  return { config: { ...launch.config, env: { ...launch.config.env, ...signInEnv } }, secrets: [...launch.secrets, ...values] };
+}

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { signInMethods, terminalLaunch, type SignInMethod } from '../agent/auth';
+import { ErrorCodes, ProtocolError } from '../agent/errors';
 import type { Logger } from '../agent/log';
 import { referencedSecrets } from '../agent/secrets';
 import type { AgentConfig } from '../agent/types';
@@ -21,10 +22,25 @@ export interface SignInDeps {
 
 /** Key prefix in `SecretStorage`, so our entries never mix with another extension's names. */
 const SECRET_PREFIX = 'acp.secret.';
+/** Where the values an agent's `env_var` sign-in method asked for are kept, one entry per agent. */
+const SIGN_IN_ENV_PREFIX = 'acp.signInEnv.';
 
 /** Reads `${secret:NAME}` values for the core. */
 export function secretLookup(secrets: vscode.SecretStorage): (name: string) => Promise<string | undefined> {
   return async (name) => secrets.get(SECRET_PREFIX + name);
+}
+
+/** The environment an agent was signed in with through an `env_var` method (see `withSignInEnv`). */
+export async function signInEnvOf(secrets: vscode.SecretStorage, agentId: string): Promise<Record<string, string> | undefined> {
+  const raw = await secrets.get(SIGN_IN_ENV_PREFIX + agentId);
+  if (!raw) return undefined;
+  try {
+    const parsed = JSON.parse(raw) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -33,7 +49,7 @@ export function secretLookup(secrets: vscode.SecretStorage): (name: string) => P
  * progress; terminal methods run the agent's own program in a terminal, where exit status 0
  * means success, and then restart the agent. Either way, what failed is retried.
  */
-export async function signIn(deps: SignInDeps, host: AgentHost, methodId?: string): Promise<boolean> {
+export async function signIn(deps: SignInDeps, host: AgentHost, methodId?: string, given?: Readonly<Record<string, string>>): Promise<boolean> {
   const name = host.config.name;
   const connection = await host.connect();
   const methods = signInMethods(connection.features.authMethods);
@@ -45,7 +61,9 @@ export async function signIn(deps: SignInDeps, host: AgentHost, methodId?: strin
   }
   const method = methodId ? methods.find((m) => m.id === methodId) : await pickMethod(name, connection.config, methods);
   if (!method) return false;
-  if (method.kind === 'agent') {
+  if (method.kind === 'env') {
+    if (!(await signInWithEnv(deps, host, method, given))) return false;
+  } else if (method.kind === 'agent') {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Signing in to ${name} (${method.name})…`, cancellable: true },
       (_, token) => {
@@ -71,11 +89,63 @@ export async function signIn(deps: SignInDeps, host: AgentHost, methodId?: strin
   return true;
 }
 
+/**
+ * An `env_var` method: asks for each variable (password-style for secrets), keeps the values in
+ * secret storage, restarts the agent with them in its environment, then `authenticate`s with
+ * the method (agents such as Codex read the key when asked). False when the user gave up.
+ */
+async function signInWithEnv(deps: SignInDeps, host: AgentHost, method: SignInMethod, given?: Readonly<Record<string, string>>): Promise<boolean> {
+  const name = host.config.name;
+  const values: Record<string, string> = {};
+  for (const v of method.vars ?? []) {
+    const what = v.label ?? v.name;
+    const value = given ? (given[v.name] ?? '') : await vscode.window.showInputBox({
+      title: `Sign in to ${name}: ${method.name}`,
+      prompt: `${what} (set as ${v.name} for ${name}; kept in VS Code's secret storage)${method.link ? `. Get it at ${method.link}` : ''}`,
+      placeHolder: v.optional ? `${v.name} (optional)` : v.name,
+      password: v.secret,
+      ignoreFocusOut: true,
+      validateInput: (text) => (v.optional || text.trim() ? undefined : `${what} is needed to sign in.`),
+    });
+    if (value === undefined) return false;
+    if (value.trim()) values[v.name] = value.trim();
+  }
+  await deps.secrets.store(SIGN_IN_ENV_PREFIX + host.config.id, JSON.stringify(values));
+  deps.log.info(`[${host.config.id}] sign-in values stored for ${Object.keys(values).join(', ') || 'no variable'}`);
+  // The agent reads its environment at start: start it again with the values set.
+  await host.restart();
+  const connection = await host.connect();
+  try {
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to ${name} (${method.name})…`, cancellable: true }, (_, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      return connection.authenticate(method.id, abort.signal);
+    });
+  } catch (e) {
+    // An agent that reads the variables by itself may not take `authenticate` for this method.
+    if (!(e instanceof ProtocolError && e.code === ErrorCodes.MethodNotFound)) throw e;
+  }
+  return true;
+}
+
+/** Forgets what an `env_var` sign-in stored for the agent. */
+async function forgetSignInEnv(deps: SignInDeps, host: AgentHost): Promise<void> {
+  if (await deps.secrets.get(SIGN_IN_ENV_PREFIX + host.config.id)) {
+    await deps.secrets.delete(SIGN_IN_ENV_PREFIX + host.config.id);
+    await host.restart();
+  }
+}
+
 async function pickMethod(name: string, config: AgentConfig, methods: SignInMethod[]): Promise<SignInMethod | undefined> {
   const items = methods.map((m) => ({
-    label: m.kind === 'terminal' ? `$(terminal) ${m.name}` : `$(account) ${m.name}`,
+    label: m.kind === 'terminal' ? `$(terminal) ${m.name}` : m.kind === 'env' ? `$(key) ${m.name}` : `$(account) ${m.name}`,
     description: m.description,
-    detail: m.kind === 'terminal' ? `Runs ${[config.command, ...terminalLaunch(config, m).args].join(' ')} in a terminal` : undefined,
+    detail:
+      m.kind === 'terminal'
+        ? `Runs ${[config.command, ...terminalLaunch(config, m).args].join(' ')} in a terminal`
+        : m.kind === 'env'
+          ? `Asks for ${(m.vars ?? []).map((v) => v.name).join(', ')}, kept in VS Code's secret storage`
+          : undefined,
     method: m,
   }));
   return (await vscode.window.showQuickPick(items, { title: `Sign in to ${name}`, placeHolder: 'How do you want to sign in?', matchOnDescription: true }))?.method;
@@ -112,6 +182,7 @@ export async function signOut(deps: SignInDeps, host?: AgentHost): Promise<void>
     return;
   }
   await c.logout();
+  await forgetSignInEnv(deps, host);
   deps.log.info(`[${host.config.id}] signed out`);
   void vscode.window.showInformationMessage(`ACP: signed out of ${host.config.name}.`);
   await Promise.all(deps.lists.listsOf(host.config.id).map((l) => l.refresh()));

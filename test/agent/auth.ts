@@ -8,6 +8,7 @@ import type { ServeOptions } from './options';
 
 export const AGENT_METHOD_ID = 'reference-login';
 export const TERMINAL_METHOD_ID = 'reference-terminal-login';
+export const ENV_METHOD_ID = 'reference-api-key';
 
 const markerPath = (store: string) => join(store, 'signed-in');
 
@@ -38,6 +39,18 @@ export class AuthState {
     if (this.options.authTerminal && client?.auth?.terminal === true) {
       out.push({ id: TERMINAL_METHOD_ID, type: 'terminal', name: 'Log in in a terminal', description: 'Runs this agent with --login', args: ['--login'], env: { ACP_REF_LOGIN: '1' } });
     }
+    if (this.options.authEnv !== undefined) {
+      // A draft method type the SDK's stable schema does not have yet; Codex sends it for its API keys.
+      const envMethod = {
+        id: ENV_METHOD_ID,
+        type: 'env_var',
+        name: 'Use an API key',
+        description: 'Reads ACP_REF_KEY from the environment',
+        vars: [{ name: 'ACP_REF_KEY', label: 'Reference API key' }],
+        link: 'https://example.invalid/keys',
+      };
+      out.push(envMethod as unknown as AuthMethod);
+    }
     return out;
   }
 
@@ -58,6 +71,8 @@ export class AuthState {
     if (!method) throw RequestError.invalidParams({ methodId }, 'unknown auth method');
     // Terminal methods are run by the client, never passed to authenticate.
     if ('type' in method && method.type === 'terminal') throw RequestError.invalidParams({ methodId }, 'terminal methods are not authenticated through authenticate');
+    // The key method checks the environment the client started this process with.
+    if (methodId === ENV_METHOD_ID) this.require();
     this.authenticated = true;
   }
 

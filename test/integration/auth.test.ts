@@ -7,7 +7,7 @@ import { signInMethods, terminalLaunch } from '../../src/agent/auth';
 import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
 import { AuthRequired, ProtocolError } from '../../src/agent/errors';
 import { MemoryLogger, silentLogger } from '../../src/agent/log';
-import { MissingSecret, resolveAgentEnv } from '../../src/agent/secrets';
+import { MissingSecret, resolveAgentEnv, withSignInEnv } from '../../src/agent/secrets';
 import type { AgentConfig } from '../../src/agent/types';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 
@@ -120,6 +120,36 @@ describe('Sign-in against the reference agent', function () {
     assert.ok(logger.lines.some((l) => l.includes('ACP_REF_KEY=[redacted]')), 'the stderr echo reached the log, masked');
     assert.ok(logger.lines.some((l) => l.includes('"echo":"key [redacted]"')), 'the echo on the wire was traced, masked');
     assert.deepEqual(logger.lines.filter((l) => l.includes('k-123456')), [], 'the secret is not in the log');
+  });
+
+  it('an env_var method: the key given at sign-in goes into the restarted agent\'s environment, authenticate passes, the key stays out of the log', async () => {
+    const store = freshStore();
+    // The expected key reaches the agent through ACP_REF_AGENT_ARGS, so it is not in its args.
+    const config = { ...refAgentConfig(store), env: { ACP_REF_AGENT_ARGS: '--auth-env k-777-env' } };
+    const signedIn: { env?: Record<string, string> } = {};
+    const logger = new MemoryLogger();
+    const host = new AgentHost(config, {
+      logger,
+      clientInfo,
+      trace: () => 'verbose',
+      handlers: () => handlers,
+      prepare: async (c) => withSignInEnv(await resolveAgentEnv(c, async () => undefined), signedIn.env),
+    });
+    open.push(host);
+    const first = await host.connect();
+    const [method] = signInMethods(first.features.authMethods);
+    assert.equal(method?.kind, 'env');
+    assert.deepEqual(method?.vars?.map((v) => v.name), ['ACP_REF_KEY']);
+    await assert.rejects(first.listSessions({ cwd }), AuthRequired);
+    await assert.rejects(first.authenticate(method!.id), AuthRequired, 'authenticate without the key fails clearly');
+
+    signedIn.env = { ACP_REF_KEY: 'k-777-env' };
+    await host.restart();
+    const second = await host.connect();
+    assert.notEqual(second.pid, first.pid);
+    await second.authenticate(method!.id);
+    assert.equal((await second.listSessions({ cwd })).sessions.length, 3);
+    assert.deepEqual(logger.lines.filter((l) => l.includes('k-777-env')), [], 'the key is not in the log');
   });
 
   it('an AgentHost reports "needs sign-in" through its state event and clears it after success', async () => {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { displayState, signInMethods, summarize, terminalLaunch } from '../../../src/agent/auth';
+import { withSignInEnv } from '../../../src/agent/secrets';
 
 describe('Sign-in methods', () => {
   it('reads agent-handled (no type) and terminal methods, leaving unknown kinds out', () => {
@@ -12,6 +13,34 @@ describe('Sign-in methods', () => {
       { id: 'oauth', name: 'Log in with a browser', description: 'Opens a page', kind: 'agent', args: [], env: {} },
       { id: 'tui', name: 'Log in in a terminal', kind: 'terminal', args: ['--login'], env: { MODE: 'login' } },
     ]);
+  });
+
+  it('reads env_var methods (Codex: "Use OPENAI_API_KEY") with their variables, secret by default', () => {
+    const methods = signInMethods([
+      { id: 'openai-api-key', type: 'env_var', name: 'Use OPENAI_API_KEY', vars: [{ name: 'OPENAI_API_KEY' }], link: 'https://platform.openai.com/api-keys' },
+      { id: 'two', type: 'env_var', name: 'Two', vars: [{ name: 'HOST', label: 'Host name', secret: false }, { name: 'TOKEN', optional: true }], link: 'javascript:alert(1)' },
+      { id: 'bad-name', type: 'env_var', name: 'Bad', vars: [{ name: 'A; rm -rf /' }] },
+      { id: 'no-vars', type: 'env_var', name: 'None', vars: [] },
+    ] as never);
+    assert.deepEqual(methods, [
+      {
+        id: 'openai-api-key', name: 'Use OPENAI_API_KEY', kind: 'env', args: [], env: {},
+        vars: [{ name: 'OPENAI_API_KEY', secret: true, optional: false }], link: 'https://platform.openai.com/api-keys',
+      },
+      // Only an https link is shown; a variable with a name no shell could set drops the method.
+      {
+        id: 'two', name: 'Two', kind: 'env', args: [], env: {},
+        vars: [{ name: 'HOST', label: 'Host name', secret: false, optional: false }, { name: 'TOKEN', secret: true, optional: true }],
+      },
+    ]);
+  });
+
+  it('starts the agent with the signed-in values over its configured env, all of them redacted', () => {
+    const launch = { config: { id: 'c', name: 'C', command: 'codex-acp', args: [], env: { OPENAI_API_KEY: 'old', OTHER: 'x' } }, secrets: ['s1'] };
+    const out = withSignInEnv(launch, { OPENAI_API_KEY: 'sk-new', EMPTY: '' });
+    assert.deepEqual(out.config.env, { OPENAI_API_KEY: 'sk-new', OTHER: 'x', EMPTY: '' });
+    assert.deepEqual(out.secrets, ['s1', 'sk-new']);
+    assert.deepEqual(withSignInEnv(launch, undefined), { config: launch.config, secrets: ['s1'] });
   });
 
   it('runs the configured agent with the method args appended and its env over the agent env', () => {
