@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { AgentHost, type AgentState } from '../../src/agent/agentHost';
 import { AgentExited } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/controller';
-import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { refAgentConfig, useSeededFolder } from '../support/refAgent';
 
 const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;
@@ -17,19 +15,7 @@ const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {
 
 describe('Recovery when the agent dies', function () {
   this.timeout(40_000);
-  const dir = tempDir();
-  const store = join(dir.path, 'store');
-  const cwd = join(dir.path, 'project');
-  const hosts: AgentHost[] = [];
-
-  before(() => {
-    mkdirSync(cwd);
-    seed(store, [cwd], 5, 3);
-  });
-  afterEach(async () => {
-    await Promise.all(hosts.splice(0).map((h) => h.stop()));
-  });
-  after(() => dir.cleanup());
+  const { store, cwd, running: hosts } = useSeededFolder<AgentHost>(5, 3);
 
   function host(switches: string[], logger = new MemoryLogger()) {
     const h = new AgentHost(refAgentConfig(store, switches), {

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
 import { AgentExited, AuthRequired } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
 import type { AgentConfig } from '../../src/agent/types';
-import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { refAgentConfig, useSeededFolder } from '../support/refAgent';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
 const clientInfo = { name: 'acp-client-test', version: '0.0.0' };
@@ -19,19 +17,7 @@ const clientInfo = { name: 'acp-client-test', version: '0.0.0' };
  */
 describe('Secrets stay out of the log', function () {
   this.timeout(30_000);
-  const dir = tempDir();
-  const store = join(dir.path, 'store');
-  const cwd = join(dir.path, 'project');
-  const open: AgentConnection[] = [];
-
-  before(() => {
-    mkdirSync(cwd);
-    seed(store, [cwd], 3, 1);
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.stop()));
-  });
-  after(() => dir.cleanup());
+  const { store, cwd, running: open } = useSeededFolder<AgentConnection>(3, 1);
 
   async function start(config: AgentConfig, logger: MemoryLogger, secrets: string[] = []) {
     const c = await AgentConnection.start({ config, logger, handlers, clientInfo, secrets, trace: () => 'verbose' });

@@ -1,29 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import { AgentHost } from '../../src/agent/agentHost';
 import { MemoryLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/controller';
-import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { refAgentConfig, useSeededFolder } from '../support/refAgent';
 
 const option = (options: readonly SessionConfigOption[], id: string) => options.find((o) => o.id === id);
 
 describe('Session config options against the reference agent', function () {
   this.timeout(30_000);
-  const dir = tempDir();
-  const store = join(dir.path, 'store');
-  const cwd = join(dir.path, 'project');
-  const hosts: AgentHost[] = [];
-
-  before(() => {
-    mkdirSync(cwd);
-    seed(store, [cwd], 2, 1);
-  });
-  afterEach(async () => {
-    await Promise.all(hosts.splice(0).map((h) => h.stop()));
-  });
-  after(() => dir.cleanup());
+  const { dir, store, cwd, running: hosts } = useSeededFolder<AgentHost>(2, 1);
 
   it('toggles a boolean option: sent as { type: "boolean", value }, and the chat shows the new value', async () => {
     const record = join(dir.path, 'record.jsonl');

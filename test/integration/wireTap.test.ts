@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
 import { MemoryLogger } from '../../src/agent/log';
 import type { DropKind, WireStats } from '../../src/agent/wireTap';
-import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { refAgentConfig, useSeededFolder } from '../support/refAgent';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -16,19 +14,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  */
 describe('Bad input from the agent, one kind at a time', function () {
   this.timeout(30_000);
-  const dir = tempDir();
-  const store = join(dir.path, 'store');
-  const cwd = join(dir.path, 'project');
-  const open: AgentConnection[] = [];
-
-  before(() => {
-    mkdirSync(cwd);
-    seed(store, [cwd], 3, 1);
-  });
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((c) => c.stop()));
-  });
-  after(() => dir.cleanup());
+  const { store, cwd, running: open } = useSeededFolder<AgentConnection>(3, 1);
 
   /**
    * The agent writes the line after its initialize answer and again after each session/list

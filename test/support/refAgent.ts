@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { AgentConfig } from '../../src/agent/types';
@@ -19,6 +19,27 @@ export function seed(store: string, cwds: string[], sessions: number, turns: num
   execFileSync(process.execPath, [agentScript, 'seed', '--store', store, ...cwds.flatMap((c) => ['--cwd', c]), '--sessions', String(sessions), '--turns', String(turns), ...extra], {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+}
+
+/**
+ * A suite's world (call it inside `describe`): a temporary folder `project` and a store seeded
+ * for it before the suite, removed after it. What a test puts in `running` (connections,
+ * hosts) is stopped after each test.
+ */
+export function useSeededFolder<T extends { stop(): Promise<unknown> }>(sessions: number, turns: number) {
+  const dir = tempDir();
+  const store = join(dir.path, 'store');
+  const cwd = join(dir.path, 'project');
+  const running: T[] = [];
+  before(() => {
+    mkdirSync(cwd);
+    seed(store, [cwd], sessions, turns);
+  });
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((r) => r.stop()));
+  });
+  after(() => dir.cleanup());
+  return { dir, store, cwd, running };
 }
 
 /** An `acp.agents` entry that runs the reference agent with the given switches. */
