@@ -135,16 +135,23 @@ function treeItemData(infos: SessionInfo[]): { rowsMs: number; tooltipMs: number
   return { rowsMs: median(rowsTimes.slice(2)), tooltipMs: median(tooltipTimes.slice(2)) };
 }
 
+/** heapUsed once garbage is gone: one gc() can leave what finalizers and pending I/O still held. */
+async function settledHeap(): Promise<number> {
+  for (let i = 0; i < 4; i++) {
+    gc();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return process.memoryUsage().heapUsed;
+}
+
 async function memoryPer1000(store: string, cwd: string): Promise<number | undefined> {
   if (!(globalThis as { gc?: unknown }).gc) return undefined;
   const conn = await connect(store, ['--page-size', '1000']);
   try {
     await ourWalk((p, s) => conn.listSessions(p, s), cwd);
-    gc();
-    const before = process.memoryUsage().heapUsed;
+    const before = await settledHeap();
     const { list } = await ourWalk((p, s) => conn.listSessions(p, s), cwd);
-    gc();
-    const after = process.memoryUsage().heapUsed;
+    const after = await settledHeap();
     if (list.items.length !== TOTAL) throw new Error(`listed ${list.items.length} of ${TOTAL}`);
     return ((after - before) / list.items.length) * 1000;
   } finally {

@@ -17,8 +17,19 @@ describe('parseUpdatedAt', () => {
     assert.equal(parseUpdatedAt('0099-01-01T00:00:00Z'), Date.parse('0099-01-01T00:00:00Z'), 'year 99 is not 1999');
   });
 
+  it('reads what toISOString writes the same as Date.parse, on the fast path too', () => {
+    let seed = 7;
+    for (let i = 0; i < 2000; i++) {
+      seed = (seed * 48271) % 2147483647;
+      const at = new Date(Date.UTC(1970, 0, 1) + (seed % 4_000_000) * 1_000_003);
+      const iso = at.toISOString();
+      assert.equal(parseUpdatedAt(iso), at.getTime(), iso);
+      assert.equal(parseUpdatedAt(iso.replace(/\.\d{3}Z$/, 'Z')), Math.floor(at.getTime() / 1000) * 1000, iso);
+    }
+  });
+
   it('gives undefined for anything else', () => {
-    for (const raw of [undefined, null, 1761747735000, '', 'yesterday', 'Oct 29 2025', '2025-02-30T00:00:00Z', '2025-13-01', '2025-10-29T25:00:00Z', '2025-10-29T14:22:15Zjunk', '1900-02-29', '2025-04-31', '2025-10-29T14:22:15+2400', '2025-10-29T14:22:15+01:60']) {
+    for (const raw of [undefined, null, 1761747735000, '', 'yesterday', 'Oct 29 2025', '2025-02-30T00:00:00Z', '2025-02-30T00:00:00.000Z', '2025-10-29T14:22:1xZ', '2025-10-29T14:22:15.12xZ', '2025-10-29T14:60:00Z', '2025-10-29X14:22:15Z', '2025-13-01', '2025-10-29T25:00:00Z', '2025-10-29T14:22:15Zjunk', '1900-02-29', '2025-04-31', '2025-10-29T14:22:15+2400', '2025-10-29T14:22:15+01:60']) {
       assert.equal(parseUpdatedAt(raw), undefined, String(raw));
     }
   });
