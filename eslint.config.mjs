@@ -19,19 +19,47 @@ export default tseslint.config(
   {
     files: ['src/base/**', 'src/agent/**', 'src/sessions/**', 'src/chat/**'],
     rules: {
-      'no-restricted-imports': ['error', { ...noVscode, patterns: [{ group: ['**/ui/*', '**/webview/*'], message: 'The core does not import the UI.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          ...noVscode,
+          patterns: [{ group: ['**/ui/*', '**/webview/*'], message: 'The core does not import the UI.' }],
+        },
+      ],
     },
   },
   {
     files: ['src/protocol/**'],
     rules: {
-      'no-restricted-imports': ['error', { ...noVscode, patterns: [{ group: ['node:*', '**/ui/*', '**/agent/*', '**/webview/*'], message: 'The protocol is shared by host and webview: no platform imports.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          ...noVscode,
+          patterns: [
+            {
+              group: ['node:*', '**/ui/*', '**/agent/*', '**/webview/*'],
+              message: 'The protocol is shared by host and webview: no platform imports.',
+            },
+          ],
+        },
+      ],
     },
   },
   {
     files: ['src/webview/**'],
     rules: {
-      'no-restricted-imports': ['error', { ...noVscode, patterns: [{ group: ['node:*', '**/ui/*', '**/agent/*', '**/sessions/*', '**/chat/*'], message: 'The webview uses only src/protocol.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          ...noVscode,
+          patterns: [
+            {
+              group: ['node:*', '**/ui/*', '**/agent/*', '**/sessions/*', '**/chat/*'],
+              message: 'The webview uses only src/protocol.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

@@ -11,10 +11,20 @@ import { hostSetup } from './hostSetup.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BENCHES = [
-  { name: 'sessionList', title: '1. Session list (plain Node, real agent processes)', host: false, node: ['--expose-gc'] },
+  {
+    name: 'sessionList',
+    title: '1. Session list (plain Node, real agent processes)',
+    host: false,
+    node: ['--expose-gc'],
+  },
   { name: 'chatReplay', title: '2. Chat replay (code-server + Chromium)', host: true, node: [] },
   { name: 'quickPick', title: '3. Resume Session QuickPick (extension host)', host: true, node: [] },
-  { name: 'load', title: '4. A 20,000-update load while another chat streams (code-server + Chromium)', host: true, node: [] },
+  {
+    name: 'load',
+    title: '4. A 20,000-update load while another chat streams (code-server + Chromium)',
+    host: true,
+    node: [],
+  },
 ];
 const only = new Set(process.argv.slice(2));
 const chosen = BENCHES.filter((b) => only.size === 0 || only.has(b.name));
@@ -30,8 +40,12 @@ function heading(text) {
 }
 
 try {
-  console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
-  console.log('Figures are this machine\'s, under whatever else runs on it; compare ratios across machines.');
+  console.log(
+    `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  console.log("Figures are this machine's, under whatever else runs on it; compare ratios across machines.");
   const build = spawnSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: root, stdio: 'inherit' });
   if (build.status !== 0) {
     console.error('the build failed: no benchmark was run');
@@ -45,7 +59,11 @@ try {
       if (hostReady === undefined) {
         try {
           const paths = hostSetup({ log: (m) => console.log(`host setup: ${m}`) });
-          Object.assign(env, { ACP_NODE24_DIR: paths.node24Dir, ACP_CODE_SERVER: paths.codeServer, ACP_CHROMIUM: paths.chromium });
+          Object.assign(env, {
+            ACP_NODE24_DIR: paths.node24Dir,
+            ACP_CODE_SERVER: paths.codeServer,
+            ACP_CHROMIUM: paths.chromium,
+          });
           hostReady = true;
         } catch (e) {
           console.error(`host setup failed: ${e instanceof Error ? e.message : e}`);
@@ -59,21 +77,35 @@ try {
     }
     const script = join(root, 'out', 'test', 'bench', `${bench.name}.js`);
     const r = existsSync(script)
-      ? spawnSync(process.execPath, [...bench.node, '--enable-source-maps', script], { cwd: root, env, stdio: 'inherit', timeout: 15 * 60_000 })
+      ? spawnSync(process.execPath, [...bench.node, '--enable-source-maps', script], {
+          cwd: root,
+          env,
+          stdio: 'inherit',
+          timeout: 15 * 60_000,
+        })
       : { status: 1 };
-    outcomes.push({ bench, ok: r.status === 0, ms: Date.now() - t0, note: r.status === 0 ? '' : `could not run (exit ${r.status ?? r.signal})` });
+    outcomes.push({
+      bench,
+      ok: r.status === 0,
+      ms: Date.now() - t0,
+      note: r.status === 0 ? '' : `could not run (exit ${r.status ?? r.signal})`,
+    });
   }
 
   heading('Summary');
   const lines = existsSync(results)
-    ? readFileSync(results, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    ? readFileSync(results, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
     : [];
   const w = [0, 0, 0];
   const cells = lines.map((l) => [l.bench, l.what, l.value, l.note ?? '']);
   for (const c of cells) for (let i = 0; i < 3; i++) w[i] = Math.max(w[i], c[i].length);
   for (const c of cells) console.log(`${c[0].padEnd(w[0])}  ${c[1].padEnd(w[1])}  ${c[2].padStart(w[2])}  ${c[3]}`);
   console.log('');
-  for (const o of outcomes) console.log(`${o.bench.name.padEnd(12)} ${seconds(o.ms).padStart(8)}  ${o.ok ? 'ran' : o.note}`);
+  for (const o of outcomes)
+    console.log(`${o.bench.name.padEnd(12)} ${seconds(o.ms).padStart(8)}  ${o.ok ? 'ran' : o.note}`);
   console.log(`${'total'.padEnd(12)} ${seconds(Date.now() - started).padStart(8)}`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });

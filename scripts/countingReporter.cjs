@@ -8,7 +8,10 @@ class CountingReporter extends reporters.Spec {
     runner.once(Runner.constants.EVENT_RUN_END, () => {
       const { passes = 0, failures = 0, pending = 0 } = runner.stats ?? {};
       if (process.env.ACP_COUNTS_FILE) {
-        writeFileSync(process.env.ACP_COUNTS_FILE, JSON.stringify({ passed: passes, failed: failures, skipped: pending }));
+        writeFileSync(
+          process.env.ACP_COUNTS_FILE,
+          JSON.stringify({ passed: passes, failed: failures, skipped: pending }),
+        );
       }
     });
   }

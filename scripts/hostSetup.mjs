@@ -48,9 +48,7 @@ export function codeServerEnv(paths = hostPaths(), base = process.env) {
  * whose Node version check then sees the outer Node instead of Node 24.
  */
 function withoutNpmEnv(env) {
-  return Object.fromEntries(
-    Object.entries(env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD'),
-  );
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD'));
 }
 
 function npmInstall(dir, spec, env, extra = []) {
@@ -72,7 +70,8 @@ function ensureNode24(paths, log) {
   const started = Date.now();
   npmInstall(join(paths.cacheDir, 'n24'), `node@${NODE_VERSION}`, withoutNpmEnv(process.env));
   const got = firstLine(paths.node24, ['--version']);
-  if (got !== `v${NODE_VERSION}`) throw new Error(`Node ${NODE_VERSION} not found at ${paths.node24} after install (got "${got}")`);
+  if (got !== `v${NODE_VERSION}`)
+    throw new Error(`Node ${NODE_VERSION} not found at ${paths.node24} after install (got "${got}")`);
   log(`Node ${NODE_VERSION}: installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
@@ -103,7 +102,8 @@ function ensureCodeServer(paths, log, present) {
   };
   npmInstall(join(paths.cacheDir, 'cs'), `code-server@${CODE_SERVER_VERSION}`, env, [`--nodedir=${paths.node24Dir}`]);
   const got = codeServerVersion(paths);
-  if (got !== CODE_SERVER_VERSION) throw new Error(`code-server ${CODE_SERVER_VERSION} does not run after install (got "${got}")`);
+  if (got !== CODE_SERVER_VERSION)
+    throw new Error(`code-server ${CODE_SERVER_VERSION} does not run after install (got "${got}")`);
   log(`code-server ${CODE_SERVER_VERSION}: installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 }
 
@@ -128,7 +128,10 @@ function ensureSystemPackages(paths, log, { chromium, krb }) {
   const started = Date.now();
   log(`installing ${missing.join(', ')} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  for (const args of [['-qq', 'update'], ['-qq', 'install', '-y', ...missing]]) {
+  for (const args of [
+    ['-qq', 'update'],
+    ['-qq', 'install', '-y', ...missing],
+  ]) {
     const r = spawnSync('apt-get', args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
     if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed; run: ${APT_COMMAND}`);
   }

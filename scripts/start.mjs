@@ -22,10 +22,14 @@ function must(cmd, args, what) {
 
 const DEMO_FILES = {
   'README.md': '# acme-webshop\n\nA small shop used to show the ACP Client: open the ACP view in the activity bar.\n',
-  'package.json': JSON.stringify({ name: 'acme-webshop', version: '1.0.0', private: true, type: 'module' }, null, 2) + '\n',
-  'src/cart.ts': 'export interface Line { sku: string; qty: number; price: number }\n\nexport const total = (lines: Line[]) => lines.reduce((sum, l) => sum + l.qty * l.price, 0);\n',
-  'src/server.ts': "import { createServer } from 'node:http';\n\ncreateServer((_req, res) => res.end('ok')).listen(8080, '127.0.0.1');\n",
-  'test/cart.test.ts': "import { total } from '../src/cart';\n\nconsole.assert(total([{ sku: 'a', qty: 2, price: 3 }]) === 6);\n",
+  'package.json':
+    JSON.stringify({ name: 'acme-webshop', version: '1.0.0', private: true, type: 'module' }, null, 2) + '\n',
+  'src/cart.ts':
+    'export interface Line { sku: string; qty: number; price: number }\n\nexport const total = (lines: Line[]) => lines.reduce((sum, l) => sum + l.qty * l.price, 0);\n',
+  'src/server.ts':
+    "import { createServer } from 'node:http';\n\ncreateServer((_req, res) => res.end('ok')).listen(8080, '127.0.0.1');\n",
+  'test/cart.test.ts':
+    "import { total } from '../src/cart';\n\nconsole.assert(total([{ sku: 'a', qty: 2, price: 3 }]) === 6);\n",
 };
 
 function seedDemo(demoDir, agentJs, reseed) {
@@ -38,8 +42,15 @@ function seedDemo(demoDir, agentJs, reseed) {
   if (reseed) rmSync(store, { recursive: true, force: true });
   if (!existsSync(join(store, 'index.json'))) {
     // Mostly short sessions, and a few long ones to show a long history streaming in.
-    for (const [sessions, turns] of [[285, 4], [15, 150]]) {
-      must(process.execPath, [agentJs, 'seed', '--store', store, '--cwd', folder, '--sessions', String(sessions), '--turns', String(turns)], 'seeding the demo');
+    for (const [sessions, turns] of [
+      [285, 4],
+      [15, 150],
+    ]) {
+      must(
+        process.execPath,
+        [agentJs, 'seed', '--store', store, '--cwd', folder, '--sessions', String(sessions), '--turns', String(turns)],
+        'seeding the demo',
+      );
     }
   }
   return { folder, store };
@@ -66,11 +77,15 @@ const server = await startCodeServer({
   settings: {
     // The agent is configured like a user would: in settings, with absolute paths, because
     // code-server rebuilds PATH for the processes the extension starts.
-    'acp.agents': [{ id: 'reference', name: 'Reference Agent', command: process.execPath, args: [agentJs, '--store', store] }],
+    'acp.agents': [
+      { id: 'reference', name: 'Reference Agent', command: process.execPath, args: [agentJs, '--store', store] },
+    ],
   },
 });
 
-console.log(`\ncode-server is listening on 127.0.0.1:${server.port} (${server.bootMs} ms). Open:\n\n  ${server.url(folder)}\n`);
+console.log(
+  `\ncode-server is listening on 127.0.0.1:${server.port} (${server.bootMs} ms). Open:\n\n  ${server.url(folder)}\n`,
+);
 console.log(`Demo folder ${folder}, session store ${store}. Ctrl+C stops.`);
 
 let stopping = false;

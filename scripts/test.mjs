@@ -16,7 +16,10 @@ function parseOnly(argv) {
   const i = argv.indexOf('--only');
   const value = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
   if (!value) return new Set(KINDS);
-  const wanted = value.split(',').map((k) => k.trim()).filter(Boolean);
+  const wanted = value
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   const unknown = wanted.filter((k) => !KINDS.includes(k));
   if (unknown.length > 0) {
     console.error(`unknown kind(s): ${unknown.join(', ')}; known: ${KINDS.join(', ')}`);
@@ -41,7 +44,9 @@ function seconds(ms) {
 function record(kind, counts, ms, note = '') {
   results.push({ kind, ...counts, ms, note });
   const skipped = counts.skipped ? `, ${counts.skipped} skipped` : '';
-  console.log(`-- ${kind}: ${counts.passed} passed, ${counts.failed} failed${skipped} (${seconds(ms)})${note ? ` ${note}` : ''}`);
+  console.log(
+    `-- ${kind}: ${counts.passed} passed, ${counts.failed} failed${skipped} (${seconds(ms)})${note ? ` ${note}` : ''}`,
+  );
 }
 
 // A kind that hangs (a leaked child, a test that never ends) must not hold CI until its limit.
@@ -56,7 +61,10 @@ function run(cmd, args, extraEnv = {}) {
     killSignal: 'SIGKILL',
   });
   if (r.error) console.error(r.error.message);
-  if (r.signal) console.error(`${args[0]} ended by ${r.signal}${r.signal === 'SIGKILL' ? ` (over ${KIND_TIMEOUT_MS / 60_000} min?)` : ''}`);
+  if (r.signal)
+    console.error(
+      `${args[0]} ended by ${r.signal}${r.signal === 'SIGKILL' ? ` (over ${KIND_TIMEOUT_MS / 60_000} min?)` : ''}`,
+    );
   return r.status ?? 1;
 }
 
@@ -66,7 +74,14 @@ function step(kind, title, cmd, args) {
   heading(title);
   const started = Date.now();
   const ok = run(cmd, args) === 0;
-  results.push({ kind, passed: 0, failed: ok ? 0 : 1, skipped: 0, ms: Date.now() - started, note: ok ? 'ok' : 'FAILED' });
+  results.push({
+    kind,
+    passed: 0,
+    failed: ok ? 0 : 1,
+    skipped: 0,
+    ms: Date.now() - started,
+    note: ok ? 'ok' : 'FAILED',
+  });
   console.log(`-- ${kind}: ${ok ? 'ok' : 'FAILED'} (${seconds(Date.now() - started)})`);
   return ok;
 }
@@ -95,9 +110,13 @@ function mochaKind(kind, title, dir, config) {
   }
   const countsFile = join(scratch, `${kind}.json`);
   const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
-  const code = run(process.execPath, [mocha, '--config', config, '--reporter', join(root, 'scripts', 'countingReporter.cjs')], {
-    ACP_COUNTS_FILE: countsFile,
-  });
+  const code = run(
+    process.execPath,
+    [mocha, '--config', config, '--reporter', join(root, 'scripts', 'countingReporter.cjs')],
+    {
+      ACP_COUNTS_FILE: countsFile,
+    },
+  );
   record(kind, readCounts(countsFile, code), Date.now() - started, `(${files.length} file(s))`);
 }
 
@@ -111,9 +130,13 @@ function vscodeKind() {
     return;
   }
   const countsFile = join(scratch, 'vscode.json');
-  const code = run(process.execPath, ['--enable-source-maps', join(root, 'out', 'test', 'host', 'runVscodeSuites.js')], {
-    ACP_COUNTS_FILE: countsFile,
-  });
+  const code = run(
+    process.execPath,
+    ['--enable-source-maps', join(root, 'out', 'test', 'host', 'runVscodeSuites.js')],
+    {
+      ACP_COUNTS_FILE: countsFile,
+    },
+  );
   record('vscode', readCounts(countsFile, code), Date.now() - started, `(${files.length} file(s))`);
 }
 
@@ -122,7 +145,11 @@ function setupHost() {
   const started = Date.now();
   try {
     const paths = hostSetup();
-    Object.assign(env, { ACP_NODE24_DIR: paths.node24Dir, ACP_CODE_SERVER: paths.codeServer, ACP_CHROMIUM: paths.chromium });
+    Object.assign(env, {
+      ACP_NODE24_DIR: paths.node24Dir,
+      ACP_CODE_SERVER: paths.codeServer,
+      ACP_CHROMIUM: paths.chromium,
+    });
     console.log(`-- host setup: ready (${seconds(Date.now() - started)})`);
     return true;
   } catch (e) {
@@ -134,19 +161,39 @@ function setupHost() {
 const startedAll = Date.now();
 try {
   const built = step('build', 'Build (esbuild, with tests)', process.execPath, ['esbuild.mjs', '--tests']);
-  step('typecheck', 'Typecheck (tsc --noEmit)', process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.', '--noEmit']);
-  step('lint', 'Lint (eslint src test)', process.execPath, [join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), 'src', 'test']);
+  step('typecheck', 'Typecheck (tsc --noEmit)', process.execPath, [
+    join(root, 'node_modules', 'typescript', 'bin', 'tsc'),
+    '-p',
+    '.',
+    '--noEmit',
+  ]);
+  step('lint', 'Lint (eslint src test)', process.execPath, [
+    join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'),
+    'src',
+    'test',
+  ]);
   if (!built) {
     console.error('\nthe build failed: no tests were run');
   } else {
     mochaKind('unit', 'Unit tests', 'out/test/unit', '.mocharc.unit.json');
-    mochaKind('integration', 'Integration tests (real agent processes)', 'out/test/integration', '.mocharc.integration.json');
+    mochaKind(
+      'integration',
+      'Integration tests (real agent processes)',
+      'out/test/integration',
+      '.mocharc.integration.json',
+    );
     const browserKinds = ['webview', 'vscode', 'e2e'].filter((k) => only.has(k));
     if (browserKinds.length > 0) {
       if (setupHost()) {
-        mochaKind('webview', 'Chat webview in Chromium (replay, security)', 'out/test/webview', '.mocharc.webview.json');
+        mochaKind(
+          'webview',
+          'Chat webview in Chromium (replay, security)',
+          'out/test/webview',
+          '.mocharc.webview.json',
+        );
         vscodeKind();
-        if (only.has('e2e')) mochaKind('e2e', 'UI end-to-end (Playwright + Chromium)', 'out/test/e2e', '.mocharc.e2e.json');
+        if (only.has('e2e'))
+          mochaKind('e2e', 'UI end-to-end (Playwright + Chromium)', 'out/test/e2e', '.mocharc.e2e.json');
       } else {
         for (const kind of browserKinds) {
           record(kind, { passed: 0, failed: 1, skipped: 0 }, 0, '(host setup failed)');

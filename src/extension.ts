@@ -56,12 +56,16 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     clientInfo: { name: 'acp-client-vscode', version },
     trace: () => settings.value.trace,
     mayStart: mayStartAgent,
-    prepare: async (config) => withSignInEnv(await resolveAgentEnv(config, lookup), await signInEnvOf(context.secrets, config.id)),
+    prepare: async (config) =>
+      withSignInEnv(await resolveAgentEnv(config, lookup), await signInEnvOf(context.secrets, config.id)),
     handlers: (config) => ({
       requestPermission: (params, signal) =>
-        late.chats ? late.chats.requestPermission(config.id, params, signal) : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+        late.chats
+          ? late.chats.requestPermission(config.id, params, signal)
+          : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
       rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
-      elicit: (params, signal) => late.chats?.elicit(config.id, params, signal) ?? Promise.resolve({ action: 'cancel' }),
+      elicit: (params, signal) =>
+        late.chats?.elicit(config.id, params, signal) ?? Promise.resolve({ action: 'cancel' }),
       completeElicitation: ({ elicitationId }) => late.chats?.completeElicitation(config.id, elicitationId),
       fs: new ClientFileSystem({
         rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
@@ -81,7 +85,10 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   };
   applySettings();
   const cache = new SessionCache(
-    { get: (key) => context.workspaceState.get(key), set: async (key, value) => context.workspaceState.update(key, value) },
+    {
+      get: (key) => context.workspaceState.get(key),
+      set: async (key, value) => context.workspaceState.update(key, value),
+    },
     { logger: log },
   );
   const lists = new SessionLists(agents, cache, log);
@@ -111,18 +118,28 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     settings.onDidChange(applySettings),
     chats.onDidCreateSession(({ session }) => {
       const id = session.sessionId;
-      if (id) lists.addCreated(session.target.agentId, { sessionId: id, cwd: session.target.cwd, updatedAt: new Date().toISOString(), title: null });
+      if (id)
+        lists.addCreated(session.target.agentId, {
+          sessionId: id,
+          cwd: session.target.cwd,
+          updatedAt: new Date().toISOString(),
+          title: null,
+        });
     }),
     ...registerCommands(deps),
     statusBar,
     contextKeys,
     retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, chats, settings, secrets: context.secrets, log }),
-    vscode.commands.registerCommand('acp.resumeSession', () => resumeSession({ agents, lists, chats: chats, settings })),
+    vscode.commands.registerCommand('acp.resumeSession', () =>
+      resumeSession({ agents, lists, chats: chats, settings }),
+    ),
     vscode.window.registerUriHandler({
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     }),
-    vscode.commands.registerCommand('acp.continueLastSession', () => continueLastSession({ agents, lists, chats: chats, settings })),
+    vscode.commands.registerCommand('acp.continueLastSession', () =>
+      continueLastSession({ agents, lists, chats: chats, settings }),
+    ),
     { dispose: () => void agents.stopAll() },
   );
   const activationMs = performance.now() - started;

@@ -132,7 +132,8 @@ export class AgentHost extends Disposable {
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
       if (generation === this.generation) {
-        if (error instanceof AgentExited && error.stderrTail) this.logger.error(`last stderr lines:\n${error.stderrTail}`);
+        if (error instanceof AgentExited && error.stderrTail)
+          this.logger.error(`last stderr lines:\n${error.stderrTail}`);
         this.setState({ kind: 'failed', error });
       }
       throw error;
@@ -148,7 +149,9 @@ export class AgentHost extends Disposable {
     this.crashes = this.crashes.filter((t) => now - t < CRASH_WINDOW_MS);
     this.crashes.push(now);
     if (this.crashes.length > MAX_AUTO_RESTARTS) {
-      this.logger.warn(`not restarting ${this.config.name} again: it stopped ${this.crashes.length} times in five minutes`);
+      this.logger.warn(
+        `not restarting ${this.config.name} again: it stopped ${this.crashes.length} times in five minutes`,
+      );
       return;
     }
     const delay = (this.deps.restartBaseMs ?? RESTART_BASE_MS) * 2 ** (this.crashes.length - 1);
@@ -156,7 +159,8 @@ export class AgentHost extends Disposable {
     const generation = this.generation;
     clearTimeout(this.restartTimer);
     this.restartTimer = setTimeout(() => {
-      if (!this.isDisposed && generation === this.generation && this.stateValue.kind === 'failed') void this.connect().catch(() => {});
+      if (!this.isDisposed && generation === this.generation && this.stateValue.kind === 'failed')
+        void this.connect().catch(() => {});
     }, delay);
   }
 

@@ -80,22 +80,33 @@ export function signInMethods(methods: readonly AuthMethod[]): SignInMethod[] {
  * `args` appended and its `env` over the agent's (the schema's words: "additional arguments
  * to append to the configured agent invocation"; its env "overrides same-named variables").
  */
-export function terminalLaunch(config: AgentConfig, method: SignInMethod): { command: string; args: string[]; env: Record<string, string> } {
+export function terminalLaunch(
+  config: AgentConfig,
+  method: SignInMethod,
+): { command: string; args: string[]; env: Record<string, string> } {
   return { command: config.command, args: [...config.args, ...method.args], env: { ...config.env, ...method.env } };
 }
 
 /** How an agent looks in the view and the status bar. */
 export type AgentDisplayState = 'stopped' | 'starting' | 'ready' | 'signIn' | 'failed';
 
-export function displayState(kind: 'stopped' | 'starting' | 'ready' | 'failed' | string, needsSignIn: boolean): AgentDisplayState {
+export function displayState(
+  kind: 'stopped' | 'starting' | 'ready' | 'failed' | string,
+  needsSignIn: boolean,
+): AgentDisplayState {
   if (needsSignIn && kind === 'ready') return 'signIn';
   if (kind === 'starting' || kind === 'ready' || kind === 'failed') return kind;
   return 'stopped';
 }
 
 /** The status bar's one line over every agent: what needs the user first, then what is running. */
-export function summarize(agents: readonly { name: string; state: AgentDisplayState }[]): { text: string; tooltip: string } {
-  const tooltip = agents.length ? agents.map((a) => `${a.name}: ${STATE_WORDS[a.state]}`).join('\n') : 'No agent is configured';
+export function summarize(agents: readonly { name: string; state: AgentDisplayState }[]): {
+  text: string;
+  tooltip: string;
+} {
+  const tooltip = agents.length
+    ? agents.map((a) => `${a.name}: ${STATE_WORDS[a.state]}`).join('\n')
+    : 'No agent is configured';
   const of = (s: AgentDisplayState) => agents.filter((a) => a.state === s);
   const signIn = of('signIn');
   if (signIn.length === 1) return { text: `$(account) ACP: sign in to ${signIn[0]!.name}`, tooltip };

@@ -15,11 +15,17 @@ export function buildClientApp(
 ): { app: ClientApp; capabilities: ClientCapabilities } {
   const app = client({ name });
   app.onNotification(methods.client.session.update, ({ params }) => router.dispatch(params));
-  app.onRequest(methods.client.session.requestPermission, ({ params, signal }) => handlers.requestPermission(params, signal));
+  app.onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
+    handlers.requestPermission(params, signal),
+  );
   // We can run the agent's own program in a VS Code terminal, so agents may offer terminal sign-in.
   // Announce only what renders: notices and config options show in the chat, elicitations
   // as cards; compaction does not, so it is not announced.
-  const capabilities: ClientCapabilities = { terminal: false, auth: { terminal: true }, session: { notices: {}, configOptions: {} } };
+  const capabilities: ClientCapabilities = {
+    terminal: false,
+    auth: { terminal: true },
+    session: { notices: {}, configOptions: {} },
+  };
   if (handlers.elicit) {
     const elicit = handlers.elicit;
     capabilities.elicitation = { form: {}, url: {} };

@@ -24,7 +24,16 @@ import { Emitter, type Event } from '../base/event';
 import { Disposable, toDisposable } from '../base/lifecycle';
 import { readFeatures, type AgentFeatures } from './capabilities';
 import { buildClientApp } from './clientApp';
-import { AgentExited, AgentTimedOut, AuthRequired, Cancelled, ProtocolError, startFailure, tooLargeText, toTypedError } from './errors';
+import {
+  AgentExited,
+  AgentTimedOut,
+  AuthRequired,
+  Cancelled,
+  ProtocolError,
+  startFailure,
+  tooLargeText,
+  toTypedError,
+} from './errors';
 import type { ClientFileSystem } from './fileSystem';
 import type { Logger } from './log';
 import { AgentProcess } from './process';
@@ -192,7 +201,12 @@ export class AgentConnection extends Disposable {
       bufferMs: opts.updateBuffer?.maxAgeMs,
     });
     const { app, capabilities } = buildClientApp(opts.clientInfo.name, config, handlers, router);
-    const stream = wireStream(proc.input, proc.output, { logger, trace: opts.trace ?? (() => 'off'), redactor, counter });
+    const stream = wireStream(proc.input, proc.output, {
+      logger,
+      trace: opts.trace ?? (() => 'off'),
+      redactor,
+      counter,
+    });
     const conn = app.connect(stream);
     const failEarly = proc.exited.then((e) => {
       throw e;
@@ -206,7 +220,11 @@ export class AgentConnection extends Disposable {
         clientInfo: { name: opts.clientInfo.name, title: 'ACP Client for VS Code', version: opts.clientInfo.version },
       });
       init = validateInitializeResult(
-        await withTimeout(Promise.race([request, failEarly]), timeouts.initialize, () => new AgentTimedOut(config.name, 'initialize', timeouts.initialize)),
+        await withTimeout(
+          Promise.race([request, failEarly]),
+          timeouts.initialize,
+          () => new AgentTimedOut(config.name, 'initialize', timeouts.initialize),
+        ),
       );
     } catch (e) {
       // Read before our own close: did the agent end the conversation, or did we?
@@ -218,7 +236,19 @@ export class AgentConnection extends Disposable {
       throw await startFailure(config.name, e, closed, proc, redactor);
     }
     const features = readFeatures(init);
-    const connection = new AgentConnection(router, config, proc, conn, counter, drops, init, features, logger, timeouts, redactor);
+    const connection = new AgentConnection(
+      router,
+      config,
+      proc,
+      conn,
+      counter,
+      drops,
+      init,
+      features,
+      logger,
+      timeouts,
+      redactor,
+    );
     // Terminals live as long as the agent process: its commands end with it.
     if (handlers.terminals) {
       const terminals = handlers.terminals;
@@ -276,7 +306,10 @@ export class AgentConnection extends Disposable {
       leave = () => this.exitWaiters.delete(reject);
     });
     try {
-      const request = this.conn.agent.request<T>(method, params, { cancellationSignal: cancel.signal, stopWaitingOnCancel: true });
+      const request = this.conn.agent.request<T>(method, params, {
+        cancellationSignal: cancel.signal,
+        stopWaitingOnCancel: true,
+      });
       const result = await Promise.race([request, exited]);
       if (method.startsWith('session/')) this.setAuthNeeded(false);
       return result;
@@ -308,7 +341,11 @@ export class AgentConnection extends Disposable {
   async authenticate(methodId: string, signal?: AbortSignal): Promise<void> {
     const method = this.features.authMethods.find((m) => m.id === methodId);
     if (method && 'type' in method && method.type === 'terminal') {
-      throw new ProtocolError(this.config.name, methods.agent.authenticate, 'A terminal sign-in method is run in a terminal, not through authenticate.');
+      throw new ProtocolError(
+        this.config.name,
+        methods.agent.authenticate,
+        'A terminal sign-in method is run in a terminal, not through authenticate.',
+      );
     }
     await this.call(methods.agent.authenticate, { methodId }, { timeoutMs: 0, signal });
     this.setAuthNeeded(false);
@@ -316,13 +353,17 @@ export class AgentConnection extends Disposable {
 
   /** `logout`, where the agent advertises `agentCapabilities.auth.logout`. */
   async logout(): Promise<void> {
-    if (!this.features.logout) throw new ProtocolError(this.config.name, methods.agent.logout, 'This agent cannot sign out.');
+    if (!this.features.logout)
+      throw new ProtocolError(this.config.name, methods.agent.logout, 'This agent cannot sign out.');
     await this.call(methods.agent.logout, {}, { timeoutMs: this.timeouts.other });
   }
 
   /** One page of `session/list`, checked field by field. */
   async listSessions(params: { cwd?: string; cursor?: string }, signal?: AbortSignal): Promise<ListPage> {
-    const result = await this.call<unknown>(methods.agent.session.list, params, { timeoutMs: this.timeouts.list, signal });
+    const result = await this.call<unknown>(methods.agent.session.list, params, {
+      timeoutMs: this.timeouts.list,
+      signal,
+    });
     const page = this.checked(methods.agent.session.list, () => validateListResult(result));
     if (page.dropped > 0) this.logger.warn(`session/list: dropped ${page.dropped} entries of the wrong shape`);
     if (page.pagingStopped) this.logger.warn(`session/list: ${page.pagingStopped}`);
@@ -330,8 +371,13 @@ export class AgentConnection extends Disposable {
   }
 
   async newSession(params: NewSessionRequest, signal?: AbortSignal): Promise<NewSessionResponse> {
-    const result = await this.call<unknown>(methods.agent.session.new, params, { timeoutMs: this.timeouts.newSession, signal });
-    return this.checked(methods.agent.session.new, () => validateNewSessionResult(result, this.note(methods.agent.session.new)));
+    const result = await this.call<unknown>(methods.agent.session.new, params, {
+      timeoutMs: this.timeouts.newSession,
+      signal,
+    });
+    return this.checked(methods.agent.session.new, () =>
+      validateNewSessionResult(result, this.note(methods.agent.session.new)),
+    );
   }
 
   /** Register the session with `router` before calling: updates may precede the response. */
@@ -341,7 +387,13 @@ export class AgentConnection extends Disposable {
       signal,
       idleFor: params.sessionId,
     });
-    return this.checked(methods.agent.session.load, () => validateSetupResult<LoadSessionResponse>(methods.agent.session.load, result, this.note(methods.agent.session.load)));
+    return this.checked(methods.agent.session.load, () =>
+      validateSetupResult<LoadSessionResponse>(
+        methods.agent.session.load,
+        result,
+        this.note(methods.agent.session.load),
+      ),
+    );
   }
 
   async resumeSession(params: ResumeSessionRequest, signal?: AbortSignal): Promise<ResumeSessionResponse> {
@@ -350,14 +402,21 @@ export class AgentConnection extends Disposable {
       signal,
       idleFor: params.sessionId,
     });
-    return this.checked(methods.agent.session.resume, () => validateSetupResult<ResumeSessionResponse>(methods.agent.session.resume, result, this.note(methods.agent.session.resume)));
+    return this.checked(methods.agent.session.resume, () =>
+      validateSetupResult<ResumeSessionResponse>(
+        methods.agent.session.resume,
+        result,
+        this.note(methods.agent.session.resume),
+      ),
+    );
   }
 
   /** No timeout: a turn can run for as long as the agent works; the user cancels. */
   async prompt(params: PromptRequest, signal?: AbortSignal): Promise<PromptResponse> {
     const result = await this.call<PromptResponse>(methods.agent.session.prompt, params, { timeoutMs: 0, signal });
     const stop = (result as { stopReason?: unknown } | null)?.stopReason;
-    if (typeof stop !== 'string') throw new ProtocolError(this.config.name, methods.agent.session.prompt, 'session/prompt returned no stop reason');
+    if (typeof stop !== 'string')
+      throw new ProtocolError(this.config.name, methods.agent.session.prompt, 'session/prompt returned no stop reason');
     return result;
   }
 
@@ -373,7 +432,8 @@ export class AgentConnection extends Disposable {
   }
 
   async deleteSession(sessionId: string): Promise<void> {
-    if (!this.features.delete) throw new ProtocolError(this.config.name, methods.agent.session.delete, 'This agent cannot delete sessions.');
+    if (!this.features.delete)
+      throw new ProtocolError(this.config.name, methods.agent.session.delete, 'This agent cannot delete sessions.');
     await this.call(methods.agent.session.delete, { sessionId }, { timeoutMs: this.timeouts.other });
   }
 
@@ -382,9 +442,14 @@ export class AgentConnection extends Disposable {
   }
 
   /** A boolean goes as `{ type: "boolean", value }`: the schema's rule, which SDK-based agents enforce. */
-  async setConfigOption(sessionId: string, configId: string, value: string | boolean): Promise<SetSessionConfigOptionResponse> {
+  async setConfigOption(
+    sessionId: string,
+    configId: string,
+    value: string | boolean,
+  ): Promise<SetSessionConfigOptionResponse> {
     const method = methods.agent.session.setConfigOption;
-    const params: SetSessionConfigOptionRequest = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
+    const params: SetSessionConfigOptionRequest =
+      typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
     const result = await this.call<unknown>(method, params, { timeoutMs: this.timeouts.other });
     return this.checked(method, () => validateConfigOptionResult(result, this.note(method)));
   }

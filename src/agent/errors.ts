@@ -32,9 +32,18 @@ export class AgentExited extends Error {
   asStartFailure(): AgentExited {
     if (this.spawnError) return this;
     const how = this.code !== null ? ` with code ${this.code}` : this.signal ? ` on ${this.signal}` : '';
-    const last = this.stderrTail.split('\n').filter((l) => l.trim()).at(-1);
+    const last = this.stderrTail
+      .split('\n')
+      .filter((l) => l.trim())
+      .at(-1);
     const said = last ? ` (its last output: "${last.length > 200 ? `${last.slice(0, 200)}…` : last}")` : '';
-    return new AgentExited(this.agentName, this.code, this.signal, this.stderrTail, `it exited${how} before answering initialize${said}`);
+    return new AgentExited(
+      this.agentName,
+      this.code,
+      this.signal,
+      this.stderrTail,
+      `it exited${how} before answering initialize${said}`,
+    );
   }
 
   /** The same exit, with the reason the connection closed. */
@@ -109,11 +118,24 @@ const asIs: TextRedactor = { text: (s) => s, data: (d) => d };
 
 /** Maps what the SDK throws to our few typed errors; the agent's own texts pass through `redact`. */
 export function toTypedError(agentName: string, method: string, e: unknown, redact: TextRedactor = asIs): Error {
-  if (e instanceof AgentExited || e instanceof AgentTimedOut || e instanceof Cancelled || e instanceof ProtocolError || e instanceof AuthRequired) return e;
+  if (
+    e instanceof AgentExited ||
+    e instanceof AgentTimedOut ||
+    e instanceof Cancelled ||
+    e instanceof ProtocolError ||
+    e instanceof AuthRequired
+  )
+    return e;
   if (e instanceof RequestError) {
     if (e.code === ErrorCodes.AuthRequired) return new AuthRequired(agentName, redact.text(e.message));
     if (e.code === ErrorCodes.RequestCancelled) return new Cancelled(method);
-    return new ProtocolError(agentName, method, redact.text(e.message) || `${method} failed`, e.code, redact.data(e.data));
+    return new ProtocolError(
+      agentName,
+      method,
+      redact.text(e.message) || `${method} failed`,
+      e.code,
+      redact.data(e.data),
+    );
   }
   if (e instanceof MessageTooLargeError) return new ProtocolError(agentName, method, tooLargeText(e.maxMessageBytes));
   return new ProtocolError(agentName, method, redact.text(e instanceof Error ? e.message : String(e)));

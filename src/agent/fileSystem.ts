@@ -41,7 +41,9 @@ export class ClientFileSystem {
     const line = optionalCount(params.line, 'line', 1);
     const limit = optionalCount(params.limit, 'limit', 0);
     const abs = resolveInRoots(params.path, roots);
-    this.host.logger.debug(`fs/read_text_file ${abs}${line !== undefined ? ` line=${line}` : ''}${limit !== undefined ? ` limit=${limit}` : ''}`);
+    this.host.logger.debug(
+      `fs/read_text_file ${abs}${line !== undefined ? ` line=${line}` : ''}${limit !== undefined ? ` limit=${limit}` : ''}`,
+    );
 
     let text = this.host.openText?.(abs);
     if (text === undefined && abs !== params.path) text = this.host.openText?.(params.path);
@@ -58,9 +60,13 @@ export class ClientFileSystem {
   async writeTextFile(params: WriteTextFileRequest): Promise<WriteTextFileResponse> {
     const roots = this.rootsOf(params.sessionId);
     if (this.host.allowWrite && !this.host.allowWrite(params.sessionId)) {
-      throw new RequestError(ErrorCodes.InvalidParams, `Writing files is turned off for this session; "${params.path}" was not written.`);
+      throw new RequestError(
+        ErrorCodes.InvalidParams,
+        `Writing files is turned off for this session; "${params.path}" was not written.`,
+      );
     }
-    if (typeof params.content !== 'string') throw new RequestError(ErrorCodes.InvalidParams, 'The content to write is not a string.');
+    if (typeof params.content !== 'string')
+      throw new RequestError(ErrorCodes.InvalidParams, 'The content to write is not a string.');
     const abs = resolveInRoots(params.path, roots, { forWrite: true });
     const existing = await fs.stat(abs).catch(() => undefined);
     if (existing && !existing.isFile()) {
@@ -93,7 +99,8 @@ export class ClientFileSystem {
 async function readFromDisk(abs: string, shown: string): Promise<string> {
   const stat = await fs.stat(abs).catch((e: NodeJS.ErrnoException) => {
     // Gone between the check and the read.
-    if (e.code === 'ENOENT') throw new RequestError(ErrorCodes.ResourceNotFound, `The file "${shown}" does not exist.`, { uri: shown });
+    if (e.code === 'ENOENT')
+      throw new RequestError(ErrorCodes.ResourceNotFound, `The file "${shown}" does not exist.`, { uri: shown });
     throw e;
   });
   if (!stat.isFile()) throw new RequestError(ErrorCodes.InvalidParams, `"${shown}" is not a regular file.`);
@@ -122,7 +129,10 @@ export function sliceLines(text: string, line: number | undefined, limit: number
 function optionalCount(value: number | null | undefined, name: string, min: number): number | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Number.isInteger(value) || value < min) {
-    throw new RequestError(ErrorCodes.InvalidParams, `"${name}" must be a whole number of at least ${min}; got ${String(value)}.`);
+    throw new RequestError(
+      ErrorCodes.InvalidParams,
+      `"${name}" must be a whole number of at least ${min}; got ${String(value)}.`,
+    );
   }
   return value;
 }

@@ -48,11 +48,21 @@ export class MemoryLogger implements Logger {
     this.lines.push(`${level} ${typeof m === 'string' ? m : m.message}`);
     if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
   }
-  trace(m: string): void { this.push('trace', m); }
-  debug(m: string): void { this.push('debug', m); }
-  info(m: string): void { this.push('info', m); }
-  warn(m: string): void { this.push('warn', m); }
-  error(m: string | Error): void { this.push('error', m); }
+  trace(m: string): void {
+    this.push('trace', m);
+  }
+  debug(m: string): void {
+    this.push('debug', m);
+  }
+  info(m: string): void {
+    this.push('info', m);
+  }
+  warn(m: string): void {
+    this.push('warn', m);
+  }
+  error(m: string | Error): void {
+    this.push('error', m);
+  }
 }
 
 /** `vscode.LogLevel.Trace`: below it (Off) or above it, a channel hides `acp.trace` lines. */

@@ -10,7 +10,8 @@ export interface McpParse {
   readonly problems: string[];
 }
 
-const kindOf = (s: McpServer): 'stdio' | 'http' | 'sse' => ('type' in s && (s.type === 'http' || s.type === 'sse') ? s.type : 'stdio');
+const kindOf = (s: McpServer): 'stdio' | 'http' | 'sse' =>
+  'type' in s && (s.type === 'http' || s.type === 'sse') ? s.type : 'stdio';
 
 /** `{ KEY: "v" }` or `[{ name, value }]` (the wire's shape), as the wire's shape. */
 function pairs(raw: unknown, field: string, bad: (m: string) => void): { name: string; value: string }[] | undefined {
@@ -19,7 +20,8 @@ function pairs(raw: unknown, field: string, bad: (m: string) => void): { name: s
     const out: { name: string; value: string }[] = [];
     for (const p of raw) {
       const e = p as { name?: unknown; value?: unknown } | null;
-      if (!e || typeof e.name !== 'string' || typeof e.value !== 'string') return void bad(`"${field}" entries need a string "name" and "value".`);
+      if (!e || typeof e.name !== 'string' || typeof e.value !== 'string')
+        return void bad(`"${field}" entries need a string "name" and "value".`);
       out.push({ name: e.name, value: e.value });
     }
     return out;
@@ -51,8 +53,10 @@ export function parseMcpServers(raw: unknown, where: string): McpParse {
     if (seen.has(e.name)) return bad(`the name "${e.name}" is used twice; the first entry wins.`);
     const type = e.type ?? 'stdio';
     if (type === 'stdio') {
-      if (typeof e.command !== 'string' || !isAbsolute(e.command)) return bad('"command" must be an absolute path (the agent starts it; PATH is not searched).');
-      if (e.args !== undefined && (!Array.isArray(e.args) || e.args.some((a) => typeof a !== 'string'))) return bad('"args" must be an array of strings.');
+      if (typeof e.command !== 'string' || !isAbsolute(e.command))
+        return bad('"command" must be an absolute path (the agent starts it; PATH is not searched).');
+      if (e.args !== undefined && (!Array.isArray(e.args) || e.args.some((a) => typeof a !== 'string')))
+        return bad('"args" must be an array of strings.');
       const env = pairs(e.env, 'env', bad);
       if (!env) return;
       servers.push({ name: e.name, command: e.command, args: (e.args as string[] | undefined) ?? [], env });
@@ -63,7 +67,8 @@ export function parseMcpServers(raw: unknown, where: string): McpParse {
       } catch {
         url = undefined;
       }
-      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) return bad('"url" must be an http or https URL.');
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+        return bad('"url" must be an http or https URL.');
       const headers = pairs(e.headers, 'headers', bad);
       if (!headers) return;
       servers.push({ type, name: e.name, url: e.url as string, headers });
@@ -78,7 +83,10 @@ export function parseMcpServers(raw: unknown, where: string): McpParse {
 /** The window's servers with an agent's own: an agent's entry replaces one of the same name. */
 export function mergeMcpServers(global: readonly McpServer[], perAgent: readonly McpServer[]): McpServer[] {
   const own = new Map(perAgent.map((s) => [s.name, s]));
-  return [...global.map((s) => own.get(s.name) ?? s), ...perAgent.filter((s) => !global.some((g) => g.name === s.name))];
+  return [
+    ...global.map((s) => own.get(s.name) ?? s),
+    ...perAgent.filter((s) => !global.some((g) => g.name === s.name)),
+  ];
 }
 
 /**
@@ -102,7 +110,10 @@ export class McpSelector {
     for (const s of servers) {
       const kind = kindOf(s);
       if ((kind === 'http' && !features.mcpHttp) || (kind === 'sse' && !features.mcpSse)) {
-        this.once(`${agent.id}\0${s.name}\0${kind}`, `MCP server "${s.name}" (${kind}) is not sent to ${agent.name}: the agent does not advertise mcpCapabilities.${kind}.`);
+        this.once(
+          `${agent.id}\0${s.name}\0${kind}`,
+          `MCP server "${s.name}" (${kind}) is not sent to ${agent.name}: the agent does not advertise mcpCapabilities.${kind}.`,
+        );
         continue;
       }
       try {
@@ -111,7 +122,10 @@ export class McpSelector {
         secrets.push(...r.used);
       } catch (e) {
         if (!(e instanceof MissingSecret)) throw e;
-        this.once(`${agent.id}\0${s.name}\0secret`, `MCP server "${s.name}" is not sent to ${agent.name}: ${e.message} (run "ACP: Set Agent Secret").`);
+        this.once(
+          `${agent.id}\0${s.name}\0secret`,
+          `MCP server "${s.name}" is not sent to ${agent.name}: ${e.message} (run "ACP: Set Agent Secret").`,
+        );
       }
     }
     return { servers: out, secrets };
@@ -125,7 +139,10 @@ export class McpSelector {
 }
 
 /** Replaces `${secret:NAME}` in a server's env values and header values; `used` lists the secrets. */
-export async function resolveServer(s: McpServer, lookup: SecretLookup): Promise<{ server: McpServer; used: string[] }> {
+export async function resolveServer(
+  s: McpServer,
+  lookup: SecretLookup,
+): Promise<{ server: McpServer; used: string[] }> {
   const used: string[] = [];
   const resolve = (list: readonly { name: string; value: string }[], field: string) =>
     Promise.all(
@@ -135,7 +152,8 @@ export async function resolveServer(s: McpServer, lookup: SecretLookup): Promise
         return { name: p.name, value: r.value };
       }),
     );
-  if ('type' in s && (s.type === 'http' || s.type === 'sse')) return { server: { ...s, headers: await resolve(s.headers, 'headers') }, used };
+  if ('type' in s && (s.type === 'http' || s.type === 'sse'))
+    return { server: { ...s, headers: await resolve(s.headers, 'headers') }, used };
   const stdio = s as Extract<McpServer, { command: string }>;
   return { server: { ...stdio, env: await resolve(stdio.env, 'env') }, used };
 }
@@ -154,7 +172,11 @@ export interface McpSource {
  * (and added to the connection's redaction list).
  */
 export function mcpServersFor(source: McpSource, selector: McpSelector) {
-  return async (c: { config: { id: string; name: string }; features: AgentFeatures; redactAlso(values: readonly string[]): void }): Promise<McpServer[]> => {
+  return async (c: {
+    config: { id: string; name: string };
+    features: AgentFeatures;
+    redactAlso(values: readonly string[]): void;
+  }): Promise<McpServer[]> => {
     const merged = mergeMcpServers(source.global(), source.perAgent(c.config.id));
     const { servers, secrets } = await selector.select(c.config, c.features, merged, source.lookup);
     c.redactAlso(secrets);

@@ -16,10 +16,38 @@ export interface AgentPreset {
 export const PRESETS: readonly AgentPreset[] = [
   // The adapter moved to the agentclientprotocol scope; the old @zed-industries name stopped at
   // 0.23 (one page of sessions, no cursor). It needs Node.js 22 or later.
-  { id: 'claude-code', name: 'Claude Code', command: 'npx', args: ['-y', '@agentclientprotocol/claude-agent-acp'], requires: 'npx', install: 'Install Node.js 22 or later (which provides npx), then sign in with `claude` once.' },
-  { id: 'codex', name: 'Codex', command: 'npx', args: ['-y', '@zed-industries/codex-acp'], requires: 'npx', install: 'Install Node.js (which provides npx), then sign in with `codex login` once.' },
-  { id: 'gemini', name: 'Gemini CLI', command: 'gemini', args: ['--acp'], requires: 'gemini', install: 'Install it with `npm install -g @google/gemini-cli`.' },
-  { id: 'opencode', name: 'OpenCode', command: 'opencode', args: ['acp'], requires: 'opencode', install: 'Install it with `npm install -g opencode-ai`.' },
+  {
+    id: 'claude-code',
+    name: 'Claude Code',
+    command: 'npx',
+    args: ['-y', '@agentclientprotocol/claude-agent-acp'],
+    requires: 'npx',
+    install: 'Install Node.js 22 or later (which provides npx), then sign in with `claude` once.',
+  },
+  {
+    id: 'codex',
+    name: 'Codex',
+    command: 'npx',
+    args: ['-y', '@zed-industries/codex-acp'],
+    requires: 'npx',
+    install: 'Install Node.js (which provides npx), then sign in with `codex login` once.',
+  },
+  {
+    id: 'gemini',
+    name: 'Gemini CLI',
+    command: 'gemini',
+    args: ['--acp'],
+    requires: 'gemini',
+    install: 'Install it with `npm install -g @google/gemini-cli`.',
+  },
+  {
+    id: 'opencode',
+    name: 'OpenCode',
+    command: 'opencode',
+    args: ['acp'],
+    requires: 'opencode',
+    install: 'Install it with `npm install -g opencode-ai`.',
+  },
 ];
 
 /** One `acp.agents` entry, complete: every field the settings schema knows, none left to defaults. */
@@ -44,11 +72,19 @@ export function presetEntry(p: AgentPreset, takenIds: Iterable<unknown>): AgentE
 }
 
 /** A custom command line (program and arguments, split on spaces) and an optional name. */
-export function customEntry(line: string, name: string | undefined, takenIds: Iterable<unknown>): AgentEntry | undefined {
+export function customEntry(
+  line: string,
+  name: string | undefined,
+  takenIds: Iterable<unknown>,
+): AgentEntry | undefined {
   const [command, ...args] = line.trim().split(/\s+/).filter(Boolean);
   if (!command) return undefined;
   const display = name?.trim() || command.split(/[\\/]/).pop() || command;
-  const base = display.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'agent';
+  const base =
+    display
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'agent';
   return { id: uniqueId(base, takenIds), name: display, command, args, env: {} };
 }
 

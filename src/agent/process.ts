@@ -50,7 +50,9 @@ export class AgentProcess implements IDisposable {
         resolve(this.exitInfo);
         this.exitEmitter.fire(this.exitInfo);
       };
-      this.child.once('error', (err: NodeJS.ErrnoException) => done(null, null, spawnFailure(err, config.command, cwd)));
+      this.child.once('error', (err: NodeJS.ErrnoException) =>
+        done(null, null, spawnFailure(err, config.command, cwd)),
+      );
       this.child.once('exit', (code, signal) => {
         if (!this.stopping) {
           logger.warn(`agent process exited (code ${code ?? '-'}, signal ${signal ?? '-'})`);

@@ -81,7 +81,6 @@ interface NameValue {
   value: string;
 }
 
-
 /**
  * The `{ name, value }` entries of MCP servers' `env` and `headers` in a message's params
  * (`session/new`, `load`, `resume`…). They are typed into settings as they are, so any of
@@ -105,7 +104,8 @@ export function mcpValues(message: unknown): string[] {
 export function withoutMcpValues<T>(message: T): T {
   const m = message as unknown;
   if (!isRecord(m) || !isRecord(m.params) || !Array.isArray(m.params.mcpServers)) return message;
-  const mask = (list: unknown) => (Array.isArray(list) ? list.map((p) => (isRecord(p) && 'value' in p ? { ...p, value: MASK } : p)) : list);
+  const mask = (list: unknown) =>
+    Array.isArray(list) ? list.map((p) => (isRecord(p) && 'value' in p ? { ...p, value: MASK } : p)) : list;
   const mcpServers = m.params.mcpServers.map((s) => {
     if (!isRecord(s)) return s;
     const copy: Record<string, unknown> = { ...s };

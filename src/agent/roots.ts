@@ -36,13 +36,15 @@ export function resolveInRoots(path: string, roots: readonly string[], opts: Res
   const segments = path.split(platform === 'win32' ? /[\\/]/ : '/');
   // Refused outright: a `..` that happens to land inside today may not after a rename, and a
   // check on the resolved string alone is what path-traversal bugs are made of.
-  if (segments.includes('..')) throw invalid(`The path "${path}" contains "..". Give a path inside ${shown} without "..".`);
+  if (segments.includes('..'))
+    throw invalid(`The path "${path}" contains "..". Give a path inside ${shown} without "..".`);
   if (path.length > 1 && (platform === 'win32' ? /[\\/]$/ : /\/$/).test(path)) {
     throw invalid(`The path "${path}" ends with a separator; name a file inside ${shown}.`);
   }
 
   const realRoots = realRootsOf(roots);
-  if (realRoots.length === 0) throw invalid(`The session has no existing root folder (${shown}); "${path}" is refused.`);
+  if (realRoots.length === 0)
+    throw invalid(`The session has no existing root folder (${shown}); "${path}" is refused.`);
 
   const { base, rest } = deepestReal(p.normalize(path), p, shown);
   const real = rest.length ? p.join(base, ...rest) : base;
@@ -98,7 +100,10 @@ function deepestReal(path: string, p: typeof nodePath.posix, shown: string): { b
     }
     // An entry that lstat sees but realpath cannot follow is a dangling symbolic link: writing
     // through it would create its target, wherever that is.
-    if (entryExists(current)) throw invalid(`The path "${path}" goes through a symbolic link whose target does not exist; refused (roots: ${shown}).`);
+    if (entryExists(current))
+      throw invalid(
+        `The path "${path}" goes through a symbolic link whose target does not exist; refused (roots: ${shown}).`,
+      );
     const parent = p.dirname(current);
     if (parent === current) throw invalid(`The path "${path}" has no existing ancestor.`);
     rest.unshift(p.basename(current));

@@ -102,7 +102,12 @@ export class UpdateRouter implements IDisposable {
     if (this.pendingCount >= this.max) {
       this.droppedUnknown++;
       const first = this.overflow++ === 0;
-      this.options.onDrop?.(1, first ? `dropped an update for session ${n.sessionId}, which nobody opened: ${this.max} such updates are already waiting` : undefined);
+      this.options.onDrop?.(
+        1,
+        first
+          ? `dropped an update for session ${n.sessionId}, which nobody opened: ${this.max} such updates are already waiting`
+          : undefined,
+      );
       return;
     }
     let list = this.pending.get(n.sessionId);
@@ -138,10 +143,17 @@ export class UpdateRouter implements IDisposable {
       this.droppedUnknown += expired;
       this.pendingCount -= expired;
       const named = sessions.slice(0, 3).join(', ') + (sessions.length > 3 ? ` and ${sessions.length - 3} more` : '');
-      this.options.onDrop?.(expired, `dropped ${expired} update(s) for session(s) nobody opened within ${this.maxAgeMs / 1000} s: ${named}`);
+      this.options.onDrop?.(
+        expired,
+        `dropped ${expired} update(s) for session(s) nobody opened within ${this.maxAgeMs / 1000} s: ${named}`,
+      );
     }
     if (this.pendingCount < this.max) {
-      if (this.overflow > 1) this.options.onDrop?.(0, `in all, ${this.overflow} update(s) for unopened sessions were dropped while the buffer was full`);
+      if (this.overflow > 1)
+        this.options.onDrop?.(
+          0,
+          `in all, ${this.overflow} update(s) for unopened sessions were dropped while the buffer was full`,
+        );
       this.overflow = 0;
     }
     this.armExpiry();

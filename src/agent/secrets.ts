@@ -27,7 +27,11 @@ export function secretRefs(value: string): string[] {
  * Replaces every `${secret:NAME}` in `value`. Also returns the secrets it used, so the caller
  * can add them to the log's redaction list.
  */
-export async function resolveSecretRefs(value: string, lookup: SecretLookup, where: string): Promise<{ value: string; used: string[] }> {
+export async function resolveSecretRefs(
+  value: string,
+  lookup: SecretLookup,
+  where: string,
+): Promise<{ value: string; used: string[] }> {
   const names = secretRefs(value);
   if (names.length === 0) return { value, used: [] };
   const found = new Map<string, string>();
@@ -40,7 +44,10 @@ export async function resolveSecretRefs(value: string, lookup: SecretLookup, whe
 }
 
 /** Resolves the secrets of an agent's `env`, at start; settings keep only the references. */
-export async function resolveAgentEnv(config: AgentConfig, lookup: SecretLookup): Promise<{ config: AgentConfig; secrets: string[] }> {
+export async function resolveAgentEnv(
+  config: AgentConfig,
+  lookup: SecretLookup,
+): Promise<{ config: AgentConfig; secrets: string[] }> {
   const env: Record<string, string> = {};
   const secrets: string[] = [];
   for (const [key, raw] of Object.entries(config.env)) {
@@ -68,5 +75,8 @@ export function withSignInEnv(
 ): { config: AgentConfig; secrets: string[] } {
   const values = Object.values(signInEnv ?? {}).filter((v) => v !== '');
   if (!signInEnv || values.length === 0) return { config: launch.config, secrets: [...launch.secrets] };
-  return { config: { ...launch.config, env: { ...launch.config.env, ...signInEnv } }, secrets: [...launch.secrets, ...values] };
+  return {
+    config: { ...launch.config, env: { ...launch.config.env, ...signInEnv } },
+    secrets: [...launch.secrets, ...values],
+  };
 }

@@ -94,20 +94,26 @@ export class Terminals extends Disposable {
    * reads as a shell line (pipes, quotes, spaces) runs through the shell.
    */
   async create(params: CreateTerminalRequest, roots: readonly string[]): Promise<CreateTerminalResponse> {
-    if (this.isDisposed) throw new RequestError(ErrorCodes.InternalError, 'The client is shutting down; no terminal was created.');
+    if (this.isDisposed)
+      throw new RequestError(ErrorCodes.InternalError, 'The client is shutting down; no terminal was created.');
     if (this.options.allowTerminal && !this.options.allowTerminal(params.sessionId)) {
       throw new RequestError(ErrorCodes.InvalidParams, 'Running commands is turned off for this session.');
     }
     if (typeof params.command !== 'string' || params.command.trim() === '') {
       throw new RequestError(ErrorCodes.InvalidParams, 'The command is empty.');
     }
-    if (roots.length === 0) throw new RequestError(ErrorCodes.InvalidParams, 'The session has no root folder to run a command in.');
+    if (roots.length === 0)
+      throw new RequestError(ErrorCodes.InvalidParams, 'The session has no root folder to run a command in.');
     // resolvePath() drops a root's trailing separator, which resolveInRoots refuses in a path.
     const cwd = resolveInRoots(params.cwd ?? resolvePath(roots[0]), roots);
-    if (!statSync(cwd).isDirectory()) throw new RequestError(ErrorCodes.InvalidParams, `The working directory "${params.cwd}" is not a folder.`);
+    if (!statSync(cwd).isDirectory())
+      throw new RequestError(ErrorCodes.InvalidParams, `The working directory "${params.cwd}" is not a folder.`);
     const asked = params.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
     if (!Number.isInteger(asked) || asked < 0) {
-      throw new RequestError(ErrorCodes.InvalidParams, `"outputByteLimit" must be a whole number of bytes; got ${String(asked)}.`);
+      throw new RequestError(
+        ErrorCodes.InvalidParams,
+        `"outputByteLimit" must be a whole number of bytes; got ${String(asked)}.`,
+      );
     }
     // The agent's limit is a wish: memory is ours, so our own cap wins.
     const limit = Math.min(asked, this.options.maxOutputBytes ?? DEFAULT_OUTPUT_BYTE_LIMIT);
@@ -143,7 +149,9 @@ export class Terminals extends Disposable {
     this.watch(terminal, resolveExit);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
-      child.once('error', (e) => reject(new RequestError(ErrorCodes.InternalError, `Could not start "${params.command}": ${e.message}`)));
+      child.once('error', (e) =>
+        reject(new RequestError(ErrorCodes.InternalError, `Could not start "${params.command}": ${e.message}`)),
+      );
     });
     const { terminalId } = terminal;
     if (this.isDisposed) {
@@ -293,7 +301,10 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   try {
     if (process.platform === 'win32') {
       // No process groups: taskkill walks the tree (/T), forcefully (/F).
-      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on('error', () => child.kill());
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on(
+        'error',
+        () => child.kill(),
+      );
     } else {
       process.kill(-child.pid, signal);
     }

@@ -17,7 +17,8 @@ import type { ListPage } from './types';
  */
 
 /** A JSON object (not an array, not null). */
-export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Absolute on POSIX or Windows (`C:\`, `\\server\share`). */
 export function isAbsolutePath(p: string): boolean {
@@ -49,7 +50,11 @@ export function validateListResult(result: unknown): ListPage {
   const { nextCursor } = result;
   if (nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== 'string') {
     // A cursor of the wrong type cannot be sent back; the page's rows are still good.
-    const kind = Array.isArray(nextCursor) ? 'an array' : typeof nextCursor === 'object' ? 'an object' : `a ${typeof nextCursor}`;
+    const kind = Array.isArray(nextCursor)
+      ? 'an array'
+      : typeof nextCursor === 'object'
+        ? 'an object'
+        : `a ${typeof nextCursor}`;
     return {
       sessions,
       nextCursor: undefined,
@@ -135,7 +140,11 @@ function checkSetupParts(result: Record<string, unknown>, note: Note): Record<st
 
 const optText = (v: unknown) => v === undefined || v === null || typeof v === 'string';
 const named = (v: unknown, key: string): v is Record<string, unknown> =>
-  isRecord(v) && typeof v[key] === 'string' && (v[key] as string).length > 0 && typeof v.name === 'string' && optText(v.description);
+  isRecord(v) &&
+  typeof v[key] === 'string' &&
+  (v[key] as string).length > 0 &&
+  typeof v.name === 'string' &&
+  optText(v.description);
 
 /** `modes`: a current id and a list of `{ id, name }`; bad modes are dropped, an unusable state goes whole. */
 export function validateModes(raw: unknown, note: Note = quiet): SessionModeState | undefined {
@@ -145,7 +154,9 @@ export function validateModes(raw: unknown, note: Note = quiet): SessionModeStat
   }
   const availableModes = raw.availableModes.filter((m): m is SessionMode => named(m, 'id'));
   if (availableModes.length < raw.availableModes.length) {
-    note(`dropped ${raw.availableModes.length - availableModes.length} of ${raw.availableModes.length} modes without a string "id" and "name"`);
+    note(
+      `dropped ${raw.availableModes.length - availableModes.length} of ${raw.availableModes.length} modes without a string "id" and "name"`,
+    );
   }
   if (availableModes.length === 0) {
     note('dropped "modes": no usable mode is left');
@@ -174,7 +185,9 @@ function validateConfigOption(o: unknown): SessionConfigOption | string {
   if (!named(o, 'id')) return 'it needs a string "id" and "name"';
   if (!optText(o.category)) return `"${o.id}" has a "category" that is not a string`;
   if (o.type === 'boolean') {
-    return typeof o.currentValue === 'boolean' ? (o as SessionConfigOption) : `"${o.id}" is a boolean without a true or false "currentValue"`;
+    return typeof o.currentValue === 'boolean'
+      ? (o as SessionConfigOption)
+      : `"${o.id}" is a boolean without a true or false "currentValue"`;
   }
   if (o.type !== 'select') return `"${o.id}" has an unknown type ${JSON.stringify(o.type) ?? 'undefined'}`;
   if (typeof o.currentValue !== 'string') return `"${o.id}" has no string "currentValue"`;

@@ -41,7 +41,8 @@ export class WireCounter {
     if (line === undefined) return this.onChange(this.stats);
     const logged = this.logged.get(kind) ?? 0;
     if (logged < LOG_LINES_PER_KIND) this.logger.warn(line);
-    else if (logged === LOG_LINES_PER_KIND) this.logger.warn(`more input of this kind (${kind}) is counted but no longer logged`);
+    else if (logged === LOG_LINES_PER_KIND)
+      this.logger.warn(`more input of this kind (${kind}) is counted but no longer logged`);
     this.logged.set(kind, logged + 1);
     this.onChange(this.stats);
   }
@@ -98,7 +99,11 @@ function classify(m: unknown): 'request' | 'notification' | 'response' | 'invali
  * kind of bad input is logged once and counted once; the `acp.trace` log is written here too,
  * with MCP `env`/`headers` values and known secrets redacted.
  */
-export function wireStream(output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>, opts: WireOptions): Stream {
+export function wireStream(
+  output: WritableStream<Uint8Array>,
+  input: ReadableStream<Uint8Array>,
+  opts: WireOptions,
+): Stream {
   const { logger, redactor, counter } = opts;
   const outstanding = new Set<unknown>();
   const encoder = new TextEncoder();
@@ -124,7 +129,10 @@ export function wireStream(output: WritableStream<Uint8Array>, input: ReadableSt
     const level = opts.trace();
     if (level === 'off') return;
     const r = isRecord(m) ? m : {};
-    const what = 'method' in r ? `${String(r.method)}${'id' in r ? ` #${String(r.id)}` : ''}` : `response #${String(r.id)}${'error' in r ? ' (error)' : ''}`;
+    const what =
+      'method' in r
+        ? `${String(r.method)}${'id' in r ? ` #${String(r.id)}` : ''}`
+        : `response #${String(r.id)}${'error' in r ? ' (error)' : ''}`;
     if (level === 'messages') return logger.trace(`${dir} ${what}`);
     const full = preview(withoutMcpValues(m), Number.MAX_SAFE_INTEGER);
     const text = shown(full, TRACE_MAX);
@@ -148,14 +156,24 @@ export function wireStream(output: WritableStream<Uint8Array>, input: ReadableSt
     trace('←', m);
     const kind = classify(m);
     if (kind === 'invalid') {
-      counter.count('notJsonRpc', `ignored JSON from the agent that is not a JSON-RPC message: ${shown(preview(m, 120 + REDACT_MARGIN))}`);
+      counter.count(
+        'notJsonRpc',
+        `ignored JSON from the agent that is not a JSON-RPC message: ${shown(preview(m, 120 + REDACT_MARGIN))}`,
+      );
     } else if (kind === 'response') {
       const id = (m as { id: unknown }).id;
-      if (!outstanding.delete(id)) counter.count('unknownResponses', `ignored a response to unknown request id ${shown(String(JSON.stringify(id)))}`);
+      if (!outstanding.delete(id))
+        counter.count(
+          'unknownResponses',
+          `ignored a response to unknown request id ${shown(String(JSON.stringify(id)))}`,
+        );
     } else if (kind === 'notification' && (m as { method: string }).method === 'session/update') {
       const update = (m as { params?: { update?: { sessionUpdate?: unknown } } }).params?.update?.sessionUpdate;
       if (typeof update !== 'string' || !KNOWN_UPDATES.has(update)) {
-        counter.count('unknownUpdates', `ignored a session/update of unknown kind ${shown(String(JSON.stringify(update)))}`);
+        counter.count(
+          'unknownUpdates',
+          `ignored a session/update of unknown kind ${shown(String(JSON.stringify(update)))}`,
+        );
       }
     }
     // Passed on even when invalid: the SDK answers a bad request with -32600 itself.

@@ -19,6 +19,7 @@ export function agentSource(agents: AgentSource | AgentHost): AgentSource {
   const host = agents;
   return {
     get: () => (host.isDisposed ? undefined : host),
-    onDidChangeState: (listener, thisArgs, disposables) => host.onDidChangeState(() => listener.call(thisArgs, host), undefined, disposables),
+    onDidChangeState: (listener, thisArgs, disposables) =>
+      host.onDidChangeState(() => listener.call(thisArgs, host), undefined, disposables),
   };
 }

@@ -247,7 +247,12 @@ export abstract class SessionAttachment extends Disposable {
       return;
     }
     const signIn = e instanceof AuthRequired;
-    this.thread.setStatus({ state: 'error', message: this.deps.describeError(e), canRetry: true, ...(signIn ? { signIn } : {}) });
+    this.thread.setStatus({
+      state: 'error',
+      message: this.deps.describeError(e),
+      canRetry: true,
+      ...(signIn ? { signIn } : {}),
+    });
   }
 
   private removed(): StartRefused {
@@ -271,7 +276,10 @@ export abstract class SessionAttachment extends Disposable {
       cwd: this.target.cwd,
       workspaceFolders: this.deps.workspaceFolders?.() ?? [],
     });
-    for (const d of dropped) this.deps.logger.warn(`[${this.sessionId ?? 'new'}] not a root: ${JSON.stringify(d.slice(0, 300))} is outside the window's folders`);
+    for (const d of dropped)
+      this.deps.logger.warn(
+        `[${this.sessionId ?? 'new'}] not a root: ${JSON.stringify(d.slice(0, 300))} is outside the window's folders`,
+      );
     this.sent = send;
     this.opened = c;
     return send.length ? { additionalDirectories: send } : {};
@@ -303,7 +311,8 @@ export abstract class SessionAttachment extends Disposable {
     this.thread.reset();
     let received = 0;
     this.routeUpdates(c, sessionId, () => {
-      if (++received % LOAD_PROGRESS_EVERY === 0 && this.loading) this.thread.setStatus({ state: 'loading', received, phase: 'load' });
+      if (++received % LOAD_PROGRESS_EVERY === 0 && this.loading)
+        this.thread.setStatus({ state: 'loading', received, phase: 'load' });
     });
     const result = await c.loadSession({ sessionId, cwd: this.target.cwd, mcpServers, ...this.directories(c) }, signal);
     this.applySetup(result);
@@ -316,7 +325,10 @@ export abstract class SessionAttachment extends Disposable {
     const mcpServers = await this.deps.mcpServers(c);
     if (signal.aborted) throw new Cancelled('session/resume');
     this.routeUpdates(c, sessionId);
-    const result = await c.resumeSession({ sessionId, cwd: this.target.cwd, mcpServers, ...this.directories(c) }, signal);
+    const result = await c.resumeSession(
+      { sessionId, cwd: this.target.cwd, mcpServers, ...this.directories(c) },
+      signal,
+    );
     this.applySetup(result);
     if (this.historyState === 'new') this.historyState = 'resumed';
   }
@@ -388,7 +400,8 @@ export abstract class SessionAttachment extends Disposable {
     await this.attaching?.catch(() => {});
     const c = this.opened;
     const id = this.sessionId;
-    if (c?.isAlive && id) await c.closeSession(id).catch((e) => this.deps.logger.warn(`session/close failed: ${String(e)}`));
+    if (c?.isAlive && id)
+      await c.closeSession(id).catch((e) => this.deps.logger.warn(`session/close failed: ${String(e)}`));
     this.dispose();
   }
 }

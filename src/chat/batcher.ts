@@ -210,7 +210,11 @@ export class ChangeBatcher implements IDisposable {
         const at = this.full.get(change.index);
         const q = at !== undefined ? this.queue[at] : undefined;
         if (change.kind === 'entryChanged' && q && q.change.kind !== 'textAppended') {
-          q.change = { kind: q.change.kind === 'entryAdded' ? 'entryAdded' : 'entryChanged', index: change.index, entry: change.entry };
+          q.change = {
+            kind: q.change.kind === 'entryAdded' ? 'entryAdded' : 'entryChanged',
+            index: change.index,
+            entry: change.entry,
+          };
           q.suffix = '';
           return;
         }
@@ -223,7 +227,8 @@ export class ChangeBatcher implements IDisposable {
         if (!byTerminal) this.terminals.set(change.index, (byTerminal = new Map()));
         const at = byTerminal.get(change.terminalId);
         const q = at !== undefined ? this.queue[at] : undefined;
-        if (q && q.change.kind === 'terminalAppended') q.change = { ...change, delta: mergeTerminalDeltas(q.change.delta, change.delta) };
+        if (q && q.change.kind === 'terminalAppended')
+          q.change = { ...change, delta: mergeTerminalDeltas(q.change.delta, change.delta) };
         else byTerminal.set(change.terminalId, this.enqueue(change));
         return;
       }

@@ -17,7 +17,10 @@ export interface Compaction {
 const textOf = (blocks: readonly ContentBlock[]) => blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
 
 /** Applies a `compaction_update`: summary and error are patches (absent leaves, null clears, a value replaces; `[]` clears too). */
-export function patchCompaction(c: Compaction, u: Extract<SessionUpdate, { sessionUpdate: 'compaction_update' }>): void {
+export function patchCompaction(
+  c: Compaction,
+  u: Extract<SessionUpdate, { sessionUpdate: 'compaction_update' }>,
+): void {
   c.status = u.status;
   if (u.summary !== undefined) c.summary = u.summary ? textOf(u.summary) : '';
   if (u.error !== undefined) c.error = u.error ?? undefined;

@@ -1,4 +1,8 @@
-import type { RequestPermissionRequest, RequestPermissionResponse, SessionConfigOption } from '@agentclientprotocol/sdk';
+import type {
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+  SessionConfigOption,
+} from '@agentclientprotocol/sdk';
 import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
 import type { AgentHost } from '../agent/agentHost';
 import type { ChatCapabilities } from '../protocol/messages';
@@ -59,7 +63,8 @@ export class ChatSession extends SessionAttachment {
 
   /** The banner's Retry (and what follows a sign-in): a prompt refused for want of sign-in goes again, else the attach. */
   retry(): Promise<void> {
-    if (this.failedPrompt !== undefined && this.connection?.isAlive && !this.attaching) return this.resendFailedPrompt();
+    if (this.failedPrompt !== undefined && this.connection?.isAlive && !this.attaching)
+      return this.resendFailedPrompt();
     return this.attachAgain();
   }
 
@@ -101,7 +106,11 @@ export class ChatSession extends SessionAttachment {
       const response = await c.prompt({ sessionId, prompt: [{ type: 'text', text }] }, abort.signal);
       if (response.stopReason === 'cancelled') this.thread.markInterrupted();
       else this.thread.markTurnEnded();
-      if (response.stopReason === 'max_tokens' || response.stopReason === 'max_turn_requests' || response.stopReason === 'refusal') {
+      if (
+        response.stopReason === 'max_tokens' ||
+        response.stopReason === 'max_turn_requests' ||
+        response.stopReason === 'refusal'
+      ) {
         this.thread.addNotice('warning', `The agent stopped: ${response.stopReason.replace(/_/g, ' ')}`);
       }
       this.thread.setStatus({ state: 'idle' });
@@ -133,7 +142,9 @@ export class ChatSession extends SessionAttachment {
   async cancel(): Promise<void> {
     if (!this.prompting || !this.sessionId) return;
     this.cancelRequests();
-    await this.connection?.cancel(this.sessionId).catch((e) => this.deps.logger.warn(`session/cancel failed: ${String(e)}`));
+    await this.connection
+      ?.cancel(this.sessionId)
+      .catch((e) => this.deps.logger.warn(`session/cancel failed: ${String(e)}`));
   }
 
   /**
@@ -173,7 +184,9 @@ export class ChatSession extends SessionAttachment {
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
     if (!this.connection || !this.sessionId) return;
-    const result = (await this.connection.setConfigOption(this.sessionId, configId, value)) as { configOptions?: SessionConfigOption[] } | null;
+    const result = (await this.connection.setConfigOption(this.sessionId, configId, value)) as {
+      configOptions?: SessionConfigOption[];
+    } | null;
     if (result && Array.isArray(result.configOptions)) this.thread.updateMeta({ configOptions: result.configOptions });
   }
 

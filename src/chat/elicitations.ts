@@ -5,7 +5,12 @@
  * `elicitation/complete` later closes the card. Whatever is still pending when the turn is
  * cancelled, the agent goes away or the panel closes is answered "cancel".
  */
-import { RequestError, type CreateElicitationRequest, type CreateElicitationResponse, type ElicitationSchema } from '@agentclientprotocol/sdk';
+import {
+  RequestError,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
+  type ElicitationSchema,
+} from '@agentclientprotocol/sdk';
 import type { IDisposable } from '../base/lifecycle';
 import { formFields, validateForm } from '../protocol/elicitation';
 import type { ElicitationOutcome } from '../protocol/entries';
@@ -30,13 +35,21 @@ export class Elicitations implements IDisposable {
   /** Shows the card and resolves with the user's answer (or "cancel" when the agent aborts the request). */
   request(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
     const mode = params.mode;
-    if (mode !== 'form' && mode !== 'url') throw RequestError.invalidParams({ mode }, `elicitation mode "${String(mode).slice(0, 40)}" is not supported`);
+    if (mode !== 'form' && mode !== 'url')
+      throw RequestError.invalidParams({ mode }, `elicitation mode "${String(mode).slice(0, 40)}" is not supported`);
     const requestId = `elic-${++this.seq}`;
     const message = typeof params.message === 'string' ? params.message : '';
     const url = mode === 'url' ? String((params as { url?: unknown }).url ?? '') : undefined;
     const schema = mode === 'form' ? (params as { requestedSchema?: ElicitationSchema }).requestedSchema : undefined;
-    const elicitationId = mode === 'url' ? String((params as { elicitationId?: unknown }).elicitationId ?? '') : undefined;
-    this.thread.addElicitation({ requestId, mode, message, ...(schema ? { schema } : {}), ...(url !== undefined ? { url } : {}) });
+    const elicitationId =
+      mode === 'url' ? String((params as { elicitationId?: unknown }).elicitationId ?? '') : undefined;
+    this.thread.addElicitation({
+      requestId,
+      mode,
+      message,
+      ...(schema ? { schema } : {}),
+      ...(url !== undefined ? { url } : {}),
+    });
     if (elicitationId) this.byElicitationId.set(elicitationId, requestId);
     return new Promise((resolve) => {
       const finish = (response: CreateElicitationResponse) => {

@@ -34,7 +34,10 @@ export class PermissionRequests {
     return new Promise((resolve) => {
       const finish = (r: RequestPermissionResponse) => {
         if (!this.pending.delete(requestId)) return;
-        this.thread.resolvePermission(requestId, r.outcome.outcome === 'selected' ? { optionId: r.outcome.optionId } : 'cancelled');
+        this.thread.resolvePermission(
+          requestId,
+          r.outcome.outcome === 'selected' ? { optionId: r.outcome.optionId } : 'cancelled',
+        );
         resolve(r);
       };
       this.pending.set(requestId, finish);

@@ -26,7 +26,10 @@ export interface DirectoriesContext {
  * resume — but only those that are a workspace folder of this window or inside one: an agent
  * may report any directory ("/"), and taking it on trust would open it to writes and terminals.
  */
-export function directoriesToSend(requested: readonly string[] | undefined, ctx: DirectoriesContext): DirectoriesChoice {
+export function directoriesToSend(
+  requested: readonly string[] | undefined,
+  ctx: DirectoriesContext,
+): DirectoriesChoice {
   if (!ctx.advertised || !requested?.length) return { send: [], dropped: [] };
   const platform = ctx.platform ?? process.platform;
   const flavour = platform === 'win32' ? path.win32 : path.posix;

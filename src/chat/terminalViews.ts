@@ -40,7 +40,8 @@ export class TerminalViews implements IDisposable {
     this.unplaced.set(terminalId, applyTerminalDelta(this.unplaced.get(terminalId), delta));
     this.watch ??= this.thread.onDidChange((changes) => {
       for (const c of changes) {
-        if ((c.kind === 'entryAdded' || c.kind === 'entryChanged') && c.entry.type === 'tool') this.place(c.entry.toolCallId, c.entry.content);
+        if ((c.kind === 'entryAdded' || c.kind === 'entryChanged') && c.entry.type === 'tool')
+          this.place(c.entry.toolCallId, c.entry.content);
       }
     });
   }
@@ -74,7 +75,8 @@ export class TerminalViews implements IDisposable {
     const entries = this.thread.entries;
     for (let i = entries.length - 1; i >= 0; i--) {
       const e = entries[i]!;
-      if (e.type === 'tool' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId)) return e.toolCallId;
+      if (e.type === 'tool' && e.content.some((c) => c.type === 'terminal' && c.terminalId === terminalId))
+        return e.toolCallId;
     }
     return undefined;
   }

@@ -3,12 +3,7 @@
  * renders. Plain TypeScript with an event, so it is tested in Node and the panel only
  * translates its changes (Zed's `acp_thread` keeps the same split).
  */
-import type {
-  ContentBlock,
-  PermissionOption,
-  SessionUpdate,
-  ToolCallStatus,
-} from '@agentclientprotocol/sdk';
+import type { ContentBlock, PermissionOption, SessionUpdate, ToolCallStatus } from '@agentclientprotocol/sdk';
 import { Emitter } from '../base/event';
 import type { Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
@@ -44,12 +39,28 @@ export interface PermissionRequestView {
   options: PermissionOption[];
 }
 
-
-const toolKinds = new Set<string>(['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'switch_mode', 'other']);
+const toolKinds = new Set<string>([
+  'read',
+  'edit',
+  'delete',
+  'move',
+  'search',
+  'execute',
+  'think',
+  'fetch',
+  'switch_mode',
+  'other',
+]);
 const toolStatuses = new Set<string>(['pending', 'in_progress', 'completed', 'failed']);
 const isOpenStatus = (s: ToolCallStatus) => s === 'pending' || s === 'in_progress';
 /** Session-wide updates: they may precede a prompt's echo, so they leave the echo window open. */
-const metaKinds = new Set<string>(['available_commands_update', 'current_mode_update', 'config_option_update', 'session_info_update', 'usage_update']);
+const metaKinds = new Set<string>([
+  'available_commands_update',
+  'current_mode_update',
+  'config_option_update',
+  'session_info_update',
+  'usage_update',
+]);
 
 type ToolFields = Extract<SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
 
@@ -149,7 +160,11 @@ export class Thread implements IDisposable {
   }
 
   addNotice(severity: NoticeEntry['severity'], title: string, description?: string): number {
-    const index = this.push(description === undefined ? { type: 'notice', severity, title } : { type: 'notice', severity, title, description });
+    const index = this.push(
+      description === undefined
+        ? { type: 'notice', severity, title }
+        : { type: 'notice', severity, title, description },
+    );
     this.fire();
     return index;
   }
@@ -202,12 +217,16 @@ export class Thread implements IDisposable {
   }
 
   /** Records an elicitation's answer or completion; false when the card is gone (the thread started over). */
-  updateElicitation(requestId: string, patch: Pick<ElicitationEntry, 'outcome'> | Pick<ElicitationEntry, 'completed'>): boolean {
+  updateElicitation(
+    requestId: string,
+    patch: Pick<ElicitationEntry, 'outcome'> | Pick<ElicitationEntry, 'completed'>,
+  ): boolean {
     const index = this.elicitations.get(requestId);
     if (index === undefined) return false;
     const entry = this.entries[index] as ElicitationEntry;
     Object.assign(entry, patch);
-    if (entry.outcome !== undefined && (entry.mode === 'form' || entry.outcome !== 'accept' || entry.completed)) this.elicitations.delete(requestId);
+    if (entry.outcome !== undefined && (entry.mode === 'form' || entry.outcome !== 'accept' || entry.completed))
+      this.elicitations.delete(requestId);
     this.changed(index);
     this.fire();
     return true;
@@ -233,7 +252,10 @@ export class Thread implements IDisposable {
     if (index === undefined) return false;
     const entry = this.entries[index] as ToolCallEntry;
     // A new map and state: copies already handed out (snapshots, queued changes) keep theirs.
-    entry.terminalOutput = { ...entry.terminalOutput, [terminalId]: applyTerminalDelta(entry.terminalOutput?.[terminalId], delta) };
+    entry.terminalOutput = {
+      ...entry.terminalOutput,
+      [terminalId]: applyTerminalDelta(entry.terminalOutput?.[terminalId], delta),
+    };
     this.changes.push({ kind: 'terminalAppended', index, terminalId, delta: { ...delta } });
     this.fire();
     return true;
@@ -323,12 +345,20 @@ export class Thread implements IDisposable {
       case 'usage_update': {
         // The cost is cumulative and optional: absent keeps the last one, null clears it.
         const cost = u.cost === undefined ? this.meta.usage?.cost : (u.cost ?? undefined);
-        this.meta.usage = { used: u.used, size: u.size, ...(cost ? { cost: { amount: cost.amount, currency: cost.currency } } : {}) };
+        this.meta.usage = {
+          used: u.used,
+          size: u.size,
+          ...(cost ? { cost: { amount: cost.amount, currency: cost.currency } } : {}),
+        };
         return this.metaChanged();
       }
       case 'notice': {
         const severity = u.severity === 'warning' || u.severity === 'error' ? u.severity : 'info';
-        this.push(u.description ? { type: 'notice', severity, title: u.title, description: u.description } : { type: 'notice', severity, title: u.title });
+        this.push(
+          u.description
+            ? { type: 'notice', severity, title: u.title, description: u.description }
+            : { type: 'notice', severity, title: u.title },
+        );
         return;
       }
       case 'compaction_update': {

@@ -80,18 +80,30 @@ function options(list: unknown, valueKey: 'const' | undefined): FieldOption[] | 
 /** Reads the agent's schema (untrusted: anything malformed becomes an unsupported field or is skipped). */
 export function formFields(schema: unknown): FormField[] {
   if (!isRec(schema) || !isRec(schema.properties)) return [];
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : [],
+  );
   const fields: FormField[] = [];
   for (const [key, raw] of Object.entries(schema.properties).slice(0, MAX_FIELDS)) {
     const p = isRec(raw) ? raw : {};
     const description = text(p.description);
-    const base = { key, label: text(p.title) || key, required: required.has(key), ...(description ? { description } : {}) };
+    const base = {
+      key,
+      label: text(p.title) || key,
+      required: required.has(key),
+      ...(description ? { description } : {}),
+    };
     const dflt = p.default;
     switch (p.type) {
       case 'string': {
         const choices = options(p.oneOf, 'const') ?? options(p.enum, undefined);
         if (choices) {
-          fields.push({ ...base, kind: 'select', options: choices, initial: typeof dflt === 'string' && choices.some((c) => c.value === dflt) ? dflt : '' });
+          fields.push({
+            ...base,
+            kind: 'select',
+            options: choices,
+            initial: typeof dflt === 'string' && choices.some((c) => c.value === dflt) ? dflt : '',
+          });
           break;
         }
         const format = typeof p.format === 'string' && FORMATS.has(p.format) ? (p.format as StringFormat) : undefined;
@@ -107,7 +119,12 @@ export function formFields(schema: unknown): FormField[] {
       }
       case 'number':
       case 'integer':
-        fields.push({ ...base, kind: p.type, initial: count(dflt) !== undefined ? String(dflt) : '', ...limits(p, ['minimum', 'maximum']) });
+        fields.push({
+          ...base,
+          kind: p.type,
+          initial: count(dflt) !== undefined ? String(dflt) : '',
+          ...limits(p, ['minimum', 'maximum']),
+        });
         break;
       case 'boolean':
         fields.push({ ...base, kind: 'boolean', initial: dflt === true });
@@ -119,8 +136,16 @@ export function formFields(schema: unknown): FormField[] {
           fields.push({ ...base, kind: 'unsupported', initial: '' });
           break;
         }
-        const initial = Array.isArray(dflt) ? dflt.filter((v): v is string => typeof v === 'string' && choices.some((c) => c.value === v)) : [];
-        fields.push({ ...base, kind: 'multiselect', options: choices, initial, ...limits(p, ['minItems', 'maxItems']) });
+        const initial = Array.isArray(dflt)
+          ? dflt.filter((v): v is string => typeof v === 'string' && choices.some((c) => c.value === v))
+          : [];
+        fields.push({
+          ...base,
+          kind: 'multiselect',
+          options: choices,
+          initial,
+          ...limits(p, ['minItems', 'maxItems']),
+        });
         break;
       }
       default:
@@ -130,7 +155,10 @@ export function formFields(schema: unknown): FormField[] {
   return fields;
 }
 
-function limits<K extends 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minItems' | 'maxItems'>(p: Rec, keys: K[]): Partial<Record<K, number>> {
+function limits<K extends 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minItems' | 'maxItems'>(
+  p: Rec,
+  keys: K[],
+): Partial<Record<K, number>> {
   const out: Partial<Record<K, number>> = {};
   for (const key of keys) {
     const value = count(p[key]);
@@ -151,7 +179,11 @@ export function initialValues(fields: readonly FormField[]): Record<string, RawV
  * schema's regular expressions (the host passes it: a hostile pattern must not stall it; the
  * webview has checked them already, and the agent checks what it receives anyway).
  */
-export function validateForm(fields: readonly FormField[], raw: Readonly<Record<string, unknown>>, opts: { patterns?: boolean } = {}): FormResult {
+export function validateForm(
+  fields: readonly FormField[],
+  raw: Readonly<Record<string, unknown>>,
+  opts: { patterns?: boolean } = {},
+): FormResult {
   const content: Record<string, ElicitationContentValue> = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {
@@ -175,11 +207,14 @@ function check(field: FormField, value: unknown, patterns: boolean): Checked {
       return typeof value === 'boolean' ? value : { error: 'Not a yes or no.' };
     case 'multiselect': {
       if (value === undefined) return field.required ? { error: 'Required.' } : undefined;
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return { error: 'Not a list of choices.' };
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+        return { error: 'Not a list of choices.' };
       const chosen = [...new Set(value as string[])];
       if (!chosen.every((v) => field.options!.some((o) => o.value === v))) return { error: 'Choose from the options.' };
-      if (field.minItems !== undefined && chosen.length < field.minItems) return { error: `Choose at least ${field.minItems}.` };
-      if (field.maxItems !== undefined && chosen.length > field.maxItems) return { error: `Choose at most ${field.maxItems}.` };
+      if (field.minItems !== undefined && chosen.length < field.minItems)
+        return { error: `Choose at least ${field.minItems}.` };
+      if (field.maxItems !== undefined && chosen.length > field.maxItems)
+        return { error: `Choose at most ${field.maxItems}.` };
       return chosen;
     }
     default:
@@ -206,8 +241,10 @@ function check(field: FormField, value: unknown, patterns: boolean): Checked {
 
 function checkString(field: FormField, value: string, patterns: boolean): Checked {
   const length = [...value].length;
-  if (field.minLength !== undefined && length < field.minLength) return { error: `At least ${field.minLength} characters.` };
-  if (field.maxLength !== undefined && length > field.maxLength) return { error: `At most ${field.maxLength} characters.` };
+  if (field.minLength !== undefined && length < field.minLength)
+    return { error: `At least ${field.minLength} characters.` };
+  if (field.maxLength !== undefined && length > field.maxLength)
+    return { error: `At most ${field.maxLength} characters.` };
   if (field.format && !matchesFormat(field.format, value)) return { error: FORMAT_MESSAGE[field.format] };
   if (patterns && field.pattern !== undefined && value.length <= MAX_PATTERN_INPUT) {
     let re: RegExp | undefined;
@@ -246,7 +283,13 @@ export function matchesFormat(format: StringFormat, value: string): boolean {
     }
     case 'date-time': {
       const m = DATE_TIME.exec(value);
-      return !!m && validDate(Number(m[1]), Number(m[2]), Number(m[3])) && Number(m[4]) < 24 && Number(m[5]) < 60 && Number(m[6] ?? 0) < 61;
+      return (
+        !!m &&
+        validDate(Number(m[1]), Number(m[2]), Number(m[3])) &&
+        Number(m[4]) < 24 &&
+        Number(m[5]) < 60 &&
+        Number(m[6] ?? 0) < 61
+      );
     }
   }
 }

@@ -102,7 +102,8 @@ export interface ElicitationEntry {
   completed?: boolean;
 }
 
-export type ThreadEntry = MessageEntry | ToolCallEntry | PlanEntryView | NoticeEntry | DividerEntry | PermissionEntry | ElicitationEntry;
+export type ThreadEntry =
+  MessageEntry | ToolCallEntry | PlanEntryView | NoticeEntry | DividerEntry | PermissionEntry | ElicitationEntry;
 
 /** Usage as the agent last reported it. */
 export interface Usage {

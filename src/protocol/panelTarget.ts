@@ -36,7 +36,9 @@ export function readPanelTarget(raw: unknown): PanelTarget | undefined {
   const t = raw as Record<string, unknown>;
   if (typeof t.agentId !== 'string' || typeof t.sessionId !== 'string' || typeof t.cwd !== 'string') return undefined;
   const dirs = Array.isArray(t.additionalDirectories)
-    ? t.additionalDirectories.filter((d): d is string => typeof d === 'string' && d.length > 0).slice(0, MAX_DIRECTORIES)
+    ? t.additionalDirectories
+        .filter((d): d is string => typeof d === 'string' && d.length > 0)
+        .slice(0, MAX_DIRECTORIES)
     : [];
   return {
     agentId: t.agentId,

@@ -42,7 +42,10 @@ export function keepTail(text: string, max = TERMINAL_VIEW_CHARS): string {
 }
 
 /** A new state with the delta applied; `state` is not changed (copies may share it). */
-export function applyTerminalDelta(state: TerminalOutputState | undefined, delta: TerminalOutputDelta): TerminalOutputState {
+export function applyTerminalDelta(
+  state: TerminalOutputState | undefined,
+  delta: TerminalOutputDelta,
+): TerminalOutputState {
   const joined = delta.reset || !state ? delta.text : state.output + delta.text;
   const output = keepTail(joined);
   const next: TerminalOutputState = {

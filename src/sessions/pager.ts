@@ -63,12 +63,18 @@ export class FolderPager {
       else foreign++;
     }
     if (page.dropped > 0) {
-      this.logger.warn(`${this.agentId}: session/list sent ${page.dropped} malformed sessions; showing the other ${page.sessions.length}`);
+      this.logger.warn(
+        `${this.agentId}: session/list sent ${page.dropped} malformed sessions; showing the other ${page.sessions.length}`,
+      );
     }
     if (foreign > 0) {
-      this.logger.info(`${this.agentId}: dropped ${foreign} of ${page.sessions.length} listed sessions not in ${this.folder}`);
+      this.logger.info(
+        `${this.agentId}: dropped ${foreign} of ${page.sessions.length} listed sessions not in ${this.folder}`,
+      );
     }
-    this.logger.debug(`${this.agentId}: session/list page: ${out.length} sessions${page.nextCursor === undefined ? ', last page' : ''}`);
+    this.logger.debug(
+      `${this.agentId}: session/list page: ${out.length} sessions${page.nextCursor === undefined ? ', last page' : ''}`,
+    );
     return out;
   }
 

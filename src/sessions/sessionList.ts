@@ -218,7 +218,9 @@ export class SessionList implements IDisposable {
   addCreated(session: SessionInfo): void {
     if (this.disposed) return;
     if (!this.pager.matches(session.cwd)) {
-      this.logger.warn(`${this.agentId}: created session ${session.sessionId} is not in ${this.folder}; not listed here`);
+      this.logger.warn(
+        `${this.agentId}: created session ${session.sessionId} is not in ${this.folder}; not listed here`,
+      );
       return;
     }
     const existing = this.rows.get(session.sessionId);
@@ -268,14 +270,16 @@ export class SessionList implements IDisposable {
   private async runMore(signal: AbortSignal): Promise<void> {
     try {
       let cursor = this.cursor;
-      for (let barren = 0; cursor !== undefined; ) {
+      for (let barren = 0; cursor !== undefined;) {
         let page: ListPage;
         try {
           page = await this.pager.fetch(cursor, signal);
         } catch (e) {
           if (signal.aborted || !isInvalidCursor(e)) throw e;
           // Agents answer a stale cursor with -32602 or -32603: start over, lose nothing shown.
-          this.logger.warn(`${this.agentId}: session/list rejected the cursor (${(e as ProtocolError).code}); starting again from the first page`);
+          this.logger.warn(
+            `${this.agentId}: session/list rejected the cursor (${(e as ProtocolError).code}); starting again from the first page`,
+          );
           const got = await this.pager.fromStart(signal);
           if (!signal.aborted) this.restartWith(got, Notices.cursorRejected);
           return;

@@ -38,7 +38,10 @@ export function sanitizeText(raw: string, max = MAX_TITLE): string {
   if (clean.length <= max) return clean;
   const points = Array.from(clean);
   if (points.length <= max) return clean;
-  return `${points.slice(0, max - 1).join('').trimEnd()}…`;
+  return `${points
+    .slice(0, max - 1)
+    .join('')
+    .trimEnd()}…`;
 }
 
 /** What a session row shows as its name. */
@@ -64,5 +67,7 @@ export function sanitizeTitle(raw: unknown, sessionId: string): SanitizedTitle {
 
 /** The first 8 characters of a session id, cleaned like a title: ids come from the agent too. */
 export function shortId(sessionId: string): string {
-  return Array.from(sanitizeText(String(sessionId), 64)).slice(0, 8).join('');
+  return Array.from(sanitizeText(String(sessionId), 64))
+    .slice(0, 8)
+    .join('');
 }

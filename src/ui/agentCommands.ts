@@ -6,7 +6,12 @@ import { showError } from './messages';
 import { setAgentSecret, signIn, signOut, type SignInDeps } from './signIn';
 
 /** The agent a command was given: a tree node's, a host, an agent id, or the user's choice. */
-async function hostOf(deps: SignInDeps, arg: unknown, placeHolder: string, filter?: (h: AgentHost) => boolean): Promise<AgentHost | undefined> {
+async function hostOf(
+  deps: SignInDeps,
+  arg: unknown,
+  placeHolder: string,
+  filter?: (h: AgentHost) => boolean,
+): Promise<AgentHost | undefined> {
   if (typeof arg === 'string') return deps.agents.get(arg);
   const h = (arg as { host?: unknown } | undefined)?.host ?? arg;
   if (h && deps.agents.all.includes(h as AgentHost)) return h as AgentHost;
@@ -46,13 +51,28 @@ export function registerAgentCommands(deps: SignInDeps): vscode.Disposable[] {
       for (const h of deps.agents.all) {
         const shown = displayState(h.state.kind, h.needsSignIn);
         items.push({ label: h.config.name, kind: vscode.QuickPickItemKind.Separator });
-        if (shown === 'signIn') items.push({ label: `$(account) Sign in to ${h.config.name}`, run: () => vscode.commands.executeCommand('acp.signIn', h.config.id) });
-        items.push({ label: `$(debug-restart) Restart ${h.config.name}`, description: STATE_WORDS[shown], run: () => vscode.commands.executeCommand('acp.restartAgent', { type: 'agent', host: h }) });
+        if (shown === 'signIn')
+          items.push({
+            label: `$(account) Sign in to ${h.config.name}`,
+            run: () => vscode.commands.executeCommand('acp.signIn', h.config.id),
+          });
+        items.push({
+          label: `$(debug-restart) Restart ${h.config.name}`,
+          description: STATE_WORDS[shown],
+          run: () => vscode.commands.executeCommand('acp.restartAgent', { type: 'agent', host: h }),
+        });
         if (shown !== 'stopped') items.push({ label: `$(debug-stop) Stop ${h.config.name}`, run: () => h.stop() });
-        if (h.connection?.features.logout && shown === 'ready') items.push({ label: `$(sign-out) Sign out of ${h.config.name}`, run: () => vscode.commands.executeCommand('acp.signOut', h.config.id) });
+        if (h.connection?.features.logout && shown === 'ready')
+          items.push({
+            label: `$(sign-out) Sign out of ${h.config.name}`,
+            run: () => vscode.commands.executeCommand('acp.signOut', h.config.id),
+          });
       }
       items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
-      items.push({ label: '$(key) Set Agent Secret…', run: () => vscode.commands.executeCommand('acp.setAgentSecret') });
+      items.push({
+        label: '$(key) Set Agent Secret…',
+        run: () => vscode.commands.executeCommand('acp.setAgentSecret'),
+      });
       items.push({ label: '$(output) Show Log', run: () => vscode.commands.executeCommand('acp.showLog') });
       const choice = await vscode.window.showQuickPick(items, { placeHolder: 'ACP agents' });
       await choice?.run?.();

@@ -35,10 +35,14 @@ export async function pickFolder(placeHolder: string): Promise<vscode.WorkspaceF
   if (folders.length === 1) return folders[0];
   const active = vscode.window.activeTextEditor?.document.uri;
   const current = active ? vscode.workspace.getWorkspaceFolder(active) : undefined;
-  const ordered = [...folders].sort((a, b) => Number(b.uri.toString() === lastFolder) - Number(a.uri.toString() === lastFolder));
+  const ordered = [...folders].sort(
+    (a, b) => Number(b.uri.toString() === lastFolder) - Number(a.uri.toString() === lastFolder),
+  );
   const items = ordered.map((folder) => ({
     label: folder.name,
-    description: [folder.uri.toString() === lastFolder ? 'last used' : '', folder === current ? 'current editor' : ''].filter(Boolean).join(' · '),
+    description: [folder.uri.toString() === lastFolder ? 'last used' : '', folder === current ? 'current editor' : '']
+      .filter(Boolean)
+      .join(' · '),
     detail: folder.uri.fsPath,
     folder,
   }));

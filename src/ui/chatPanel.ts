@@ -52,7 +52,10 @@ export class ChatPanel extends Disposable {
   ) {
     super();
     const webview = panel.webview;
-    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')] };
+    webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+    };
     this.channel = createChannel({
       post: (m) => void webview.postMessage(m),
       onMessage: (listener) => webview.onDidReceiveMessage(listener),
@@ -92,7 +95,11 @@ export class ChatPanel extends Disposable {
     void this.channel.sendNotification(snapshotEvent, { thread, capabilities: this.session.capabilities() });
     this.ready = true;
     for (let i = 0; i < rest.length; i += 200) {
-      this.batcher.push(rest.slice(i, i + 200).map((entry, k) => ({ kind: 'entryAdded' as const, index: SNAPSHOT_HEAD + i + k, entry })));
+      this.batcher.push(
+        rest
+          .slice(i, i + 200)
+          .map((entry, k) => ({ kind: 'entryAdded' as const, index: SNAPSHOT_HEAD + i + k, entry })),
+      );
     }
   }
 
@@ -107,7 +114,9 @@ export class ChatPanel extends Disposable {
     });
     c.onRequest(cancelTurnRequest, () => s.cancel());
     c.onRequest(cancelLoadRequest, () => s.cancelLoad());
-    c.onRequest(answerPermissionRequest, ({ requestId, optionId }) => s.answerPermission(String(requestId), optionId === null ? null : String(optionId)));
+    c.onRequest(answerPermissionRequest, ({ requestId, optionId }) =>
+      s.answerPermission(String(requestId), optionId === null ? null : String(optionId)),
+    );
     c.onRequest(answerElicitationRequest, async ({ requestId, action, values }) => {
       const id = String(requestId);
       if (action !== 'accept' && action !== 'decline' && action !== 'cancel') return false;
@@ -123,7 +132,9 @@ export class ChatPanel extends Disposable {
       throw new ResponseError(ErrorCodes.InternalError, describeError(e));
     };
     c.onRequest(setModeRequest, ({ modeId }) => s.setMode(String(modeId)).catch(refused));
-    c.onRequest(setConfigOptionRequest, ({ configId, value }) => s.setConfigOption(String(configId), value).catch(refused));
+    c.onRequest(setConfigOptionRequest, ({ configId, value }) =>
+      s.setConfigOption(String(configId), value).catch(refused),
+    );
     c.onRequest(openLocationRequest, ({ path, line }) => openLocation(path, line, s.target.cwd));
     c.onRequest(openLinkRequest, ({ href }) => openLink(href, s.target.cwd));
     c.onRequest(openDiffRequest, ({ entryIndex, contentIndex }) => {
@@ -179,5 +190,7 @@ export class ChatPanel extends Disposable {
 function makeNonce(): string {
   const bytes = new Uint8Array(18);
   crypto.getRandomValues(bytes);
-  return Buffer.from(bytes).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return Buffer.from(bytes)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }

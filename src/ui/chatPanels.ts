@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
-import type { CreateElicitationRequest, CreateElicitationResponse, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import type {
+  CreateElicitationRequest,
+  CreateElicitationResponse,
+  RequestPermissionRequest,
+  RequestPermissionResponse,
+} from '@agentclientprotocol/sdk';
 import { Disposable, DisposableMap } from '../base/lifecycle';
 import type { AgentRegistry } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
@@ -82,11 +87,19 @@ export class ChatPanels extends Disposable implements OpenChats {
         return existing;
       }
     }
-    const panel = vscode.window.createWebviewPanel(CHAT_VIEW_TYPE, target.title ?? 'ACP Chat', vscode.ViewColumn.Active, {
-      enableScripts: true,
-      enableFindWidget: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist'), vscode.Uri.joinPath(this.extensionUri, 'media')],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      target.title ?? 'ACP Chat',
+      vscode.ViewColumn.Active,
+      {
+        enableScripts: true,
+        enableFindWidget: true,
+        localResourceRoots: [
+          vscode.Uri.joinPath(this.extensionUri, 'dist'),
+          vscode.Uri.joinPath(this.extensionUri, 'media'),
+        ],
+      },
+    );
     const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps));
     void chat.session.attach(mode);
     return chat;
@@ -137,15 +150,24 @@ export class ChatPanels extends Disposable implements OpenChats {
   /** The session this window last opened in a folder (however the agent spelled the folder's path). */
   lastOpened(cwd: string): { agentId: string; sessionId: string } | undefined {
     const v = this.state.get<{ agentId?: unknown; sessionId?: unknown }>(lastOpenedKey(cwd));
-    return v && typeof v.agentId === 'string' && typeof v.sessionId === 'string' ? { agentId: v.agentId, sessionId: v.sessionId } : undefined;
+    return v && typeof v.agentId === 'string' && typeof v.sessionId === 'string'
+      ? { agentId: v.agentId, sessionId: v.sessionId }
+      : undefined;
   }
 
   private sessionFor(agentId: string, sessionId: string): ChatSession | undefined {
-    return this.get(agentId, sessionId)?.session ?? [...this.unnamed].find((p) => p.session.sessionId === sessionId && p.session.target.agentId === agentId)?.session;
+    return (
+      this.get(agentId, sessionId)?.session ??
+      [...this.unnamed].find((p) => p.session.sessionId === sessionId && p.session.target.agentId === agentId)?.session
+    );
   }
 
   /** The agent asks for permission: the session's panel shows a card; no panel, no permission. */
-  requestPermission(agentId: string, params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
+  requestPermission(
+    agentId: string,
+    params: RequestPermissionRequest,
+    signal: AbortSignal,
+  ): Promise<RequestPermissionResponse> {
     const session = this.sessionFor(agentId, params.sessionId);
     if (!session) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     return session.requestPermission(params, signal);
@@ -178,7 +200,8 @@ export class ChatPanels extends Disposable implements OpenChats {
   retryAfterSignIn(agentId: string): void {
     for (const chat of this.all) {
       const state = chat.session.thread.status.state;
-      if (chat.session.target.agentId === agentId && (state === 'error' || state === 'disconnected')) void chat.session.retry();
+      if (chat.session.target.agentId === agentId && (state === 'error' || state === 'disconnected'))
+        void chat.session.retry();
     }
   }
 

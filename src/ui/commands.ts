@@ -28,14 +28,22 @@ export const defaultConfirm = async (message: string, action: string): Promise<b
 
 /** The other folders of a multi-root window: extra roots for a new session. */
 function otherFolders(cwd: string): string[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file' && folderPath(f) !== cwd).map(folderPath);
+  return (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file' && folderPath(f) !== cwd)
+    .map(folderPath);
 }
 
 /** Opens a listed session in its chat panel. */
 export function openRow(deps: CommandDeps, node: SessionNode, mode: OpenMode): void {
   const { row, host } = node;
   void deps.chats.open(
-    { agentId: host.config.id, sessionId: row.sessionId, cwd: row.cwd, additionalDirectories: row.additionalDirectories, title: row.title ?? undefined },
+    {
+      agentId: host.config.id,
+      sessionId: row.sessionId,
+      cwd: row.cwd,
+      additionalDirectories: row.additionalDirectories,
+      title: row.title ?? undefined,
+    },
     mode,
   );
 }
@@ -62,7 +70,8 @@ export async function newSession(deps: CommandDeps, node?: TreeNode): Promise<vo
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { agents, lists, settings } = deps;
-  const asSession = (node: unknown): SessionNode | undefined => ((node as TreeNode | undefined)?.type === 'session' ? (node as SessionNode) : undefined);
+  const asSession = (node: unknown): SessionNode | undefined =>
+    (node as TreeNode | undefined)?.type === 'session' ? (node as SessionNode) : undefined;
   const run = (id: string, fn: (...args: unknown[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -127,7 +136,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       const host = n && n.type !== 'folder' ? n.host : await pickAgent(agents, 'Restart which agent?');
       if (!host) return;
       // Open chats attach again when the agent is ready (each chat watches its agent's state).
-      await vscode.window.withProgress({ location: { viewId: 'acp.sessions' }, title: `Restarting ${host.config.name}` }, () => host.restart());
+      await vscode.window.withProgress(
+        { location: { viewId: 'acp.sessions' }, title: `Restarting ${host.config.name}` },
+        () => host.restart(),
+      );
     }),
     run('acp.stopAgent', async (node) => {
       const n = node as TreeNode | undefined;

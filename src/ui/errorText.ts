@@ -14,7 +14,8 @@ export function describeError(e: unknown): string {
     const how = e.code !== null ? `exit code ${e.code}` : e.signal ? `signal ${e.signal}` : 'no exit code';
     return `${e.agentName} stopped (${how}). The log has its last output.`;
   }
-  if (e instanceof AgentTimedOut) return `${e.agentName} did not answer ${e.phase} within ${Math.round(e.ms / 1000)} seconds.`;
+  if (e instanceof AgentTimedOut)
+    return `${e.agentName} did not answer ${e.phase} within ${Math.round(e.ms / 1000)} seconds.`;
   if (e instanceof AuthRequired) {
     // The agent's own reason ("the API key is wrong") helps when signing in is not the fix.
     const why = cap(e.detail.replace(/^Authentication required:?\s*/i, ''));
@@ -53,7 +54,9 @@ function dataDetail(data: unknown): string {
 
 /** One line, at most 300 characters, no control characters. */
 function cap(s: string): string {
-  const line = s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const line = s
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return line.length > 300 ? `${line.slice(0, 299)}…` : line;
 }
-

@@ -28,8 +28,14 @@ interface SessionPick extends vscode.QuickPickItem {
   readonly action?: 'new' | 'more' | 'retry' | 'signIn';
 }
 
-const resumeButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('debug-continue'), tooltip: 'Resume (no history)' };
-const historyButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('history'), tooltip: 'Open with history' };
+const resumeButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('debug-continue'),
+  tooltip: 'Resume (no history)',
+};
+const historyButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('history'),
+  tooltip: 'Open with history',
+};
 
 export interface ResumeDeps {
   agents: AgentRegistry;
@@ -139,17 +145,35 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     // An agent that wants sign-in gets a row that signs in, not an error.
     for (const { host, list } of lists) {
       if (list.state === 'error' && list.error instanceof AuthRequired) {
-        items.unshift({ label: `$(account) Sign in to ${host.config.name}`, description: 'to see its sessions', action: 'signIn', host, alwaysShow: true });
+        items.unshift({
+          label: `$(account) Sign in to ${host.config.name}`,
+          description: 'to see its sessions',
+          action: 'signIn',
+          host,
+          alwaysShow: true,
+        });
       }
       // Not an error to retry: this agent has no session/list. It can still start a session.
       if (list.state === 'error' && list.error instanceof CannotList) {
-        items.unshift({ label: `$(info) ${several ? host.config.name : 'This agent'} cannot list sessions — New Session`, action: 'new', host, alwaysShow: true });
+        items.unshift({
+          label: `$(info) ${several ? host.config.name : 'This agent'} cannot list sessions — New Session`,
+          action: 'new',
+          host,
+          alwaysShow: true,
+        });
       }
     }
     // Paging that stopped early says why, below the rows it did list.
     if (items.length > 0 && !qp.busy) {
-      if (errors.length > 0) items.push({ label: `$(error) ${errors[0]}`, description: 'Enter to retry', action: 'retry', alwaysShow: true });
-      for (const { list } of lists) if (list.notice) items.push({ label: `$(warning) ${list.notice}`, alwaysShow: true });
+      if (errors.length > 0)
+        items.push({
+          label: `$(error) ${errors[0]}`,
+          description: 'Enter to retry',
+          action: 'retry',
+          alwaysShow: true,
+        });
+      for (const { list } of lists)
+        if (list.notice) items.push({ label: `$(warning) ${list.notice}`, alwaysShow: true });
     }
     if (items.length === 0 && !qp.busy) {
       items.push({
@@ -189,7 +213,10 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
       }
     } finally {
       errors = lists
-        .filter(({ list }) => list.state === 'error' && !(list.error instanceof AuthRequired) && !(list.error instanceof CannotList))
+        .filter(
+          ({ list }) =>
+            list.state === 'error' && !(list.error instanceof AuthRequired) && !(list.error instanceof CannotList),
+        )
         .map(({ list }) => describeError(list.error));
       qp.busy = false;
       if (!stopped) render();
@@ -203,7 +230,13 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     if (!item.row || !item.host) return;
     qp.hide();
     void deps.chats.open(
-      { agentId: item.host.config.id, sessionId: item.row.sessionId, cwd: item.row.cwd, additionalDirectories: item.row.additionalDirectories, title: item.row.title ?? undefined },
+      {
+        agentId: item.host.config.id,
+        sessionId: item.row.sessionId,
+        cwd: item.row.cwd,
+        additionalDirectories: item.row.additionalDirectories,
+        title: item.row.title ?? undefined,
+      },
       mode,
     );
   };
@@ -220,7 +253,10 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
     if (item.action === 'new') {
       qp.hide();
       // With the agent known (a row for an agent that cannot list), start with that one.
-      void vscode.commands.executeCommand('acp.newSession', item.host && { type: 'agent', host: item.host, folder, path: cwd });
+      void vscode.commands.executeCommand(
+        'acp.newSession',
+        item.host && { type: 'agent', host: item.host, folder, path: cwd },
+      );
     } else if (item.action === 'signIn') {
       qp.hide();
       void vscode.commands.executeCommand('acp.signIn', item.host);
@@ -228,7 +264,9 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
       limit += PICK_LIMIT;
       settled = pageOn();
     } else if (item.action === 'retry') {
-      settled = Promise.all(lists.filter(({ list }) => list.state === 'error').map(({ list }) => list.retry())).then(() => pageOn());
+      settled = Promise.all(lists.filter(({ list }) => list.state === 'error').map(({ list }) => list.retry())).then(
+        () => pageOn(),
+      );
     } else open(item, deps.settings.value.openMode);
   });
   qp.onDidTriggerItemButton(({ item, button }) => open(item, button === resumeButton ? 'resume' : 'load'));
@@ -267,7 +305,12 @@ const LAST_SEARCH_PAGES = 20;
 /** The listed row of a session, paging on a little; undefined when the agent no longer lists it. */
 async function findListed(list: SessionList, sessionId: string): Promise<SessionRow | undefined> {
   await list.ensureLoaded();
-  for (let i = 0; !list.get(sessionId) && list.nextCursor !== undefined && list.state !== 'error' && i < LAST_SEARCH_PAGES; i++) await list.loadMore();
+  for (
+    let i = 0;
+    !list.get(sessionId) && list.nextCursor !== undefined && list.state !== 'error' && i < LAST_SEARCH_PAGES;
+    i++
+  )
+    await list.loadMore();
   return list.get(sessionId);
 }
 
@@ -282,10 +325,19 @@ export async function continueLastSession(deps: ResumeDeps): Promise<void> {
   const cwd = folderPath(folder);
   const hosts = deps.agents.all;
   if (hosts.length === 0) return void vscode.commands.executeCommand('acp.addAgent');
-  const candidates: { host: AgentHost; list: SessionList }[] = hosts.map((host) => ({ host, list: deps.lists.get(host, cwd) }));
+  const candidates: { host: AgentHost; list: SessionList }[] = hosts.map((host) => ({
+    host,
+    list: deps.lists.get(host, cwd),
+  }));
   const open = (host: AgentHost, sessionId: string, row: SessionRow | undefined) =>
     deps.chats.open(
-      { agentId: host.config.id, sessionId, cwd: row?.cwd ?? cwd, additionalDirectories: row?.additionalDirectories, title: row?.title ?? undefined },
+      {
+        agentId: host.config.id,
+        sessionId,
+        cwd: row?.cwd ?? cwd,
+        additionalDirectories: row?.additionalDirectories,
+        title: row?.title ?? undefined,
+      },
       deps.settings.value.openMode,
     );
   const last = deps.chats.lastOpened(cwd);
@@ -296,7 +348,11 @@ export async function continueLastSession(deps: ResumeDeps): Promise<void> {
   // An open panel vouches for its session; a list that failed (or an agent that cannot list)
   // cannot say the session is gone, so the chat opens and tells. Otherwise a session the agent
   // no longer lists (deleted) gives way to the most recent.
-  const id = pickLastSession(owner ? last.sessionId : undefined, candidates.flatMap((c) => c.list.items), () => lastIsOpen || owner?.list.state === 'error');
+  const id = pickLastSession(
+    owner ? last.sessionId : undefined,
+    candidates.flatMap((c) => c.list.items),
+    () => lastIsOpen || owner?.list.state === 'error',
+  );
   const found = owner && id === last?.sessionId ? owner : candidates.find((c) => id !== undefined && c.list.get(id));
   if (id && found) {
     await open(found.host, id, found.list.get(id));

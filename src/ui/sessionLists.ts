@@ -22,7 +22,9 @@ export class CannotList extends Error {
  * a removed agent drops them.
  */
 export class SessionLists extends Disposable {
-  private readonly lists = this.register(new DisposableMap<string, { list: SessionList; host: AgentHost; dispose(): void }>());
+  private readonly lists = this.register(
+    new DisposableMap<string, { list: SessionList; host: AgentHost; dispose(): void }>(),
+  );
   private readonly watchers = this.register(new DisposableMap<string, MutableDisposable<IDisposable>>());
   private readonly emitter = this.register(new Emitter<{ list: SessionList; change: SessionListChange }>());
   /** Fires with the list that changed and what changed in it. */
@@ -109,7 +111,8 @@ export class SessionLists extends Disposable {
     this.watch(host);
     // A new process (an automatic or a user's restart): the old one's cursors and errors mean
     // nothing now. A list whose first page is waiting for this start gets it anyway.
-    for (const list of this.listsOf(id)) if (list.state !== 'loading' && (list.loaded || list.state === 'error')) void list.reload();
+    for (const list of this.listsOf(id))
+      if (list.state !== 'loading' && (list.loaded || list.state === 'error')) void list.reload();
   }
 
   /** A removed agent, or one replaced by changed settings, gets its lists dropped. */

@@ -34,7 +34,8 @@ export interface SessionNode {
 /** "Load more…", "Loading…", an error with Retry, "No sessions", a notice. */
 export interface StateNode {
   readonly type: 'state';
-  readonly kind: 'loadMore' | 'loading' | 'error' | 'empty' | 'notice' | 'stopped' | 'startFailed' | 'cannotList' | 'signIn';
+  readonly kind:
+    'loadMore' | 'loading' | 'error' | 'empty' | 'notice' | 'stopped' | 'startFailed' | 'cannotList' | 'signIn';
   readonly list: SessionList;
   readonly host: AgentHost;
   readonly folder: vscode.WorkspaceFolder;
@@ -185,16 +186,30 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     return this.listChildren(this.lists.get(host, f.path), host, f.folder, parent);
   }
 
-  private listChildren(list: SessionList, host: AgentHost, folder: vscode.WorkspaceFolder, parent: TreeNode | undefined): TreeNode[] {
+  private listChildren(
+    list: SessionList,
+    host: AgentHost,
+    folder: vscode.WorkspaceFolder,
+    parent: TreeNode | undefined,
+  ): TreeNode[] {
     this.parents.set(list, parent);
     if (!list.loaded && list.state === 'idle') void list.loadFirstPage();
-    const state = (kind: StateNode['kind'], label: string, detail?: string): StateNode => ({ type: 'state', kind, list, host, folder, label, detail });
+    const state = (kind: StateNode['kind'], label: string, detail?: string): StateNode => ({
+      type: 'state',
+      kind,
+      list,
+      host,
+      folder,
+      label,
+      detail,
+    });
     const out: TreeNode[] = [];
     const hostState = host.state;
     if (hostState.kind === 'failed' && hostState.error instanceof AgentExited) {
       // A process that never ran (a wrong command) needs the settings, not just a restart.
       const { error } = hostState;
-      if (error.spawnError) out.push(state('startFailed', `${host.config.name} could not be started`, startFailure(error)));
+      if (error.spawnError)
+        out.push(state('startFailed', `${host.config.name} could not be started`, startFailure(error)));
       else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
     }
     if (list.state === 'error' && list.error instanceof CannotList) {
@@ -213,9 +228,11 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     else if (list.state === 'loadingMore') out.push(state('loading', 'Loading more…'));
     else if (list.state === 'error') {
       if (list.error instanceof AuthRequired) out.push(state('signIn', `Sign in to ${host.config.name}`));
-      else if (!(list.error instanceof AgentExited && out[0]?.type === 'state')) out.push(state('error', describeError(list.error)));
+      else if (!(list.error instanceof AgentExited && out[0]?.type === 'state'))
+        out.push(state('error', describeError(list.error)));
     } else if (list.nextCursor !== undefined) out.push(state('loadMore', 'Load more…'));
-    else if (list.items.length === 0 && list.loaded && list.state === 'idle') out.push(state('empty', 'No sessions in this folder yet'));
+    else if (list.items.length === 0 && list.loaded && list.state === 'idle')
+      out.push(state('empty', 'No sessions in this folder yet'));
     return out;
   }
 
@@ -225,7 +242,13 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     return nodes;
   }
 
-  private nodeOf(nodes: Map<string, SessionNode>, list: SessionList, host: AgentHost, folder: vscode.WorkspaceFolder, row: SessionRow): SessionNode {
+  private nodeOf(
+    nodes: Map<string, SessionNode>,
+    list: SessionList,
+    host: AgentHost,
+    folder: vscode.WorkspaceFolder,
+    row: SessionRow,
+  ): SessionNode {
     let node = nodes.get(row.sessionId);
     if (!node) nodes.set(row.sessionId, (node = { type: 'session', list, host, folder, row }));
     node.row = row;
@@ -233,14 +256,20 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   /** The node of a listed session, the same object the tree holds (for `reveal`). */
-  sessionNode(list: SessionList, host: AgentHost, folder: vscode.WorkspaceFolder, sessionId: string): SessionNode | undefined {
+  sessionNode(
+    list: SessionList,
+    host: AgentHost,
+    folder: vscode.WorkspaceFolder,
+    sessionId: string,
+  ): SessionNode | undefined {
     const row = list.get(sessionId);
     return row && this.nodeOf(this.nodesOf(list), list, host, folder, row);
   }
 
   getParent(element: TreeNode): TreeNode | undefined {
     if (element.type === 'folder') return undefined;
-    if (element.type === 'agent') return this.folders().length > 1 ? this.folders().find((f) => f.folder === element.folder) : undefined;
+    if (element.type === 'agent')
+      return this.folders().length > 1 ? this.folders().find((f) => f.folder === element.folder) : undefined;
     return this.parents.get(element.list);
   }
 
@@ -293,7 +322,13 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     const open = this.chats.isOpen(host.config.id, row.sessionId);
     item.iconPath = new vscode.ThemeIcon(open ? 'comment-discussion' : 'comment');
     const f = host.connection?.features;
-    item.contextValue = ['session', f?.load !== false ? 'load' : '', f?.resume ? 'resume' : '', f?.delete ? 'delete' : '', open ? 'open' : '']
+    item.contextValue = [
+      'session',
+      f?.load !== false ? 'load' : '',
+      f?.resume ? 'resume' : '',
+      f?.delete ? 'delete' : '',
+      open ? 'open' : '',
+    ]
       .filter(Boolean)
       .join('.');
     item.command = { command: 'acp.openSession', title: 'Open', arguments: [node] };

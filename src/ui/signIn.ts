@@ -31,7 +31,10 @@ export function secretLookup(secrets: vscode.SecretStorage): (name: string) => P
 }
 
 /** The environment an agent was signed in with through an `env_var` method (see `withSignInEnv`). */
-export async function signInEnvOf(secrets: vscode.SecretStorage, agentId: string): Promise<Record<string, string> | undefined> {
+export async function signInEnvOf(
+  secrets: vscode.SecretStorage,
+  agentId: string,
+): Promise<Record<string, string> | undefined> {
   const raw = await secrets.get(SIGN_IN_ENV_PREFIX + agentId);
   if (!raw) return undefined;
   try {
@@ -49,7 +52,12 @@ export async function signInEnvOf(secrets: vscode.SecretStorage, agentId: string
  * progress; terminal methods run the agent's own program in a terminal, where exit status 0
  * means success, and then restart the agent. Either way, what failed is retried.
  */
-export async function signIn(deps: SignInDeps, host: AgentHost, methodId?: string, given?: Readonly<Record<string, string>>): Promise<boolean> {
+export async function signIn(
+  deps: SignInDeps,
+  host: AgentHost,
+  methodId?: string,
+  given?: Readonly<Record<string, string>>,
+): Promise<boolean> {
   const name = host.config.name;
   const connection = await host.connect();
   const methods = signInMethods(connection.features.authMethods);
@@ -65,7 +73,11 @@ export async function signIn(deps: SignInDeps, host: AgentHost, methodId?: strin
     if (!(await signInWithEnv(deps, host, method, given))) return false;
   } else if (method.kind === 'agent') {
     await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Signing in to ${name} (${method.name})…`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Signing in to ${name} (${method.name})…`,
+        cancellable: true,
+      },
       (_, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
@@ -76,7 +88,9 @@ export async function signIn(deps: SignInDeps, host: AgentHost, methodId?: strin
     const code = await runInTerminal(name, connection.config, method);
     if (code !== 0) {
       void vscode.window.showWarningMessage(
-        code === undefined ? `ACP: signing in to ${name} was closed before it finished.` : `ACP: signing in to ${name} failed (exit code ${code}).`,
+        code === undefined
+          ? `ACP: signing in to ${name} was closed before it finished.`
+          : `ACP: signing in to ${name} failed (exit code ${code}).`,
       );
       return false;
     }
@@ -94,19 +108,26 @@ export async function signIn(deps: SignInDeps, host: AgentHost, methodId?: strin
  * secret storage, restarts the agent with them in its environment, then `authenticate`s with
  * the method (agents such as Codex read the key when asked). False when the user gave up.
  */
-async function signInWithEnv(deps: SignInDeps, host: AgentHost, method: SignInMethod, given?: Readonly<Record<string, string>>): Promise<boolean> {
+async function signInWithEnv(
+  deps: SignInDeps,
+  host: AgentHost,
+  method: SignInMethod,
+  given?: Readonly<Record<string, string>>,
+): Promise<boolean> {
   const name = host.config.name;
   const values: Record<string, string> = {};
   for (const v of method.vars ?? []) {
     const what = v.label ?? v.name;
-    const value = given ? (given[v.name] ?? '') : await vscode.window.showInputBox({
-      title: `Sign in to ${name}: ${method.name}`,
-      prompt: `${what} (set as ${v.name} for ${name}; kept in VS Code's secret storage)${method.link ? `. Get it at ${method.link}` : ''}`,
-      placeHolder: v.optional ? `${v.name} (optional)` : v.name,
-      password: v.secret,
-      ignoreFocusOut: true,
-      validateInput: (text) => (v.optional || text.trim() ? undefined : `${what} is needed to sign in.`),
-    });
+    const value = given
+      ? (given[v.name] ?? '')
+      : await vscode.window.showInputBox({
+          title: `Sign in to ${name}: ${method.name}`,
+          prompt: `${what} (set as ${v.name} for ${name}; kept in VS Code's secret storage)${method.link ? `. Get it at ${method.link}` : ''}`,
+          placeHolder: v.optional ? `${v.name} (optional)` : v.name,
+          password: v.secret,
+          ignoreFocusOut: true,
+          validateInput: (text) => (v.optional || text.trim() ? undefined : `${what} is needed to sign in.`),
+        });
     if (value === undefined) return false;
     if (value.trim()) values[v.name] = value.trim();
   }
@@ -116,11 +137,18 @@ async function signInWithEnv(deps: SignInDeps, host: AgentHost, method: SignInMe
   await host.restart();
   const connection = await host.connect();
   try {
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to ${name} (${method.name})…`, cancellable: true }, (_, token) => {
-      const abort = new AbortController();
-      token.onCancellationRequested(() => abort.abort());
-      return connection.authenticate(method.id, abort.signal);
-    });
+    await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Signing in to ${name} (${method.name})…`,
+        cancellable: true,
+      },
+      (_, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        return connection.authenticate(method.id, abort.signal);
+      },
+    );
   } catch (e) {
     // An agent that reads the variables by itself may not take `authenticate` for this method.
     if (!(e instanceof ProtocolError && e.code === ErrorCodes.MethodNotFound)) throw e;
@@ -136,9 +164,14 @@ async function forgetSignInEnv(deps: SignInDeps, host: AgentHost): Promise<void>
   }
 }
 
-async function pickMethod(name: string, config: AgentConfig, methods: SignInMethod[]): Promise<SignInMethod | undefined> {
+async function pickMethod(
+  name: string,
+  config: AgentConfig,
+  methods: SignInMethod[],
+): Promise<SignInMethod | undefined> {
   const items = methods.map((m) => ({
-    label: m.kind === 'terminal' ? `$(terminal) ${m.name}` : m.kind === 'env' ? `$(key) ${m.name}` : `$(account) ${m.name}`,
+    label:
+      m.kind === 'terminal' ? `$(terminal) ${m.name}` : m.kind === 'env' ? `$(key) ${m.name}` : `$(account) ${m.name}`,
     description: m.description,
     detail:
       m.kind === 'terminal'
@@ -148,13 +181,24 @@ async function pickMethod(name: string, config: AgentConfig, methods: SignInMeth
           : undefined,
     method: m,
   }));
-  return (await vscode.window.showQuickPick(items, { title: `Sign in to ${name}`, placeHolder: 'How do you want to sign in?', matchOnDescription: true }))?.method;
+  return (
+    await vscode.window.showQuickPick(items, {
+      title: `Sign in to ${name}`,
+      placeHolder: 'How do you want to sign in?',
+      matchOnDescription: true,
+    })
+  )?.method;
 }
 
 /** Runs a terminal method; resolves with the exit code, or undefined when the terminal was closed first. */
 function runInTerminal(name: string, config: AgentConfig, method: SignInMethod): Promise<number | undefined> {
   const launch = terminalLaunch(config, method);
-  const terminal = vscode.window.createTerminal({ name: `Sign in to ${name}`, shellPath: launch.command, shellArgs: launch.args, env: launch.env });
+  const terminal = vscode.window.createTerminal({
+    name: `Sign in to ${name}`,
+    shellPath: launch.command,
+    shellArgs: launch.args,
+    env: launch.env,
+  });
   terminal.show();
   return new Promise((resolve) => {
     const sub = vscode.window.onDidCloseTerminal((t) => {
@@ -196,28 +240,42 @@ export async function setAgentSecret(deps: SignInDeps): Promise<void> {
   const s = deps.settings.value;
   const used = referencedSecrets([
     ...s.agents.flatMap((a) => Object.values(a.env)),
-    ...[...s.mcpServers, ...s.agents.flatMap((a) => a.mcpServers ?? [])].flatMap((m) => ('headers' in m ? m.headers : m.env).map((p) => p.value)),
+    ...[...s.mcpServers, ...s.agents.flatMap((a) => a.mcpServers ?? [])].flatMap((m) =>
+      ('headers' in m ? m.headers : m.env).map((p) => p.value),
+    ),
   ]);
   const other = '$(add) Another name…';
   let secretName: string | undefined = used.length
-    ? (await vscode.window.showQuickPick([...used, other], { placeHolder: 'Which secret? (names used as ${secret:NAME} in your ACP settings)' }))
+    ? await vscode.window.showQuickPick([...used, other], {
+        placeHolder: 'Which secret? (names used as ${secret:NAME} in your ACP settings)',
+      })
     : other;
   if (secretName === other) {
     secretName = await vscode.window.showInputBox({
-      prompt: 'The secret\'s name, as used in settings: ${secret:NAME}',
+      prompt: "The secret's name, as used in settings: ${secret:NAME}",
       validateInput: (v) => (/^[A-Za-z0-9._-]+$/.test(v) ? undefined : 'Letters, digits, ".", "_" or "-".'),
     });
   }
   if (!secretName) return;
-  const value = await vscode.window.showInputBox({ prompt: `The value of ${secretName} (stored in VS Code's secret storage)`, password: true, ignoreFocusOut: true });
+  const value = await vscode.window.showInputBox({
+    prompt: `The value of ${secretName} (stored in VS Code's secret storage)`,
+    password: true,
+    ignoreFocusOut: true,
+  });
   if (value === undefined) return;
   await deps.secrets.store(SECRET_PREFIX + secretName, value);
   deps.log.info(`secret "${secretName}" stored`);
   const needle = `\${secret:${secretName}}`;
-  const restart = deps.agents.all.filter((h) => h.state.kind !== 'stopped' && Object.values(h.config.env).some((v) => v.includes(needle)));
+  const restart = deps.agents.all.filter(
+    (h) => h.state.kind !== 'stopped' && Object.values(h.config.env).some((v) => v.includes(needle)),
+  );
   for (const host of restart) {
-    await host.restart().catch((e) => deps.log.warn(`[${host.config.id}] restart after a secret change failed: ${describeError(e)}`));
+    await host
+      .restart()
+      .catch((e) => deps.log.warn(`[${host.config.id}] restart after a secret change failed: ${describeError(e)}`));
     await retryAfterSignIn(deps, host);
   }
-  void vscode.window.showInformationMessage(`ACP: stored the secret "${secretName}".${restart.length ? ` Restarted ${restart.map((h) => h.config.name).join(', ')}.` : ''}`);
+  void vscode.window.showInformationMessage(
+    `ACP: stored the secret "${secretName}".${restart.length ? ` Restarted ${restart.map((h) => h.config.name).join(', ')}.` : ''}`,
+  );
 }

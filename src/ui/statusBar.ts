@@ -5,7 +5,9 @@ import { Disposable } from '../base/lifecycle';
 
 /** One status bar item over every agent: what needs the user first, then how many are ready. */
 export class AgentStatusBar extends Disposable {
-  private readonly item = this.register(vscode.window.createStatusBarItem('acp.agents', vscode.StatusBarAlignment.Left, 50));
+  private readonly item = this.register(
+    vscode.window.createStatusBarItem('acp.agents', vscode.StatusBarAlignment.Left, 50),
+  );
 
   constructor(private readonly agents: AgentRegistry) {
     super();
@@ -27,7 +29,9 @@ export class AgentStatusBar extends Disposable {
       this.item.hide();
       return;
     }
-    const { text, tooltip } = summarize(all.map((h) => ({ name: h.config.name, state: displayState(h.state.kind, h.needsSignIn) })));
+    const { text, tooltip } = summarize(
+      all.map((h) => ({ name: h.config.name, state: displayState(h.state.kind, h.needsSignIn) })),
+    );
     this.item.text = text;
     this.item.tooltip = `${tooltip}\n\nClick for agent actions`;
     this.item.show();

@@ -35,14 +35,23 @@ class ShownTerminals extends Terminals {
  * that embeds it: at most ten deltas a second per terminal, each only what the command printed
  * since the last one (and a reset when more arrived than the chat keeps); the exit always shows.
  */
-export function agentTerminals(config: AgentConfig, log: LogOutputChannel, chats: () => ChatPanels | undefined): Terminals {
+export function agentTerminals(
+  config: AgentConfig,
+  log: LogOutputChannel,
+  chats: () => ChatPanels | undefined,
+): Terminals {
   const pending = new Map<string, Pending>();
   const send = (ref: TerminalRef, exit?: Pick<TerminalOutputDelta, 'exitCode' | 'signal'>) => {
     const p = pending.get(ref.terminalId);
     clearTimeout(p?.timer);
     pending.delete(ref.terminalId);
     if (!p?.text && !exit) return;
-    const delta: TerminalOutputDelta = { text: p?.text ?? '', reset: p?.cut ?? false, truncated: p?.cut ?? false, ...exit };
+    const delta: TerminalOutputDelta = {
+      text: p?.text ?? '',
+      reset: p?.cut ?? false,
+      truncated: p?.cut ?? false,
+      ...exit,
+    };
     chats()?.terminalOutput(config.id, ref.sessionId, ref.terminalId, delta);
   };
   const terminals = new ShownTerminals({ logger: log, allowTerminal: () => config.allowTerminals !== false }, (ref) => {
@@ -51,7 +60,11 @@ export function agentTerminals(config: AgentConfig, log: LogOutputChannel, chats
   });
   terminals.onOutput((e) => {
     let p = pending.get(e.terminalId);
-    if (!p) pending.set(e.terminalId, (p = { ref: { sessionId: e.sessionId, terminalId: e.terminalId }, text: '', cut: false }));
+    if (!p)
+      pending.set(
+        e.terminalId,
+        (p = { ref: { sessionId: e.sessionId, terminalId: e.terminalId }, text: '', cut: false }),
+      );
     p.text += e.chunk;
     if (p.text.length > TERMINAL_VIEW_CHARS) {
       p.text = keepTail(p.text);

@@ -35,14 +35,25 @@ interface Found {
 }
 
 /** Looks for a session id in the folders' lists first, then in the agent's whole list. */
-async function find(deps: LinkDeps, sessionId: string, hosts: AgentHost[], folders: string[]): Promise<Found | undefined> {
+async function find(
+  deps: LinkDeps,
+  sessionId: string,
+  hosts: AgentHost[],
+  folders: string[],
+): Promise<Found | undefined> {
   for (const host of hosts) {
     for (const folder of folders) {
       const list = deps.lists.get(host, folder);
       await list.ensureLoaded();
-      for (let i = 0; !list.get(sessionId) && list.nextCursor !== undefined && list.state !== 'error' && i < MAX_PAGES; i++) await list.loadMore();
+      for (
+        let i = 0;
+        !list.get(sessionId) && list.nextCursor !== undefined && list.state !== 'error' && i < MAX_PAGES;
+        i++
+      )
+        await list.loadMore();
       const row = list.get(sessionId);
-      if (row) return { host, cwd: row.cwd, additionalDirectories: row.additionalDirectories, title: row.title ?? undefined };
+      if (row)
+        return { host, cwd: row.cwd, additionalDirectories: row.additionalDirectories, title: row.title ?? undefined };
     }
   }
   // Not in any folder of this window: ask each agent's unfiltered list, to learn its cwd.
@@ -53,7 +64,13 @@ async function find(deps: LinkDeps, sessionId: string, hosts: AgentHost[], folde
     for (let i = 0; i < MAX_PAGES; i++) {
       const page = await c.listSessions(cursor ? { cursor } : {});
       const hit = page.sessions.find((s) => s.sessionId === sessionId);
-      if (hit) return { host, cwd: hit.cwd, additionalDirectories: hit.additionalDirectories ?? undefined, title: hit.title ?? undefined };
+      if (hit)
+        return {
+          host,
+          cwd: hit.cwd,
+          additionalDirectories: hit.additionalDirectories ?? undefined,
+          title: hit.title ?? undefined,
+        };
       if (!page.nextCursor || page.nextCursor === cursor) break;
       cursor = page.nextCursor;
     }
@@ -76,12 +93,21 @@ export async function handleUri(deps: LinkDeps, uri: vscode.Uri): Promise<void> 
   const agentId = q.get('agent') ?? undefined;
   const hosts = agentId ? [deps.agents.get(agentId)].filter((h): h is AgentHost => !!h) : deps.agents.all;
   if (hosts.length === 0) {
-    void vscode.window.showErrorMessage(agentId ? `ACP: the link names the agent "${agentId}", which is not configured.` : 'ACP: no agent is configured.');
+    void vscode.window.showErrorMessage(
+      agentId ? `ACP: the link names the agent "${agentId}", which is not configured.` : 'ACP: no agent is configured.',
+    );
     return;
   }
-  const windowFolders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map(folderPath);
+  const windowFolders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map(folderPath);
   const folderHint = q.get('folder') ?? undefined;
-  const folders = folderHint ? [...windowFolders.filter((f) => samePath(f, folderHint)), ...windowFolders.filter((f) => !samePath(f, folderHint))] : windowFolders;
+  const folders = folderHint
+    ? [
+        ...windowFolders.filter((f) => samePath(f, folderHint)),
+        ...windowFolders.filter((f) => !samePath(f, folderHint)),
+      ]
+    : windowFolders;
   try {
     const found = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'ACP: looking for the session…' },
@@ -92,11 +118,20 @@ export async function handleUri(deps: LinkDeps, uri: vscode.Uri): Promise<void> 
       return;
     }
     if (!windowFolders.some((f) => samePath(f, found.cwd))) {
-      const ok = await deps.confirm(`The session belongs to ${found.cwd}, which is not a folder of this window. Open it here anyway?`, 'Open');
+      const ok = await deps.confirm(
+        `The session belongs to ${found.cwd}, which is not a folder of this window. Open it here anyway?`,
+        'Open',
+      );
       if (!ok) return;
     }
     await deps.chats.open(
-      { agentId: found.host.config.id, sessionId, cwd: found.cwd, additionalDirectories: found.additionalDirectories, title: found.title },
+      {
+        agentId: found.host.config.id,
+        sessionId,
+        cwd: found.cwd,
+        additionalDirectories: found.additionalDirectories,
+        title: found.title,
+      },
       deps.settings.value.openMode,
     );
   } catch (e) {

@@ -103,7 +103,8 @@ export class ChatApp {
         },
         cancel: () => this.request(cancelTurnRequest),
         setMode: (modeId) => this.request(setModeRequest, { modeId }, () => this.pickerRefused()),
-        setConfig: (configId, value) => this.request(setConfigOptionRequest, { configId, value }, () => this.pickerRefused()),
+        setConfig: (configId, value) =>
+          this.request(setConfigOptionRequest, { configId, value }, () => this.pickerRefused()),
         draftChanged: () => this.saveSoon(),
       },
       saved.draft,
@@ -124,7 +125,12 @@ export class ChatApp {
     root.addEventListener('keydown', (event) => this.cardKey(event));
     // Escape stops the turn from anywhere in the panel; the composer handles its own first.
     document.addEventListener('keydown', (event) => {
-      if (event.key === 'Escape' && !event.defaultPrevented && this.model.status.state === 'prompting' && this.model.capabilities?.canCancel) {
+      if (
+        event.key === 'Escape' &&
+        !event.defaultPrevented &&
+        this.model.status.state === 'prompting' &&
+        this.model.capabilities?.canCancel
+      ) {
         this.request(cancelTurnRequest);
       }
     });
@@ -202,7 +208,8 @@ export class ChatApp {
       if (touched.meta || touched.status) this.chromeDirty = true;
     }
     const now = performance.now();
-    const wait = this.model.status.state === 'loading' && this.view.sticking ? this.lastRepaint + REPLAY_REPAINT_MS - now : 0;
+    const wait =
+      this.model.status.state === 'loading' && this.view.sticking ? this.lastRepaint + REPLAY_REPAINT_MS - now : 0;
     if (wait > 0) {
       this.repaintTimer ??= setTimeout(() => {
         this.repaintTimer = undefined;
@@ -250,7 +257,11 @@ export class ChatApp {
     event.preventDefault();
     const link = classifyHref(anchor.getAttribute('href'));
     if (link?.kind === 'link') this.request(openLinkRequest, { href: link.href });
-    else if (link?.kind === 'location') this.request(openLocationRequest, link.line === undefined ? { path: link.path } : { path: link.path, line: link.line });
+    else if (link?.kind === 'location')
+      this.request(
+        openLocationRequest,
+        link.line === undefined ? { path: link.path } : { path: link.path, line: link.line },
+      );
   }
 
   private action(node: HTMLElement): void {
@@ -269,10 +280,15 @@ export class ChatApp {
         this.elicit(node, entryIndex);
         break;
       case 'openDiff':
-        if (Number.isInteger(entryIndex)) this.request(openDiffRequest, { entryIndex, contentIndex: Number(data.content) });
+        if (Number.isInteger(entryIndex))
+          this.request(openDiffRequest, { entryIndex, contentIndex: Number(data.content) });
         break;
       case 'openLocation':
-        if (data.path) this.request(openLocationRequest, data.line ? { path: data.path, line: Number(data.line) } : { path: data.path });
+        if (data.path)
+          this.request(
+            openLocationRequest,
+            data.line ? { path: data.path, line: Number(data.line) } : { path: data.path },
+          );
         break;
       case 'cancelLoad':
         this.request(cancelLoadRequest);
@@ -364,7 +380,11 @@ export class ChatApp {
   }
 
   /** Fire and forget: the host reports failures through the thread; `failed` undoes what the page showed early. */
-  private request<P>(type: RequestType<P, void, void> | RequestType0<void, void>, params?: P, failed?: () => void): void {
+  private request<P>(
+    type: RequestType<P, void, void> | RequestType0<void, void>,
+    params?: P,
+    failed?: () => void,
+  ): void {
     const sent =
       params === undefined
         ? this.connection.sendRequest(type as RequestType0<void, void>)

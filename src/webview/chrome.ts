@@ -19,7 +19,11 @@ export class Header {
   update(model: ThreadModel): void {
     const caps = model.capabilities;
     // Before the first snapshot nothing is known: an empty title, not "Untitled session".
-    const fallback = !caps ? '' : caps.history === 'new' ? 'New session' : `Untitled session · ${caps.sessionId.slice(0, 8)}`;
+    const fallback = !caps
+      ? ''
+      : caps.history === 'new'
+        ? 'New session'
+        : `Untitled session · ${caps.sessionId.slice(0, 8)}`;
     const title = model.meta.title?.trim() || fallback;
     this.title.textContent = title;
     this.title.title = title;
@@ -42,16 +46,26 @@ export class StatusArea {
         this.element.replaceChildren();
         break;
       case 'loading':
-        this.element.replaceChildren(line('status-line loading', loadingText(status.phase, status.received, model), actionButton('Cancel', 'cancelLoad', 'button link')));
+        this.element.replaceChildren(
+          line(
+            'status-line loading',
+            loadingText(status.phase, status.received, model),
+            actionButton('Cancel', 'cancelLoad', 'button link'),
+          ),
+        );
         break;
       case 'prompting':
         this.element.replaceChildren(line('status-line prompting', 'Working…'));
         break;
       case 'error': {
         const buttons = [actionButton('Show Log', 'showLog', 'button secondary')];
-        if (status.canRetry) buttons.unshift(actionButton('Retry', 'retry', status.signIn ? 'button secondary' : 'button primary'));
+        if (status.canRetry)
+          buttons.unshift(actionButton('Retry', 'retry', status.signIn ? 'button secondary' : 'button primary'));
         // Signing in is the fix, so it is the first action; the host retries what failed after it.
-        if (status.signIn) buttons.unshift(actionButton(`Sign in to ${model.capabilities?.agentName || 'the agent'}`, 'signIn', 'button primary'));
+        if (status.signIn)
+          buttons.unshift(
+            actionButton(`Sign in to ${model.capabilities?.agentName || 'the agent'}`, 'signIn', 'button primary'),
+          );
         this.element.replaceChildren(banner('banner error', status.message, buttons));
         break;
       }

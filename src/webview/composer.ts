@@ -32,7 +32,10 @@ export class Composer {
   private canStop = false;
   private pickersKey = '';
 
-  constructor(private readonly actions: ComposerActions, draft: string) {
+  constructor(
+    private readonly actions: ComposerActions,
+    draft: string,
+  ) {
     this.input.rows = 1;
     this.input.value = draft;
     this.input.placeholder = 'Message the agent — Enter to send, Shift+Enter for a new line, / for commands';
@@ -69,7 +72,10 @@ export class Composer {
       const target = event.target as HTMLInputElement | HTMLSelectElement;
       if (target.dataset.mode !== undefined) this.actions.setMode(target.value);
       else if (target.dataset.config) {
-        this.actions.setConfig(target.dataset.config, target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value);
+        this.actions.setConfig(
+          target.dataset.config,
+          target instanceof HTMLInputElement && target.type === 'checkbox' ? target.checked : target.value,
+        );
       }
     });
     queueMicrotask(() => this.autosize());
@@ -104,7 +110,9 @@ export class Composer {
     this.commands = model.meta.commands;
     const usage = model.meta.usage;
     this.usage.textContent = usage ? formatUsage(usage.used, usage.size, usage.cost) : '';
-    this.usage.title = usage ? `${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens in context` : '';
+    this.usage.title = usage
+      ? `${usage.used.toLocaleString()} of ${usage.size.toLocaleString()} tokens in context`
+      : '';
     // Pickers are rebuilt only when what they show changed, so an open <select> is not torn down per frame.
     const key = JSON.stringify([caps?.canSetMode, caps?.canSetConfig, model.meta.modes, model.meta.configOptions]);
     if (key !== this.pickersKey) {
@@ -151,7 +159,9 @@ export class Composer {
     const token = /^\/(\S*)$/.exec(value.slice(0, caret));
     const query = token?.[1].toLowerCase();
     this.matches =
-      query === undefined ? [] : this.commands.filter((command) => command.name.toLowerCase().startsWith(query)).slice(0, MAX_COMPLETIONS);
+      query === undefined
+        ? []
+        : this.commands.filter((command) => command.name.toLowerCase().startsWith(query)).slice(0, MAX_COMPLETIONS);
     if (!this.matches.length) {
       this.closeCompletions();
       return;
@@ -161,7 +171,10 @@ export class Composer {
         const item = el('li', 'completion');
         item.setAttribute('role', 'option');
         item.dataset.completion = String(index);
-        item.append(el('span', 'completion-name', `/${command.name}`), el('span', 'completion-description', command.description));
+        item.append(
+          el('span', 'completion-name', `/${command.name}`),
+          el('span', 'completion-description', command.description),
+        );
         if (command.input?.hint) item.append(el('span', 'completion-hint', command.input.hint));
         return item;
       }),

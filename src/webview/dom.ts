@@ -1,6 +1,10 @@
 /** Small DOM helpers. Text always goes in as textContent: agent text never becomes markup here. */
 
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
@@ -25,7 +29,12 @@ export function chip(iconName: string, text: string, tag: 'span' | 'a' = 'span')
 }
 
 /** A button that the delegated click handler dispatches by `data-action`. */
-export function actionButton(label: string, action: string, className = 'button', data: Record<string, string> = {}): HTMLButtonElement {
+export function actionButton(
+  label: string,
+  action: string,
+  className = 'button',
+  data: Record<string, string> = {},
+): HTMLButtonElement {
   const button = el('button', className, label);
   button.type = 'button';
   button.dataset.action = action;

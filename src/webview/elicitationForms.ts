@@ -92,9 +92,14 @@ export class ElicitationForms {
 
 /** A field's value as its controls in the card hold it. */
 function read(card: HTMLElement, field: FormField, index: number): RawValue {
-  const controls = [...card.querySelectorAll<HTMLInputElement | HTMLSelectElement>(`.elicitation-input[data-field-index="${index}"]`)];
+  const controls = [
+    ...card.querySelectorAll<HTMLInputElement | HTMLSelectElement>(`.elicitation-input[data-field-index="${index}"]`),
+  ];
   if (field.kind === 'multiselect') {
-    return controls.filter((c) => (c as HTMLInputElement).checked).map((c) => field.options?.[Number(c.dataset.choiceIndex)]?.value ?? '').filter(Boolean);
+    return controls
+      .filter((c) => (c as HTMLInputElement).checked)
+      .map((c) => field.options?.[Number(c.dataset.choiceIndex)]?.value ?? '')
+      .filter(Boolean);
   }
   const control = controls[0];
   if (!control) return field.initial;

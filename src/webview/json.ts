@@ -17,7 +17,8 @@ export interface BoundedText {
 
 /** Strings print as they are (a tool's text output reads better unquoted); anything else as JSON. */
 export function boundedJson(value: unknown, max: number): BoundedText {
-  if (typeof value === 'string') return value.length > max ? { text: value.slice(0, max), cut: true } : { text: value, cut: false };
+  if (typeof value === 'string')
+    return value.length > max ? { text: value.slice(0, max), cut: true } : { text: value, cut: false };
   let out = '';
   const push = (s: string): void => {
     out += s;

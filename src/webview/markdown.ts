@@ -23,8 +23,34 @@ md.renderer.rules.image = (tokens, index, options, _env, self) => {
 };
 
 const ALLOWED_TAGS = [
-  'a', 'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'strong', 'em', 's', 'del', 'code', 'pre',
-  'blockquote', 'ul', 'ol', 'li', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'sup', 'sub',
+  'a',
+  'p',
+  'br',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'strong',
+  'em',
+  's',
+  'del',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'sup',
+  'sub',
 ];
 const ALLOWED_URI = /^(?:(?:https?|mailto|file|vscode|vscode-insiders):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 

@@ -42,7 +42,14 @@ export class ThreadModel {
   /** Applies changes in order; an index out of range is dropped (a stale batch), never thrown. */
   apply(changes: readonly ThreadChange[]): Touched {
     let before = this.entries.length;
-    const touched: Touched = { added: 0, cleared: false, appended: new Set(), replaced: new Set(), meta: false, status: false };
+    const touched: Touched = {
+      added: 0,
+      cleared: false,
+      appended: new Set(),
+      replaced: new Set(),
+      meta: false,
+      status: false,
+    };
     for (const change of changes) {
       switch (change.kind) {
         case 'entryAdded':
@@ -68,7 +75,10 @@ export class ThreadModel {
         case 'terminalAppended': {
           const entry = this.entries[change.index];
           if (entry?.type !== 'tool') break;
-          entry.terminalOutput = { ...entry.terminalOutput, [change.terminalId]: applyTerminalDelta(entry.terminalOutput?.[change.terminalId], change.delta) };
+          entry.terminalOutput = {
+            ...entry.terminalOutput,
+            [change.terminalId]: applyTerminalDelta(entry.terminalOutput?.[change.terminalId], change.delta),
+          };
           if (change.index < before) touched.replaced.add(change.index);
           break;
         }

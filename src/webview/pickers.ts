@@ -29,7 +29,8 @@ export function renderPickers(meta: ThreadMeta, canSetMode: boolean, canSetConfi
         if ('group' in item) {
           const group = el('optgroup');
           group.label = item.name;
-          for (const inner of item.options) group.append(option(inner.value, inner.name, inner.description ?? undefined));
+          for (const inner of item.options)
+            group.append(option(inner.value, inner.name, inner.description ?? undefined));
           select.append(group);
         } else {
           select.append(option(item.value, item.name, item.description ?? undefined));

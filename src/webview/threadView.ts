@@ -133,7 +133,10 @@ export class ThreadView {
       const index = this.heights.indexAt(scroller.scrollTop);
       this.anchor = { index, within: scroller.scrollTop - this.heights.offsetOf(index) };
     }
-    const top = this.stick || !this.anchor ? Math.max(0, total - viewport) : this.heights.offsetOf(this.anchor.index) + this.anchor.within;
+    const top =
+      this.stick || !this.anchor
+        ? Math.max(0, total - viewport)
+        : this.heights.offsetOf(this.anchor.index) + this.anchor.within;
     let from = count ? this.heights.indexAt(Math.max(0, top - overscan)) : 0;
     let to = this.stick ? count : Math.min(count, this.heights.indexAt(top + viewport + overscan) + 1);
     if (to - from > MAX_RENDERED) {

@@ -25,7 +25,8 @@ export function readUiState(api: VsCodeApi): UiState {
   const state: UiState = { draft: '', openThoughts: [] };
   if (!raw || typeof raw !== 'object') return state;
   if (typeof raw.draft === 'string') state.draft = raw.draft;
-  if (Array.isArray(raw.openThoughts)) state.openThoughts = raw.openThoughts.filter((n) => Number.isInteger(n) && n >= 0);
+  if (Array.isArray(raw.openThoughts))
+    state.openThoughts = raw.openThoughts.filter((n) => Number.isInteger(n) && n >= 0);
   const target = readPanelTarget(raw.target);
   if (target) state.target = target;
   const anchor = raw.anchor;

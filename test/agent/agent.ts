@@ -68,10 +68,14 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     if (!supports(capability)) throw RequestError.methodNotFound(method);
   };
   const unknownSession = (sessionId: string) =>
-    new RequestError(options.unknownSessionCode, options.unknownSessionCode === -32002 ? 'Resource not found' : 'Internal error', {
-      sessionId,
-      message: `unknown session ${sessionId}`,
-    });
+    new RequestError(
+      options.unknownSessionCode,
+      options.unknownSessionCode === -32002 ? 'Resource not found' : 'Internal error',
+      {
+        sessionId,
+        message: `unknown session ${sessionId}`,
+      },
+    );
   const requireStored = (sessionId: string) => {
     requireAuth();
     const entry = store.get(sessionId);
@@ -82,7 +86,13 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     let session = live.get(sessionId);
     if (!session) {
       const entry = requireStored(sessionId);
-      session = { modeId: 'code', model: models[0].value, thinking: false, mcpServers: [], additionalDirectories: entry.additionalDirectories ?? [] };
+      session = {
+        modeId: 'code',
+        model: models[0].value,
+        thinking: false,
+        mcpServers: [],
+        additionalDirectories: entry.additionalDirectories ?? [],
+      };
       live.set(sessionId, session);
     }
     return session;
@@ -105,7 +115,9 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
   // --echo-key: a careless agent writes what it was given to its stderr.
   const echoMcp = (servers: readonly McpServer[] | undefined) => {
     if (!options.echoKey || !servers?.length) return;
-    const values = servers.flatMap((s) => ('headers' in s ? s.headers : 'env' in s ? s.env : []).map((p) => `${p.name}=${p.value}`));
+    const values = servers.flatMap((s) =>
+      ('headers' in s ? s.headers : 'env' in s ? s.env : []).map((p) => `${p.name}=${p.value}`),
+    );
     process.stderr.write(`reference agent: MCP servers ${values.join(' ')}\n`);
   };
   const open = (sessionId: string, mcpServers: McpServer[] | undefined, dirs: string[] | undefined) => {
@@ -150,12 +162,26 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     })
     .onRequest(methods.agent.session.new, ({ params }) => {
       requireAuth();
-      if (!isAbsolute(params.cwd)) throw RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
+      if (!isAbsolute(params.cwd))
+        throw RequestError.invalidParams({ cwd: params.cwd }, 'cwd must be an absolute path');
       const sessionId = newSessionId();
       const dirs = params.additionalDirectories ?? [];
-      store.add({ sessionId, cwd: params.cwd, updatedAt: new Date().toISOString(), title: null, turns: 0, ...(dirs.length ? { additionalDirectories: dirs } : {}) });
+      store.add({
+        sessionId,
+        cwd: params.cwd,
+        updatedAt: new Date().toISOString(),
+        title: null,
+        turns: 0,
+        ...(dirs.length ? { additionalDirectories: dirs } : {}),
+      });
       echoMcp(params.mcpServers);
-      const session: LiveSession = { modeId: 'code', model: models[0].value, thinking: false, mcpServers: params.mcpServers, additionalDirectories: dirs };
+      const session: LiveSession = {
+        modeId: 'code',
+        model: models[0].value,
+        thinking: false,
+        mcpServers: params.mcpServers,
+        additionalDirectories: dirs,
+      };
       live.set(sessionId, session);
       return { sessionId, modes: modeState(session), configOptions: configOptions(session) };
     })
@@ -170,7 +196,11 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       const session = open(params.sessionId, params.mcpServers, params.additionalDirectories);
       if (options.loadDelay > 0) await sleep(options.loadDelay, new AbortController().signal);
       const history = store.readUpdates(params.sessionId);
-      const info: SessionUpdate = { sessionUpdate: 'session_info_update', title: entry.title, updatedAt: entry.updatedAt };
+      const info: SessionUpdate = {
+        sessionUpdate: 'session_info_update',
+        title: entry.title,
+        updatedAt: entry.updatedAt,
+      };
       const send = (update: SessionUpdate) => notify(client, params.sessionId, update);
       if (options.lateUpdates) {
         // Some adapters answer the load early and keep streaming: the client must route by
@@ -211,7 +241,8 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     })
     .onRequest(methods.agent.session.setMode, async ({ params, client }) => {
       const session = liveSession(params.sessionId);
-      if (!modes.some((m) => m.id === params.modeId)) throw RequestError.invalidParams({ modeId: params.modeId }, 'unknown mode');
+      if (!modes.some((m) => m.id === params.modeId))
+        throw RequestError.invalidParams({ modeId: params.modeId }, 'unknown mode');
       session.modeId = params.modeId;
       await notify(client, params.sessionId, { sessionUpdate: 'current_mode_update', currentModeId: session.modeId });
       return {};
@@ -225,7 +256,12 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       }
       const value = 'value' in params ? params.value : undefined;
       // As the schema says: a boolean value comes tagged `type: "boolean"`, a value id untagged.
-      if (params.configId === 'thinking' && 'type' in params && params.type === 'boolean' && typeof value === 'boolean') {
+      if (
+        params.configId === 'thinking' &&
+        'type' in params &&
+        params.type === 'boolean' &&
+        typeof value === 'boolean'
+      ) {
         session.thinking = value;
         return { configOptions: configOptions(session) };
       }
@@ -243,7 +279,10 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       session.turn = turn;
       const onRequestAbort = () => turn.abort();
       signal.addEventListener('abort', onRequestAbort, { once: true });
-      const history: SessionUpdate[] = params.prompt.map((content) => ({ sessionUpdate: 'user_message_chunk', content }));
+      const history: SessionUpdate[] = params.prompt.map((content) => ({
+        sessionUpdate: 'user_message_chunk',
+        content,
+      }));
       const ctx: TurnContext = {
         sessionId: params.sessionId,
         cwd: entry.cwd,
@@ -273,9 +312,16 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       }
       const updatedAt = new Date().toISOString();
       const title = entry.turns === 0 && !entry.title ? titleFrom(params.prompt) : undefined;
-      const stored = store.appendTurn(params.sessionId, history, { updatedAt, ...(title !== undefined ? { title } : {}) });
+      const stored = store.appendTurn(params.sessionId, history, {
+        updatedAt,
+        ...(title !== undefined ? { title } : {}),
+      });
       if (stored) {
-        await notify(client, params.sessionId, { sessionUpdate: 'session_info_update', updatedAt, ...(title !== undefined ? { title } : {}) });
+        await notify(client, params.sessionId, {
+          sessionUpdate: 'session_info_update',
+          updatedAt,
+          ...(title !== undefined ? { title } : {}),
+        });
       }
       return { stopReason };
     })

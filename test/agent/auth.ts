@@ -24,7 +24,9 @@ export class AuthState {
     private readonly options: ServeOptions,
     private readonly env: NodeJS.ProcessEnv,
   ) {
-    this.authenticated = !(options.authRequired || options.authTerminal) || (options.authTerminal && existsSync(markerPath(options.store)));
+    this.authenticated =
+      !(options.authRequired || options.authTerminal) ||
+      (options.authTerminal && existsSync(markerPath(options.store)));
   }
 
   /** Whether any switch asks for sign-in (then logout is offered too). */
@@ -35,9 +37,17 @@ export class AuthState {
   /** Terminal methods go only to clients that announce `auth.terminal` (a protocol MUST). */
   methods(client: ClientCapabilities | undefined): AuthMethod[] {
     const out: AuthMethod[] = [];
-    if (this.options.authRequired) out.push({ id: AGENT_METHOD_ID, name: 'Log in', description: 'Any attempt succeeds' });
+    if (this.options.authRequired)
+      out.push({ id: AGENT_METHOD_ID, name: 'Log in', description: 'Any attempt succeeds' });
     if (this.options.authTerminal && client?.auth?.terminal === true) {
-      out.push({ id: TERMINAL_METHOD_ID, type: 'terminal', name: 'Log in in a terminal', description: 'Runs this agent with --login', args: ['--login'], env: { ACP_REF_LOGIN: '1' } });
+      out.push({
+        id: TERMINAL_METHOD_ID,
+        type: 'terminal',
+        name: 'Log in in a terminal',
+        description: 'Runs this agent with --login',
+        args: ['--login'],
+        env: { ACP_REF_LOGIN: '1' },
+      });
     }
     if (this.options.authEnv !== undefined) {
       // A draft method type the SDK's stable schema does not have yet; Codex sends it for its API keys.
@@ -70,7 +80,8 @@ export class AuthState {
     const method = this.methods(client).find((m) => m.id === methodId);
     if (!method) throw RequestError.invalidParams({ methodId }, 'unknown auth method');
     // Terminal methods are run by the client, never passed to authenticate.
-    if ('type' in method && method.type === 'terminal') throw RequestError.invalidParams({ methodId }, 'terminal methods are not authenticated through authenticate');
+    if ('type' in method && method.type === 'terminal')
+      throw RequestError.invalidParams({ methodId }, 'terminal methods are not authenticated through authenticate');
     // The key method checks the environment the client started this process with.
     if (methodId === ENV_METHOD_ID) this.require();
     this.authenticated = true;

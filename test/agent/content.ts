@@ -14,7 +14,16 @@ const prompts = [
   'Summarise what changed on this branch since main, file by file.',
 ];
 
-const topics = ['parser', 'retry policy', 'session index', 'CI pipeline', 'tree paging', 'settings migration', 'webview channel', 'branch summary'];
+const topics = [
+  'parser',
+  'retry policy',
+  'session index',
+  'CI pipeline',
+  'tree paging',
+  'settings migration',
+  'webview channel',
+  'branch summary',
+];
 
 const thoughts = [
   'The symptom points at the end-of-input path. I should read the tokenizer first, then check whether the flush happens before or after the last push.',
@@ -126,7 +135,14 @@ export function toolCallPair(id: string, kind: ToolKind, path: string, line: num
   const call: SessionUpdate = {
     sessionUpdate: 'tool_call',
     toolCallId: id,
-    title: kind === 'edit' ? `Edit ${path}` : kind === 'read' ? `Read ${path}` : kind === 'execute' ? 'Run npm test' : `Search for "flush" in ${path}`,
+    title:
+      kind === 'edit'
+        ? `Edit ${path}`
+        : kind === 'read'
+          ? `Read ${path}`
+          : kind === 'execute'
+            ? 'Run npm test'
+            : `Search for "flush" in ${path}`,
     kind,
     status: 'pending',
     locations: [{ path, line }],
@@ -143,7 +159,8 @@ export function toolCallPair(id: string, kind: ToolKind, path: string, line: num
               type: 'diff',
               path,
               oldText: 'export function parse(input: string) {\n  return tokens(input);\n}\n',
-              newText: 'export function parse(input: string) {\n  const all = tokens(input);\n  return flushRest(all);\n}\n',
+              newText:
+                'export function parse(input: string) {\n  const all = tokens(input);\n  return flushRest(all);\n}\n',
             },
           ]
         : [
@@ -173,7 +190,10 @@ export function seededTurn(cwd: string, turn: number, seed: number): SessionUpda
     { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: prompts[k % prompts.length] } },
   ];
   if (k % 10 === 3) {
-    updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: thoughts[k % thoughts.length] } });
+    updates.push({
+      sessionUpdate: 'agent_thought_chunk',
+      content: { type: 'text', text: thoughts[k % thoughts.length] },
+    });
   }
   if (k % 20 === 7) {
     updates.push({
@@ -188,7 +208,10 @@ export function seededTurn(cwd: string, turn: number, seed: number): SessionUpda
   if (k % 8 === 1) {
     updates.push(...toolCallPair(`tool_${turn}_${seed}`, kinds[k % kinds.length], file, 10 + (k % 90)));
   }
-  updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: agentMarkdown(k, topics[k % topics.length], file) } });
+  updates.push({
+    sessionUpdate: 'agent_message_chunk',
+    content: { type: 'text', text: agentMarkdown(k, topics[k % topics.length], file) },
+  });
   return updates;
 }
 

@@ -2,7 +2,12 @@
 // agents differ"). Cursors are keyset positions (updatedAt, sessionId), so a page is found by a
 // binary search and stays correct when sessions are added or deleted between pages.
 import { isAbsolute } from 'node:path';
-import { type ListSessionsRequest, type ListSessionsResponse, RequestError, type SessionInfo } from '@agentclientprotocol/sdk';
+import {
+  type ListSessionsRequest,
+  type ListSessionsResponse,
+  RequestError,
+  type SessionInfo,
+} from '@agentclientprotocol/sdk';
 import { hostileTitle } from './content';
 import type { ServeOptions } from './options';
 import type { IndexEntry, SessionStore, SortKey } from './store';
@@ -15,7 +20,11 @@ export function encodeCursor(key: SortKey): string {
 export function decodeCursor(cursor: string): SortKey | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
   try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: unknown; u?: unknown; i?: unknown };
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as {
+      v?: unknown;
+      u?: unknown;
+      i?: unknown;
+    };
     if (parsed.v !== 1 || typeof parsed.u !== 'string' || typeof parsed.i !== 'string') return undefined;
     return { updatedAt: parsed.u, sessionId: parsed.i };
   } catch {

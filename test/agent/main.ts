@@ -42,7 +42,9 @@ async function serve(options: ServeOptions): Promise<void> {
     if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
     log(`uncaught: ${error.stack ?? String(error)}`);
   });
-  process.on('unhandledRejection', (reason) => log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`));
+  process.on('unhandledRejection', (reason) =>
+    log(`unhandled rejection: ${reason instanceof Error ? (reason.stack ?? reason.message) : String(reason)}`),
+  );
 
   const store = new SessionStore(options.store);
   log(`pid ${process.pid}, store ${options.store} (${store.size} sessions), page size ${options.pageSize}`);

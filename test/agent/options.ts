@@ -8,7 +8,14 @@ export type TitleOverride = 'null' | 'empty' | 'long' | 'multiline' | 'hostile';
 export type TitleStyle = 'normal' | 'null' | 'long' | 'multiline' | 'hostile' | 'mixed';
 export type InvalidCursorCode = -32602 | -32603 | 'restart';
 export type Capability = 'load' | 'list' | 'resume' | 'close' | 'delete' | 'additionalDirectories';
-export const garbageKinds = ['not-json', 'not-jsonrpc', 'unknown-id', 'unknown-kind', 'unknown-session', 'nested'] as const;
+export const garbageKinds = [
+  'not-json',
+  'not-jsonrpc',
+  'unknown-id',
+  'unknown-kind',
+  'unknown-session',
+  'nested',
+] as const;
 export type GarbageKind = (typeof garbageKinds)[number];
 
 export interface ServeOptions {
@@ -66,7 +73,8 @@ export interface SeedOptions {
   titleStyle: TitleStyle;
 }
 
-export type Command = { kind: 'serve'; options: ServeOptions } | { kind: 'seed'; options: SeedOptions } | { kind: 'help' };
+export type Command =
+  { kind: 'serve'; options: ServeOptions } | { kind: 'seed'; options: SeedOptions } | { kind: 'help' };
 
 export const USAGE = `acp-reference-agent: a scripted ACP agent over stdio for tests and demos.
 

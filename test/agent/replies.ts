@@ -1,6 +1,12 @@
 // Scripted replies to session/prompt, chosen by words in the prompt. Together they exercise every
 // SessionUpdate kind and every client method an agent calls (permission, fs, terminal).
-import type { AgentContext, ClientCapabilities, SessionConfigOption, SessionUpdate, ToolCallContent } from '@agentclientprotocol/sdk';
+import type {
+  AgentContext,
+  ClientCapabilities,
+  SessionConfigOption,
+  SessionUpdate,
+  ToolCallContent,
+} from '@agentclientprotocol/sdk';
 import { toolCallPair } from './content';
 
 /** Thrown out of a script when the turn is cancelled; the prompt answers "cancelled". */
@@ -86,7 +92,12 @@ async function everything(ctx: TurnContext): Promise<void> {
   const [call, done] = toolCallPair(nextToolId(), 'edit', file, 3);
   await ctx.send(call);
   const id = (call as { toolCallId: string }).toolCallId;
-  await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId: id, status: 'in_progress', content: [{ type: 'content', content: text('Editing `example.ts`…') }] });
+  await ctx.send({
+    sessionUpdate: 'tool_call_update',
+    toolCallId: id,
+    status: 'in_progress',
+    content: [{ type: 'content', content: text('Editing `example.ts`…') }],
+  });
   await ctx.send(done);
   await runTerminal(ctx);
   await ctx.send({
@@ -100,15 +111,29 @@ async function everything(ctx: TurnContext): Promise<void> {
   await ctx.send(ctx.availableCommands());
   await ctx.send({ sessionUpdate: 'current_mode_update', currentModeId: ctx.modeId() });
   await ctx.send({ sessionUpdate: 'config_option_update', configOptions: ctx.configOptions() });
-  await ctx.send({ sessionUpdate: 'usage_update', used: 12_345, size: 200_000, cost: { amount: 0.0421, currency: 'USD' } });
+  await ctx.send({
+    sessionUpdate: 'usage_update',
+    used: 12_345,
+    size: 200_000,
+    cost: { amount: 0.0421, currency: 'USD' },
+  });
   const session = ctx.clientCapabilities?.session;
   if (session?.notices != null) {
-    await ctx.send({ sessionUpdate: 'notice', severity: 'info', title: 'Reference notice', description: 'Sent because the client announced session.notices.' });
+    await ctx.send({
+      sessionUpdate: 'notice',
+      severity: 'info',
+      title: 'Reference notice',
+      description: 'Sent because the client announced session.notices.',
+    });
   }
   if (session?.compaction != null) {
     const compactionId = `compact_${Date.now().toString(36)}`;
     await ctx.send({ sessionUpdate: 'compaction_update', compactionId, status: 'in_progress' });
-    await ctx.send({ sessionUpdate: 'compaction_summary_chunk', compactionId, content: text('Summary of the conversation so far.') });
+    await ctx.send({
+      sessionUpdate: 'compaction_summary_chunk',
+      compactionId,
+      content: text('Summary of the conversation so far.'),
+    });
     await ctx.send({ sessionUpdate: 'compaction_update', compactionId, status: 'completed' });
   }
   await say(ctx, '\n```ts\nexport const done = true;\n```\n\nAll done.');
@@ -117,23 +142,52 @@ async function everything(ctx: TurnContext): Promise<void> {
 /** A tool call with terminal content when the client has terminals, text otherwise. */
 async function runTerminal(ctx: TurnContext): Promise<void> {
   const toolCallId = nextToolId();
-  await ctx.send({ sessionUpdate: 'tool_call', toolCallId, title: 'Run echo', kind: 'execute', status: 'pending', rawInput: { command: 'echo hello' } });
+  await ctx.send({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: 'Run echo',
+    kind: 'execute',
+    status: 'pending',
+    rawInput: { command: 'echo hello' },
+  });
   if (!ctx.clientCapabilities?.terminal) {
-    await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', content: [{ type: 'content', content: text('$ echo hello\nhello\n') }] });
+    await ctx.send({
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status: 'completed',
+      content: [{ type: 'content', content: text('$ echo hello\nhello\n') }],
+    });
     return;
   }
   try {
-    const terminal = await orCancel(ctx.client.createTerminal({ sessionId: ctx.sessionId, command: 'echo', args: ['hello'], cwd: ctx.cwd }), ctx.signal);
-    await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress', content: [{ type: 'terminal', terminalId: terminal.id }] });
+    const terminal = await orCancel(
+      ctx.client.createTerminal({ sessionId: ctx.sessionId, command: 'echo', args: ['hello'], cwd: ctx.cwd }),
+      ctx.signal,
+    );
+    await ctx.send({
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status: 'in_progress',
+      content: [{ type: 'terminal', terminalId: terminal.id }],
+    });
     try {
       const exit = await orCancel(terminal.waitForExit(), ctx.signal);
-      await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: exit.exitCode === 0 ? 'completed' : 'failed' });
+      await ctx.send({
+        sessionUpdate: 'tool_call_update',
+        toolCallId,
+        status: exit.exitCode === 0 ? 'completed' : 'failed',
+      });
     } finally {
       await terminal.release().catch(() => undefined);
     }
   } catch (error) {
     if (error instanceof TurnCancelled) throw error;
-    await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'failed', content: [{ type: 'content', content: text(`terminal failed: ${describeError(error)}`) }] });
+    await ctx.send({
+      sessionUpdate: 'tool_call_update',
+      toolCallId,
+      status: 'failed',
+      content: [{ type: 'content', content: text(`terminal failed: ${describeError(error)}`) }],
+    });
   }
 }
 
@@ -144,12 +198,33 @@ async function runTerminal(ctx: TurnContext): Promise<void> {
 async function permission(ctx: TurnContext, announce: boolean): Promise<void> {
   const toolCallId = nextToolId();
   const path = `${ctx.cwd}/src/protected.ts`;
-  if (announce) await ctx.send({ sessionUpdate: 'tool_call', toolCallId, title: `Edit ${path}`, kind: 'edit', status: 'pending', locations: [{ path }] });
-  const diff: ToolCallContent = { type: 'diff', path, oldText: 'export const locked = true;\n', newText: 'export const locked = false;\n' };
+  if (announce)
+    await ctx.send({
+      sessionUpdate: 'tool_call',
+      toolCallId,
+      title: `Edit ${path}`,
+      kind: 'edit',
+      status: 'pending',
+      locations: [{ path }],
+    });
+  const diff: ToolCallContent = {
+    type: 'diff',
+    path,
+    oldText: 'export const locked = true;\n',
+    newText: 'export const locked = false;\n',
+  };
   const response = await orCancel(
     ctx.client.request('session/request_permission', {
       sessionId: ctx.sessionId,
-      toolCall: { toolCallId, title: `Edit ${path}`, kind: 'edit', status: 'pending', locations: [{ path }], content: [diff], rawInput: { path, unlock: true } },
+      toolCall: {
+        toolCallId,
+        title: `Edit ${path}`,
+        kind: 'edit',
+        status: 'pending',
+        locations: [{ path }],
+        content: [diff],
+        rawInput: { path, unlock: true },
+      },
       options: [
         { optionId: 'allow-once', name: 'Allow once', kind: 'allow_once' },
         { optionId: 'allow-always', name: 'Always allow', kind: 'allow_always' },
@@ -166,21 +241,44 @@ async function permission(ctx: TurnContext, announce: boolean): Promise<void> {
   }
   const allowed = outcome.optionId.startsWith('allow');
   await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: allowed ? 'completed' : 'failed' });
-  await say(ctx, `Permission outcome: **selected** \`${outcome.optionId}\` — ${allowed ? 'the edit was made' : 'the edit was not made'}.`);
+  await say(
+    ctx,
+    `Permission outcome: **selected** \`${outcome.optionId}\` — ${allowed ? 'the edit was made' : 'the edit was not made'}.`,
+  );
 }
 
 async function fileAccess(ctx: TurnContext, verb: 'read' | 'write', path: string): Promise<void> {
   const toolCallId = nextToolId();
-  await ctx.send({ sessionUpdate: 'tool_call', toolCallId, title: `${verb === 'read' ? 'Read' : 'Write'} ${path}`, kind: verb === 'read' ? 'read' : 'edit', status: 'pending', locations: [{ path }] });
+  await ctx.send({
+    sessionUpdate: 'tool_call',
+    toolCallId,
+    title: `${verb === 'read' ? 'Read' : 'Write'} ${path}`,
+    kind: verb === 'read' ? 'read' : 'edit',
+    status: 'pending',
+    locations: [{ path }],
+  });
   try {
     if (verb === 'read') {
-      const { content } = await orCancel(ctx.client.request('fs/read_text_file', { sessionId: ctx.sessionId, path }), ctx.signal);
-      await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', content: [{ type: 'content', content: text(content.slice(0, 2000)) }] });
+      const { content } = await orCancel(
+        ctx.client.request('fs/read_text_file', { sessionId: ctx.sessionId, path }),
+        ctx.signal,
+      );
+      await ctx.send({
+        sessionUpdate: 'tool_call_update',
+        toolCallId,
+        status: 'completed',
+        content: [{ type: 'content', content: text(content.slice(0, 2000)) }],
+      });
       await say(ctx, `Read ${content.length} characters from \`${path}\`.\n\n\`\`\`\n${content.slice(0, 500)}\n\`\`\``);
     } else {
       const content = `written by acp-reference-agent at ${new Date().toISOString()}\n`;
       await orCancel(ctx.client.request('fs/write_text_file', { sessionId: ctx.sessionId, path, content }), ctx.signal);
-      await ctx.send({ sessionUpdate: 'tool_call_update', toolCallId, status: 'completed', content: [{ type: 'diff', path, newText: content }] });
+      await ctx.send({
+        sessionUpdate: 'tool_call_update',
+        toolCallId,
+        status: 'completed',
+        content: [{ type: 'diff', path, newText: content }],
+      });
       await say(ctx, `Wrote ${content.length} characters to \`${path}\`.`);
     }
   } catch (error) {
@@ -206,7 +304,8 @@ export function longReply(): string {
 async function long(ctx: TurnContext): Promise<void> {
   const reply = longReply();
   const n = ctx.replyChunks;
-  for (let i = 0; i < n; i++) await say(ctx, reply.slice(Math.floor((i * reply.length) / n), Math.floor(((i + 1) * reply.length) / n)));
+  for (let i = 0; i < n; i++)
+    await say(ctx, reply.slice(Math.floor((i * reply.length) / n), Math.floor(((i + 1) * reply.length) / n)));
 }
 
 const hostileMarkdown = [
@@ -230,7 +329,10 @@ const hostileMarkdown = [
 ].join('\n');
 
 async function xss(ctx: TurnContext): Promise<void> {
-  await ctx.send({ sessionUpdate: 'agent_thought_chunk', content: text('<img src=x onerror="window.__acpPwned = true"> thinking') });
+  await ctx.send({
+    sessionUpdate: 'agent_thought_chunk',
+    content: text('<img src=x onerror="window.__acpPwned = true"> thinking'),
+  });
   await say(ctx, hostileMarkdown);
 }
 
@@ -257,11 +359,21 @@ export const elicitationForm = {
         { const: 'l', title: 'Large' },
       ],
     },
-    languages: { type: 'array' as const, title: 'Languages', items: { type: 'string' as const, enum: ['TypeScript', 'Rust', 'Go'] }, minItems: 1 },
+    languages: {
+      type: 'array' as const,
+      title: 'Languages',
+      items: { type: 'string' as const, enum: ['TypeScript', 'Rust', 'Go'] },
+      minItems: 1,
+    },
     tools: {
       type: 'array' as const,
       title: 'Tools',
-      items: { anyOf: [{ const: 'ci', title: 'CI' }, { const: 'lint', title: 'Linter' }] },
+      items: {
+        anyOf: [
+          { const: 'ci', title: 'CI' },
+          { const: 'lint', title: 'Linter' },
+        ],
+      },
       default: ['ci'],
     },
   },
@@ -276,10 +388,18 @@ async function elicit(ctx: TurnContext, form: boolean, url: boolean): Promise<vo
       await say(ctx, 'This client does not support form elicitation.');
     } else {
       const response = await orCancel(
-        ctx.client.request('elicitation/create', { sessionId: ctx.sessionId, mode: 'form', message: 'Tell me about the project.', requestedSchema: elicitationForm }),
+        ctx.client.request('elicitation/create', {
+          sessionId: ctx.sessionId,
+          mode: 'form',
+          message: 'Tell me about the project.',
+          requestedSchema: elicitationForm,
+        }),
         ctx.signal,
       );
-      const content = response.action === 'accept' ? `\n\n\`\`\`json\n${JSON.stringify((response as { content?: unknown }).content ?? null)}\n\`\`\`` : '';
+      const content =
+        response.action === 'accept'
+          ? `\n\n\`\`\`json\n${JSON.stringify((response as { content?: unknown }).content ?? null)}\n\`\`\``
+          : '';
       await say(ctx, `Form elicitation: **${response.action}**${content}`);
     }
   }
@@ -309,9 +429,15 @@ async function elicit(ctx: TurnContext, form: boolean, url: boolean): Promise<vo
 }
 
 async function echo(ctx: TurnContext, prompt: string): Promise<void> {
-  const quoted = prompt.split('\n').map((l) => `> ${l}`).join('\n');
+  const quoted = prompt
+    .split('\n')
+    .map((l) => `> ${l}`)
+    .join('\n');
   await say(ctx, `You said:\n\n${quoted}\n\n`);
-  await say(ctx, 'Try a prompt with **all**, **permission**, **elicit** (a form), **elicit url**, **slow**, **long**, **xss**, `read /abs/path` or `write /abs/path`.');
+  await say(
+    ctx,
+    'Try a prompt with **all**, **permission**, **elicit** (a form), **elicit url**, **slow**, **long**, **xss**, `read /abs/path` or `write /abs/path`.',
+  );
 }
 
 /** Runs every script the prompt asks for, in a fixed order; a plain echo when none matches. */

@@ -3,7 +3,16 @@
 // store. The index is read once at start and rewritten atomically on every change. A seeded
 // history is regenerated from its index entry (it is deterministic), so seeding 10,000 sessions
 // writes one file, not 10,000; the session's file then holds only the turns added later.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { seededTurn } from './content';
@@ -151,7 +160,11 @@ export class SessionStore {
   }
 
   /** Appends a finished turn and moves the session to the top. */
-  appendTurn(sessionId: string, updates: SessionUpdate[], changes: { updatedAt: string; title?: string }): IndexEntry | undefined {
+  appendTurn(
+    sessionId: string,
+    updates: SessionUpdate[],
+    changes: { updatedAt: string; title?: string },
+  ): IndexEntry | undefined {
     this.refresh();
     const entry = this.byId.get(sessionId);
     if (!entry) return undefined;
@@ -184,7 +197,8 @@ export class SessionStore {
     const updates: SessionUpdate[] = [];
     const entry = this.byId.get(sessionId);
     if (entry?.seeded) {
-      for (let turn = 0; turn < entry.seeded.turns; turn++) updates.push(...seededTurn(entry.cwd, turn, entry.seeded.index));
+      for (let turn = 0; turn < entry.seeded.turns; turn++)
+        updates.push(...seededTurn(entry.cwd, turn, entry.seeded.index));
     }
     const path = this.sessionPath(sessionId);
     if (!existsSync(path)) return updates;

@@ -35,7 +35,8 @@ export const garbageLines: Record<GarbageKind, string> = {
   'not-json': 'this line is not JSON',
   'not-jsonrpc': '{"hello":"world","note":"JSON that is not JSON-RPC"}',
   'unknown-id': '{"jsonrpc":"2.0","id":987654321,"result":{"note":"a response to a request nobody sent"}}',
-  'unknown-kind': '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_unknown","update":{"sessionUpdate":"made_up_kind","x":1}}}',
+  'unknown-kind':
+    '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_unknown","update":{"sessionUpdate":"made_up_kind","x":1}}}',
   // A well-formed update for a session no client opened: the client keeps it briefly, then drops it.
   'unknown-session':
     '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_nobody_opened","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"for nobody"}}}}',
@@ -87,7 +88,10 @@ export class Wire {
     const isRequest = method !== undefined && 'id' in message;
     if (method !== undefined && this.options.record) {
       try {
-        appendFileSync(this.options.record, JSON.stringify({ method, params: (message as { params?: unknown }).params ?? null }) + '\n');
+        appendFileSync(
+          this.options.record,
+          JSON.stringify({ method, params: (message as { params?: unknown }).params ?? null }) + '\n',
+        );
       } catch (error) {
         process.stderr.write(`reference agent: cannot record to ${this.options.record}: ${String(error)}\n`);
       }

@@ -13,16 +13,25 @@ export interface Bare {
 }
 
 export async function startBare(store: string, switches: string[] = []): Promise<Bare> {
-  const child: ChildProcess = spawn(process.execPath, [agentScript, '--store', store, ...switches], { stdio: ['pipe', 'pipe', 'ignore'] });
+  const child: ChildProcess = spawn(process.execPath, [agentScript, '--store', store, ...switches], {
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   const bare: { onUpdate: () => void } = { onUpdate: () => {} };
   const app = client({ name: 'acp-bench-bare' })
     .onNotification('session/update', () => bare.onUpdate())
     .onRequest('session/request_permission', () => ({ outcome: { outcome: 'cancelled' } }));
   const connection = app.connect(
-    ndJsonStream(Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>),
+    ndJsonStream(
+      Writable.toWeb(child.stdin!) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout!) as unknown as ReadableStream<Uint8Array>,
+    ),
   );
   const agent = connection.agent;
-  await agent.request('initialize', { protocolVersion: 1, clientCapabilities: {}, clientInfo: { name: 'bench', version: '0' } });
+  await agent.request('initialize', {
+    protocolVersion: 1,
+    clientCapabilities: {},
+    clientInfo: { name: 'bench', version: '0' },
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
     agent,
@@ -41,7 +50,11 @@ export async function startBare(store: string, switches: string[] = []): Promise
 }
 
 /** Loads a session on a bare connection: milliseconds from request to response, and updates seen. */
-export async function bareLoad(bare: Bare, sessionId: string, cwd: string): Promise<{ ms: number; updates: number; firstUpdateMs: number }> {
+export async function bareLoad(
+  bare: Bare,
+  sessionId: string,
+  cwd: string,
+): Promise<{ ms: number; updates: number; firstUpdateMs: number }> {
   let updates = 0;
   let firstUpdateMs = NaN;
   const started = performance.now();

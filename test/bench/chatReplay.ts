@@ -41,7 +41,9 @@ type Probe = ProbeState & { elements: number };
 const readProbe = (f: Frame) =>
   f.evaluate(() => {
     const b = (window as unknown as { __acpBench?: ProbeState }).__acpBench;
-    return b && b.kind === 'webview' && document.getElementById('app') ? { ...b, elements: document.getElementsByTagName('*').length } : undefined;
+    return b && b.kind === 'webview' && document.getElementById('app')
+      ? { ...b, elements: document.getElementsByTagName('*').length }
+      : undefined;
   });
 
 /** The chat webview's inner frame once its probe has seen the app. */
@@ -54,7 +56,11 @@ async function webviewFrame(page: Page, ms: number): Promise<Frame> {
       if (await readProbe(f).catch(() => undefined)) return f;
       // Init scripts may not reach a frame written with document.open(): inject late, and say so.
       const bare = await f
-        .evaluate(() => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.kind !== 'webview' && !!document.getElementById('app'))
+        .evaluate(
+          () =>
+            (window as unknown as { __acpBench?: ProbeState }).__acpBench?.kind !== 'webview' &&
+            !!document.getElementById('app'),
+        )
         .catch(() => false);
       if (bare) {
         await f.evaluate(() => delete (window as unknown as { __acpBench?: unknown }).__acpBench);
@@ -65,7 +71,12 @@ async function webviewFrame(page: Page, ms: number): Promise<Frame> {
     }
     if (Date.now() > end) {
       const seen = await Promise.all(
-        page.frames().map(async (f) => `${f.url().slice(0, 100)} → ${await f.evaluate(() => `${document.getElementById('app') ? 'app' : '-'} ${JSON.stringify((window as unknown as { __acpBench?: ProbeState }).__acpBench?.kind)}`).catch((e: unknown) => String(e).slice(0, 80))}`),
+        page
+          .frames()
+          .map(
+            async (f) =>
+              `${f.url().slice(0, 100)} → ${await f.evaluate(() => `${document.getElementById('app') ? 'app' : '-'} ${JSON.stringify((window as unknown as { __acpBench?: ProbeState }).__acpBench?.kind)}`).catch((e: unknown) => String(e).slice(0, 80))}`,
+          ),
       );
       throw new Error(`the chat webview did not appear; frames:\n  ${seen.join('\n  ')}`);
     }
@@ -79,7 +90,8 @@ async function settled(frame: Frame, entries: number, ms: number): Promise<Probe
   for (;;) {
     const p = await readProbe(frame);
     if (p && !p.loading && p.maxIndex >= entries - 1 && Date.now() - (p.lastMutation ?? 0) > 1500) return p;
-    if (Date.now() > end) throw new Error(`the webview did not settle (highest entry ${p?.maxIndex ?? -1} of ${entries})`);
+    if (Date.now() > end)
+      throw new Error(`the webview did not settle (highest entry ${p?.maxIndex ?? -1} of ${entries})`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -97,7 +109,12 @@ async function main(): Promise<number> {
     const runs: { ms: number; updates: number }[] = [];
     for (let r = 0; r < 3; r++) runs.push(await bareLoad(bare, sessionId, cwd));
     const turns = i === 0 ? 2000 : 8334;
-    targets.push({ sessionId, turns, name: `${count(turns)} turns`, raw: { ms: median(runs.map((x) => x.ms)), updates: runs[0]!.updates } });
+    targets.push({
+      sessionId,
+      turns,
+      name: `${count(turns)} turns`,
+      raw: { ms: median(runs.map((x) => x.ms)), updates: runs[0]!.updates },
+    });
   }
   // The first panel of a window also boots the webview machinery (in code-server: its service
   // worker and host page); the 2,000-turn session opens again last, in a window that has had one.
@@ -109,13 +126,17 @@ async function main(): Promise<number> {
   // time before it is VS Code's own webview start (in code-server: its service worker).
   const innerRequests: number[] = [];
   run.browser.context.on('request', (r) => {
-    if (/\/webview\/browser\/pre\/fake\.html/.test(r.url())) innerRequests.push(performance.timeOrigin + performance.now());
+    if (/\/webview\/browser\/pre\/fake\.html/.test(r.url()))
+      innerRequests.push(performance.timeOrigin + performance.now());
   });
   const rows: string[][] = [];
   try {
     writeFileSync(join(run.ctl, 'targets.json'), JSON.stringify(targets.map((t) => ({ sessionId: t.sessionId }))));
     for (const [i, t] of targets.entries()) {
-      await Promise.race([waitForFile(join(run.ctl, `armed-${i}`), 120_000, 'the suite'), run.exit.then((c) => Promise.reject(new Error(`the suite ended (${c})`)))]);
+      await Promise.race([
+        waitForFile(join(run.ctl, `armed-${i}`), 120_000, 'the suite'),
+        run.exit.then((c) => Promise.reject(new Error(`the suite ended (${c})`))),
+      ]);
       // Clicking the row in headless Chromium selected it without opening it in this harness, so
       // the suite runs the row's own command (acp.openSession with its node) when told to.
       await run.page.locator(SELECTORS.treeRows).first().waitFor({ timeout: 30_000 });
@@ -126,12 +147,15 @@ async function main(): Promise<number> {
       await waitForFile(join(run.ctl, `loaded-${i}`), 600_000, 'the load');
       const { entries } = JSON.parse(readFileSync(join(run.ctl, `loaded-${i}`), 'utf8')) as { entries: number };
       const p = await settled(frame, entries, 600_000);
-      const workbench = await run.page.evaluate(() => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? []);
+      const workbench = await run.page.evaluate(
+        () => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [],
+      );
       writeFileSync(join(run.ctl, `done-${i}`), '');
       await waitForFile(join(run.ctl, `result-${i}.json`), 60_000, 'the host figures');
       const h = JSON.parse(readFileSync(join(run.ctl, `result-${i}.json`), 'utf8')) as HostResult;
       const last = p.maxIndexAt! - clickedAt;
-      const longest = (tasks: { start: number; duration: number }[]) => Math.max(0, ...tasks.filter((x) => x.start >= clickedAt).map((x) => x.duration));
+      const longest = (tasks: { start: number; duration: number }[]) =>
+        Math.max(0, ...tasks.filter((x) => x.start >= clickedAt).map((x) => x.duration));
       const figures = {
         firstPaint: p.firstEntryPainted! - clickedAt,
         last,
@@ -158,7 +182,8 @@ async function main(): Promise<number> {
         ms(h.loop.maxMs),
         count(p.elements),
       ]);
-      if (p.late) console.log(`  ${t.name}: the probe reached the webview late; first-entry figures are upper bounds or n/a`);
+      if (p.late)
+        console.log(`  ${t.name}: the probe reached the webview late; first-entry figures are upper bounds or n/a`);
       console.log(
         `  ${t.name}: host first update ${ms(figures.hostFirstUpdate)} after the click, load response ${ms(figures.hostLoaded)}; ` +
           `${count(h.entries)} entries (webview's highest index ${count(p.maxIndex)}); first content message → first entry painted ${ms(figures.messageToPaint)}; ` +
@@ -166,21 +191,53 @@ async function main(): Promise<number> {
       );
       if (t.turns === 2000) {
         const when = t.warm ? 'a later panel' : 'first panel of the window';
-        summary(B, `2,000 turns, ${when}: click → first / last entry`, `${ms(figures.firstPaint)} / ${ms(last)}`, `${ratio(PEER_MS, last, 0)} faster than the peer's 53 s; VS Code's webview start ${ms(figures.vscodeWebview)}`);
+        summary(
+          B,
+          `2,000 turns, ${when}: click → first / last entry`,
+          `${ms(figures.firstPaint)} / ${ms(last)}`,
+          `${ratio(PEER_MS, last, 0)} faster than the peer's 53 s; VS Code's webview start ${ms(figures.vscodeWebview)}`,
+        );
       } else {
-        summary(B, '20,000 updates: click → first / last entry', `${ms(figures.firstPaint)} / ${ms(last)}`, `raw transport ${ms(t.raw.ms)}, ratio ${ratio(last, t.raw.ms, 1)}`);
-        summary(B, '20,000 updates: longest task webview / host loop max', `${ms(figures.webviewTask)} / ${ms(h.loop.maxMs)}`, `${count(p.elements)} DOM elements`);
+        summary(
+          B,
+          '20,000 updates: click → first / last entry',
+          `${ms(figures.firstPaint)} / ${ms(last)}`,
+          `raw transport ${ms(t.raw.ms)}, ratio ${ratio(last, t.raw.ms, 1)}`,
+        );
+        summary(
+          B,
+          '20,000 updates: longest task webview / host loop max',
+          `${ms(figures.webviewTask)} / ${ms(h.loop.maxMs)}`,
+          `${count(p.elements)} DOM elements`,
+        );
       }
       if (i === 0) {
-        console.log(`  The first panel of the window waits ${ms(figures.vscodeWebview)} for VS Code's webview machinery (code-server's service worker) before our page is asked for.`);
+        console.log(
+          `  The first panel of the window waits ${ms(figures.vscodeWebview)} for VS Code's webview machinery (code-server's service worker) before our page is asked for.`,
+        );
       }
     }
     table(
-      'Chat replay into a panel (code-server + Chromium, opened with the Sessions view row\'s command)',
-      ['session', 'raw transport', 'open → first entry', 'open → last entry', 'last / raw', 'VS Code webview start', 'then → first entry', 'host 1st update → painted', 'longest task (webview)', '(workbench)', 'host loop max', 'DOM elements'],
+      "Chat replay into a panel (code-server + Chromium, opened with the Sessions view row's command)",
+      [
+        'session',
+        'raw transport',
+        'open → first entry',
+        'open → last entry',
+        'last / raw',
+        'VS Code webview start',
+        'then → first entry',
+        'host 1st update → painted',
+        'longest task (webview)',
+        '(workbench)',
+        'host loop max',
+        'DOM elements',
+      ],
       rows,
     );
-    console.log(`  The nearest competing extension: ${ms(PEER_MS)} for the 2,000-turn session, with the window frozen.`);
+    console.log(
+      `  The nearest competing extension: ${ms(PEER_MS)} for the 2,000-turn session, with the window frozen.`,
+    );
     const code = await run.exit;
     if (code !== 0) throw new Error(`the chat suite failed (exit ${code})`);
     return 0;

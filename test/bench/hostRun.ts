@@ -46,14 +46,17 @@ export async function startHostRun(fixture: Fixture, suite: string, timeoutMs: n
       if (!running || HARMLESS.test(text) || text.startsWith('ACP-SUITE-COUNTS')) return;
       log.push(text);
       // The suite's own lines; mocha's spec output only when something failed or verbose.
-      if (type === 'error' || process.env.ACP_TEST_VERBOSE === '1' || /^ACP-BENCH|failing|Error/.test(text)) console.log(`  [extension host] ${text}`);
+      if (type === 'error' || process.env.ACP_TEST_VERBOSE === '1' || /^ACP-BENCH|failing|Error/.test(text))
+        console.log(`  [extension host] ${text}`);
     });
     void browser.context.exposeFunction('codeAutomationExit', (code: number) => resolve(code));
     timer = setTimeout(() => resolve(-1), timeoutMs);
   });
   await browser.context.addInitScript(probe);
   const runner = join(repoRoot(), 'out', 'test', 'vscode', 'index.js');
-  await browser.page.goto(server.url(fixture.target, [['extensionTestsPath', server.remoteUri(runner)]]), { waitUntil: 'domcontentloaded' });
+  await browser.page.goto(server.url(fixture.target, [['extensionTestsPath', server.remoteUri(runner)]]), {
+    waitUntil: 'domcontentloaded',
+  });
   return {
     page: browser.page,
     server,

@@ -35,7 +35,8 @@ export function ratio(a: number | undefined, b: number | undefined, digits = 2):
 }
 
 export function pct(part: number | undefined, whole: number | undefined): string {
-  if (part === undefined || whole === undefined || !Number.isFinite(part) || !Number.isFinite(whole) || whole === 0) return 'n/a';
+  if (part === undefined || whole === undefined || !Number.isFinite(part) || !Number.isFinite(whole) || whole === 0)
+    return 'n/a';
   return `${((100 * part) / whole).toFixed(1)} %`;
 }
 
@@ -53,7 +54,8 @@ export function bytes(n: number | undefined): string {
 /** Prints a table: a heading, then aligned columns. */
 export function table(title: string, header: string[], rows: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(`\n${title}`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));

@@ -116,18 +116,30 @@ async function framesFor(page: Page, keys: string[], ms: number): Promise<Map<st
   for (;;) {
     const frames = await chatFrames(page);
     if (keys.every((k) => frames.has(k))) return frames;
-    if (Date.now() > end) throw new Error(`chat webviews missing: ${keys.filter((k) => !frames.has(k)).join('; ')} (seen: ${[...frames.keys()].join('; ') || 'none'})`);
+    if (Date.now() > end)
+      throw new Error(
+        `chat webviews missing: ${keys.filter((k) => !frames.has(k)).join('; ')} (seen: ${[...frames.keys()].join('; ') || 'none'})`,
+      );
     await sleep(10);
   }
 }
 
 /** Waits until `done` holds for the frame and nothing in it has changed for 1.5 s. */
-async function settled(frame: Frame, entryIndex: number, what: string, done: (p: Seen) => boolean, ms: number): Promise<Seen> {
+async function settled(
+  frame: Frame,
+  entryIndex: number,
+  what: string,
+  done: (p: Seen) => boolean,
+  ms: number,
+): Promise<Seen> {
   const end = Date.now() + ms;
   for (;;) {
     const p = await readSeen(frame, entryIndex);
     if (p && done(p) && Date.now() - (p.lastMutation ?? 0) > 1500) return p;
-    if (Date.now() > end) throw new Error(`${what} did not settle in its webview (highest entry ${p?.maxIndex ?? -1}, ${p?.lines ?? 0} reply lines)`);
+    if (Date.now() > end)
+      throw new Error(
+        `${what} did not settle in its webview (highest entry ${p?.maxIndex ?? -1}, ${p?.lines ?? 0} reply lines)`,
+      );
     await sleep(100);
   }
 }
@@ -135,14 +147,20 @@ async function settled(frame: Frame, entryIndex: number, what: string, done: (p:
 /** Waits for one of the suite's signal files; fails as soon as the suite has ended. */
 async function step(run: HostRun, name: string, ms: number): Promise<string> {
   const file = join(run.ctl, name);
-  await Promise.race([waitForFile(file, ms, `the suite (${name})`), run.exit.then((c) => Promise.reject(new Error(`the suite ended (exit ${c}) before ${name}`)))]);
+  await Promise.race([
+    waitForFile(file, ms, `the suite (${name})`),
+    run.exit.then((c) => Promise.reject(new Error(`the suite ended (exit ${c}) before ${name}`))),
+  ]);
   return file;
 }
 
 async function sessionsOf(store: string, cwd: string): Promise<{ sessionId: string; title?: string }[]> {
   const bare = await startBare(store);
   try {
-    return (await bare.agent.request('session/list', { cwd })).sessions.map((s) => ({ sessionId: s.sessionId, ...(s.title ? { title: s.title } : {}) }));
+    return (await bare.agent.request('session/list', { cwd })).sessions.map((s) => ({
+      sessionId: s.sessionId,
+      ...(s.title ? { title: s.title } : {}),
+    }));
   } finally {
     await bare.stop();
   }
@@ -180,7 +198,13 @@ async function runPhase(run: HostRun, plan: LoadPlan, phase: Phase): Promise<Pha
   if (host.load) {
     const { entries } = host.load;
     const frame = frames.get(key(plan.load))!;
-    let p = await settled(frame, -1, 'the 20,000-update load', (s) => !s.loading && (s.maxIndex >= entries - 1 || !s.following), 300_000);
+    let p = await settled(
+      frame,
+      -1,
+      'the 20,000-update load',
+      (s) => !s.loading && (s.maxIndex >= entries - 1 || !s.following),
+      300_000,
+    );
     if (p.maxIndex < entries - 1) {
       // Not a loss: the entries are there below. Reported, then checked the way a person would.
       figures.unfollowedAt = p.maxIndex;
@@ -192,14 +216,26 @@ async function runPhase(run: HostRun, plan: LoadPlan, phase: Phase): Promise<Pha
     figures.loadMaxIndex = p.maxIndex;
   }
   if (host.stream) {
-    const p = await settled(frames.get(key(plan.stream))!, host.stream.entryIndex, 'the long reply', (s) => !s.prompting && s.lines >= REPLY_LINES, 300_000);
+    const p = await settled(
+      frames.get(key(plan.stream))!,
+      host.stream.entryIndex,
+      'the long reply',
+      (s) => !s.prompting && s.lines >= REPLY_LINES,
+      300_000,
+    );
     figures.streamShownAt = p.lastMutation;
   }
   for (const [k, f] of frames) {
     const p = await readSeen(f, -1);
-    if (p) figures.tasks.set(k, p.longtasks.filter((t) => t.start >= host.startedAt));
+    if (p)
+      figures.tasks.set(
+        k,
+        p.longtasks.filter((t) => t.start >= host.startedAt),
+      );
   }
-  figures.workbench = (await run.page.evaluate(() => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [])).filter((t) => t.start >= host.startedAt);
+  figures.workbench = (
+    await run.page.evaluate(() => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [])
+  ).filter((t) => t.start >= host.startedAt);
   writeFileSync(join(run.ctl, `done-${phase}`), '');
   return figures;
 }
@@ -243,7 +279,12 @@ async function main(): Promise<number> {
   mkdirSync(rawStore);
   const rawStreams: { ms: number; updates: number }[] = [];
   for (let r = 0; r < RUNS; r++) rawStreams.push(await bareStream(rawStore, alpha));
-  const raw = { load: median(rawLoads.map((x) => x.ms)), loadUpdates: rawLoads[0]!.updates, stream: median(rawStreams.map((x) => x.ms)), streamUpdates: rawStreams[0]!.updates };
+  const raw = {
+    load: median(rawLoads.map((x) => x.ms)),
+    loadUpdates: rawLoads[0]!.updates,
+    stream: median(rawStreams.map((x) => x.ms)),
+    streamUpdates: rawStreams[0]!.updates,
+  };
 
   const plan: LoadPlan = {
     panels: [streamPanel, await panel(refC, alpha, 3), await panel(refA, beta, 4), await panel(refB, beta, 5)],
@@ -255,7 +296,10 @@ async function main(): Promise<number> {
   };
   const settings = {
     ...fixture.settings,
-    'acp.agents': agents.map((a) => ({ ...referenceAgent(a.id, a.store, fixture.startedFile, a.switches), name: a.name })),
+    'acp.agents': agents.map((a) => ({
+      ...referenceAgent(a.id, a.store, fixture.startedFile, a.switches),
+      name: a.name,
+    })),
     // The loading panel closes and opens again in its group: the group must stay where it is.
     'workbench.editor.closeEmptyGroups': false,
   };
@@ -286,16 +330,26 @@ function lostThings(plan: LoadPlan, results: Map<Phase, PhaseFigures>): string[]
   for (const [phase, f] of results) {
     const { load, stream } = f.host;
     if (load) {
-      if (load.updates !== plan.loadUpdates) lost.push(`${phase}: ${count(load.updates)} of ${count(plan.loadUpdates)} updates reached the thread`);
-      if (load.entries !== alone.entries) lost.push(`${phase}: ${count(load.entries)} entries, ${count(alone.entries)} when loaded alone`);
-      if (f.loadMaxIndex !== load.entries - 1) lost.push(`${phase}: the webview's last entry is ${count(f.loadMaxIndex)}, the thread's ${count(load.entries - 1)}`);
+      if (load.updates !== plan.loadUpdates)
+        lost.push(`${phase}: ${count(load.updates)} of ${count(plan.loadUpdates)} updates reached the thread`);
+      if (load.entries !== alone.entries)
+        lost.push(`${phase}: ${count(load.entries)} entries, ${count(alone.entries)} when loaded alone`);
+      if (f.loadMaxIndex !== load.entries - 1)
+        lost.push(
+          `${phase}: the webview's last entry is ${count(f.loadMaxIndex)}, the thread's ${count(load.entries - 1)}`,
+        );
     }
-    if (stream && !stream.whole) lost.push(`${phase}: the reply has ${count(stream.chars)} of ${count(longReply().length)} characters`);
+    if (stream && !stream.whole)
+      lost.push(`${phase}: the reply has ${count(stream.chars)} of ${count(longReply().length)} characters`);
   }
   return lost;
 }
 
-function report(plan: LoadPlan, raw: { load: number; loadUpdates: number; stream: number; streamUpdates: number }, results: Map<Phase, PhaseFigures>): void {
+function report(
+  plan: LoadPlan,
+  raw: { load: number; loadUpdates: number; stream: number; streamUpdates: number },
+  results: Map<Phase, PhaseFigures>,
+): void {
   const o = results.get('overlap')!;
   const l = results.get('loadAlone')!;
   const s = results.get('streamAlone')!;
@@ -307,29 +361,71 @@ function report(plan: LoadPlan, raw: { load: number; loadUpdates: number; stream
   const anyFrame = (f: PhaseFigures) => longest([...f.tasks.values()].flat().concat(f.workbench));
   // A phase without the half a row measures leaves its cell empty.
   const cell = (v: number | undefined) => (v === undefined ? '' : ms(v));
-  const shownCell = (f: PhaseFigures) => (f.unfollowedAt === undefined ? cell(loadShown(f)) : `stopped at ${count(f.unfollowedAt)}`);
-  const row = (what: string, fn: (f: PhaseFigures) => number | undefined, rawMs?: number) => [what, cell(fn(o)), cell(fn(l)), cell(fn(s)), ratio(fn(o), fn(l) ?? fn(s)), cell(rawMs)];
+  const shownCell = (f: PhaseFigures) =>
+    f.unfollowedAt === undefined ? cell(loadShown(f)) : `stopped at ${count(f.unfollowedAt)}`;
+  const row = (what: string, fn: (f: PhaseFigures) => number | undefined, rawMs?: number) => [
+    what,
+    cell(fn(o)),
+    cell(fn(l)),
+    cell(fn(s)),
+    ratio(fn(o), fn(l) ?? fn(s)),
+    cell(rawMs),
+  ];
   table(
     `A 20,000-update load (${count(raw.loadUpdates)} updates) while a 1 MiB reply streams (${count(raw.streamUpdates)} updates); 3 agents, 2 folders, 5 chat panels in view`,
     ['', 'overlap', 'load alone', 'reply alone', 'overlap / alone', 'raw (bare SDK)'],
     [
       row('20,000 updates: open → loaded (host)', loadHost, raw.load),
-      ['20,000 updates: open → last entry shown (webview)', shownCell(o), shownCell(l), '', ratio(loadShown(o), loadShown(l)), ''],
+      [
+        '20,000 updates: open → last entry shown (webview)',
+        shownCell(o),
+        shownCell(l),
+        '',
+        ratio(loadShown(o), loadShown(l)),
+        '',
+      ],
       row('long reply: prompt → turn ended (host)', streamHost, raw.stream),
       row('long reply: prompt → final render (webview)', streamShown),
-      ['host event loop delay: max', ms(o.host.loop.maxMs), ms(l.host.loop.maxMs), ms(s.host.loop.maxMs), ratio(o.host.loop.maxMs, Math.max(l.host.loop.maxMs, s.host.loop.maxMs)), ''],
-      ['host event loop delay: p99', ms(o.host.loop.p99Ms), ms(l.host.loop.p99Ms), ms(s.host.loop.p99Ms), ratio(o.host.loop.p99Ms, Math.max(l.host.loop.p99Ms, s.host.loop.p99Ms)), ''],
+      [
+        'host event loop delay: max',
+        ms(o.host.loop.maxMs),
+        ms(l.host.loop.maxMs),
+        ms(s.host.loop.maxMs),
+        ratio(o.host.loop.maxMs, Math.max(l.host.loop.maxMs, s.host.loop.maxMs)),
+        '',
+      ],
+      [
+        'host event loop delay: p99',
+        ms(o.host.loop.p99Ms),
+        ms(l.host.loop.p99Ms),
+        ms(s.host.loop.p99Ms),
+        ratio(o.host.loop.p99Ms, Math.max(l.host.loop.p99Ms, s.host.loop.p99Ms)),
+        '',
+      ],
       ['host event loop delay: mean', ms(o.host.loop.meanMs), ms(l.host.loop.meanMs), ms(s.host.loop.meanMs), '', ''],
       ['longest task, any chat webview (its own)', ms(webviews(o)), ms(webviews(l)), ms(webviews(s)), '', ''],
-      ['longest task, workbench (its own)', ms(longest(own(o.workbench))), ms(longest(own(l.workbench))), ms(longest(own(s.workbench))), '', ''],
+      [
+        'longest task, workbench (its own)',
+        ms(longest(own(o.workbench))),
+        ms(longest(own(l.workbench))),
+        ms(longest(own(s.workbench))),
+        '',
+        '',
+      ],
       ['longest task, renderer main thread (any frame)', ms(anyFrame(o)), ms(anyFrame(l)), ms(anyFrame(s)), '', ''],
     ],
   );
-  console.log('  overlap / alone: the overlap\'s figure over the same half run alone (the larger alone figure for the host loop).');
+  console.log(
+    "  overlap / alone: the overlap's figure over the same half run alone (the larger alone figure for the host loop).",
+  );
   for (const [phase, f] of results) {
-    if (f.unfollowedAt !== undefined) console.log(`  ${phase}: the loading panel stopped following the replay at entry ${count(f.unfollowedAt)} (its ↓ button showed); after ↓ it showed the last entry.`);
+    if (f.unfollowedAt !== undefined)
+      console.log(
+        `  ${phase}: the loading panel stopped following the replay at entry ${count(f.unfollowedAt)} (its ↓ button showed); after ↓ it showed the last entry.`,
+      );
   }
-  const role = (k: string) => (k === key(plan.load) ? '20,000-update load' : k === key(plan.stream) ? 'long reply' : 'idle');
+  const role = (k: string) =>
+    k === key(plan.load) ? '20,000-update load' : k === key(plan.stream) ? 'long reply' : 'idle';
   const panels = [...plan.panels, plan.load].sort((x, y) => x.group - y.group);
   table(
     'Longest task per chat webview during the overlap (tasks attributed to the frame itself)',
@@ -337,9 +433,23 @@ function report(plan: LoadPlan, raw: { load: number; loadUpdates: number; stream
     [
       ...panels.map((p) => {
         const tasks = own(o.tasks.get(key(p)) ?? []);
-        return [`${p.agentName} · ${p.cwd.split('/').pop()}`, String(p.group), role(key(p)), ms(longest(tasks)), count(tasks.length), ms(tasks.reduce((a, t) => a + t.duration, 0))];
+        return [
+          `${p.agentName} · ${p.cwd.split('/').pop()}`,
+          String(p.group),
+          role(key(p)),
+          ms(longest(tasks)),
+          count(tasks.length),
+          ms(tasks.reduce((a, t) => a + t.duration, 0)),
+        ];
       }),
-      ['workbench', '', '', ms(longest(own(o.workbench))), count(own(o.workbench).length), ms(own(o.workbench).reduce((a, t) => a + t.duration, 0))],
+      [
+        'workbench',
+        '',
+        '',
+        ms(longest(own(o.workbench))),
+        count(own(o.workbench).length),
+        ms(own(o.workbench).reduce((a, t) => a + t.duration, 0)),
+      ],
     ],
   );
   // The workbench sees every task of the renderer's main thread, named from where it stands:
@@ -347,16 +457,33 @@ function report(plan: LoadPlan, raw: { load: number; loadUpdates: number; stream
   const byName = new Map<string, Task[]>();
   for (const t of o.workbench) byName.set(t.name ?? 'unnamed', [...(byName.get(t.name ?? 'unnamed') ?? []), t]);
   const names = [...byName].map(([name, tasks]) => `${name} ${count(tasks.length)} (longest ${ms(longest(tasks))})`);
-  console.log(`  all long tasks of the renderer in the overlap, as the workbench attributes them: ${names.join(', ') || 'none'}`);
+  console.log(
+    `  all long tasks of the renderer in the overlap, as the workbench attributes them: ${names.join(', ') || 'none'}`,
+  );
   const lo = o.host.load!;
   const st = o.host.stream!;
   console.log(
     `  nothing lost: ${count(lo.updates)} of ${count(plan.loadUpdates)} updates routed, ${count(lo.entries)} entries (alone: ${count(l.host.load!.entries)}), ` +
       `webview's last entry ${count(o.loadMaxIndex)}; reply ${count(st.chars)} of ${count(longReply().length)} characters in ${count(st.updates)} updates, all ${count(REPLY_LINES)} lines in its webview`,
   );
-  summary(B, 'overlap: 20,000-update load / long reply (host)', `${ms(loadHost(o))} / ${ms(streamHost(o))}`, `alone ${ms(loadHost(l))} / ${ms(streamHost(s))}`);
-  summary(B, 'overlap: host event loop max / p99', `${ms(o.host.loop.maxMs)} / ${ms(o.host.loop.p99Ms)}`, `alone: load ${ms(l.host.loop.maxMs)}, reply ${ms(s.host.loop.maxMs)}`);
-  summary(B, 'overlap: longest task chat webview / workbench', `${ms(webviews(o))} / ${ms(longest(own(o.workbench)))}`, `any frame ${ms(anyFrame(o))}`);
+  summary(
+    B,
+    'overlap: 20,000-update load / long reply (host)',
+    `${ms(loadHost(o))} / ${ms(streamHost(o))}`,
+    `alone ${ms(loadHost(l))} / ${ms(streamHost(s))}`,
+  );
+  summary(
+    B,
+    'overlap: host event loop max / p99',
+    `${ms(o.host.loop.maxMs)} / ${ms(o.host.loop.p99Ms)}`,
+    `alone: load ${ms(l.host.loop.maxMs)}, reply ${ms(s.host.loop.maxMs)}`,
+  );
+  summary(
+    B,
+    'overlap: longest task chat webview / workbench',
+    `${ms(webviews(o))} / ${ms(longest(own(o.workbench)))}`,
+    `any frame ${ms(anyFrame(o))}`,
+  );
 }
 
 main().then(

@@ -30,7 +30,14 @@ export function probe(): void {
   const now = () => performance.timeOrigin + performance.now();
   const isTop = (window as unknown) === w.top;
   // A frame is the chat webview once the chat's #app is in it (its URL changes with document.open).
-  const b: ProbeState = { kind: isTop ? 'workbench' : 'other', longtasks: [], quickRows: [], maxIndex: -1, messages: 0, loading: false };
+  const b: ProbeState = {
+    kind: isTop ? 'workbench' : 'other',
+    longtasks: [],
+    quickRows: [],
+    maxIndex: -1,
+    messages: 0,
+    loading: false,
+  };
   w.__acpBench = b;
   const seenTasks = new Set<number>();
   const observeTasks = () => {
@@ -54,7 +61,7 @@ export function probe(): void {
       const widget = document.querySelector<HTMLElement>('.quick-input-widget');
       const visible = !!widget && widget.style.display !== 'none' && widget.offsetParent !== null;
       const n = visible ? widget.querySelectorAll('.quick-input-list .monaco-list-row').length : 0;
-      if ((n > 0) !== (quickShown > 0)) b.quickRows.push({ at: now(), rows: n });
+      if (n > 0 !== quickShown > 0) b.quickRows.push({ at: now(), rows: n });
       quickShown = n;
       return;
     }
@@ -65,7 +72,8 @@ export function probe(): void {
       hooked = document;
       observeTasks();
       window.addEventListener('message', (event: MessageEvent) => {
-        const data = event.data as { method?: string; params?: { thread?: { entries?: unknown[] }; changes?: unknown[] } } | undefined;
+        const data = event.data as
+          { method?: string; params?: { thread?: { entries?: unknown[] }; changes?: unknown[] } } | undefined;
         if (!data || typeof data !== 'object') return;
         b.messages++;
         const content =
@@ -91,5 +99,10 @@ export function probe(): void {
     b.loading = !!document.querySelector('.status-line.loading');
   };
   onMutations();
-  new MutationObserver(onMutations).observe(document, { childList: true, subtree: true, attributes: isTop, attributeFilter: isTop ? ['style'] : undefined });
+  new MutationObserver(onMutations).observe(document, {
+    childList: true,
+    subtree: true,
+    attributes: isTop,
+    attributeFilter: isTop ? ['style'] : undefined,
+  });
 }

@@ -51,7 +51,11 @@ const loopText = (l: Loop) => `max ${ms(l.maxMs)}, p99 ${ms(l.p99Ms)}`;
 async function main(): Promise<number> {
   const fixture = createFixture({ sessions: TOTAL, turns: 1 });
   const target = await lastPageSession(fixture.storeDir, fixture.folders[0]!);
-  const run = await startHostRun({ ...fixture, env: { ...fixture.env, ACP_BENCH_TARGET_ID: target } }, 'quickPick', 480_000);
+  const run = await startHostRun(
+    { ...fixture, env: { ...fixture.env, ACP_BENCH_TARGET_ID: target } },
+    'quickPick',
+    480_000,
+  );
   try {
     // The suite asks for its search to be typed into the QuickPick's input box.
     const typing = (async () => {
@@ -76,28 +80,79 @@ async function main(): Promise<number> {
       throw new Error(`the QuickPick suite ${code === -1 ? 'timed out' : `failed (exit ${code})`}`);
     }
     const r = JSON.parse(readFileSync(file, 'utf8')) as Results;
-    const shown = await run.page.evaluate(() => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.quickRows ?? []);
+    const shown = await run.page.evaluate(
+      () => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.quickRows ?? [],
+    );
     const domFirst = (at: number) => shown.find((s) => s.rows > 0 && s.at >= at)?.at;
     const coldDom = domFirst(r.cold.at);
     table(
       `Resume Session QuickPick: ${count(TOTAL)} sessions in the folder (agent pages of 50)`,
       ['', 'extension host', 'rows in the workbench DOM', 'note'],
       [
-        ['command → first rows, cold (agent starts, nothing cached)', ms(r.cold.firstRowsMs), ms(coldDom && coldDom - r.cold.at), `${count(r.cold.rows)} rows`],
+        [
+          'command → first rows, cold (agent starts, nothing cached)',
+          ms(r.cold.firstRowsMs),
+          ms(coldDom && coldDom - r.cold.at),
+          `${count(r.cold.rows)} rows`,
+        ],
         ['command → first rows, second open', ms(r.second.firstRowsMs), '', `${count(r.second.rows)} rows`],
         ['cold open → background paging settled', ms(r.cold.settledMs), '', `${count(r.cold.paged)} rows (pick limit)`],
-        [`paste "${r.search.prefix}" → session from the last page listed`, r.search.foundMs === undefined ? 'not within 150 s' : ms(r.search.foundMs), '', `paged on to ${count(r.search.listed)}`],
+        [
+          `paste "${r.search.prefix}" → session from the last page listed`,
+          r.search.foundMs === undefined ? 'not within 150 s' : ms(r.search.foundMs),
+          '',
+          `paged on to ${count(r.search.listed)}`,
+        ],
       ],
     );
-    table('Extension host event loop during background paging (monitorEventLoopDelay)', ['', 'max delay', 'p99', 'mean', 'time'], [
-      ['cold open, paging to 5,000', ms(r.cold.loop.maxMs), ms(r.cold.loop.p99Ms), ms(r.cold.loop.meanMs), ms(r.cold.settledMs)],
-      ['id search, paging to 10,000', ms(r.search.loop.maxMs), ms(r.search.loop.p99Ms), ms(r.search.loop.meanMs), ms(r.search.foundMs ?? 150_000)],
-      ['paging to 5,000 with the Sessions view visible', ms(r.withView.loop.maxMs), ms(r.withView.loop.p99Ms), ms(r.withView.loop.meanMs), ms(r.withView.settledMs)],
-    ]);
-    console.log(`  With the Sessions view visible, paging took ${ratio(r.withView.settledMs, r.cold.settledMs)} as long as with it hidden.`);
-    summary(B, 'command → first rows (cold / second open)', `${ms(r.cold.firstRowsMs)} / ${ms(r.second.firstRowsMs)}`, coldDom ? `cold, rows in the DOM: ${ms(coldDom - r.cold.at)}` : undefined);
-    summary(B, 'id prefix → session on the last page', r.search.foundMs === undefined ? 'not within 150 s' : ms(r.search.foundMs), `${count(r.search.listed)} listed`);
-    summary(B, 'host event loop max delay while paging', `${ms(r.cold.loop.maxMs)} / ${ms(r.search.loop.maxMs)}`, `view visible: ${loopText(r.withView.loop)}`);
+    table(
+      'Extension host event loop during background paging (monitorEventLoopDelay)',
+      ['', 'max delay', 'p99', 'mean', 'time'],
+      [
+        [
+          'cold open, paging to 5,000',
+          ms(r.cold.loop.maxMs),
+          ms(r.cold.loop.p99Ms),
+          ms(r.cold.loop.meanMs),
+          ms(r.cold.settledMs),
+        ],
+        [
+          'id search, paging to 10,000',
+          ms(r.search.loop.maxMs),
+          ms(r.search.loop.p99Ms),
+          ms(r.search.loop.meanMs),
+          ms(r.search.foundMs ?? 150_000),
+        ],
+        [
+          'paging to 5,000 with the Sessions view visible',
+          ms(r.withView.loop.maxMs),
+          ms(r.withView.loop.p99Ms),
+          ms(r.withView.loop.meanMs),
+          ms(r.withView.settledMs),
+        ],
+      ],
+    );
+    console.log(
+      `  With the Sessions view visible, paging took ${ratio(r.withView.settledMs, r.cold.settledMs)} as long as with it hidden.`,
+    );
+    summary(
+      B,
+      'command → first rows (cold / second open)',
+      `${ms(r.cold.firstRowsMs)} / ${ms(r.second.firstRowsMs)}`,
+      coldDom ? `cold, rows in the DOM: ${ms(coldDom - r.cold.at)}` : undefined,
+    );
+    summary(
+      B,
+      'id prefix → session on the last page',
+      r.search.foundMs === undefined ? 'not within 150 s' : ms(r.search.foundMs),
+      `${count(r.search.listed)} listed`,
+    );
+    summary(
+      B,
+      'host event loop max delay while paging',
+      `${ms(r.cold.loop.maxMs)} / ${ms(r.search.loop.maxMs)}`,
+      `view visible: ${loopText(r.withView.loop)}`,
+    );
   } finally {
     await run.dispose();
   }

@@ -23,7 +23,12 @@ const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { 
 const B = 'session list';
 
 async function connect(store: string, switches: string[]): Promise<AgentConnection> {
-  return AgentConnection.start({ config: refAgentConfig(store, switches), logger: silentLogger, handlers, clientInfo: { name: 'acp-bench', version: '0' } });
+  return AgentConnection.start({
+    config: refAgentConfig(store, switches),
+    logger: silentLogger,
+    handlers,
+    clientInfo: { name: 'acp-bench', version: '0' },
+  });
 }
 
 /** Every page through the bare SDK client: per-page round trips and the raw results. */
@@ -171,7 +176,13 @@ async function cacheFirstRows(store: string, cwd: string, first200: SessionInfo[
   try {
     for (let run = 0; run < 5; run++) {
       for (const withCache of [true, false]) {
-        const list = new SessionList({ agentId: 'ref', folder: cwd, list: (p, s) => conn.listSessions(p, s), logger: silentLogger, cache: withCache ? new SessionCache(memento) : undefined });
+        const list = new SessionList({
+          agentId: 'ref',
+          folder: cwd,
+          list: (p, s) => conn.listSessions(p, s),
+          logger: silentLogger,
+          cache: withCache ? new SessionCache(memento) : undefined,
+        });
         const started = performance.now();
         let shown: number | undefined;
         list.onDidChange((c) => {
@@ -220,12 +231,21 @@ async function main(): Promise<void> {
       ['', 'raw SDK round trip', 'our client', 'difference', 'of raw', 'our processing alone', '(best page)', 'of raw'],
       rows,
     );
-    console.log('  our client = AgentConnection.listSessions (response checks) + SessionList paging (cwd check, dedupe, toRow);');
+    console.log(
+      '  our client = AgentConnection.listSessions (response checks) + SessionList paging (cwd check, dedupe, toRow);',
+    );
     console.log('  our processing alone = the same pages, already received, through validation and SessionList.');
     table(
       'Listing all 10,000 sessions',
       ['', 'pages', 'listed', 'raw SDK total', 'our client total', 'ratio'],
-      [p50, p1000].map((p) => [`pages of ${p.size}`, count(p.pages), count(p.listed), ms(p.rawTotal), ms(p.ourTotal), ratio(p.ourTotal, p.rawTotal)]),
+      [p50, p1000].map((p) => [
+        `pages of ${p.size}`,
+        count(p.pages),
+        count(p.listed),
+        ms(p.rawTotal),
+        ms(p.ourTotal),
+        ratio(p.ourTotal, p.rawTotal),
+      ]),
     );
     table(
       'Work per page does not grow with the rows already listed (pages of 50)',
@@ -243,20 +263,49 @@ async function main(): Promise<void> {
     const treeMs = treeItemData(first);
     const memory = await memoryPer1000(store, cwd);
     const cache = await cacheFirstRows(store, cwd, first.slice(0, 200));
-    table('Rows, memory and the cache', ['', 'value'], [
-      ['tree-item data for a 1000-row page (toRow + relativeTime)', ms(treeMs.rowsMs)],
-      ['one row\'s tooltip, built when hovered (tooltipMarkdown)', ms(treeMs.tooltipMs)],
-      ['heap per 1,000 listed sessions (heapUsed delta after gc)', memory === undefined ? 'n/a (run node with --expose-gc)' : bytes(memory)],
-      ['loadFirstPage() → first rows shown from the cache (model only; 200 rows; agent --delay 200)', ms(cache.cached)],
-      ['loadFirstPage() → the agent\'s first page replaces them', ms(cache.fresh)],
-      ['loadFirstPage() → first rows with no cache', ms(cache.cold)],
-    ]);
-    console.log('  These are the model\'s share. The view\'s own figures (vscode.TreeItem for a 1000-row page, a fresh window\'s');
-    console.log('  rows from the cache) are measured in the extension host: "Sessions view" in the quickPick benchmark.');
+    table(
+      'Rows, memory and the cache',
+      ['', 'value'],
+      [
+        ['tree-item data for a 1000-row page (toRow + relativeTime)', ms(treeMs.rowsMs)],
+        ["one row's tooltip, built when hovered (tooltipMarkdown)", ms(treeMs.tooltipMs)],
+        [
+          'heap per 1,000 listed sessions (heapUsed delta after gc)',
+          memory === undefined ? 'n/a (run node with --expose-gc)' : bytes(memory),
+        ],
+        [
+          'loadFirstPage() → first rows shown from the cache (model only; 200 rows; agent --delay 200)',
+          ms(cache.cached),
+        ],
+        ["loadFirstPage() → the agent's first page replaces them", ms(cache.fresh)],
+        ['loadFirstPage() → first rows with no cache', ms(cache.cold)],
+      ],
+    );
+    console.log(
+      "  These are the model's share. The view's own figures (vscode.TreeItem for a 1000-row page, a fresh window's",
+    );
+    console.log(
+      '  rows from the cache) are measured in the extension host: "Sessions view" in the quickPick benchmark.',
+    );
 
-    summary(B, 'page of 50: raw round trip / our client', `${ms(p50.raw)} / ${ms(p50.ours)}`, `processing ${pct(p50.processing, p50.raw)} of raw`);
-    summary(B, 'page of 1000: raw round trip / our client', `${ms(p1000.raw)} / ${ms(p1000.ours)}`, `processing ${pct(p1000.processing, p1000.raw)} of raw`);
-    summary(B, 'all 10,000 (pages of 1000 / of 50)', `${ms(p1000.ourTotal)} / ${ms(p50.ourTotal)}`, `raw ${ms(p1000.rawTotal)} / ${ms(p50.rawTotal)}`);
+    summary(
+      B,
+      'page of 50: raw round trip / our client',
+      `${ms(p50.raw)} / ${ms(p50.ours)}`,
+      `processing ${pct(p50.processing, p50.raw)} of raw`,
+    );
+    summary(
+      B,
+      'page of 1000: raw round trip / our client',
+      `${ms(p1000.raw)} / ${ms(p1000.ours)}`,
+      `processing ${pct(p1000.processing, p1000.raw)} of raw`,
+    );
+    summary(
+      B,
+      'all 10,000 (pages of 1000 / of 50)',
+      `${ms(p1000.ourTotal)} / ${ms(p50.ourTotal)}`,
+      `raw ${ms(p1000.rawTotal)} / ${ms(p50.rawTotal)}`,
+    );
     summary(B, 'page 191-200 vs 2-11 processing', ratio(p50.late, p50.early), 'about 1× = no growth with total');
     summary(B, '1000-row tree-item data / one tooltip on hover', `${ms(treeMs.rowsMs)} / ${ms(treeMs.tooltipMs)}`);
     summary(B, 'heap per 1,000 sessions', memory === undefined ? 'n/a' : bytes(memory));

@@ -29,7 +29,11 @@ interface Results {
 }
 
 export async function sessionsViewBench(): Promise<void> {
-  const fixture = createFixture({ sessions: SESSIONS, turns: 1, agentArgs: ['--page-size', '1000', '--delay', String(AGENT_DELAY_MS)] });
+  const fixture = createFixture({
+    sessions: SESSIONS,
+    turns: 1,
+    agentArgs: ['--page-size', '1000', '--delay', String(AGENT_DELAY_MS)],
+  });
   const run = await startHostRun(fixture, 'sessionsView', 300_000);
   try {
     const code = await run.exit;
@@ -40,25 +44,51 @@ export async function sessionsViewBench(): Promise<void> {
       throw new Error(`the Sessions view suite ${code === -1 ? 'timed out' : `failed (exit ${code})`}`);
     }
     const { page, cache } = JSON.parse(readFileSync(file, 'utf8')) as Results;
-    table(`Sessions view in the extension host: a ${count(page.rows)}-row page (median of ${page.runs} builds)`, ['', 'time'], [
-      ['getChildren() for the page', ms(page.childrenMs)],
-      ['getTreeItem() for every row (vscode.TreeItem)', ms(page.itemsMs)],
-      ['getChildren + getTreeItem, the whole page', ms(page.totalMs)],
-      ['resolveTreeItem() for one row (the tooltip on hover)', ms(page.resolveMs)],
-    ]);
+    table(
+      `Sessions view in the extension host: a ${count(page.rows)}-row page (median of ${page.runs} builds)`,
+      ['', 'time'],
+      [
+        ['getChildren() for the page', ms(page.childrenMs)],
+        ['getTreeItem() for every row (vscode.TreeItem)', ms(page.itemsMs)],
+        ['getChildren + getTreeItem, the whole page', ms(page.totalMs)],
+        ['resolveTreeItem() for one row (the tooltip on hover)', ms(page.resolveMs)],
+      ],
+    );
     table(
       `A fresh window with the first rows in workspace storage (agent answers after ${AGENT_DELAY_MS / 1000} s)`,
       ['', 'time', 'note'],
       [
-        ['activate(), loading the extension included', ms(cache.activateMs), cache.activeBefore ? 'was already active' : `its own activate(): ${ms(cache.ownActivateMs)}`],
-        ['activate() → getChildren() returns rows', ms(cache.activateToRowsMs), `${count(cache.rows)} rows, from the cache: ${cache.fromCache ? 'yes' : 'no'}`],
+        [
+          'activate(), loading the extension included',
+          ms(cache.activateMs),
+          cache.activeBefore ? 'was already active' : `its own activate(): ${ms(cache.ownActivateMs)}`,
+        ],
+        [
+          'activate() → getChildren() returns rows',
+          ms(cache.activateToRowsMs),
+          `${count(cache.rows)} rows, from the cache: ${cache.fromCache ? 'yes' : 'no'}`,
+        ],
         ['  of which getChildren()', ms(cache.getChildrenMs), ''],
-        ['view opened → the tree returns rows to the workbench', ms(cache.viewToRowsMs), `from the cache: ${cache.viewFromCache ? 'yes' : 'no'}`],
-        ['activate() → the agent\'s first page replaces them', ms(cache.agentPageMs), ''],
+        [
+          'view opened → the tree returns rows to the workbench',
+          ms(cache.viewToRowsMs),
+          `from the cache: ${cache.viewFromCache ? 'yes' : 'no'}`,
+        ],
+        ["activate() → the agent's first page replaces them", ms(cache.agentPageMs), ''],
       ],
     );
-    summary(B, '1000-row page: getChildren + getTreeItem (host)', ms(page.totalMs), `one tooltip ${ms(page.resolveMs)}`);
-    summary(B, 'fresh window: activate → cached rows / view opened → rows', `${ms(cache.activateToRowsMs)} / ${ms(cache.viewToRowsMs)}`, `${count(cache.rows)} rows from the cache`);
+    summary(
+      B,
+      '1000-row page: getChildren + getTreeItem (host)',
+      ms(page.totalMs),
+      `one tooltip ${ms(page.resolveMs)}`,
+    );
+    summary(
+      B,
+      'fresh window: activate → cached rows / view opened → rows',
+      `${ms(cache.activateToRowsMs)} / ${ms(cache.viewToRowsMs)}`,
+      `${count(cache.rows)} rows from the cache`,
+    );
   } finally {
     await run.dispose();
   }

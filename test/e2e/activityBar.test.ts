@@ -11,9 +11,9 @@ describe('activity bar', () => {
     assert.match((await icon.getAttribute('aria-label')) ?? '', /^ACP/);
 
     await icon.click();
-    const title = page.locator(`${SELECTORS.sessionsView} .pane-header`, { hasText: 'Sessions' }).or(
-      page.locator('.part.sidebar .title-label', { hasText: 'Sessions' }),
-    );
+    const title = page
+      .locator(`${SELECTORS.sessionsView} .pane-header`, { hasText: 'Sessions' })
+      .or(page.locator('.part.sidebar .title-label', { hasText: 'Sessions' }));
     await title.first().waitFor({ state: 'visible', timeout: 30_000 });
     // Opening the view activates the extension, which then registers the tree's provider.
     await page.getByText('There is no data provider registered').waitFor({ state: 'hidden', timeout: 30_000 });

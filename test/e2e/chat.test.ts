@@ -5,7 +5,16 @@ import * as assert from 'node:assert/strict';
 import type { Dialog, FrameLocator, Locator } from 'playwright-core';
 import { seededTurn } from '../agent/content';
 import { useWorkbench, type Workbench } from './harness';
-import { chatFrame, openSessionsView, seededSessions, since, titleOf, treeRow, widenSideBar, type SeededSession } from './ui';
+import {
+  chatFrame,
+  openSessionsView,
+  seededSessions,
+  since,
+  titleOf,
+  treeRow,
+  widenSideBar,
+  type SeededSession,
+} from './ui';
 
 const TURNS = 2;
 
@@ -17,7 +26,8 @@ function prose(markdown: string): string {
 
 function turnTexts(session: SeededSession, index: number, turn: number): { user: string; agent: string } {
   const updates = seededTurn(session.cwd, turn, index);
-  const text = (kind: string) => (updates.find((u) => u.sessionUpdate === kind) as { content: { text: string } }).content.text;
+  const text = (kind: string) =>
+    (updates.find((u) => u.sessionUpdate === kind) as { content: { text: string } }).content.text;
   return { user: prose(text('user_message_chunk')), agent: prose(text('agent_message_chunk')) };
 }
 
@@ -72,7 +82,10 @@ describe('Chat panel', function () {
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     await row.click();
 
-    await page.locator('.tabs-container .tab', { hasText: titleOf(session).slice(0, 40) }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: titleOf(session).slice(0, 40) })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     const frame = chatFrame(page);
     await frame.locator('header .title').waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal((await frame.locator('header .title').innerText()).replace(/\s+/g, ' ').trim(), titleOf(session));
@@ -105,13 +118,20 @@ describe('Chat panel', function () {
     await frame.locator('.msg-user', { hasText: prompt }).waitFor({ state: 'visible', timeout: 10_000 });
     const reply = frame.locator('.msg-agent', { hasText: 'You said:' }).last();
     await reply.waitFor({ state: 'visible', timeout: 30_000 });
-    await frame.locator('.msg-agent', { hasText: 'Try a prompt with' }).last().waitFor({ state: 'visible', timeout: 30_000 });
+    await frame
+      .locator('.msg-agent', { hasText: 'Try a prompt with' })
+      .last()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     assert.ok((await reply.innerText()).includes(prompt), 'the agent echoes the prompt');
     // The reader had scrolled up to the first turn; sending takes them to what they sent and
     // to the answer, as every chat does (not merely rendered somewhere below the fold).
     const thread = frame.locator('.thread');
     await expectInView(frame.locator('.msg-agent', { hasText: 'Try a prompt with' }).last(), thread, 'the reply');
-    assert.equal(await frame.locator('textarea.composer-input').inputValue(), '', 'the composer is cleared after sending');
+    assert.equal(
+      await frame.locator('textarea.composer-input').inputValue(),
+      '',
+      'the composer is cleared after sending',
+    );
     // The turn ends: the Send button is back and enabled.
     await frame.locator('button.send:not([disabled])').waitFor({ state: 'visible', timeout: 30_000 });
     await shot(wb, 'e2e-chat-prompt-reply');
@@ -126,15 +146,26 @@ describe('Chat panel', function () {
 
     const card = frame.locator('.permission').last();
     await card.waitFor({ state: 'visible', timeout: 30_000 });
-    assert.match(await card.locator('.permission-title').innerText(), /src\/protected\.ts/, 'the card names what the agent wants to do');
+    assert.match(
+      await card.locator('.permission-title').innerText(),
+      /src\/protected\.ts/,
+      'the card names what the agent wants to do',
+    );
     for (const name of ['Allow once', 'Always allow', 'Reject', 'Dismiss']) {
       await card.getByRole('button', { name, exact: true }).waitFor({ state: 'visible', timeout: 5_000 });
     }
     await shot(wb, 'e2e-chat-permission-card');
 
     await card.getByRole('button', { name: 'Allow once', exact: true }).click();
-    await frame.locator('.permission-outcome', { hasText: 'Allow once' }).last().waitFor({ state: 'visible', timeout: 10_000 });
-    assert.equal(await card.getByRole('button', { name: 'Reject' }).count(), 0, 'an answered card offers no more buttons');
+    await frame
+      .locator('.permission-outcome', { hasText: 'Allow once' })
+      .last()
+      .waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(
+      await card.getByRole('button', { name: 'Reject' }).count(),
+      0,
+      'an answered card offers no more buttons',
+    );
     const outcome = frame.locator('.msg-agent', { hasText: 'Permission outcome' }).last();
     await outcome.waitFor({ state: 'visible', timeout: 30_000 });
     assert.match(await outcome.innerText(), /selected\s+allow-once\s+— the edit was made/);
@@ -160,12 +191,16 @@ describe('Chat panel', function () {
 
     const report = await frame.locator('body').evaluate(() => {
       const thread = document.querySelector('.thread-list') ?? document.body;
-      const handlers = [...thread.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name)));
+      const handlers = [...thread.querySelectorAll('*')].filter((e) =>
+        [...e.attributes].some((a) => /^on/i.test(a.name)),
+      );
       const links = [...thread.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? '');
       const w = window as unknown as Record<string, unknown>;
       return {
         pwned: w.__acpPwned ?? w.__pwned ?? null,
-        live: [...thread.querySelectorAll('script, img, iframe, svg, style, object, embed')].map((e) => e.outerHTML.slice(0, 80)),
+        live: [...thread.querySelectorAll('script, img, iframe, svg, style, object, embed')].map((e) =>
+          e.outerHTML.slice(0, 80),
+        ),
         handlers: handlers.map((e) => e.outerHTML.slice(0, 80)),
         badLinks: links.filter((h) => /^\s*(javascript|data|vbscript):/i.test(h)),
         bodyHidden: getComputedStyle(document.body).display === 'none',
@@ -179,7 +214,11 @@ describe('Chat panel', function () {
     assert.equal(report.bodyHidden, false, 'an injected <style> did not hide the page');
     // Raw HTML is shown as text, so the user sees what the agent sent.
     assert.ok(report.text.includes('<script>window.__acpPwned = true'), 'the <script> is visible as text');
-    assert.equal((await page.evaluate(() => (window as unknown as Record<string, unknown>).__acpPwned ?? null)), null, 'nothing ran in the workbench');
+    assert.equal(
+      await page.evaluate(() => (window as unknown as Record<string, unknown>).__acpPwned ?? null),
+      null,
+      'nothing ran in the workbench',
+    );
     assert.deepEqual(dialogs, [], 'no alert, confirm or prompt dialog opened');
     await shot(wb, 'e2e-chat-xss-inert');
     console.log(`      hostile reply checked in ${since(started)}`);

@@ -33,13 +33,18 @@ describe('Chat panel across a window reload', function () {
     await page.waitForEvent('load', { timeout: 60_000 });
     await page.locator(SELECTORS.workbench).waitFor({ state: 'visible', timeout: 60_000 });
     // Tab titles are capped at 60 characters: match the beginning.
-    await page.locator('.tabs-container .tab', { hasText: title.slice(0, 40) }).first().waitFor({ state: 'visible', timeout: 60_000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: title.slice(0, 40) })
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 });
     const again = chatFrame(page);
     await again.locator('.entry').first().waitFor({ state: 'visible', timeout: 60_000 });
     await again.locator('textarea.composer-input').waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await again.locator('textarea.composer-input').inputValue(), draft, 'the draft survived');
     const after = await again.locator('.entry').count();
     assert.ok(after >= 4, `the history was loaded again (${after} entries)`);
-    console.log(`      reload restored the panel (${since(started)}); screenshot: ${await wb().screenshot('e2e-chat-after-reload')}`);
+    console.log(
+      `      reload restored the panel (${since(started)}); screenshot: ${await wb().screenshot('e2e-chat-after-reload')}`,
+    );
   });
 });

@@ -22,7 +22,11 @@ function prose(markdown: string): string {
 describe('Resume Session (QuickPick)', function () {
   // Each agent message waits a little, so the QuickPick opens while later pages are still
   // on their way, as with a real agent and a long history.
-  const wb = useWorkbench({ sessions: SESSIONS, turns: TURNS, agentArgs: ['--page-size', String(PAGE), '--delay', '500'] });
+  const wb = useWorkbench({
+    sessions: SESSIONS,
+    turns: TURNS,
+    agentArgs: ['--page-size', String(PAGE), '--delay', '500'],
+  });
   let sessions: SeededSession[];
   let target: SeededSession;
 
@@ -39,14 +43,23 @@ describe('Resume Session (QuickPick)', function () {
     await runCommand(page, 'ACP: Resume Session');
 
     const rows = page.locator(SELECTORS.quickPickRows);
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Resume Session' }).waitFor({ state: 'visible', timeout: 30_000 });
-    await rows.first().filter({ hasText: titleOf(sessions[0]!) }).waitFor({ state: 'visible', timeout: 60_000 });
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Resume Session' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await rows
+      .first()
+      .filter({ hasText: titleOf(sessions[0]!) })
+      .waitFor({ state: 'visible', timeout: 60_000 });
     const firstSeen = Number(await rows.first().getAttribute('aria-setsize'));
     console.log(`      the QuickPick showed ${firstSeen} of ${SESSIONS} sessions at first (${since(started)})`);
     // Newest first: the first rows are the seeded store's newest sessions, in order.
     for (let i = 0; i < 3; i++) {
       const label = await rows.nth(i).locator('.label-name').first().innerText();
-      assert.equal(label.replace(/\s+/g, ' ').trim(), titleOf(sessions[i]!), `row ${i + 1} is the ${i + 1}th newest session`);
+      assert.equal(
+        label.replace(/\s+/g, ' ').trim(),
+        titleOf(sessions[i]!),
+        `row ${i + 1} is the ${i + 1}th newest session`,
+      );
     }
 
     // Type the end of the target's title, key by key, while the later pages arrive.
@@ -55,13 +68,19 @@ describe('Resume Session (QuickPick)', function () {
     const hit = rows.filter({ hasText: titleOf(target) });
     await hit.first().waitFor({ state: 'visible', timeout: 60_000 });
     // The search went on as a person expects: the match is the only row, and it is active.
-    await page.waitForFunction(
-      (sel) => document.querySelectorAll(sel).length === 1,
-      SELECTORS.quickPickRows,
-      { timeout: 10_000 },
+    await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 1, SELECTORS.quickPickRows, {
+      timeout: 10_000,
+    });
+    assert.equal(
+      await page.locator(SELECTORS.quickInput).inputValue(),
+      query,
+      'the typed filter survived the background paging',
     );
-    assert.equal(await page.locator(SELECTORS.quickInput).inputValue(), query, 'the typed filter survived the background paging');
-    assert.match((await rows.first().locator('.label-description').innerText()).trim(), /ago/, 'the row shows when it was updated');
+    assert.match(
+      (await rows.first().locator('.label-description').innerText()).trim(),
+      /ago/,
+      'the row shows when it was updated',
+    );
     console.log(`      screenshot: ${await wb().screenshot('e2e-resume-quickpick-filtered')}`);
     console.log(`      found the session on page ${Math.floor(TARGET / PAGE) + 1} in ${since(started)}`);
   });
@@ -81,13 +100,19 @@ describe('Resume Session (QuickPick)', function () {
     const header = frame.locator('header .title');
     await header.waitFor({ state: 'visible', timeout: 30_000 });
     await frame.locator('header .title', { hasText: titleOf(target).slice(-20) }).waitFor({ timeout: 30_000 });
-    assert.equal((await header.innerText()).replace(/\s+/g, ' ').trim(), titleOf(target), 'the panel header shows the full title');
+    assert.equal(
+      (await header.innerText()).replace(/\s+/g, ' ').trim(),
+      titleOf(target),
+      'the panel header shows the full title',
+    );
 
     // The replay: the last turn's prompt and the agent's reply are on screen (the thread
     // scrolls to its end; earlier entries may be virtualised away).
     const last = seededTurn(target.cwd, TURNS - 1, TARGET);
-    const userText = (last.find((u) => u.sessionUpdate === 'user_message_chunk') as { content: { text: string } }).content.text;
-    const agentText = (last.find((u) => u.sessionUpdate === 'agent_message_chunk') as { content: { text: string } }).content.text;
+    const userText = (last.find((u) => u.sessionUpdate === 'user_message_chunk') as { content: { text: string } })
+      .content.text;
+    const agentText = (last.find((u) => u.sessionUpdate === 'agent_message_chunk') as { content: { text: string } })
+      .content.text;
     const user = frame.locator('.msg-user', { hasText: prose(userText) }).last();
     const agent = frame.locator('.msg-agent', { hasText: prose(agentText) }).last();
     await user.waitFor({ state: 'visible', timeout: 30_000 });

@@ -62,7 +62,9 @@ describe('Sessions view: paging', function () {
     const firstOfPage2 = treeRow(page, titleOf(sessions[PAGE]!));
     await firstOfPage2.waitFor({ state: 'visible', timeout: 30_000 });
     // The focus moves to it, so the arrow keys carry on from the seam (not from the next "Load more…").
-    await page.locator(`${SELECTORS.treeRows}.focused`, { hasText: titleOf(sessions[PAGE]!) }).waitFor({ state: 'visible', timeout: 5_000 });
+    await page
+      .locator(`${SELECTORS.treeRows}.focused`, { hasText: titleOf(sessions[PAGE]!) })
+      .waitFor({ state: 'visible', timeout: 5_000 });
     const last1 = treeRow(page, titleOf(sessions[PAGE - 1]!));
     assert.equal(await last1.getAttribute('aria-posinset'), String(PAGE));
     assert.equal(await firstOfPage2.getAttribute('aria-posinset'), String(PAGE + 1));
@@ -106,7 +108,11 @@ describe('Sessions view: paging', function () {
     assert.equal(await focused.count(), 1, 'one focused row');
     await scrollToEnd(page);
     await treeRow(page, titleOf(sessions[SESSIONS - 1]!)).waitFor({ state: 'visible', timeout: 5_000 });
-    assert.equal(await page.locator(SELECTORS.treeRows, { hasText: 'Load more…' }).count(), 0, 'no "Load more…" after the last page');
+    assert.equal(
+      await page.locator(SELECTORS.treeRows, { hasText: 'Load more…' }).count(),
+      0,
+      'no "Load more…" after the last page',
+    );
     console.log(`      pages 2 and 3 loaded in ${since(started)}`);
   });
 

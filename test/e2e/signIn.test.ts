@@ -19,7 +19,9 @@ describe('Sign in from the Sessions view', function () {
     assert.equal(await treeRow(page, titleOf(sessions[0]!)).count(), 0, 'no sessions before signing in');
 
     await row.click();
-    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'Sign in to Reference Agent' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Sign in to Reference Agent' })
+      .waitFor({ state: 'visible', timeout: 30_000 });
     const method = page.locator(SELECTORS.quickPickRows, { hasText: 'Log in' });
     await method.waitFor({ state: 'visible', timeout: 10_000 });
     assert.match(await method.innerText(), /Any attempt succeeds/, 'the method shows its description');
@@ -28,6 +30,8 @@ describe('Sign in from the Sessions view', function () {
     for (const s of sessions) await treeRow(page, titleOf(s)).waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(await row.count(), 0, 'the sign-in row is gone');
     await page.locator('.statusbar-item', { hasText: 'ACP: 1 ready' }).waitFor({ state: 'visible', timeout: 10_000 });
-    console.log(`      signed in and listed in ${since(started)}; screenshot: ${await wb().screenshot('e2e-sign-in-sessions')}`);
+    console.log(
+      `      signed in and listed in ${since(started)}; screenshot: ${await wb().screenshot('e2e-sign-in-sessions')}`,
+    );
   });
 });

@@ -21,7 +21,9 @@ export function seededSessions(storeDir: string, cwd: string): SeededSession[] {
   const index = JSON.parse(readFileSync(join(storeDir, 'index.json'), 'utf8')) as { sessions: SeededSession[] };
   return index.sessions
     .filter((s) => s.cwd === cwd)
-    .sort((a, b) => (a.updatedAt !== b.updatedAt ? (a.updatedAt > b.updatedAt ? -1 : 1) : a.sessionId < b.sessionId ? -1 : 1));
+    .sort((a, b) =>
+      a.updatedAt !== b.updatedAt ? (a.updatedAt > b.updatedAt ? -1 : 1) : a.sessionId < b.sessionId ? -1 : 1,
+    );
 }
 
 /**
@@ -64,7 +66,9 @@ export function treeRow(page: Page, label: string): Locator {
  */
 export async function runCommand(page: Page, title: string, timeoutMs = 30_000): Promise<void> {
   const input = page.locator(SELECTORS.quickInput);
-  const row = page.locator(SELECTORS.quickPickRows).filter({ has: page.locator('.label-name', { hasText: exactText(title) }) });
+  const row = page
+    .locator(SELECTORS.quickPickRows)
+    .filter({ has: page.locator('.label-name', { hasText: exactText(title) }) });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await page.keyboard.press('F1');
@@ -92,7 +96,12 @@ export function editorTab(page: Page, title: string): Locator {
  * `iframe.webview` and the document's `iframe#active-frame`).
  */
 export function chatFrame(page: Page): FrameLocator {
-  return page.locator('iframe.webview.ready').locator('visible=true').first().contentFrame().frameLocator('iframe#active-frame');
+  return page
+    .locator('iframe.webview.ready')
+    .locator('visible=true')
+    .first()
+    .contentFrame()
+    .frameLocator('iframe#active-frame');
 }
 
 /** A RegExp that matches the whole text, for locators (hasText alone matches substrings). */

@@ -10,7 +10,16 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { repoRoot } from '../host/paths';
 import { SELECTORS, useWorkbench } from './harness';
-import { chatFrame, openSessionsView, seededSessions, since, titleOf, treeRow, widenSideBar, type SeededSession } from './ui';
+import {
+  chatFrame,
+  openSessionsView,
+  seededSessions,
+  since,
+  titleOf,
+  treeRow,
+  widenSideBar,
+  type SeededSession,
+} from './ui';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -18,7 +27,11 @@ const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 function packageExtension(dir: string): string {
   const vsix = join(dir, 'acp-client.vsix');
   const started = Date.now();
-  const packaged = spawnSync(npm, ['run', 'package', '--', '--out', vsix], { cwd: repoRoot(), encoding: 'utf8', timeout: 180_000 });
+  const packaged = spawnSync(npm, ['run', 'package', '--', '--out', vsix], {
+    cwd: repoRoot(),
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   // `npm run package` writes the minified bundles to dist/; the other tests want the
   // development build (source maps), so it is rebuilt whatever happened.
   const rebuilt = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot(), encoding: 'utf8', timeout: 120_000 });
@@ -38,7 +51,13 @@ async function contextMenu(page: Page, row: ReturnType<typeof treeRow>, item: st
   // own mouse-up): click again until it closes, as a person would.
   for (let tries = 0; tries < 5; tries++) {
     await entry.click().catch(() => undefined);
-    if (await menu.waitFor({ state: 'hidden', timeout: 1_000 }).then(() => true, () => false)) return;
+    if (
+      await menu.waitFor({ state: 'hidden', timeout: 1_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
   }
   throw new Error(`the context menu did not run "${item}"`);
 }
@@ -81,13 +100,18 @@ describe('Packaged extension (VSIX)', function () {
     const session = sessions[1]!;
     await treeRow(page, titleOf(session)).click();
     // Long titles are cut in the tab: its start is enough to know the panel.
-    await page.locator('.tabs-container .tab', { hasText: titleOf(session).slice(0, 40) }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page
+      .locator('.tabs-container .tab', { hasText: titleOf(session).slice(0, 40) })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
     const frame = chatFrame(page);
     await frame.locator('.entry').first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.ok((await frame.locator('.entry').count()) > 0, 'replayed entries are rendered');
-    const styled = await frame.locator('body').evaluate(() =>
-      [...document.styleSheets].some((sheet) => sheet.href?.endsWith('/chat.css') && sheet.cssRules.length > 0),
-    );
+    const styled = await frame
+      .locator('body')
+      .evaluate(() =>
+        [...document.styleSheets].some((sheet) => sheet.href?.endsWith('/chat.css') && sheet.cssRules.length > 0),
+      );
     assert.ok(styled, 'chat.css is shipped and applied');
     await frame.locator('textarea.composer-input').waitFor({ state: 'visible' });
     console.log(`      screenshot: ${await wb().screenshot('e2e-vsix-chat')}`);
@@ -101,7 +125,10 @@ describe('Packaged extension (VSIX)', function () {
 
     await contextMenu(page, row, 'Delete Session');
     await dialog.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.match(await dialog.innerText(), new RegExp(`Delete the session "${titleOf(victim).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
+    assert.match(
+      await dialog.innerText(),
+      new RegExp(`Delete the session "${titleOf(victim).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`),
+    );
     console.log(`      screenshot: ${await wb().screenshot('e2e-vsix-delete-confirmation')}`);
     await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
@@ -112,7 +139,18 @@ describe('Packaged extension (VSIX)', function () {
     await dialog.waitFor({ state: 'visible', timeout: 10_000 });
     await dialog.locator('.monaco-button', { hasText: /^Delete$/ }).click();
     await row.waitFor({ state: 'detached', timeout: 30_000 });
-    assert.equal(seededSessions(wb().fixture.storeDir, wb().fixture.folders[0]!).some((s) => s.sessionId === victim.sessionId), false, 'the agent deleted it');
-    assert.equal(await page.locator(SELECTORS.treeRows).filter({ hasText: titleOf(sessions[0]!) }).count(), 1, 'the others stay');
+    assert.equal(
+      seededSessions(wb().fixture.storeDir, wb().fixture.folders[0]!).some((s) => s.sessionId === victim.sessionId),
+      false,
+      'the agent deleted it',
+    );
+    assert.equal(
+      await page
+        .locator(SELECTORS.treeRows)
+        .filter({ hasText: titleOf(sessions[0]!) })
+        .count(),
+      1,
+      'the others stay',
+    );
   });
 });

@@ -111,12 +111,16 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     });
     if (installed.status !== 0) {
       rmSync(tmp, { recursive: true, force: true });
-      throw new Error(`code-server could not install ${options.vsix} (${installed.status ?? installed.signal}):\n${installed.stdout}${installed.stderr}`);
+      throw new Error(
+        `code-server could not install ${options.vsix} (${installed.status ?? installed.signal}):\n${installed.stdout}${installed.stderr}`,
+      );
     }
   }
   const args = [
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
     ...profile,
     '--disable-telemetry',
     '--disable-update-check',

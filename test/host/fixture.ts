@@ -55,7 +55,17 @@ export function seedSessions(storeDir: string, cwds: string[], sessions: number,
     console.warn(`fixture: ${script} is not built; not seeding sessions`);
     return;
   }
-  const args = [script, 'seed', '--store', storeDir, ...cwds.flatMap((c) => ['--cwd', c]), '--sessions', String(sessions), '--turns', String(turns)];
+  const args = [
+    script,
+    'seed',
+    '--store',
+    storeDir,
+    ...cwds.flatMap((c) => ['--cwd', c]),
+    '--sessions',
+    String(sessions),
+    '--turns',
+    String(turns),
+  ];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0) throw new Error(`seeding sessions failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
 }
@@ -100,7 +110,12 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
           'acp.agents': [
             referenceAgent(agentId, storeDir, startedFile, options.agentArgs),
             ...(options.secondAgent
-              ? [{ ...referenceAgent(options.secondAgent.id, storeDir, startedFile, options.secondAgent.agentArgs), name: options.secondAgent.name }]
+              ? [
+                  {
+                    ...referenceAgent(options.secondAgent.id, storeDir, startedFile, options.secondAgent.agentArgs),
+                    name: options.secondAgent.name,
+                  },
+                ]
               : []),
           ],
         };

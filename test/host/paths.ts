@@ -7,7 +7,10 @@ export function repoRoot(): string {
   let dir = __dirname;
   for (;;) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'acp-client') {
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'acp-client'
+    ) {
       return dir;
     }
     const up = dirname(dir);
@@ -31,7 +34,8 @@ export function hostPaths(): HostPaths {
   const cache = process.env.ACP_TEST_CACHE || join(homedir(), '.cache', 'acp-client-test');
   const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
   return {
-    node24Dir: process.env.ACP_NODE24_DIR || join(cache, 'n24', 'node_modules', 'node', 'node_modules', `node-linux-${arch}`),
+    node24Dir:
+      process.env.ACP_NODE24_DIR || join(cache, 'n24', 'node_modules', 'node', 'node_modules', `node-linux-${arch}`),
     codeServer: process.env.ACP_CODE_SERVER || join(cache, 'cs', 'node_modules', '.bin', 'code-server'),
     chromium: process.env.ACP_CHROMIUM || '/usr/bin/chromium',
   };

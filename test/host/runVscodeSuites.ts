@@ -21,7 +21,10 @@ const DRIVER_MARKER = 'ACP-SUITE-DRIVER ';
 const GESTURES: Record<string, (page: Page) => Promise<void>> = {
   // The suite has opened "Manage Workspace Trust"; its Trust button grants trust (no API can).
   trustWorkspace: async (page) => {
-    await page.locator('.workspace-trust-editor .workspace-trust-buttons .monaco-button', { hasText: /^Trust$/ }).first().click({ timeout: 20_000 });
+    await page
+      .locator('.workspace-trust-editor .workspace-trust-buttons .monaco-button', { hasText: /^Trust$/ })
+      .first()
+      .click({ timeout: 20_000 });
   },
 };
 // Console noise of an offline workbench, expected on every run.
@@ -64,7 +67,10 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
           const name = text.slice(DRIVER_MARKER.length).trim();
           const gesture = GESTURES[name];
           if (!gesture) console.error(`[${label}] a suite asked for an unknown gesture "${name}"`);
-          else void gesture(browser.page).catch((e: unknown) => console.error(`[${label}] gesture ${name} failed: ${String(e)}`));
+          else
+            void gesture(browser.page).catch((e: unknown) =>
+              console.error(`[${label}] gesture ${name} failed: ${String(e)}`),
+            );
         }
         if (text.startsWith(START_MARKER)) running = true;
         // Before the runner starts, the workbench logs its own boot; that goes to the log file.
@@ -89,7 +95,10 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
       mkdirSync(resultsDir(), { recursive: true });
       const shot = await screenshot(browser.page, `vscode-${label}-failure`).catch(() => 'none');
       const logFile = join(resultsDir(), `vscode-${label}-failure.log`);
-      writeFileSync(logFile, `--- workbench ---\n${workbenchLog.join('\n')}\n--- page errors ---\n${pageErrors.join('\n')}\n--- code-server ---\n${server.output()}`);
+      writeFileSync(
+        logFile,
+        `--- workbench ---\n${workbenchLog.join('\n')}\n--- page errors ---\n${pageErrors.join('\n')}\n--- code-server ---\n${server.output()}`,
+      );
       console.error(`[${label}] exit code ${code}; screenshot ${shot}; log ${logFile}`);
     }
     // A runner that threw or never answered counts as one failure.

@@ -11,8 +11,5 @@ export function suiteContext(): FixtureContext {
 /** The pids the reference agent wrote to its started-file, one per start. */
 export function agentStarts(context: FixtureContext = suiteContext()): number[] {
   if (!existsSync(context.startedFile)) return [];
-  return readFileSync(context.startedFile, 'utf8')
-    .split(/\s+/)
-    .filter(Boolean)
-    .map(Number);
+  return readFileSync(context.startedFile, 'utf8').split(/\s+/).filter(Boolean).map(Number);
 }

@@ -38,4 +38,3 @@ export function suiteFolders(): string[] {
     .sort();
   return [...(hasTests(root) ? [''] : []), ...subfolders];
 }
-

@@ -43,22 +43,43 @@ describe('MCP servers and several agents against the reference agent', function 
   });
   after(() => dir.cleanup());
 
-  const deps = (logger = silentLogger): AgentHostDeps => ({ logger, clientInfo: { name: 'test', version: '0' }, trace: () => 'off', handlers: () => handlers });
+  const deps = (logger = silentLogger): AgentHostDeps => ({
+    logger,
+    clientInfo: { name: 'test', version: '0' },
+    trace: () => 'off',
+    handlers: () => handlers,
+  });
 
   const settings = parseMcpServers(
     [
-      { name: 'files', command: '/usr/local/bin/mcp-files', args: ['--root', '/'], env: { TOKEN: '${secret:MCP_TOKEN}' } },
-      { type: 'http', name: 'tracker', url: 'https://mcp.example.test/mcp', headers: { Authorization: 'Bearer ${secret:MCP_TOKEN}' } },
+      {
+        name: 'files',
+        command: '/usr/local/bin/mcp-files',
+        args: ['--root', '/'],
+        env: { TOKEN: '${secret:MCP_TOKEN}' },
+      },
+      {
+        type: 'http',
+        name: 'tracker',
+        url: 'https://mcp.example.test/mcp',
+        headers: { Authorization: 'Bearer ${secret:MCP_TOKEN}' },
+      },
       { type: 'sse', name: 'events', url: 'http://127.0.0.1:9/sse' },
     ],
     'acp.mcpServers',
   );
-  const perAgent = parseMcpServers([{ name: 'files', command: '/opt/mcp/files-v2', args: [] }], 'acp.agents[0].mcpServers');
+  const perAgent = parseMcpServers(
+    [{ name: 'files', command: '/opt/mcp/files-v2', args: [] }],
+    'acp.agents[0].mcpServers',
+  );
   const lookup = async (name: string) => (name === 'MCP_TOKEN' ? 'tok-SECRET-42' : undefined);
 
   function recordingHost(switches: string[], logger = new MemoryLogger()) {
     const record = join(dir.path, `record-${++n}.jsonl`);
-    const h = new AgentHost(refAgentConfig(store, ['--record', record, '--hide-empty', ...switches]), { ...deps(logger), trace: () => 'verbose' });
+    const h = new AgentHost(refAgentConfig(store, ['--record', record, '--hide-empty', ...switches]), {
+      ...deps(logger),
+      trace: () => 'verbose',
+    });
     stop.push(h);
     return { h, record, logger };
   }
@@ -66,7 +87,10 @@ describe('MCP servers and several agents against the reference agent', function 
   it('sends the MCP servers on session/new, session/load and session/resume; an agent entry replaces the same name', async () => {
     const { h, record, logger } = recordingHost(['--mcp-http', '--mcp-sse']);
     const selector = new McpSelector(logger);
-    const mcpServers = mcpServersFor({ global: () => settings.servers, perAgent: () => perAgent.servers, lookup }, selector);
+    const mcpServers = mcpServersFor(
+      { global: () => settings.servers, perAgent: () => perAgent.servers, lookup },
+      selector,
+    );
     const chatDeps = { logger, mcpServers, describeError: (e: unknown) => String(e) };
     const created = new ChatSession(h, { agentId: 'ref', cwd }, chatDeps);
     await created.attach('new');
@@ -80,7 +104,12 @@ describe('MCP servers and several agents against the reference agent', function 
     assert.equal(resumed.thread.status.state, 'idle', JSON.stringify(resumed.thread.status));
     const expected: McpServer[] = [
       { name: 'files', command: '/opt/mcp/files-v2', args: [], env: [] },
-      { type: 'http', name: 'tracker', url: 'https://mcp.example.test/mcp', headers: [{ name: 'Authorization', value: 'Bearer tok-SECRET-42' }] },
+      {
+        type: 'http',
+        name: 'tracker',
+        url: 'https://mcp.example.test/mcp',
+        headers: [{ name: 'Authorization', value: 'Bearer tok-SECRET-42' }],
+      },
       { type: 'sse', name: 'events', url: 'http://127.0.0.1:9/sse', headers: [] },
     ];
     for (const method of ['session/new', 'session/load', 'session/resume']) {
@@ -88,13 +117,20 @@ describe('MCP servers and several agents against the reference agent', function 
       assert.ok(params, `${method} was sent`);
       assert.deepEqual(params.mcpServers, expected, method);
     }
-    assert.deepEqual(logger.lines.filter((l) => l.includes('tok-SECRET-42')), [], 'a resolved header secret is redacted from the trace');
+    assert.deepEqual(
+      logger.lines.filter((l) => l.includes('tok-SECRET-42')),
+      [],
+      'a resolved header secret is redacted from the trace',
+    );
     assert.ok(logger.lines.some((l) => l.includes('session/new') && l.includes('[redacted]')));
   });
 
   it('withholds HTTP and SSE servers from an agent without the capability, with one log line per server', async () => {
     const { h, record, logger } = recordingHost([]);
-    const mcpServers = mcpServersFor({ global: () => settings.servers, perAgent: () => [], lookup }, new McpSelector(logger));
+    const mcpServers = mcpServersFor(
+      { global: () => settings.servers, perAgent: () => [], lookup },
+      new McpSelector(logger),
+    );
     const chatDeps = { logger, mcpServers, describeError: (e: unknown) => String(e) };
     await new ChatSession(h, { agentId: 'ref', cwd }, chatDeps).attach('new');
     await new ChatSession(h, { agentId: 'ref', cwd }, chatDeps).attach('new');
@@ -115,7 +151,10 @@ describe('MCP servers and several agents against the reference agent', function 
     const registry = new AgentRegistry(deps());
     stop.push({ stop: () => registry.stopAll().then(() => registry.dispose()) });
     registry.update([refAgentConfig(store3, [], 'one'), refAgentConfig(store2, [], 'two')], 'two');
-    assert.deepEqual(registry.all.map((h) => h.config.id), ['one', 'two']);
+    assert.deepEqual(
+      registry.all.map((h) => h.config.id),
+      ['one', 'two'],
+    );
     assert.equal(registry.default?.config.id, 'two');
     const [one, two] = registry.all as [AgentHost, AgentHost];
     const [a, b] = await Promise.all([one.connect(), two.connect()]);

@@ -93,7 +93,10 @@ describe('Sign-in against the reference agent', function () {
 
   it('a wrong key fails clearly with the agent reason; the right one from secret storage works and never reaches the log', async () => {
     const store = freshStore();
-    const wrong = await start({ ...refAgentConfig(store, ['--auth-env', 'k-123456']), env: { ACP_REF_KEY: 'nope-999' } });
+    const wrong = await start({
+      ...refAgentConfig(store, ['--auth-env', 'k-123456']),
+      env: { ACP_REF_KEY: 'nope-999' },
+    });
     const e = await wrong.listSessions({ cwd }).catch((x: unknown) => x);
     assert.ok(e instanceof AuthRequired);
     assert.match(e.detail, /ACP_REF_KEY is wrong/);
@@ -102,8 +105,14 @@ describe('Sign-in against the reference agent', function () {
     const lookup = async (name: string) => secrets.get(name);
     // The expected key goes through the environment: arguments are logged, env values never.
     // --echo-key: the agent prints the key to stderr and sends it back in session/list's _meta.
-    const withRef = { ...refAgentConfig(store), env: { ACP_REF_AGENT_ARGS: '--auth-env k-123456 --echo-key', ACP_REF_KEY: '${secret:REF_KEY}' } };
-    await assert.rejects(resolveAgentEnv(withRef, async () => undefined), MissingSecret);
+    const withRef = {
+      ...refAgentConfig(store),
+      env: { ACP_REF_AGENT_ARGS: '--auth-env k-123456 --echo-key', ACP_REF_KEY: '${secret:REF_KEY}' },
+    };
+    await assert.rejects(
+      resolveAgentEnv(withRef, async () => undefined),
+      MissingSecret,
+    );
     const logger = new MemoryLogger();
     const host = new AgentHost(withRef, {
       logger,
@@ -116,13 +125,26 @@ describe('Sign-in against the reference agent', function () {
     const c = await host.connect();
     assert.equal(host.config.env.ACP_REF_KEY, '${secret:REF_KEY}', 'settings keep the reference');
     assert.equal((await c.listSessions({ cwd })).sessions.length, 3);
-    assert.ok(logger.lines.some((l) => l.includes('session/list')), 'the trace was written');
-    assert.ok(logger.lines.some((l) => l.includes('ACP_REF_KEY=[redacted]')), 'the stderr echo reached the log, masked');
-    assert.ok(logger.lines.some((l) => l.includes('"echo":"key [redacted]"')), 'the echo on the wire was traced, masked');
-    assert.deepEqual(logger.lines.filter((l) => l.includes('k-123456')), [], 'the secret is not in the log');
+    assert.ok(
+      logger.lines.some((l) => l.includes('session/list')),
+      'the trace was written',
+    );
+    assert.ok(
+      logger.lines.some((l) => l.includes('ACP_REF_KEY=[redacted]')),
+      'the stderr echo reached the log, masked',
+    );
+    assert.ok(
+      logger.lines.some((l) => l.includes('"echo":"key [redacted]"')),
+      'the echo on the wire was traced, masked',
+    );
+    assert.deepEqual(
+      logger.lines.filter((l) => l.includes('k-123456')),
+      [],
+      'the secret is not in the log',
+    );
   });
 
-  it('an env_var method: the key given at sign-in goes into the restarted agent\'s environment, authenticate passes, the key stays out of the log', async () => {
+  it("an env_var method: the key given at sign-in goes into the restarted agent's environment, authenticate passes, the key stays out of the log", async () => {
     const store = freshStore();
     // The expected key reaches the agent through ACP_REF_AGENT_ARGS, so it is not in its args.
     const config = { ...refAgentConfig(store), env: { ACP_REF_AGENT_ARGS: '--auth-env k-777-env' } };
@@ -139,7 +161,10 @@ describe('Sign-in against the reference agent', function () {
     const first = await host.connect();
     const [method] = signInMethods(first.features.authMethods);
     assert.equal(method?.kind, 'env');
-    assert.deepEqual(method?.vars?.map((v) => v.name), ['ACP_REF_KEY']);
+    assert.deepEqual(
+      method?.vars?.map((v) => v.name),
+      ['ACP_REF_KEY'],
+    );
     await assert.rejects(first.listSessions({ cwd }), AuthRequired);
     await assert.rejects(first.authenticate(method!.id), AuthRequired, 'authenticate without the key fails clearly');
 
@@ -149,11 +174,20 @@ describe('Sign-in against the reference agent', function () {
     assert.notEqual(second.pid, first.pid);
     await second.authenticate(method!.id);
     assert.equal((await second.listSessions({ cwd })).sessions.length, 3);
-    assert.deepEqual(logger.lines.filter((l) => l.includes('k-777-env')), [], 'the key is not in the log');
+    assert.deepEqual(
+      logger.lines.filter((l) => l.includes('k-777-env')),
+      [],
+      'the key is not in the log',
+    );
   });
 
   it('an AgentHost reports "needs sign-in" through its state event and clears it after success', async () => {
-    const host = new AgentHost(refAgentConfig(freshStore(), ['--auth-required']), { logger: silentLogger, clientInfo, trace: () => 'off', handlers: () => handlers });
+    const host = new AgentHost(refAgentConfig(freshStore(), ['--auth-required']), {
+      logger: silentLogger,
+      clientInfo,
+      trace: () => 'off',
+      handlers: () => handlers,
+    });
     open.push(host);
     const c = await host.connect();
     let fired = 0;

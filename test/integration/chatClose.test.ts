@@ -50,7 +50,9 @@ describe('Closing a chat and cancelling its attach', function () {
 
   const phases = (chat: ChatSession) => {
     const seen: (LoadingPhase | undefined)[] = [];
-    chat.thread.onDidChange((cs) => cs.forEach((c) => c.kind === 'statusChanged' && c.status.state === 'loading' && seen.push(c.status.phase)));
+    chat.thread.onDidChange((cs) =>
+      cs.forEach((c) => c.kind === 'statusChanged' && c.status.state === 'loading' && seen.push(c.status.phase)),
+    );
     return seen;
   };
 
@@ -92,7 +94,10 @@ describe('Closing a chat and cancelling its attach', function () {
     await chat.close();
     await attaching;
     assert.ok(Date.now() - started < 1500, 'close does not wait for the replay');
-    assert.deepEqual(methods(record).filter((m) => m.startsWith('session/')), ['session/list', 'session/load', 'session/close']);
+    assert.deepEqual(
+      methods(record).filter((m) => m.startsWith('session/')),
+      ['session/list', 'session/load', 'session/close'],
+    );
   });
 
   it('closed with a permission card pending: the card is answered "cancelled", then session/cancel, then session/close', async () => {
@@ -149,7 +154,10 @@ describe('Closing a chat and cancelling its attach', function () {
     await waitFor('session/resume sent', () => methods(record).includes('session/resume'));
     chat.cancelLoad();
     await attaching;
-    assert.ok(!chat.thread.entries.some((e) => e.type === 'divider' && /partial/i.test(e.text)), 'a resume replays nothing, so nothing is partial');
+    assert.ok(
+      !chat.thread.entries.some((e) => e.type === 'divider' && /partial/i.test(e.text)),
+      'a resume replays nothing, so nothing is partial',
+    );
     assert.equal(chat.thread.entries.length, entries, 'the history shown stays');
     const status = chat.thread.status;
     assert.match(status.state === 'error' ? status.message : '', /Resuming the session was cancelled/);
@@ -158,7 +166,11 @@ describe('Closing a chat and cancelling its attach', function () {
 
   it('"Open with history" on a panel opened by resume loads the history into it', async () => {
     const { registry, record } = setup([]);
-    const chat = new ChatSession(registry, { agentId: 'ref', sessionId: await listed(registry, true), cwd }, chatDeps());
+    const chat = new ChatSession(
+      registry,
+      { agentId: 'ref', sessionId: await listed(registry, true), cwd },
+      chatDeps(),
+    );
     await chat.attach('resume');
     assert.equal(chat.thread.entries.length, 0);
     await chat.openWithHistory();

@@ -39,7 +39,7 @@ describe('A load whose replay goes on after the response', function () {
     const chat = new ChatSession(registry, { agentId: 'ref', sessionId: first.sessionId!, cwd }, chatDeps());
     await chat.attach('load');
     const last = () => chat.thread.entries.at(-1);
-    assert.notEqual(last()?.type, 'agent', 'the agent\'s reply comes after the response');
+    assert.notEqual(last()?.type, 'agent', "the agent's reply comes after the response");
     await waitFor('the rest of the replay', () => last()?.type === 'agent');
     const finished = () => {
       const e = last();
@@ -51,7 +51,7 @@ describe('A load whose replay goes on after the response', function () {
     chat.dispose();
   });
 
-  it('does not end a prompt\'s message while the turn runs', async () => {
+  it("does not end a prompt's message while the turn runs", async () => {
     registry = registryWith(refAgentConfig(store, ['--delay', '500', '--reply-chunks', '6']));
     const chat = new ChatSession(registry, { agentId: 'ref', cwd }, chatDeps());
     await chat.attach('new');

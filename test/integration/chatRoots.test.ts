@@ -12,7 +12,7 @@ import { panelTargetOf, readPanelTarget } from '../../src/protocol/panelTarget';
 import { chatDeps, hostDeps, hostOf, recorded, registryWith } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 
-describe('A chat\'s roots (additional directories)', function () {
+describe("A chat's roots (additional directories)", function () {
   this.timeout(40_000);
   const dir = tempDir();
   const store = join(dir.path, 'store');
@@ -45,9 +45,15 @@ describe('A chat\'s roots (additional directories)', function () {
   function setup(switches: string[] = []) {
     const record = join(dir.path, `record-${++n}.jsonl`);
     const fs = new ClientFileSystem({ rootsFor, logger: silentLogger });
-    const registry = registryWith(refAgentConfig(store, ['--record', record, ...switches]), hostDeps({}, { fs, rootsFor }));
+    const registry = registryWith(
+      refAgentConfig(store, ['--record', record, ...switches]),
+      hostDeps({}, { fs, rootsFor }),
+    );
     registries.push(registry);
-    const sent = (method: string) => recorded(record).filter((m) => m.method === method).map((m) => m.params.additionalDirectories);
+    const sent = (method: string) =>
+      recorded(record)
+        .filter((m) => m.method === method)
+        .map((m) => m.params.additionalDirectories);
     return { registry, sent };
   }
 
@@ -74,7 +80,10 @@ describe('A chat\'s roots (additional directories)', function () {
     assert.deepEqual(c.roots, [project, docs]);
     assert.deepEqual(c.capabilities().additionalDirectories, [docs]);
     await c.prompt(`read ${join(docs, 'guide.md')}`);
-    assert.ok(c.thread.entries.some((e) => e.type === 'agent' && e.text.includes('the docs folder')), 'the agent reads inside the roots');
+    assert.ok(
+      c.thread.entries.some((e) => e.type === 'agent' && e.text.includes('the docs folder')),
+      'the agent reads inside the roots',
+    );
   });
 
   it('an agent that does not advertise additionalDirectories gets none, and the other folders are not roots', async () => {
@@ -84,28 +93,45 @@ describe('A chat\'s roots (additional directories)', function () {
     assert.deepEqual(sent('session/new'), [undefined]);
     assert.deepEqual(c.roots, [project]);
     await c.prompt(`read ${join(docs, 'guide.md')}`);
-    assert.ok(!c.thread.entries.some((e) => e.type === 'agent' && e.text.includes('the docs folder')), 'fs/read_text_file is refused');
+    assert.ok(
+      !c.thread.entries.some((e) => e.type === 'agent' && e.text.includes('the docs folder')),
+      'fs/read_text_file is refused',
+    );
   });
 
   it('a load sends only the reported directories inside the window\'s folders; "/" and others are dropped with a log line', async () => {
     const { registry, sent } = setup();
     const row = await reporting(registry, ['/', docs, outside]);
     const d = deps();
-    const c = chat(registry, { agentId: 'ref', sessionId: row.sessionId, cwd: row.cwd, additionalDirectories: row.additionalDirectories ?? undefined }, d);
+    const c = chat(
+      registry,
+      {
+        agentId: 'ref',
+        sessionId: row.sessionId,
+        cwd: row.cwd,
+        additionalDirectories: row.additionalDirectories ?? undefined,
+      },
+      d,
+    );
     await c.attach('load');
     assert.deepEqual(sent('session/load'), [[docs]]);
     assert.deepEqual(c.roots, [project, docs]);
     assert.equal(d.logger.lines.filter((l) => /not a root/.test(l)).length, 2, d.logger.lines.join('\n'));
     await c.prompt(`read ${join(outside, 'secret.txt')}`);
-    assert.ok(!c.thread.entries.some((e) => e.type === 'agent' && e.text.includes('not for the agent')), 'what the agent reported is no root');
+    assert.ok(
+      !c.thread.entries.some((e) => e.type === 'agent' && e.text.includes('not for the agent')),
+      'what the agent reported is no root',
+    );
   });
 
-  it('after a window reload the panel\'s saved state brings the directories back, and the load sends them again', async () => {
+  it("after a window reload the panel's saved state brings the directories back, and the load sends them again", async () => {
     const { registry, sent } = setup();
     const first = chat(registry, { agentId: 'ref', cwd: project, additionalDirectories: [docs] });
     await first.attach('new');
     // What the webview saves and VS Code hands back to the serializer, through storage.
-    const saved = JSON.parse(JSON.stringify({ target: panelTargetOf(first.capabilities(), undefined) })) as { target: unknown };
+    const saved = JSON.parse(JSON.stringify({ target: panelTargetOf(first.capabilities(), undefined) })) as {
+      target: unknown;
+    };
     first.dispose();
     chats.delete(first);
     const target = readPanelTarget(saved.target);

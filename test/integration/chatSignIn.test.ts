@@ -73,12 +73,23 @@ describe('Sign-in inside a chat', function () {
 
     await chat.prompt('hello after signing out');
     assert.ok(signInBanner(chat), JSON.stringify(chat.thread.status));
-    assert.deepEqual(chat.thread.entries.map((e) => e.type), ['user'], 'the prompt stays; no "Turn interrupted" for a turn that never ran');
+    assert.deepEqual(
+      chat.thread.entries.map((e) => e.type),
+      ['user'],
+      'the prompt stays; no "Turn interrupted" for a turn that never ran',
+    );
 
     await c.authenticate('reference-login');
     await chat.retry();
-    await waitFor('the reply', () => chat.thread.status.state === 'idle' && chat.thread.entries.some((e) => e.type === 'agent'));
-    assert.equal(chat.thread.entries.filter((e) => e.type === 'user').length, 1, 'the prompt is sent again, not shown twice');
+    await waitFor(
+      'the reply',
+      () => chat.thread.status.state === 'idle' && chat.thread.entries.some((e) => e.type === 'agent'),
+    );
+    assert.equal(
+      chat.thread.entries.filter((e) => e.type === 'user').length,
+      1,
+      'the prompt is sent again, not shown twice',
+    );
     assert.ok(chat.thread.entries.some((e) => e.type === 'agent' && e.text.includes('hello after signing out')));
     chat.dispose();
   });

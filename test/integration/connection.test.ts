@@ -89,7 +89,10 @@ describe('AgentConnection against the reference agent', function () {
     const kinds = received.map((n) => n.update.sessionUpdate);
     assert.ok(kinds.length >= 9, `expected a replay, got ${kinds.length}`);
     assert.equal(kinds.filter((k) => k === 'user_message_chunk').length, 3, 'one user message per seeded turn');
-    assert.equal(kinds.find((k) => k === 'user_message_chunk' || k === 'agent_message_chunk'), 'user_message_chunk');
+    assert.equal(
+      kinds.find((k) => k === 'user_message_chunk' || k === 'agent_message_chunk'),
+      'user_message_chunk',
+    );
     route.dispose();
 
     const second: string[] = [];
@@ -139,7 +142,10 @@ describe('AgentConnection against the reference agent', function () {
 
   it('turns a hang into AgentTimedOut naming the phase', async () => {
     const c = await start(['--hang', 'session/list'], { list: 400 });
-    await assert.rejects(c.listSessions({ cwd: cwdA }), (e: unknown) => e instanceof AgentTimedOut && e.phase === 'session/list');
+    await assert.rejects(
+      c.listSessions({ cwd: cwdA }),
+      (e: unknown) => e instanceof AgentTimedOut && e.phase === 'session/list',
+    );
     // The connection stays usable after a timeout.
     await c.newSession({ cwd: cwdA, mcpServers: [] });
   });
@@ -175,7 +181,10 @@ describe('AgentConnection against the reference agent', function () {
     assert.ok(page.sessions.length > 0);
     await new Promise((res) => setTimeout(res, 100));
     assert.ok(c.stats.notJson + c.stats.notJsonRpc + c.stats.unknownResponses > 0, JSON.stringify(c.stats));
-    assert.ok(logger.lines.some((l) => /not a JSON-RPC|unknown request id/.test(l)), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((l) => /not a JSON-RPC|unknown request id/.test(l)),
+      logger.lines.join('\n'),
+    );
   });
 
   it('drops list entries of the wrong shape and counts them', async () => {
@@ -191,9 +200,12 @@ describe('AgentConnection against the reference agent', function () {
     assert.ok(logger.lines.some((l) => /dropped \d+ entries/.test(l)));
   });
 
-  it('reports an invalid cursor as a ProtocolError with the agent\'s code', async () => {
+  it("reports an invalid cursor as a ProtocolError with the agent's code", async () => {
     const c = await start();
-    await assert.rejects(c.listSessions({ cwd: cwdA, cursor: '%%not-a-cursor%%' }), (e: unknown) => e instanceof ProtocolError && e.code === -32602);
+    await assert.rejects(
+      c.listSessions({ cwd: cwdA, cursor: '%%not-a-cursor%%' }),
+      (e: unknown) => e instanceof ProtocolError && e.code === -32602,
+    );
   });
 
   it('stops the whole process group and leaves no process behind', async () => {
@@ -205,7 +217,10 @@ describe('AgentConnection against the reference agent', function () {
   });
 
   it('offers file writes and terminals only where the settings allow them', async () => {
-    const fs = { readTextFile: async () => ({ content: '' }), writeTextFile: async () => ({}) } as unknown as ClientHandlers['fs'];
+    const fs = {
+      readTextFile: async () => ({ content: '' }),
+      writeTextFile: async () => ({}),
+    } as unknown as ClientHandlers['fs'];
     const terminals = {} as ClientHandlers['terminals'];
     const record = join(dir.path, `record-${Date.now()}.jsonl`);
     const announced = async (flags: Partial<AgentConfig>) => {
@@ -216,7 +231,10 @@ describe('AgentConnection against the reference agent', function () {
         clientInfo: { name: 't', version: '0' },
       });
       open.push(c);
-      const lines = readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; params: { clientCapabilities: ClientCapabilities } });
+      const lines = readFileSync(record, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { method: string; params: { clientCapabilities: ClientCapabilities } });
       return lines.filter((l) => l.method === 'initialize').at(-1)!.params.clientCapabilities;
     };
     const on = await announced({});
@@ -256,50 +274,81 @@ describe('AgentConnection against the reference agent', function () {
     assert.equal(afterCancel.length, 1, 'one $/cancel_request for the cancelled list');
     await assert.rejects(c.listSessions({ cwd: cwdA }), AgentTimedOut);
     const end = Date.now() + 3000;
-    while (recorded(record, '$/cancel_request').length < 2 && Date.now() < end) await new Promise((res) => setTimeout(res, 20));
+    while (recorded(record, '$/cancel_request').length < 2 && Date.now() < end)
+      await new Promise((res) => setTimeout(res, 20));
     const cancels = recorded(record, '$/cancel_request').map((x) => x.requestId);
     assert.equal(cancels.length, 2, 'a second one for the timed-out list');
     assert.notEqual(cancels[0], cancels[1], 'each names its own request');
   });
 
   describe('start failures say what happened', () => {
-    const fail = (config: AgentConfig) => AgentConnection.start({ config, logger: new MemoryLogger(), handlers, clientInfo: { name: 't', version: '0' } });
+    const fail = (config: AgentConfig) =>
+      AgentConnection.start({ config, logger: new MemoryLogger(), handlers, clientInfo: { name: 't', version: '0' } });
 
     it('fails to start with a clear error when the command does not exist', async () => {
-      await assert.rejects(fail({ id: 'x', name: 'Missing', command: '/nonexistent/agent', args: [], env: {} }), (e: unknown) => {
-        assert.ok(e instanceof AgentExited, String(e));
-        assert.equal(e.message, 'Missing could not be started: the command "/nonexistent/agent" was not found. Check "acp.agents" in your settings.');
-        return true;
-      });
+      await assert.rejects(
+        fail({ id: 'x', name: 'Missing', command: '/nonexistent/agent', args: [], env: {} }),
+        (e: unknown) => {
+          assert.ok(e instanceof AgentExited, String(e));
+          assert.equal(
+            e.message,
+            'Missing could not be started: the command "/nonexistent/agent" was not found. Check "acp.agents" in your settings.',
+          );
+          return true;
+        },
+      );
     });
 
     it('fails to start with a clear error when the command cannot be run', async () => {
       const notExecutable = join(dir.path, 'not-executable.sh');
       writeFileSync(notExecutable, '#!/bin/sh\necho hi\n', { mode: 0o644 });
-      await assert.rejects(fail({ id: 'x', name: 'Locked', command: notExecutable, args: [], env: {} }), (e: unknown) => {
-        assert.ok(e instanceof AgentExited, String(e));
-        assert.match(e.message, /^Locked could not be started: the command ".*not-executable.sh" cannot be run \(permission denied/);
-        assert.match(e.message, /Check "acp.agents"/);
-        return true;
-      });
+      await assert.rejects(
+        fail({ id: 'x', name: 'Locked', command: notExecutable, args: [], env: {} }),
+        (e: unknown) => {
+          assert.ok(e instanceof AgentExited, String(e));
+          assert.match(
+            e.message,
+            /^Locked could not be started: the command ".*not-executable.sh" cannot be run \(permission denied/,
+          );
+          assert.match(e.message, /Check "acp.agents"/);
+          return true;
+        },
+      );
     });
 
     it('fails to start with a clear error when the agent exits before answering initialize', async () => {
       const script = "process.stderr.write('fatal: no config file\\n'); process.exit(3)";
-      await assert.rejects(fail({ id: 'x', name: 'Quitter', command: process.execPath, args: ['-e', script], env: {} }), (e: unknown) => {
-        assert.ok(e instanceof AgentExited, String(e));
-        assert.equal(e.code, 3);
-        assert.match(e.message, /^Quitter could not be started: it exited with code 3 before answering initialize \(its last output: "fatal: no config file"\)\. Check "acp.agents"/);
-        return true;
-      });
+      await assert.rejects(
+        fail({ id: 'x', name: 'Quitter', command: process.execPath, args: ['-e', script], env: {} }),
+        (e: unknown) => {
+          assert.ok(e instanceof AgentExited, String(e));
+          assert.equal(e.code, 3);
+          assert.match(
+            e.message,
+            /^Quitter could not be started: it exited with code 3 before answering initialize \(its last output: "fatal: no config file"\)\. Check "acp.agents"/,
+          );
+          return true;
+        },
+      );
     });
 
     it("puts that error in the host's failed state", async () => {
-      const host = new AgentHost({ id: 'x', name: 'Missing', command: '/nonexistent/agent', args: [], env: {} }, { logger: new MemoryLogger(), clientInfo: { name: 't', version: '0' }, trace: () => 'off', handlers: () => handlers });
+      const host = new AgentHost(
+        { id: 'x', name: 'Missing', command: '/nonexistent/agent', args: [], env: {} },
+        {
+          logger: new MemoryLogger(),
+          clientInfo: { name: 't', version: '0' },
+          trace: () => 'off',
+          handlers: () => handlers,
+        },
+      );
       await assert.rejects(host.connect(), AgentExited);
       assert.equal(host.state.kind, 'failed');
       assert.ok(host.state.kind === 'failed');
-      assert.match(host.state.error.message, /^Missing could not be started: the command "\/nonexistent\/agent" was not found\. Check "acp.agents"/);
+      assert.match(
+        host.state.error.message,
+        /^Missing could not be started: the command "\/nonexistent\/agent" was not found\. Check "acp.agents"/,
+      );
       host.dispose();
     });
   });

@@ -56,13 +56,22 @@ describe('Elicitation', function () {
   after(() => dir.cleanup());
 
   async function newChat(): Promise<ChatSession> {
-    const chat = new ChatSession(host, { agentId: 'ref', cwd }, { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) });
+    const chat = new ChatSession(
+      host,
+      { agentId: 'ref', cwd },
+      { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) },
+    );
     chats.push(chat);
     await chat.attach('new');
     return chat;
   }
-  const card = (chat: ChatSession) => () => chat.thread.entries.find((e): e is ElicitationEntry => e.type === 'elicitation' && e.outcome === undefined);
-  const lastAgentText = (chat: ChatSession) => chat.thread.entries.filter((e) => e.type === 'agent').map((e) => (e.type === 'agent' ? e.text : '')).at(-1) ?? '';
+  const card = (chat: ChatSession) => () =>
+    chat.thread.entries.find((e): e is ElicitationEntry => e.type === 'elicitation' && e.outcome === undefined);
+  const lastAgentText = (chat: ChatSession) =>
+    chat.thread.entries
+      .filter((e) => e.type === 'agent')
+      .map((e) => (e.type === 'agent' ? e.text : ''))
+      .at(-1) ?? '';
 
   it('shows the form, refuses input that does not match the schema, and sends typed values the agent receives', async () => {
     const chat = await newChat();
@@ -72,11 +81,29 @@ describe('Elicitation', function () {
     assert.equal(entry.message, 'Tell me about the project.');
     assert.ok(entry.schema?.properties?.languages, 'the schema reaches the card');
 
-    assert.equal(chat.elicitations.answer(entry.requestId, 'accept', { name: 'x', seats: '3', languages: [] }), false, 'too short a name, no language');
-    assert.equal(chat.elicitations.answer(entry.requestId, 'accept', { name: 'Atlas', seats: 'three', languages: ['Rust'] }), false, 'seats is not a number');
+    assert.equal(
+      chat.elicitations.answer(entry.requestId, 'accept', { name: 'x', seats: '3', languages: [] }),
+      false,
+      'too short a name, no language',
+    );
+    assert.equal(
+      chat.elicitations.answer(entry.requestId, 'accept', { name: 'Atlas', seats: 'three', languages: ['Rust'] }),
+      false,
+      'seats is not a number',
+    );
     const values = {
-      name: 'Atlas', email: 'dev@example.com', homepage: 'https://example.com', due: '2025-03-31', meeting: '2025-03-01T09:30:00Z',
-      seats: '12', budget: '2.5', public: false, licence: 'Apache-2.0', size: 'm', languages: ['Rust', 'TypeScript'], tools: [],
+      name: 'Atlas',
+      email: 'dev@example.com',
+      homepage: 'https://example.com',
+      due: '2025-03-31',
+      meeting: '2025-03-01T09:30:00Z',
+      seats: '12',
+      budget: '2.5',
+      public: false,
+      licence: 'Apache-2.0',
+      size: 'm',
+      languages: ['Rust', 'TypeScript'],
+      tools: [],
     };
     assert.equal(chat.elicitations.answer(entry.requestId, 'accept', values), true);
     await turn;
@@ -84,7 +111,11 @@ describe('Elicitation', function () {
     const json = /```json\n(.*)\n```/.exec(lastAgentText(chat))?.[1];
     assert.match(lastAgentText(chat), /^Form elicitation: \*\*accept\*\*/);
     assert.deepEqual(JSON.parse(json ?? 'null'), expected, 'the agent got the content, typed as the schema says');
-    assert.equal(chat.thread.entries.find((e) => e.type === 'elicitation')?.type === 'elicitation' && (chat.thread.entries.find((e) => e.type === 'elicitation') as ElicitationEntry).outcome, 'accept');
+    assert.equal(
+      chat.thread.entries.find((e) => e.type === 'elicitation')?.type === 'elicitation' &&
+        (chat.thread.entries.find((e) => e.type === 'elicitation') as ElicitationEntry).outcome,
+      'accept',
+    );
   });
 
   it('answers decline, and cancel when the turn is cancelled', async () => {
@@ -98,9 +129,15 @@ describe('Elicitation', function () {
     await waitFor('the second card', card(chat));
     await chat.cancel();
     await turn;
-    assert.deepEqual(answers.map((a) => a.action), ['decline', 'cancel']);
+    assert.deepEqual(
+      answers.map((a) => a.action),
+      ['decline', 'cancel'],
+    );
     const entries = chat.thread.entries.filter((e): e is ElicitationEntry => e.type === 'elicitation');
-    assert.deepEqual(entries.map((e) => e.outcome), ['decline', 'cancel']);
+    assert.deepEqual(
+      entries.map((e) => e.outcome),
+      ['decline', 'cancel'],
+    );
   });
 
   it('accepts a URL elicitation and closes its card when the agent says it completed', async () => {

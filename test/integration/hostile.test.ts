@@ -45,10 +45,14 @@ describe('Hostile and broken agents', function () {
     const failed = states.find((s) => s.kind === 'failed');
     assert.ok(failed?.kind === 'failed', JSON.stringify(states.map((s) => s.kind)));
     assert.match(failed.error.message, tooLarge, 'the host says why, not "stopped (exit code 0)"');
-    assert.ok(logger.lines.some((l) => tooLarge.test(l)), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((l) => tooLarge.test(l)),
+      logger.lines.join('\n'),
+    );
     // No Restart pressed: the host starts the agent again as after a crash.
     const end = Date.now() + 10_000;
-    while (!(h.state.kind === 'ready' && h.connection?.pid !== c.pid) && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+    while (!(h.state.kind === 'ready' && h.connection?.pid !== c.pid) && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 25));
     assert.equal(h.state.kind, 'ready');
     assert.notEqual(h.connection?.pid, c.pid);
     assert.equal(c.isAlive, false);
@@ -72,7 +76,10 @@ describe('Hostile and broken agents', function () {
     }
     assert.ok(c.stats.notJson > 0 && c.stats.notJsonRpc > 0, JSON.stringify(c.stats));
     assert.ok(c.stats.unknownUpdates > 0, 'the made-up update kind was counted');
-    assert.ok(logger.lines.some((l) => /too deeply nested/.test(l)), 'the nested line was reported, not fatal');
+    assert.ok(
+      logger.lines.some((l) => /too deeply nested/.test(l)),
+      'the nested line was reported, not fatal',
+    );
     assert.ok(c.isAlive);
   });
 });

@@ -56,9 +56,17 @@ describe('Agent process lifetime', function () {
   /** The reference agent through `--launcher`: the connection's pid is the launcher, the agent its child. */
   async function launched(extra: string[] = []) {
     const started = join(dir.path, `started-${++n}`);
-    const c = await AgentConnection.start({ config: refAgentConfig(store, ['--launcher', '--started-file', started, ...extra]), logger: new MemoryLogger(), handlers, clientInfo });
+    const c = await AgentConnection.start({
+      config: refAgentConfig(store, ['--launcher', '--started-file', started, ...extra]),
+      logger: new MemoryLogger(),
+      handlers,
+      clientInfo,
+    });
     stops.push(c);
-    await until('the child agent to write its pid', () => existsSync(started) && readFileSync(started, 'utf8').trim() !== '');
+    await until(
+      'the child agent to write its pid',
+      () => existsSync(started) && readFileSync(started, 'utf8').trim() !== '',
+    );
     const child = Number(readFileSync(started, 'utf8').trim());
     pids.push(child);
     assert.notEqual(child, c.pid, 'the agent is a child of the launcher');
@@ -87,7 +95,12 @@ describe('Agent process lifetime', function () {
     // The agent quits right after answering initialize; start may see the answer or the exit first.
     let c: AgentConnection | undefined;
     for (let i = 0; i < 5 && !c; i++) {
-      c = await AgentConnection.start({ config: refAgentConfig(store, ['--exit-after-initialize']), logger: silentLogger, handlers, clientInfo }).catch((e: unknown) => {
+      c = await AgentConnection.start({
+        config: refAgentConfig(store, ['--exit-after-initialize']),
+        logger: silentLogger,
+        handlers,
+        clientInfo,
+      }).catch((e: unknown) => {
         assert.ok(e instanceof AgentExited, String(e));
         return undefined;
       });
@@ -106,7 +119,13 @@ describe('Agent process lifetime', function () {
   });
 
   it('a host whose agent quits right after initialize ends failed and restarting, never "ready" with a dead agent', async () => {
-    const h = new AgentHost(refAgentConfig(store, ['--exit-after-initialize']), { logger: silentLogger, clientInfo, trace: () => 'off', handlers: () => handlers, restartBaseMs: 60_000 });
+    const h = new AgentHost(refAgentConfig(store, ['--exit-after-initialize']), {
+      logger: silentLogger,
+      clientInfo,
+      trace: () => 'off',
+      handlers: () => handlers,
+      restartBaseMs: 60_000,
+    });
     stops.push(h);
     const states: AgentState['kind'][] = [];
     h.onDidChangeState((s) => states.push(s.kind));
@@ -122,9 +141,18 @@ describe('Agent process lifetime', function () {
     const registry = new AgentRegistry(deps);
     stops.push({ stop: async () => registry.dispose() });
     const started = join(dir.path, `started-${++n}`);
-    registry.update([refAgentConfig(store, [], 'plain'), refAgentConfig(store, ['--launcher', '--started-file', started], 'launched')], '');
+    registry.update(
+      [
+        refAgentConfig(store, [], 'plain'),
+        refAgentConfig(store, ['--launcher', '--started-file', started], 'launched'),
+      ],
+      '',
+    );
     const [a, b] = await Promise.all(registry.all.map((h) => h.connect()));
-    await until('the child agent to write its pid', () => existsSync(started) && readFileSync(started, 'utf8').trim() !== '');
+    await until(
+      'the child agent to write its pid',
+      () => existsSync(started) && readFileSync(started, 'utf8').trim() !== '',
+    );
     const child = Number(readFileSync(started, 'utf8').trim());
     pids.push(child);
     await registry.stopAll();

@@ -28,10 +28,16 @@ describe('Memory held by a long-lived connection', function () {
   });
 
   it('keeps nothing of a request once it settled: results the caller dropped are collected while the agent runs', async () => {
-    c = await AgentConnection.start({ config: refAgentConfig(store, ['--page-size', '200']), logger: silentLogger, handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }, clientInfo: { name: 't', version: '0' } });
+    c = await AgentConnection.start({
+      config: refAgentConfig(store, ['--page-size', '200']),
+      logger: silentLogger,
+      handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) },
+      clientInfo: { name: 't', version: '0' },
+    });
     const conn = c;
     // In a function of its own, so no variable of this test's frame holds a result.
-    const fetchAndDrop = async () => new WeakRef(await conn.call<object>('session/list', { cwd }, { timeoutMs: 10_000 }));
+    const fetchAndDrop = async () =>
+      new WeakRef(await conn.call<object>('session/list', { cwd }, { timeoutMs: 10_000 }));
     const refs: WeakRef<object>[] = [];
     for (let i = 0; i < 10; i++) refs.push(await fetchAndDrop());
     // The stream pipeline holds the last message it passed on until the next one: send one more.

@@ -34,7 +34,11 @@ describe('Recovery when the agent dies', function () {
     const c = await h.connect();
     const firstPid = c.pid;
     const page = await c.listSessions({ cwd });
-    const chat = new ChatSession(h, { agentId: 'ref', sessionId: page.sessions[0]!.sessionId, cwd }, { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) });
+    const chat = new ChatSession(
+      h,
+      { agentId: 'ref', sessionId: page.sessions[0]!.sessionId, cwd },
+      { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) },
+    );
     await chat.attach('load');
     const users = () => chat.thread.entries.filter((e) => e.type === 'user').length;
     const replayed = users();
@@ -42,9 +46,16 @@ describe('Recovery when the agent dies', function () {
 
     await chat.prompt('this will crash the agent');
     assert.equal(chat.thread.status.state, 'disconnected');
-    assert.ok(chat.thread.entries.some((e) => e.type === 'divider' && /interrupted/i.test(e.text)), 'the turn is marked interrupted');
+    assert.ok(
+      chat.thread.entries.some((e) => e.type === 'divider' && /interrupted/i.test(e.text)),
+      'the turn is marked interrupted',
+    );
     const draftKept = chat.thread.entries.filter((e) => e.type === 'user').at(-1);
-    assert.equal(draftKept?.type === 'user' && draftKept.text, 'this will crash the agent', 'what the user sent stays visible');
+    assert.equal(
+      draftKept?.type === 'user' && draftKept.text,
+      'this will crash the agent',
+      'what the user sent stays visible',
+    );
 
     await waitFor('the automatic restart', () => h.state.kind === 'ready' && h.connection?.pid !== firstPid);
     await chat.reattach();
@@ -58,13 +69,21 @@ describe('Recovery when the agent dies', function () {
     const h = host(['--crash-on', 'session/prompt', '--hide-empty', '--no-resume']);
     const c = await h.connect();
     const page = await c.listSessions({ cwd });
-    const chat = new ChatSession(h, { agentId: 'ref', sessionId: page.sessions[1]!.sessionId, cwd }, { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) });
+    const chat = new ChatSession(
+      h,
+      { agentId: 'ref', sessionId: page.sessions[1]!.sessionId, cwd },
+      { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) },
+    );
     await chat.attach('load');
     const before = chat.thread.entries.filter((e) => e.type === 'user').length;
     await chat.prompt('crash');
     await waitFor('the automatic restart', () => h.state.kind === 'ready');
     await chat.reattach();
-    assert.equal(chat.thread.entries.filter((e) => e.type === 'user').length, before, 'the replay replaced what was shown');
+    assert.equal(
+      chat.thread.entries.filter((e) => e.type === 'user').length,
+      before,
+      'the replay replaced what was shown',
+    );
     chat.dispose();
   });
 
@@ -72,19 +91,34 @@ describe('Recovery when the agent dies', function () {
     const h = host(['--delay', '30', '--hide-empty']);
     const c = await h.connect();
     const page = await c.listSessions({ cwd });
-    const chat = new ChatSession(h, { agentId: 'ref', sessionId: page.sessions[2]!.sessionId, cwd }, { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) });
+    const chat = new ChatSession(
+      h,
+      { agentId: 'ref', sessionId: page.sessions[2]!.sessionId, cwd },
+      { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) },
+    );
     const attaching = chat.attach('load');
     await waitFor('some history', () => chat.thread.entries.length >= 2);
     chat.cancelLoad();
     await attaching;
     assert.equal(chat.thread.status.state, 'idle');
-    const dividers = chat.thread.entries.filter((e) => e.type === 'divider').map((e) => (e.type === 'divider' ? e.text : ''));
-    assert.ok(dividers.some((t) => /partial/.test(t)), dividers.join(', '));
-    assert.ok(chat.thread.entries.some((e) => e.type === 'user'), 'what arrived stays');
+    const dividers = chat.thread.entries
+      .filter((e) => e.type === 'divider')
+      .map((e) => (e.type === 'divider' ? e.text : ''));
+    assert.ok(
+      dividers.some((t) => /partial/.test(t)),
+      dividers.join(', '),
+    );
+    assert.ok(
+      chat.thread.entries.some((e) => e.type === 'user'),
+      'what arrived stays',
+    );
     assert.ok(chat.capabilities().canPrompt);
     const before = chat.thread.entries.length;
     await chat.prompt('still there?');
-    assert.ok(chat.thread.entries.slice(before).some((e) => e.type === 'agent'), 'a prompt after the cancel gets its reply');
+    assert.ok(
+      chat.thread.entries.slice(before).some((e) => e.type === 'agent'),
+      'a prompt after the cancel gets its reply',
+    );
     chat.dispose();
   });
 

@@ -36,8 +36,14 @@ describe('Secrets stay out of the log', function () {
     const page = await c.listSessions({ cwd });
     assert.equal(page.sessions.length, 3);
     await new Promise((r) => setTimeout(r, 100));
-    assert.ok(logger.lines.some((l) => l.includes('stderr: reference agent: ACP_REF_KEY=[redacted]')), 'the stderr echo was logged, masked');
-    assert.ok(logger.lines.some((l) => l.includes('"echo":"key [redacted]"')), 'the echo on the wire was traced, masked');
+    assert.ok(
+      logger.lines.some((l) => l.includes('stderr: reference agent: ACP_REF_KEY=[redacted]')),
+      'the stderr echo was logged, masked',
+    );
+    assert.ok(
+      logger.lines.some((l) => l.includes('"echo":"key [redacted]"')),
+      'the echo on the wire was traced, masked',
+    );
     assert.deepEqual(leaks(logger, 'right-key-1234'), []);
   });
 
@@ -54,7 +60,10 @@ describe('Secrets stay out of the log', function () {
   it("a secret in the agent's last stderr lines is redacted in the exit it reports", async () => {
     const logger = new MemoryLogger();
     const secret = 'resolved-secret-9012';
-    const config: AgentConfig = { ...refAgentConfig(store, ['--echo-key', '--crash-on', 'session/list']), env: { ACP_REF_KEY: secret } };
+    const config: AgentConfig = {
+      ...refAgentConfig(store, ['--echo-key', '--crash-on', 'session/list']),
+      env: { ACP_REF_KEY: secret },
+    };
     const c = await start(config, logger, [secret]);
     const e = await c.listSessions({ cwd }).catch((x: unknown) => x);
     assert.ok(e instanceof AgentExited, String(e));
@@ -67,8 +76,21 @@ describe('Secrets stay out of the log', function () {
     const logger = new MemoryLogger();
     const c = await start(refAgentConfig(store, ['--echo-key', '--mcp-http']), logger);
     const mcpServers: McpServer[] = [
-      { name: 'files', command: '/usr/local/bin/mcp-files', args: [], env: [{ name: 'FILES_ROOT_TOKEN', value: 'literal-env-value-1' }, { name: 'LEVEL', value: 'dbg' }] },
-      { type: 'http', name: 'tracker', url: 'https://mcp.example.test/mcp', headers: [{ name: 'X-Custom', value: 'literal-header-value-2' }] },
+      {
+        name: 'files',
+        command: '/usr/local/bin/mcp-files',
+        args: [],
+        env: [
+          { name: 'FILES_ROOT_TOKEN', value: 'literal-env-value-1' },
+          { name: 'LEVEL', value: 'dbg' },
+        ],
+      },
+      {
+        type: 'http',
+        name: 'tracker',
+        url: 'https://mcp.example.test/mcp',
+        headers: [{ name: 'X-Custom', value: 'literal-header-value-2' }],
+      },
     ];
     await c.newSession({ cwd, mcpServers });
     await new Promise((r) => setTimeout(r, 100));
@@ -76,7 +98,12 @@ describe('Secrets stay out of the log', function () {
     assert.ok(sent, 'session/new was traced');
     assert.ok(sent.includes('"X-Custom"') && sent.includes('"FILES_ROOT_TOKEN"'), 'names stay readable');
     assert.ok(!sent.includes('"dbg"'), 'even a short value is masked in the trace');
-    assert.ok(logger.lines.some((l) => l.includes('MCP servers FILES_ROOT_TOKEN=[redacted]') && l.includes('X-Custom=[redacted]')), 'the stderr echo was masked');
+    assert.ok(
+      logger.lines.some(
+        (l) => l.includes('MCP servers FILES_ROOT_TOKEN=[redacted]') && l.includes('X-Custom=[redacted]'),
+      ),
+      'the stderr echo was masked',
+    );
     assert.deepEqual(leaks(logger, 'literal-env-value-1'), []);
     assert.deepEqual(leaks(logger, 'literal-header-value-2'), []);
   });

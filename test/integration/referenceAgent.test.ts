@@ -73,7 +73,17 @@ async function start(
 }
 
 function seed(store: string, cwds: string[], sessions: number, turns: number): void {
-  execFileSync(process.execPath, [agentScript, 'seed', '--store', store, ...cwds.flatMap((c) => ['--cwd', c]), '--sessions', String(sessions), '--turns', String(turns)]);
+  execFileSync(process.execPath, [
+    agentScript,
+    'seed',
+    '--store',
+    store,
+    ...cwds.flatMap((c) => ['--cwd', c]),
+    '--sessions',
+    String(sessions),
+    '--turns',
+    String(turns),
+  ]);
 }
 
 async function listAll(agent: ClientContext, cwd?: string): Promise<ListSessionsResponse[]> {
@@ -89,7 +99,8 @@ async function listAll(agent: ClientContext, cwd?: string): Promise<ListSessions
 }
 
 const errorCode = (e: unknown) => (e as { code?: number }).code;
-const kinds = (updates: SessionNotification[], sessionId: string) => updates.filter((u) => u.sessionId === sessionId).map((u) => u.update.sessionUpdate);
+const kinds = (updates: SessionNotification[], sessionId: string) =>
+  updates.filter((u) => u.sessionId === sessionId).map((u) => u.update.sessionUpdate);
 
 describe('reference agent', function () {
   this.timeout(20_000);
@@ -123,14 +134,20 @@ describe('reference agent', function () {
   it('lists every page newest first, and filters by exact cwd', async () => {
     const { agent } = await start(store);
     const pages = await listAll(agent);
-    assert.deepEqual(pages.map((p) => p.sessions.length), [50, 50, 20]);
+    assert.deepEqual(
+      pages.map((p) => p.sessions.length),
+      [50, 50, 20],
+    );
     assert.equal(pages.at(-1)!.nextCursor, undefined);
     const all = pages.flatMap((p) => p.sessions);
     assert.equal(new Set(all.map((s) => s.sessionId)).size, 120);
     for (let i = 1; i < all.length; i++) assert.ok(all[i - 1].updatedAt! > all[i].updatedAt!, 'newest first');
     const onlyA = (await listAll(agent, cwdA)).flatMap((p) => p.sessions);
     assert.equal(onlyA.length, 60);
-    assert.ok(onlyA.every((s) => s.cwd === cwdA), 'no session of a cwd that merely starts the same');
+    assert.ok(
+      onlyA.every((s) => s.cwd === cwdA),
+      'no session of a cwd that merely starts the same',
+    );
     assert.deepEqual((await agent.request('session/list', { cwd: join(dir, 'elsewhere') })).sessions, []);
     await assert.rejects(agent.request('session/list', { cursor: 'not a cursor!' }), (e) => errorCode(e) === -32602);
   });
@@ -148,23 +165,49 @@ describe('reference agent', function () {
     await agent.request('session/resume', { sessionId: first.sessionId, cwd: cwdA });
     await new Promise((r) => setTimeout(r, 100));
     assert.equal(updates.length, 0);
-    await assert.rejects(agent.request('session/load', { sessionId: 'sess_nope', cwd: cwdA, mcpServers: [] }), (e) => errorCode(e) === -32002);
-    await assert.rejects(agent.request('session/resume', { sessionId: 'sess_nope', cwd: cwdA }), (e) => errorCode(e) === -32002);
+    await assert.rejects(
+      agent.request('session/load', { sessionId: 'sess_nope', cwd: cwdA, mcpServers: [] }),
+      (e) => errorCode(e) === -32002,
+    );
+    await assert.rejects(
+      agent.request('session/resume', { sessionId: 'sess_nope', cwd: cwdA }),
+      (e) => errorCode(e) === -32002,
+    );
   });
 
   it('streams every update kind for "all", titles the session and lists it first', async () => {
     const { agent, updates } = await start(store, [], { capabilities: { terminal: true, session: { notices: {} } } });
-    await assert.rejects(agent.request('session/new', { cwd: 'relative', mcpServers: [] }), (e) => errorCode(e) === -32602);
+    await assert.rejects(
+      agent.request('session/new', { cwd: 'relative', mcpServers: [] }),
+      (e) => errorCode(e) === -32602,
+    );
     const created = await agent.request('session/new', { cwd: cwdA, mcpServers: [] });
     assert.ok(created.modes?.availableModes.length);
     assert.equal(created.configOptions?.length, 2);
-    const response = await agent.request('session/prompt', { sessionId: created.sessionId, prompt: [{ type: 'text', text: 'show me all of it' }] });
+    const response = await agent.request('session/prompt', {
+      sessionId: created.sessionId,
+      prompt: [{ type: 'text', text: 'show me all of it' }],
+    });
     assert.equal(response.stopReason, 'end_turn');
     const got = new Set(kinds(updates, created.sessionId));
-    for (const kind of ['agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'tool_call_update', 'plan', 'available_commands_update', 'current_mode_update', 'config_option_update', 'usage_update', 'notice', 'session_info_update']) {
+    for (const kind of [
+      'agent_message_chunk',
+      'agent_thought_chunk',
+      'tool_call',
+      'tool_call_update',
+      'plan',
+      'available_commands_update',
+      'current_mode_update',
+      'config_option_update',
+      'usage_update',
+      'notice',
+      'session_info_update',
+    ]) {
       assert.ok(got.has(kind as never), `missing ${kind}`);
     }
-    const content = updates.flatMap((u) => (u.update.sessionUpdate === 'tool_call_update' ? (u.update.content ?? []) : []));
+    const content = updates.flatMap((u) =>
+      u.update.sessionUpdate === 'tool_call_update' ? (u.update.content ?? []) : [],
+    );
     assert.ok(content.some((c) => c.type === 'diff'));
     assert.ok(content.some((c) => c.type === 'terminal' && c.terminalId === 'term-1'));
     const info = updates.find((u) => u.update.sessionUpdate === 'session_info_update');
@@ -177,8 +220,18 @@ describe('reference agent', function () {
   it('asks permission, reads files through the client, and honours cancel', async () => {
     const { agent, updates } = await start(store);
     const { sessionId } = await agent.request('session/new', { cwd: cwdB, mcpServers: [] });
-    const text = () => updates.map((u) => (u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' ? u.update.content.text : '')).join('');
-    await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'permission please, then read /etc/hostname' }] });
+    const text = () =>
+      updates
+        .map((u) =>
+          u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text'
+            ? u.update.content.text
+            : '',
+        )
+        .join('');
+    await agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'permission please, then read /etc/hostname' }],
+    });
     assert.match(text(), /allow-once/);
     assert.match(text(), /contents of \/etc\/hostname/);
     updates.length = 0;
@@ -194,7 +247,11 @@ describe('reference agent', function () {
     const { agent, updates } = await start(store, ['--reply-chunks', '299']);
     const { sessionId } = await agent.request('session/new', { cwd: cwdB, mcpServers: [] });
     await agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'a long one' }] });
-    const chunks = updates.flatMap((u) => (u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text' ? [u.update.content.text] : []));
+    const chunks = updates.flatMap((u) =>
+      u.sessionId === sessionId && u.update.sessionUpdate === 'agent_message_chunk' && u.update.content.type === 'text'
+        ? [u.update.content.text]
+        : [],
+    );
     assert.equal(chunks.length, 299);
     assert.equal(chunks.join(''), longReply());
   });
@@ -207,7 +264,9 @@ describe('reference agent', function () {
     assert.equal((await other.agent.request('session/list', { cwd: cwdB })).sessions[0].sessionId, sessionId);
     await agent.request('session/delete', { sessionId });
     assert.ok(!(await agent.request('session/list', { cwd: cwdB })).sessions.some((s) => s.sessionId === sessionId));
-    assert.ok(!(await other.agent.request('session/list', { cwd: cwdB })).sessions.some((s) => s.sessionId === sessionId));
+    assert.ok(
+      !(await other.agent.request('session/list', { cwd: cwdB })).sessions.some((s) => s.sessionId === sessionId),
+    );
   });
 
   it('repeats its cursor with --repeat-cursor and restarts with --invalid-cursor-code restart', async () => {
@@ -217,7 +276,10 @@ describe('reference agent', function () {
     assert.ok(first.nextCursor);
     assert.equal(second.nextCursor, first.nextCursor);
     const restarted = await agent.request('session/list', { cursor: '???' });
-    assert.deepEqual(restarted.sessions.map((s) => s.sessionId), first.sessions.map((s) => s.sessionId));
+    assert.deepEqual(
+      restarted.sessions.map((s) => s.sessionId),
+      first.sessions.map((s) => s.sessionId),
+    );
   });
 
   it('sends empty pages that still carry a cursor with --empty-pages', async () => {
@@ -226,7 +288,10 @@ describe('reference agent', function () {
     const { agent } = await start(skewed, [], { env: { ACP_REF_AGENT_ARGS: '--empty-pages --page-size 5' } });
     const pages = await listAll(agent, cwdA);
     assert.equal(pages.length, 8);
-    assert.ok(pages.some((p) => p.sessions.length === 0 && p.nextCursor), 'an empty page with a cursor');
+    assert.ok(
+      pages.some((p) => p.sessions.length === 0 && p.nextCursor),
+      'an empty page with a cursor',
+    );
     assert.equal(pages.flatMap((p) => p.sessions).length, 4);
   });
 
@@ -239,8 +304,14 @@ describe('reference agent', function () {
     assert.equal(await crashing.exited, 3);
     assert.match(crashing.stderr(), /reference agent: crashing on purpose/);
     assert.equal(readFileSync(startedFile, 'utf8'), `${crashing.child.pid}\n`);
-    const recorded = readFileSync(recordFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { method: string; params: { mcpServers?: unknown } });
-    assert.deepEqual(recorded.map((r) => r.method), ['initialize', 'session/new']);
+    const recorded = readFileSync(recordFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { method: string; params: { mcpServers?: unknown } });
+    assert.deepEqual(
+      recorded.map((r) => r.method),
+      ['initialize', 'session/new'],
+    );
     assert.deepEqual(recorded[1].params.mcpServers, mcpServers);
   });
 
@@ -251,7 +322,8 @@ describe('reference agent', function () {
     const before = updates.length;
     // The rest follows the response; on a busy machine it can take a while to arrive.
     const end = Date.now() + 5000;
-    while (kinds(updates, first.sessionId).at(-1) !== 'session_info_update' && Date.now() < end) await new Promise((r) => setTimeout(r, 25));
+    while (kinds(updates, first.sessionId).at(-1) !== 'session_info_update' && Date.now() < end)
+      await new Promise((r) => setTimeout(r, 25));
     const got = kinds(updates, first.sessionId);
     assert.ok(before > 0 && before < got.length, `${before} of ${got.length} before the response`);
     assert.deepEqual(got.slice(-2), ['available_commands_update', 'session_info_update']);
@@ -277,7 +349,12 @@ describe('reference agent', function () {
 
   it('requires authenticate with --auth-required, and runs as a child with --launcher', async () => {
     const startedFile = join(dir, 'launched.txt');
-    const { agent, init, child, exited } = await start(store, ['--auth-required', '--launcher', '--started-file', startedFile]);
+    const { agent, init, child, exited } = await start(store, [
+      '--auth-required',
+      '--launcher',
+      '--started-file',
+      startedFile,
+    ]);
     assert.equal(init.authMethods?.length, 1);
     await assert.rejects(agent.request('session/list', {}), (e) => errorCode(e) === -32000);
     await agent.request('authenticate', { methodId: init.authMethods![0].id });

@@ -23,14 +23,22 @@ describe('Session config options against the reference agent', function () {
       handlers: () => ({ requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }),
     });
     hosts.push(h);
-    const chat = new ChatSession(h, { agentId: 'ref', cwd }, { logger, mcpServers: () => [], describeError: (e) => String(e) });
+    const chat = new ChatSession(
+      h,
+      { agentId: 'ref', cwd },
+      { logger, mcpServers: () => [], describeError: (e) => String(e) },
+    );
     await chat.attach('new');
     const before = option(chat.thread.meta.configOptions, 'thinking');
     assert.equal(before?.type, 'boolean');
     assert.equal(before?.currentValue, false);
 
     await chat.setConfigOption('thinking', true);
-    assert.equal(option(chat.thread.meta.configOptions, 'thinking')?.currentValue, true, 'the agent took it and the chat shows it');
+    assert.equal(
+      option(chat.thread.meta.configOptions, 'thinking')?.currentValue,
+      true,
+      'the agent took it and the chat shows it',
+    );
     await chat.setConfigOption('thinking', false);
     assert.equal(option(chat.thread.meta.configOptions, 'thinking')?.currentValue, false);
     // A select option still goes as a plain value id.

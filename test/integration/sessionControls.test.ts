@@ -24,7 +24,11 @@ describe('Session modes and config options', function () {
       trace: () => 'off',
       handlers: () => ({ requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }),
     });
-    chat = new ChatSession(host, { agentId: 'ref', cwd }, { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) });
+    chat = new ChatSession(
+      host,
+      { agentId: 'ref', cwd },
+      { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => String(e) },
+    );
     await chat.attach('new');
   });
   after(async () => {
@@ -41,7 +45,7 @@ describe('Session modes and config options', function () {
     assert.equal(option('thinking')?.currentValue, true, 'the agent accepted it and answered with the new value');
   });
 
-  it('keeps the agent\'s values when it refuses a mode or an option', async () => {
+  it("keeps the agent's values when it refuses a mode or an option", async () => {
     const mode = chat.thread.meta.modes?.currentModeId;
     await assert.rejects(chat.setMode('no-such-mode'));
     assert.equal(chat.thread.meta.modes?.currentModeId, mode);

@@ -30,7 +30,8 @@ describe('SessionList against the reference agent', function () {
     seed(mixed, [cwdB], 300, 1);
     const file = join(mixed, 'index.json');
     const index = JSON.parse(readFileSync(file, 'utf8')) as { sessions: { cwd: string; updatedAt: string }[] };
-    for (const s of index.sessions) if (s.cwd === cwdA) s.updatedAt = new Date(Date.parse(s.updatedAt) - 90 * 86_400_000).toISOString();
+    for (const s of index.sessions)
+      if (s.cwd === cwdA) s.updatedAt = new Date(Date.parse(s.updatedAt) - 90 * 86_400_000).toISOString();
     index.sessions.sort((x, y) => y.updatedAt.localeCompare(x.updatedAt));
     writeFileSync(file, JSON.stringify(index));
   });
@@ -105,7 +106,12 @@ describe('SessionList against the reference agent', function () {
     const clicks = await pageToEnd(list, 50);
     assert.ok(clicks < 5, `stopped after ${clicks} clicks`);
     assert.equal(list.items.length, 20);
-    assert.ok(list.notice === Notices.repeatedPage || list.notice === Notices.cursorRejected || list.notice === Notices.cursorLoop, list.notice);
+    assert.ok(
+      list.notice === Notices.repeatedPage ||
+        list.notice === Notices.cursorRejected ||
+        list.notice === Notices.cursorLoop,
+      list.notice,
+    );
   });
 
   for (const code of ['-32602', '-32603', 'restart']) {
@@ -118,7 +124,8 @@ describe('SessionList against the reference agent', function () {
         agentId: 'ref',
         folder: cwdA,
         logger: new MemoryLogger(),
-        list: (p, signal) => c.listSessions(++calls === 3 && p.cursor ? { ...p, cursor: `expired-${p.cursor}` } : p, signal),
+        list: (p, signal) =>
+          c.listSessions(++calls === 3 && p.cursor ? { ...p, cursor: `expired-${p.cursor}` } : p, signal),
       });
       lists.push(expiring);
       list.dispose();
@@ -136,7 +143,7 @@ describe('SessionList against the reference agent', function () {
     });
   }
 
-  it('turns a crash while listing into an error state with the agent\'s exit', async () => {
+  it("turns a crash while listing into an error state with the agent's exit", async () => {
     const { list } = await listFor(big, ['--page-size', '20', '--crash-after', '3']);
     await list.loadFirstPage();
     assert.equal(list.items.length, 20);

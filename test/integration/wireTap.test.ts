@@ -21,7 +21,12 @@ describe('Bad input from the agent, one kind at a time', function () {
    * answer: the first may arrive before anyone could subscribe, so events are checked on the
    * second. `perLine` reads how many inputs one log line tells of (a drop line sums them).
    */
-  async function withGarbage(kind: string, expect: DropKind, logged: RegExp, perLine: (line: string) => number = () => 1) {
+  async function withGarbage(
+    kind: string,
+    expect: DropKind,
+    logged: RegExp,
+    perLine: (line: string) => number = () => 1,
+  ) {
     const logger = new MemoryLogger();
     const c = await AgentConnection.start({
       config: refAgentConfig(store, ['--garbage-kind', kind]),
@@ -48,7 +53,11 @@ describe('Bad input from the agent, one kind at a time', function () {
     assert.equal(c.stats[expect], 2, `counted once each: ${JSON.stringify(c.stats)}`);
     assert.deepEqual(others, [], 'counted under its own kind only');
     const lines = logger.lines.filter((l) => logged.test(l));
-    assert.equal(lines.reduce((n, l) => n + perLine(l), 0), 2, `logged once each:\n${logger.lines.join('\n')}`);
+    assert.equal(
+      lines.reduce((n, l) => n + perLine(l), 0),
+      2,
+      `logged once each:\n${logger.lines.join('\n')}`,
+    );
     assert.ok(events.length >= 1, 'onDidDropInput fired');
     assert.equal(events.at(-1)![expect], 2, 'with the counts');
     return { c, logger, line: lines[0]! };
@@ -78,7 +87,11 @@ describe('Bad input from the agent, one kind at a time', function () {
     const dropped = (l: string) => Number(/dropped (\d+) update/.exec(l)?.[1] ?? 0);
     const { c, logger, line } = await withGarbage('unknown-session', 'droppedUpdates', /nobody opened/, dropped);
     assert.match(line, /dropped \d update\(s\) for session\(s\) nobody opened within 0.2 s: sess_nobody_opened/);
-    assert.deepEqual(logger.lines.filter((l) => l.includes('for nobody')), [], 'the payload is not logged');
+    assert.deepEqual(
+      logger.lines.filter((l) => l.includes('for nobody')),
+      [],
+      'the payload is not logged',
+    );
     assert.equal(c.router.dropped, 2);
   });
 });

@@ -32,19 +32,28 @@ export function methods(file: string): string[] {
 }
 
 export function chatDeps(overrides: Partial<ChatDeps> = {}): ChatDeps & { logger: MemoryLogger } {
-  return { logger: new MemoryLogger(), mcpServers: () => [], describeError: (e) => (e instanceof Error ? e.message : String(e)), ...overrides } as ChatDeps & {
+  return {
+    logger: new MemoryLogger(),
+    mcpServers: () => [],
+    describeError: (e) => (e instanceof Error ? e.message : String(e)),
+    ...overrides,
+  } as ChatDeps & {
     logger: MemoryLogger;
   };
 }
 
 /** Host deps for tests: quick restarts; the permission handler is late-bound, as in the extension. */
-export function hostDeps(permissions: { handler?: ClientHandlers['requestPermission'] } = {}, extra: Omit<ClientHandlers, 'requestPermission'> = {}): AgentHostDeps {
+export function hostDeps(
+  permissions: { handler?: ClientHandlers['requestPermission'] } = {},
+  extra: Omit<ClientHandlers, 'requestPermission'> = {},
+): AgentHostDeps {
   return {
     logger: new MemoryLogger(),
     clientInfo: { name: 'test', version: '0' },
     trace: () => 'off',
     handlers: () => ({
-      requestPermission: (params, signal) => permissions.handler?.(params, signal) ?? Promise.resolve({ outcome: { outcome: 'cancelled' } }),
+      requestPermission: (params, signal) =>
+        permissions.handler?.(params, signal) ?? Promise.resolve({ outcome: { outcome: 'cancelled' } }),
       ...extra,
     }),
     restartBaseMs: 50,

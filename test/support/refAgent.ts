@@ -16,9 +16,24 @@ export function tempDir(prefix = 'acp-test-'): { path: string; cleanup(): void }
 
 /** Seeds the reference agent's store. */
 export function seed(store: string, cwds: string[], sessions: number, turns: number, extra: string[] = []): void {
-  execFileSync(process.execPath, [agentScript, 'seed', '--store', store, ...cwds.flatMap((c) => ['--cwd', c]), '--sessions', String(sessions), '--turns', String(turns), ...extra], {
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  execFileSync(
+    process.execPath,
+    [
+      agentScript,
+      'seed',
+      '--store',
+      store,
+      ...cwds.flatMap((c) => ['--cwd', c]),
+      '--sessions',
+      String(sessions),
+      '--turns',
+      String(turns),
+      ...extra,
+    ],
+    {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
 }
 
 /**
@@ -44,7 +59,13 @@ export function useSeededFolder<T extends { stop(): Promise<unknown> }>(sessions
 
 /** An `acp.agents` entry that runs the reference agent with the given switches. */
 export function refAgentConfig(store: string, switches: string[] = [], id = 'ref'): AgentConfig {
-  return { id, name: 'Reference Agent', command: process.execPath, args: [agentScript, '--store', store, ...switches], env: {} };
+  return {
+    id,
+    name: 'Reference Agent',
+    command: process.execPath,
+    args: [agentScript, '--store', store, ...switches],
+    env: {},
+  };
 }
 
 /** Whether a process is still there. */

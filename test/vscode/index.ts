@@ -24,7 +24,9 @@ export function run(): Promise<void> {
     try {
       const runner = mocha.run((failures) => {
         const { passes = 0, failures: failed = 0, pending = 0 } = runner.stats ?? {};
-        console.log(`${COUNTS_MARKER}${JSON.stringify({ passed: passes, failed, skipped: pending, files: files.length })}`);
+        console.log(
+          `${COUNTS_MARKER}${JSON.stringify({ passed: passes, failed, skipped: pending, files: files.length })}`,
+        );
         if (failures > 0) reject(new Error(`${failures} test(s) failed`));
         else resolve();
       });

@@ -18,7 +18,11 @@ export function askDriver(gesture: 'trustWorkspace'): void {
 }
 
 /** Polls until `check` returns a value other than undefined/false, or fails after `ms`. */
-export async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 15_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 15_000,
+): Promise<T> {
   const end = Date.now() + ms;
   let last: unknown;
   for (;;) {
@@ -47,7 +51,8 @@ export async function loadedRoot(a: AcpTestApi, parent?: TreeNode): Promise<Tree
     const nodes = a.tree.getChildren(parent);
     const loading = nodes.some((n) => n.type === 'state' && n.kind === 'loading');
     const list = nodes.find((n) => n.type === 'session' || n.type === 'state');
-    const fresh = list && (list.type === 'session' || list.type === 'state') && list.list.loaded && !list.list.fromCache;
+    const fresh =
+      list && (list.type === 'session' || list.type === 'state') && list.list.loaded && !list.list.fromCache;
     return !loading && fresh && nodes.length > 0 ? nodes : undefined;
   });
 }
@@ -70,7 +75,8 @@ export function whenHolds(when: string | undefined, context: WhenContext): boole
       if ((m = /^!([\w.]+)$/.exec(term))) return !context[m[1]!];
       if ((m = /^([\w.]+)$/.exec(term))) return !!context[m[1]!];
       if ((m = /^([\w.]+) (==|!=) ([\w.-]+)$/.exec(term))) return (String(context[m[1]!]) === m[3]) === (m[2] === '==');
-      if ((m = /^([\w.]+) =~ \/(.*)\/(\w*)$/.exec(term))) return new RegExp(m[2]!, m[3]).test(String(context[m[1]!] ?? ''));
+      if ((m = /^([\w.]+) =~ \/(.*)\/(\w*)$/.exec(term)))
+        return new RegExp(m[2]!, m[3]).test(String(context[m[1]!] ?? ''));
       throw new Error(`cannot evaluate the when clause term "${term}"`);
     }),
   );
@@ -92,6 +98,8 @@ export function offered(menu: string, context: WhenContext): string[] {
 /** The welcome contents of the Sessions view shown in a context. */
 export function welcomes(context: WhenContext): string[] {
   const ext = vscode.extensions.getExtension('acp-tools.acp-client')!;
-  const list = (ext.packageJSON as { contributes: { viewsWelcome: { view: string; contents: string; when?: string }[] } }).contributes.viewsWelcome;
+  const list = (
+    ext.packageJSON as { contributes: { viewsWelcome: { view: string; contents: string; when?: string }[] } }
+  ).contributes.viewsWelcome;
   return list.filter((w) => w.view === 'acp.sessions' && whenHolds(w.when, context)).map((w) => w.contents);
 }

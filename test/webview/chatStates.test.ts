@@ -39,7 +39,10 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
   }
 
   it('says what the chat waits for, with Cancel each time: the agent starting, a new session, a resume, a history load', async () => {
-    await view.host.sendNotification(snapshotEvent, snapshotOf([], { status: { state: 'loading', received: 0, phase: 'connect' } }, { canPrompt: false }));
+    await view.host.sendNotification(
+      snapshotEvent,
+      snapshotOf([], { status: { state: 'loading', received: 0, phase: 'connect' } }, { canPrompt: false }),
+    );
     await view.page.waitForSelector('.status-line');
     const text = () => view.page.textContent('.status-line .status-text');
     assert.equal(await text(), 'Starting Reference Agent…');
@@ -63,20 +66,47 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
     await view.waitForRequest('signIn');
 
     await status({ state: 'error', message: 'The agent did not answer session/load in 30 s.', canRetry: true });
-    assert.deepEqual(await view.page.locator('.banner button').allTextContents(), ['Retry', 'Show Log'], 'no sign-in for other errors');
+    assert.deepEqual(
+      await view.page.locator('.banner button').allTextContents(),
+      ['Retry', 'Show Log'],
+      'no sign-in for other errors',
+    );
   });
 
-  it('shows on the permission card\'s tool call what the user approves: the diff, and the input of a call with no content', async () => {
+  it("shows on the permission card's tool call what the user approves: the diff, and the input of a call with no content", async () => {
     // The host's own reducer builds the thread, as the chat does when the request arrives.
     const thread = new Thread();
     const permissions = new PermissionRequests(thread);
     const path = '/home/dev/project/src/protected.ts';
-    thread.apply({ sessionUpdate: 'tool_call', toolCallId: 'edit-1', title: `Edit ${path}`, kind: 'edit', status: 'pending' });
+    thread.apply({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'edit-1',
+      title: `Edit ${path}`,
+      kind: 'edit',
+      status: 'pending',
+    });
     const options = [{ optionId: 'allow', name: 'Allow once', kind: 'allow_once' as const }];
-    const diff = { type: 'diff' as const, path, oldText: 'export const locked = true;\n', newText: 'export const locked = false;\n' };
-    void permissions.request({ sessionId: 's', toolCall: { toolCallId: 'edit-1', content: [diff], locations: [{ path }] }, options }, new AbortController().signal);
+    const diff = {
+      type: 'diff' as const,
+      path,
+      oldText: 'export const locked = true;\n',
+      newText: 'export const locked = false;\n',
+    };
     void permissions.request(
-      { sessionId: 's', toolCall: { toolCallId: 'run-1', title: 'Run a command', kind: 'execute', rawInput: { command: 'rm -rf build' } }, options },
+      { sessionId: 's', toolCall: { toolCallId: 'edit-1', content: [diff], locations: [{ path }] }, options },
+      new AbortController().signal,
+    );
+    void permissions.request(
+      {
+        sessionId: 's',
+        toolCall: {
+          toolCallId: 'run-1',
+          title: 'Run a command',
+          kind: 'execute',
+          rawInput: { command: 'rm -rf build' },
+        },
+        options,
+      },
       new AbortController().signal,
     );
     const snap = thread.snapshot();
@@ -93,16 +123,30 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
     assert.match((await entries.nth(1).locator('.permission-title').textContent()) ?? '', /Edit .*protected\.ts/);
     const runCard = entries.nth(2);
     assert.equal(await runCard.locator('.tool-title').textContent(), 'Run a command');
-    assert.match((await runCard.locator('details.tool-raw[open] .tool-raw-body').textContent()) ?? '', /"command": "rm -rf build"/);
+    assert.match(
+      (await runCard.locator('details.tool-raw[open] .tool-raw-body').textContent()) ?? '',
+      /"command": "rm -rf build"/,
+    );
     assert.equal(await entries.nth(3).locator('.permission-title').textContent(), 'Run a command');
   });
 
-  it('saves the panel target with the session\'s additional directories, for the window\'s next start', async () => {
+  it("saves the panel target with the session's additional directories, for the window's next start", async () => {
     const dirs = ['/home/dev/docs', '/home/dev/shared'];
-    await view.host.sendNotification(snapshotEvent, snapshotOf([{ type: 'user', text: 'hi', attachments: [], done: true }], {}, { additionalDirectories: dirs }));
+    await view.host.sendNotification(
+      snapshotEvent,
+      snapshotOf([{ type: 'user', text: 'hi', attachments: [], done: true }], {}, { additionalDirectories: dirs }),
+    );
     await view.page.fill('.composer-input', 'x');
-    const saved = await view.page.waitForFunction(() => (window as unknown as { __state?: { target?: unknown } }).__state?.target);
+    const saved = await view.page.waitForFunction(
+      () => (window as unknown as { __state?: { target?: unknown } }).__state?.target,
+    );
     const target = readPanelTarget(await saved.jsonValue());
-    assert.deepEqual(target, { agentId: 'reference', sessionId: 'sess-4f2a9c1e', cwd: '/home/dev/project', additionalDirectories: dirs, title: 'Fix the flaky session list paging' });
+    assert.deepEqual(target, {
+      agentId: 'reference',
+      sessionId: 'sess-4f2a9c1e',
+      cwd: '/home/dev/project',
+      additionalDirectories: dirs,
+      title: 'Fix the flaky session list paging',
+    });
   });
 });

@@ -30,14 +30,28 @@ export const meta: ThreadMeta = {
     ],
   },
   configOptions: [
-    { id: 'model', name: 'Model', type: 'select', currentValue: 'sonnet', options: [{ value: 'sonnet', name: 'Sonnet' }, { value: 'opus', name: 'Opus' }] },
+    {
+      id: 'model',
+      name: 'Model',
+      type: 'select',
+      currentValue: 'sonnet',
+      options: [
+        { value: 'sonnet', name: 'Sonnet' },
+        { value: 'opus', name: 'Opus' },
+      ],
+    },
     { id: 'thinking', name: 'Thinking', type: 'boolean', currentValue: true },
   ],
   usage: { used: 48_200, size: 200_000, cost: { amount: 0.42, currency: 'USD' } },
 };
 
 export const everyKind: ThreadEntry[] = [
-  { type: 'user', text: 'The session list sometimes shows **duplicates** after "Load more". Can you fix it?', attachments: [], done: true },
+  {
+    type: 'user',
+    text: 'The session list sometimes shows **duplicates** after "Load more". Can you fix it?',
+    attachments: [],
+    done: true,
+  },
   { type: 'thought', text: 'The cursor may repeat; dedupe by `sessionId`.', attachments: [], done: true },
   {
     type: 'agent',
@@ -66,7 +80,8 @@ export const everyKind: ThreadEntry[] = [
         type: 'diff',
         path: '/home/dev/project/src/sessions/list.ts',
         oldText: 'export function append(items, page) {\n  items.push(...page.sessions);\n  return items;\n}\n',
-        newText: 'export function append(items, page) {\n  const seen = new Set(items.map((s) => s.sessionId));\n  items.push(...page.sessions.filter((s) => !seen.has(s.sessionId)));\n  return items;\n}\n',
+        newText:
+          'export function append(items, page) {\n  const seen = new Set(items.map((s) => s.sessionId));\n  items.push(...page.sessions.filter((s) => !seen.has(s.sessionId)));\n  return items;\n}\n',
       },
     ],
     locations: [{ path: '/home/dev/project/src/sessions/list.ts', line: 12 }],
@@ -77,9 +92,18 @@ export const everyKind: ThreadEntry[] = [
     title: 'npm test',
     kind: 'execute',
     status: 'failed',
-    content: [{ type: 'terminal', terminalId: 'term-1' }, { type: 'content', content: { type: 'text', text: 'Exited with **1** failure.' } }],
+    content: [
+      { type: 'terminal', terminalId: 'term-1' },
+      { type: 'content', content: { type: 'text', text: 'Exited with **1** failure.' } },
+    ],
     locations: [],
-    terminalOutput: { 'term-1': { output: '> mocha\n\n  sessions list\n    ✔ pages\n    1) dedupes\n\n  1 passing\n  1 failing\n', truncated: false, exitCode: 1 } },
+    terminalOutput: {
+      'term-1': {
+        output: '> mocha\n\n  sessions list\n    ✔ pages\n    1) dedupes\n\n  1 passing\n  1 failing\n',
+        truncated: false,
+        exitCode: 1,
+      },
+    },
   },
   {
     type: 'plan',
@@ -89,7 +113,12 @@ export const everyKind: ThreadEntry[] = [
       { content: 'Stop on a repeated cursor', priority: 'medium', status: 'pending' },
     ],
   },
-  { type: 'notice', severity: 'warning', title: '3 updates were dropped', description: 'The agent sent malformed updates; see the log.' },
+  {
+    type: 'notice',
+    severity: 'warning',
+    title: '3 updates were dropped',
+    description: 'The agent sent malformed updates; see the log.',
+  },
   { type: 'divider', text: 'Reconnected' },
   {
     type: 'permission',
@@ -110,17 +139,29 @@ export const everyKind: ThreadEntry[] = [
     options: [{ optionId: 'no', name: 'Reject', kind: 'reject_once' }],
     outcome: { optionId: 'no' },
   },
-  { type: 'agent', text: 'Done: the list now dedupes by id.', attachments: [{ type: 'resource_link', uri: 'file:///home/dev/project/README.md', name: 'README.md' }], done: true },
+  {
+    type: 'agent',
+    text: 'Done: the list now dedupes by id.',
+    attachments: [{ type: 'resource_link', uri: 'file:///home/dev/project/README.md', name: 'README.md' }],
+    done: true,
+  },
 ];
 
-export function snapshotOf(entries: ThreadEntry[], overrides: Partial<SnapshotParams['thread']> = {}, caps: Partial<ChatCapabilities> = {}): SnapshotParams {
+export function snapshotOf(
+  entries: ThreadEntry[],
+  overrides: Partial<SnapshotParams['thread']> = {},
+  caps: Partial<ChatCapabilities> = {},
+): SnapshotParams {
   return {
     thread: { entries, meta, status: { state: 'idle' }, ...overrides },
     capabilities: { ...capabilities, ...caps },
   };
 }
 
-const WORDS = 'the agent reads the session list and pages through it with a cursor until none is left while the view keeps its rows'.split(' ');
+const WORDS =
+  'the agent reads the session list and pages through it with a cursor until none is left while the view keeps its rows'.split(
+    ' ',
+  );
 
 function prose(seed: number, length: number): string {
   let out = '';
@@ -138,23 +179,46 @@ export function replay(updates: number, perBatch: number): { batches: ThreadChan
   const changes: ThreadChange[] = [];
   let index = 0;
   for (let turn = 0; changes.length < updates; turn++) {
-    changes.push({ kind: 'entryAdded', index: index++, entry: { type: 'user', text: `Question ${turn}: ${prose(turn, 120)}`, attachments: [], done: true } });
+    changes.push({
+      kind: 'entryAdded',
+      index: index++,
+      entry: { type: 'user', text: `Question ${turn}: ${prose(turn, 120)}`, attachments: [], done: true },
+    });
     const agent = index++;
-    changes.push({ kind: 'entryAdded', index: agent, entry: { type: 'agent', text: '', attachments: [], done: false } });
+    changes.push({
+      kind: 'entryAdded',
+      index: agent,
+      entry: { type: 'agent', text: '', attachments: [], done: false },
+    });
     let text = '';
     for (let chunk = 0; chunk < 6; chunk++) {
       const piece = prose(turn + chunk, 500);
       text += piece;
       changes.push({ kind: 'textAppended', index: agent, text: piece });
     }
-    changes.push({ kind: 'entryChanged', index: agent, entry: { type: 'agent', text: `${text}\n\nTurn ${turn} done.`, attachments: [], done: true } });
+    changes.push({
+      kind: 'entryChanged',
+      index: agent,
+      entry: { type: 'agent', text: `${text}\n\nTurn ${turn} done.`, attachments: [], done: true },
+    });
     const tool = index++;
-    const call = { type: 'tool' as const, toolCallId: `t${turn}`, title: `Read src/file${turn}.ts`, kind: 'read' as const, content: [], locations: [{ path: `src/file${turn}.ts` }] };
+    const call = {
+      type: 'tool' as const,
+      toolCallId: `t${turn}`,
+      title: `Read src/file${turn}.ts`,
+      kind: 'read' as const,
+      content: [],
+      locations: [{ path: `src/file${turn}.ts` }],
+    };
     changes.push({ kind: 'entryAdded', index: tool, entry: { ...call, status: 'in_progress' } });
     changes.push({
       kind: 'entryChanged',
       index: tool,
-      entry: { ...call, status: 'completed', content: [{ type: 'content', content: { type: 'text', text: '```\n' + prose(turn, 600) + '\n```' } }] },
+      entry: {
+        ...call,
+        status: 'completed',
+        content: [{ type: 'content', content: { type: 'text', text: '```\n' + prose(turn, 600) + '\n```' } }],
+      },
     });
   }
   const batches: ThreadChange[][] = [];

@@ -17,8 +17,14 @@ import { createChannel } from '../../src/protocol/channel';
 import { readyRequest } from '../../src/protocol/messages';
 
 export const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
 ];
 
 /** The repository root: out/test/webview/ when bundled, test/webview/ from source. */
@@ -105,7 +111,11 @@ async function serve(url: string, origin: string): Promise<{ status: number; typ
       // The stylesheets and fonts the panel loads from the extension (media/, dist/), and nothing else.
       const file = /^\/(media|dist)\/([\w.-]+\.(css|ttf))$/.exec(pathname);
       if (!file) return { status: 404, type: 'text/plain', body: 'not found' };
-      return { status: 200, type: file[3] === 'css' ? 'text/css' : 'font/ttf', body: await readFile(join(ROOT, file[1], file[2])) };
+      return {
+        status: 200,
+        type: file[3] === 'css' ? 'text/css' : 'font/ttf',
+        body: await readFile(join(ROOT, file[1], file[2])),
+      };
     }
   }
 }
@@ -177,10 +187,20 @@ export class WebviewPage {
     readonly host: MessageConnection,
   ) {}
 
-  static async open(browser: Browser, harness: Harness, options: { state?: unknown; width?: number; height?: number } = {}): Promise<WebviewPage> {
-    const context = await browser.newContext({ viewport: { width: options.width ?? 900, height: options.height ?? 800 } });
+  static async open(
+    browser: Browser,
+    harness: Harness,
+    options: { state?: unknown; width?: number; height?: number } = {},
+  ): Promise<WebviewPage> {
+    const context = await browser.newContext({
+      viewport: { width: options.width ?? 900, height: options.height ?? 800 },
+    });
     const page = await context.newPage();
-    if (options.state !== undefined) await page.addInitScript((state) => ((window as unknown as { __initialState: unknown }).__initialState = state), options.state);
+    if (options.state !== undefined)
+      await page.addInitScript(
+        (state) => ((window as unknown as { __initialState: unknown }).__initialState = state),
+        options.state,
+      );
     const listeners = new Set<(message: unknown) => void>();
     await page.exposeFunction('__toHost', (message: unknown) => listeners.forEach((listener) => listener(message)));
     const host = createChannel({
@@ -205,19 +225,29 @@ export class WebviewPage {
     host.listen();
     await page.goto(`${harness.origin}/`);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the webview sent no ready request within 15 s')), 15_000)));
+    const late = new Promise<never>(
+      (_, reject) =>
+        (timer = setTimeout(() => reject(new Error('the webview sent no ready request within 15 s')), 15_000)),
+    );
     await Promise.race([ready, late]).finally(() => clearTimeout(timer));
     return view;
   }
 
   /** Waits until a request matching `method` (and `test`) was posted; returns it. */
-  async waitForRequest(method: string, test: (params: unknown) => boolean = () => true, timeoutMs = 5000): Promise<HostRequest> {
+  async waitForRequest(
+    method: string,
+    test: (params: unknown) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<HostRequest> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const found = this.requests.find((request) => request.method === method && test(request.params));
       if (found) return found;
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no ${method} request within ${timeoutMs} ms; got ${this.requests.map((r) => r.method).join(', ') || 'none'}`);
+      if (left <= 0)
+        throw new Error(
+          `no ${method} request within ${timeoutMs} ms; got ${this.requests.map((r) => r.method).join(', ') || 'none'}`,
+        );
       await new Promise<void>((wake) => {
         const timer = setTimeout(wake, left);
         this.waiters.push(() => {
@@ -235,7 +265,11 @@ export class WebviewPage {
 }
 
 export async function launch(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.ACP_CHROMIUM || process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({
+    executablePath: process.env.ACP_CHROMIUM || process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
 }
 
 /** Waits `count` animation frames: changes are applied in one, measured heights settle in the next. */

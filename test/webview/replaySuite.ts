@@ -30,7 +30,9 @@ function run(args: { last: number; finalSelector: string; bare: boolean }): Prom
   const frameList = w.__frames;
   w.__received = [];
   const longTasks: number[] = [];
-  const observer = new PerformanceObserver((list) => list.getEntries().forEach((entry) => longTasks.push(entry.duration)));
+  const observer = new PerformanceObserver((list) =>
+    list.getEntries().forEach((entry) => longTasks.push(entry.duration)),
+  );
   observer.observe({ type: 'longtask' });
   return new Promise((resolve) => {
     const t0 = performance.now();
@@ -41,7 +43,8 @@ function run(args: { last: number; finalSelector: string; bare: boolean }): Prom
     const mutations = new MutationObserver(() => {
       const now = performance.now() - t0;
       if (Number.isNaN(firstEntry) && list?.querySelector('.entry')) firstEntry = now;
-      if (Number.isNaN(lastEntry) && list?.querySelector(`.entry[data-index="${args.last}"] ${args.finalSelector}`)) lastEntry = now;
+      if (Number.isNaN(lastEntry) && list?.querySelector(`.entry[data-index="${args.last}"] ${args.finalSelector}`))
+        lastEntry = now;
     });
     if (list) mutations.observe(list, { childList: true, subtree: true });
     const finish = (): void => {
@@ -86,7 +89,10 @@ async function reachable(view: WebviewPage, last: number): Promise<void> {
   });
   await frames(view, 6);
   const middle = await page.$$eval('.entry', (nodes) => nodes.map((n) => Number((n as HTMLElement).dataset.index)));
-  assert.ok(middle.length > 0 && Math.min(...middle) > 0 && Math.max(...middle) < last, `a middle range renders: ${middle[0]}…${middle[middle.length - 1]}`);
+  assert.ok(
+    middle.length > 0 && Math.min(...middle) > 0 && Math.max(...middle) < last,
+    `a middle range renders: ${middle[0]}…${middle[middle.length - 1]}`,
+  );
   await page.evaluate(() => {
     const thread = document.querySelector('.thread') as HTMLElement;
     thread.scrollTop = thread.scrollHeight;
@@ -117,9 +123,15 @@ export function replaySuite(env: SuiteEnv): void {
 
       const view = await WebviewPage.open(env.browser(), env.harness());
       try {
-        await view.host.sendNotification(snapshotEvent, snapshotOf([], { status: { state: 'loading', received: 0 }, meta: { ...meta, title: 'Replay' } }));
+        await view.host.sendNotification(
+          snapshotEvent,
+          snapshotOf([], { status: { state: 'loading', received: 0 }, meta: { ...meta, title: 'Replay' } }),
+        );
         await view.page.waitForSelector('.status-line.loading');
-        await view.page.evaluate((text) => ((window as unknown as { __frames: unknown }).__frames = JSON.parse(text)), json);
+        await view.page.evaluate(
+          (text) => ((window as unknown as { __frames: unknown }).__frames = JSON.parse(text)),
+          json,
+        );
         const timing = await view.page.evaluate(run, { last, finalSelector: '.tool-completed', bare: false });
         console.log(
           `      replay: ${UPDATES} updates, ${megabytes} MB, ${entries} entries; raw transport ${raw.transport.toFixed(0)} ms; ` +
@@ -129,7 +141,10 @@ export function replaySuite(env: SuiteEnv): void {
             `DOM ${timing.dom} elements (max ${timing.maxDom})`,
         );
         assert.ok(!Number.isNaN(timing.lastEntry), 'the last entry rendered');
-        assert.ok(timing.maxDom < MAX_DOM_ELEMENTS, `DOM stayed under ${MAX_DOM_ELEMENTS} elements (max ${timing.maxDom})`);
+        assert.ok(
+          timing.maxDom < MAX_DOM_ELEMENTS,
+          `DOM stayed under ${MAX_DOM_ELEMENTS} elements (max ${timing.maxDom})`,
+        );
         await reachable(view, last);
       } finally {
         await view.close();
@@ -147,8 +162,15 @@ export function replaySuite(env: SuiteEnv): void {
             else if (change.kind === 'textAppended') (thread[change.index] as { text: string }).text += change.text;
           }
         }
-        const frame = { jsonrpc: '2.0', method: 'snapshot', params: snapshotOf(thread, { meta: { ...meta, title: 'Snapshot' } }) };
-        await view.page.evaluate((text) => ((window as unknown as { __frames: unknown }).__frames = [JSON.parse(text)]), JSON.stringify(frame));
+        const frame = {
+          jsonrpc: '2.0',
+          method: 'snapshot',
+          params: snapshotOf(thread, { meta: { ...meta, title: 'Snapshot' } }),
+        };
+        await view.page.evaluate(
+          (text) => ((window as unknown as { __frames: unknown }).__frames = [JSON.parse(text)]),
+          JSON.stringify(frame),
+        );
         const timing = await view.page.evaluate(run, { last, finalSelector: '.tool-completed', bare: false });
         console.log(
           `      snapshot: ${entries} entries; first entry ${timing.firstEntry.toFixed(0)} ms after posting; ` +
@@ -172,8 +194,11 @@ function longReply(shape: 'paragraph' | 'fence'): { frames: unknown[]; lines: nu
   const body = LINE.repeat(lines);
   const text = shape === 'fence' ? `Here is the file:\n\n\`\`\`text\n${body}\`\`\`\n` : `# A long reply\n\n${body}`;
   const size = Math.ceil(text.length / REPLY_CHUNKS);
-  const changes: ThreadChange[][] = [[{ kind: 'entryAdded', index: 1, entry: { type: 'agent', text: '', attachments: [], done: false } }]];
-  for (let at = 0; at < text.length; at += size) changes.push([{ kind: 'textAppended', index: 1, text: text.slice(at, at + size) }]);
+  const changes: ThreadChange[][] = [
+    [{ kind: 'entryAdded', index: 1, entry: { type: 'agent', text: '', attachments: [], done: false } }],
+  ];
+  for (let at = 0; at < text.length; at += size)
+    changes.push([{ kind: 'textAppended', index: 1, text: text.slice(at, at + size) }]);
   changes.push([{ kind: 'entryChanged', index: 1, entry: { type: 'agent', text, attachments: [], done: true } }]);
   return { frames: changes.map((c) => ({ jsonrpc: '2.0', method: 'changed', params: { changes: c } })), lines };
 }
@@ -193,16 +218,29 @@ export function longReplySuite(env: SuiteEnv): void {
         const view = await WebviewPage.open(env.browser(), env.harness());
         try {
           const user: ThreadEntry = { type: 'user', text: 'long', attachments: [], done: true };
-          await view.host.sendNotification(snapshotEvent, snapshotOf([user], { meta: { ...meta, title: 'Long reply' } }));
+          await view.host.sendNotification(
+            snapshotEvent,
+            snapshotOf([user], { meta: { ...meta, title: 'Long reply' } }),
+          );
           await view.page.waitForSelector('.entry[data-index="0"]');
-          await view.page.evaluate((text) => ((window as unknown as { __frames: unknown }).__frames = JSON.parse(text)), json);
-          const timing = await view.page.evaluate(run, { last: 1, finalSelector: '.md:not(.md-streaming)', bare: false });
+          await view.page.evaluate(
+            (text) => ((window as unknown as { __frames: unknown }).__frames = JSON.parse(text)),
+            json,
+          );
+          const timing = await view.page.evaluate(run, {
+            last: 1,
+            finalSelector: '.md:not(.md-streaming)',
+            bare: false,
+          });
           console.log(
             `      ${shape}: ${REPLY_CHUNKS} chunks, ${lines} lines; finished entry shown ${timing.lastEntry.toFixed(0)} ms after the first chunk ` +
               `(raw transport ${raw.transport.toFixed(0)} ms, ${(timing.lastEntry / raw.transport).toFixed(2)}×); longest task ${timing.longTasks ? `${timing.longest.toFixed(0)} ms (${timing.longTasks} over 50 ms)` : 'none over 50 ms'}`,
           );
           assert.ok(!Number.isNaN(timing.lastEntry), 'the finished reply rendered');
-          const shown = await view.page.$eval('.entry[data-index="1"] .md', (node) => (node.textContent ?? '').split('repeated to fill').length - 1);
+          const shown = await view.page.$eval(
+            '.entry[data-index="1"] .md',
+            (node) => (node.textContent ?? '').split('repeated to fill').length - 1,
+          );
           assert.equal(shown, lines, 'every line of the reply is shown');
         } finally {
           await view.close();
@@ -211,4 +249,3 @@ export function longReplySuite(env: SuiteEnv): void {
     }
   });
 }
-

@@ -51,7 +51,13 @@ function hostileEntries(payload: string): ThreadEntry[] {
     { type: 'plan', entries: [{ content: payload, priority: 'high', status: 'pending' }] },
     { type: 'notice', severity: 'error', title: payload, description: payload },
     { type: 'divider', text: payload },
-    { type: 'permission', requestId: 'p', toolCallId: 'x', title: payload, options: [{ optionId: payload, name: payload, kind: 'allow_once' }] },
+    {
+      type: 'permission',
+      requestId: 'p',
+      toolCallId: 'x',
+      title: payload,
+      options: [{ optionId: payload, name: payload, kind: 'allow_once' }],
+    },
     {
       type: 'elicitation',
       requestId: 'e-form',
@@ -87,16 +93,25 @@ function findDanger(forbidden: string[]): string[] {
     for (const node of root.querySelectorAll('*')) {
       const tag = node.tagName.toLowerCase();
       // The one image the thread may hold: ours, from inline base64 of a raster type.
-      const ownImage = tag === 'img' && node.classList.contains('content-image') && /^data:image\/(?:png|jpeg|gif|webp|bmp|avif);base64,[A-Za-z0-9+/]*={0,2}$/.test(node.getAttribute('src') ?? '');
+      const ownImage =
+        tag === 'img' &&
+        node.classList.contains('content-image') &&
+        /^data:image\/(?:png|jpeg|gif|webp|bmp|avif);base64,[A-Za-z0-9+/]*={0,2}$/.test(node.getAttribute('src') ?? '');
       // Form controls of an elicitation card are ours (Markdown cannot make an element with a class).
-      const ownControl = tag === 'input' && node.classList.contains('elicitation-input') && !!node.closest('.elicitation');
+      const ownControl =
+        tag === 'input' && node.classList.contains('elicitation-input') && !!node.closest('.elicitation');
       if (forbidden.includes(tag) && !ownImage && !ownControl) found.push(`<${tag}>`);
       for (const attr of node.attributes) {
         const name = attr.name.toLowerCase();
         const value = attr.value.replace(/[\u0000-\u0020\u007f-\u009f\u200b-\u200f\u2028-\u202e\ufeff]/g, '');
         if (name.startsWith('on')) found.push(`${tag}[${name}]`);
         if (name === 'style' && node.closest('.entry')) found.push(`${tag}[style]`);
-        if (['href', 'src', 'xlink:href', 'action', 'formaction', 'srcdoc', 'data'].includes(name) && badUrl.test(value) && !(ownImage && name === 'src')) found.push(`${tag}[${name}=${attr.value}]`);
+        if (
+          ['href', 'src', 'xlink:href', 'action', 'formaction', 'srcdoc', 'data'].includes(name) &&
+          badUrl.test(value) &&
+          !(ownImage && name === 'src')
+        )
+          found.push(`${tag}[${name}=${attr.value}]`);
       }
     }
   }
@@ -111,7 +126,10 @@ export function securitySuite(env: SuiteEnv): void {
 
     before(async () => {
       // Tall enough that every entry of one payload is rendered at once; thoughts start open.
-      view = await WebviewPage.open(env.browser(), env.harness(), { height: 6000, state: { draft: '', openThoughts: [3] } });
+      view = await WebviewPage.open(env.browser(), env.harness(), {
+        height: 6000,
+        state: { draft: '', openThoughts: [3] },
+      });
       view.page.on('dialog', (dialog) => {
         dialogs.push(dialog.message());
         void dialog.dismiss();
@@ -132,8 +150,19 @@ export function securitySuite(env: SuiteEnv): void {
           commands: [{ name: `x${payload}`, description: payload }],
           modes: { currentModeId: payload, availableModes: [{ id: payload, name: payload }] },
         };
-        await view.host.sendNotification(snapshotEvent, snapshotOf(hostileEntries(payload), { meta: hostileMeta, status: { state: 'error', message: payload, canRetry: true } }));
-        await page.waitForFunction((count) => document.querySelectorAll('.entry').length === count && document.querySelector('.title')?.textContent !== '', hostileEntries('').length);
+        await view.host.sendNotification(
+          snapshotEvent,
+          snapshotOf(hostileEntries(payload), {
+            meta: hostileMeta,
+            status: { state: 'error', message: payload, canRetry: true },
+          }),
+        );
+        await page.waitForFunction(
+          (count) =>
+            document.querySelectorAll('.entry').length === count &&
+            document.querySelector('.title')?.textContent !== '',
+          hostileEntries('').length,
+        );
         // Completions render command names and descriptions too.
         await page.fill('.composer-input', '/x');
         await page.dispatchEvent('.composer-input', 'input');
@@ -159,14 +188,21 @@ export function securitySuite(env: SuiteEnv): void {
       assert.equal(view.context.pages().length, 1, 'no window opened');
       // Tool locations go to the host as the agent wrote them (it checks them against the
       // session's roots); links must only ever carry schemes VS Code may open.
-      const links = view.requests.filter((r) => r.method === 'openLink').map((r) => (r.params as { href: string }).href);
+      const links = view.requests
+        .filter((r) => r.method === 'openLink')
+        .map((r) => (r.params as { href: string }).href);
       assert.ok(links.length > 0, 'links were clicked');
       for (const href of links) assert.match(href, /^(?:https?|mailto|vscode|vscode-insiders):/i, href);
     });
 
     it('shows markup from agent text as text', async () => {
       const payload = '<script>__pwned("text")</script><b>bold?</b>';
-      await view.host.sendNotification(snapshotEvent, snapshotOf([{ type: 'agent', text: payload, attachments: [], done: true }], { meta: { ...meta, title: payload } }));
+      await view.host.sendNotification(
+        snapshotEvent,
+        snapshotOf([{ type: 'agent', text: payload, attachments: [], done: true }], {
+          meta: { ...meta, title: payload },
+        }),
+      );
       await view.page.waitForFunction(() => document.querySelectorAll('.entry').length === 1);
       assert.equal((await view.page.textContent('.msg-agent .md'))?.trim(), payload);
       assert.equal(await view.page.textContent('.title'), payload);

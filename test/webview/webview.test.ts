@@ -35,7 +35,11 @@ describe('chat webview', function () {
       await view?.close();
     });
 
-    async function show(entries: ThreadEntry[], overrides: Parameters<typeof snapshotOf>[1] = {}, caps: Parameters<typeof snapshotOf>[2] = {}): Promise<void> {
+    async function show(
+      entries: ThreadEntry[],
+      overrides: Parameters<typeof snapshotOf>[1] = {},
+      caps: Parameters<typeof snapshotOf>[2] = {},
+    ): Promise<void> {
       await view.host.sendNotification(snapshotEvent, snapshotOf(entries, overrides, caps));
       await view.page.waitForSelector('.title:not(:empty)');
       await frames(view);
@@ -55,7 +59,10 @@ describe('chat webview', function () {
       assert.match((await page.textContent('.subtitle')) ?? '', /Reference Agent · \/home\/dev\/project/);
       assert.equal(await page.locator('.msg-user strong').textContent(), 'duplicates');
       assert.equal(await page.locator('details.msg-thought').getAttribute('open'), null, 'thoughts start collapsed');
-      assert.equal(await page.locator('.msg-agent pre code').first().textContent(), 'const seen = new Set<string>();\nfor (const s of page.sessions) if (!seen.has(s.sessionId)) items.push(s);\n');
+      assert.equal(
+        await page.locator('.msg-agent pre code').first().textContent(),
+        'const seen = new Set<string>();\nfor (const s of page.sessions) if (!seen.has(s.sessionId)) items.push(s);\n',
+      );
       assert.equal(await page.locator('.msg-agent li').count(), 2);
       assert.equal(await page.locator('.tool').count(), 2);
       assert.equal(await page.locator('.diff-add').count(), 2);
@@ -69,11 +76,19 @@ describe('chat webview', function () {
       assert.equal(await page.textContent('.plan-header'), 'Plan · 1/3');
       assert.equal(await page.textContent('.notice-warning .notice-title'), '3 updates were dropped');
       assert.equal(await page.textContent('.divider'), 'Reconnected');
-      assert.deepEqual(await page.locator('.permission:not(.answered) button').allTextContents(), ['Allow once', 'Always allow', 'Reject', 'Dismiss']);
+      assert.deepEqual(await page.locator('.permission:not(.answered) button').allTextContents(), [
+        'Allow once',
+        'Always allow',
+        'Reject',
+        'Dismiss',
+      ]);
       assert.equal(await page.textContent('.permission.answered .permission-outcome'), 'Reject');
       assert.equal(await page.textContent('.attachments a.chip'), 'README.md');
       assert.match((await page.textContent('.usage')) ?? '', /48k \/ 200k tokens \(24%\) · 0\.42 USD/);
-      assert.deepEqual(await page.locator('select.picker').evaluateAll((s) => (s as HTMLSelectElement[]).map((x) => x.value)), ['default', 'sonnet']);
+      assert.deepEqual(
+        await page.locator('select.picker').evaluateAll((s) => (s as HTMLSelectElement[]).map((x) => x.value)),
+        ['default', 'sonnet'],
+      );
 
       await page.click('.thought-summary');
       await page.waitForSelector('details.msg-thought[open] .md code');
@@ -91,15 +106,27 @@ describe('chat webview', function () {
       const font = await page.evaluate(async () => (await document.fonts.load('16px codicon')).map((f) => f.status));
       assert.deepEqual(font, ['loaded'], 'the font came from the extension (the CSP allows nothing else)');
       for (const selector of [
-        '.tool-kind .codicon-edit', '.tool-kind .codicon-terminal', '.status-completed .codicon-check', '.status-failed .codicon-error',
-        '.stop .codicon-debug-stop', '.send .codicon-send', '.notice-warning .codicon-warning', '.permission-outcome .codicon-check',
-        'a.chip .codicon-link-external', '.plan-completed .codicon-pass', '.status-line .codicon-loading.codicon-modifier-spin',
+        '.tool-kind .codicon-edit',
+        '.tool-kind .codicon-terminal',
+        '.status-completed .codicon-check',
+        '.status-failed .codicon-error',
+        '.stop .codicon-debug-stop',
+        '.send .codicon-send',
+        '.notice-warning .codicon-warning',
+        '.permission-outcome .codicon-check',
+        'a.chip .codicon-link-external',
+        '.plan-completed .codicon-pass',
+        '.status-line .codicon-loading.codicon-modifier-spin',
       ]) {
-        assert.equal(await page.locator(selector).count() > 0, true, selector);
+        assert.equal((await page.locator(selector).count()) > 0, true, selector);
       }
       const glyph = await page.evaluate(() => {
         const node = document.querySelector('.tool-kind .codicon')!;
-        return { family: getComputedStyle(node).fontFamily, content: getComputedStyle(node, '::before').content, hidden: node.getAttribute('aria-hidden') };
+        return {
+          family: getComputedStyle(node).fontFamily,
+          content: getComputedStyle(node, '::before').content,
+          hidden: node.getAttribute('aria-hidden'),
+        };
       });
       assert.equal(glyph.family, 'codicon');
       assert.match(glyph.content, /^"[\ue000-\uf8ff]"$/, 'a private-use glyph of the font');
@@ -124,15 +151,26 @@ describe('chat webview', function () {
         node.__mark = true;
         return node.textContent;
       });
-      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text: line(400) }] });
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'textAppended', index: 0, text: line(400) }],
+      });
       await view.page.waitForFunction(() => document.querySelector('.md-tail')?.textContent?.includes('line 00400'));
       const parts = await view.page.$$eval('.md-tail-part', (nodes) => nodes.map((n) => n.textContent ?? ''));
       assert.equal(parts.join(''), sent + line(400), 'the tail shows every character, in order');
       assert.ok(parts.length >= 5, `about 20 KB of tail is in several blocks (${parts.length})`);
       for (const part of parts.slice(0, -1)) {
-        assert.ok(part.endsWith('\n') && part.length <= 4096 + line(0).length, `a full block ends at a line break, about 4096 characters long (${part.length})`);
+        assert.ok(
+          part.endsWith('\n') && part.length <= 4096 + line(0).length,
+          `a full block ends at a line break, about 4096 characters long (${part.length})`,
+        );
       }
-      assert.equal(await view.page.evaluate(() => (document.querySelector('.md-tail-part') as HTMLElement & { __mark?: boolean }).__mark), true, 'the first block is the same node');
+      assert.equal(
+        await view.page.evaluate(
+          () => (document.querySelector('.md-tail-part') as HTMLElement & { __mark?: boolean }).__mark,
+        ),
+        true,
+        'the first block is the same node',
+      );
       assert.equal(parts[0], first, 'and its text did not change');
     });
 
@@ -140,7 +178,10 @@ describe('chat webview', function () {
       await show([{ type: 'agent', text: '', attachments: [], done: false }], { status: { state: 'prompting' } });
       const append = async (text: string): Promise<void> => {
         await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text }] });
-        await view.page.waitForFunction((t) => document.querySelector('.msg-agent')?.textContent?.includes(t), text.trim().slice(-4));
+        await view.page.waitForFunction(
+          (t) => document.querySelector('.msg-agent')?.textContent?.includes(t),
+          text.trim().slice(-4),
+        );
         await frames(view, 1);
       };
       await append('Hello **wor');
@@ -148,15 +189,32 @@ describe('chat webview', function () {
       await append('ld**\n\nSecond ');
       assert.equal(await view.page.textContent('.md-done strong'), 'world');
       assert.equal(await view.page.textContent('.md-tail'), 'Second ');
-      await view.page.evaluate(() => ((document.querySelector('.md-done p') as HTMLElement & { __mark?: boolean }).__mark = true));
+      await view.page.evaluate(
+        () => ((document.querySelector('.md-done p') as HTMLElement & { __mark?: boolean }).__mark = true),
+      );
       await append('paragraph.\n\n```js\nconst a = 1;\n\n');
       assert.equal(await view.page.locator('.md-done pre').count(), 0, 'an open fence stays in the tail');
       await append('```\n\nThird');
       assert.equal(await view.page.locator('.md-done pre code').textContent(), 'const a = 1;\n\n');
-      assert.equal(await view.page.evaluate(() => (document.querySelector('.md-done p') as HTMLElement & { __mark?: boolean }).__mark), true, 'the first block was not re-rendered');
+      assert.equal(
+        await view.page.evaluate(
+          () => (document.querySelector('.md-done p') as HTMLElement & { __mark?: boolean }).__mark,
+        ),
+        true,
+        'the first block was not re-rendered',
+      );
       await view.host.sendNotification(changedEvent, {
         changes: [
-          { kind: 'entryChanged', index: 0, entry: { type: 'agent', text: 'Hello **world**\n\nSecond paragraph.\n\n```js\nconst a = 1;\n\n```\n\nThird', attachments: [], done: true } },
+          {
+            kind: 'entryChanged',
+            index: 0,
+            entry: {
+              type: 'agent',
+              text: 'Hello **world**\n\nSecond paragraph.\n\n```js\nconst a = 1;\n\n```\n\nThird',
+              attachments: [],
+              done: true,
+            },
+          },
           { kind: 'statusChanged', status: { state: 'idle' } },
         ],
       });
@@ -177,7 +235,9 @@ describe('chat webview', function () {
       assert.deepEqual(sent.params, { text: 'hello\nworld' });
       assert.equal(await input.inputValue(), '');
 
-      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'statusChanged', status: { state: 'prompting' } }] });
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'statusChanged', status: { state: 'prompting' } }],
+      });
       await view.page.waitForSelector('.stop:not([hidden])');
       assert.equal(await view.page.isHidden('.send'), true);
       await view.page.keyboard.type('queued');
@@ -215,32 +275,53 @@ describe('chat webview', function () {
     it('answers a permission request and shows the choice', async () => {
       await show(everyKind);
       await view.page.click('.permission:not(.answered) button:has-text("Allow once")');
-      assert.deepEqual((await view.waitForRequest('answerPermission')).params, { requestId: 'perm-1', optionId: 'allow' });
+      assert.deepEqual((await view.waitForRequest('answerPermission')).params, {
+        requestId: 'perm-1',
+        optionId: 'allow',
+      });
       await view.page.waitForSelector('.permission:not(.answered) button:disabled');
-      const entry = { ...(everyKind[8] as Extract<ThreadEntry, { type: 'permission' }>), outcome: { optionId: 'allow' } };
+      const entry = {
+        ...(everyKind[8] as Extract<ThreadEntry, { type: 'permission' }>),
+        outcome: { optionId: 'allow' },
+      };
       await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryChanged', index: 8, entry }] });
       await view.page.waitForFunction(() => document.querySelectorAll('.permission.answered').length === 2);
       assert.equal(await view.page.locator('.permission-outcome').first().textContent(), 'Allow once');
 
       const second = { ...(everyKind[8] as Extract<ThreadEntry, { type: 'permission' }>), requestId: 'perm-2' };
-      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryAdded', index: everyKind.length, entry: second }] });
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'entryAdded', index: everyKind.length, entry: second }],
+      });
       await view.page.click('.permission:not(.answered) button:has-text("Dismiss")');
-      assert.deepEqual((await view.waitForRequest('answerPermission', (p) => (p as { requestId: string }).requestId === 'perm-2')).params, { requestId: 'perm-2', optionId: null });
+      assert.deepEqual(
+        (await view.waitForRequest('answerPermission', (p) => (p as { requestId: string }).requestId === 'perm-2'))
+          .params,
+        { requestId: 'perm-2', optionId: null },
+      );
     });
 
     it('opens links, files and diffs through the host and never navigates', async () => {
       await show(everyKind);
       const url = view.page.url();
       await view.page.click('a[href^="https://agentclientprotocol.com"]');
-      assert.deepEqual((await view.waitForRequest('openLink')).params, { href: 'https://agentclientprotocol.com/protocol/session-list' });
+      assert.deepEqual((await view.waitForRequest('openLink')).params, {
+        href: 'https://agentclientprotocol.com/protocol/session-list',
+      });
       await view.page.click('.msg-agent a[href^="src/"]');
       assert.deepEqual((await view.waitForRequest('openLocation')).params, { path: 'src/sessions/list.ts', line: 42 });
       await view.page.click('a.location');
-      assert.deepEqual((await view.waitForRequest('openLocation', (p) => (p as { line?: number }).line === 12)).params, { path: '/home/dev/project/src/sessions/list.ts', line: 12 });
+      assert.deepEqual(
+        (await view.waitForRequest('openLocation', (p) => (p as { line?: number }).line === 12)).params,
+        { path: '/home/dev/project/src/sessions/list.ts', line: 12 },
+      );
       await view.page.click('button:has-text("Open diff")');
       assert.deepEqual((await view.waitForRequest('openDiff')).params, { entryIndex: 3, contentIndex: 0 });
       await view.page.click('.attachments a.chip');
-      assert.deepEqual((await view.waitForRequest('openLocation', (p) => String((p as { path: string }).path).startsWith('file:'))).params, { path: 'file:///home/dev/project/README.md' });
+      assert.deepEqual(
+        (await view.waitForRequest('openLocation', (p) => String((p as { path: string }).path).startsWith('file:')))
+          .params,
+        { path: 'file:///home/dev/project/README.md' },
+      );
       await view.page.click('a[href^="https://agentclientprotocol.com"]', { button: 'middle' });
       await frames(view);
       assert.equal(view.page.url(), url);
@@ -254,7 +335,14 @@ describe('chat webview', function () {
       await view.page.click('.status-line button:has-text("Cancel")');
       await view.waitForRequest('cancelLoad');
 
-      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'statusChanged', status: { state: 'error', message: 'The agent did not answer session/load in 30 s.', canRetry: true } }] });
+      await view.host.sendNotification(changedEvent, {
+        changes: [
+          {
+            kind: 'statusChanged',
+            status: { state: 'error', message: 'The agent did not answer session/load in 30 s.', canRetry: true },
+          },
+        ],
+      });
       await view.page.waitForSelector('.banner.error');
       assert.equal(await view.page.textContent('.banner-message'), 'The agent did not answer session/load in 30 s.');
       await view.page.click('.banner button:has-text("Retry")');
@@ -262,7 +350,9 @@ describe('chat webview', function () {
       await view.waitForRequest('retry');
       await view.waitForRequest('showLog');
 
-      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'statusChanged', status: { state: 'disconnected', message: 'The agent exited (code 1).' } }] });
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'statusChanged', status: { state: 'disconnected', message: 'The agent exited (code 1).' } }],
+      });
       await view.page.waitForSelector('.banner.disconnected');
       await view.page.click('.banner button:has-text("Restart Agent")');
       await view.waitForRequest('restartAgent');
@@ -276,10 +366,14 @@ describe('chat webview', function () {
       await view.page.selectOption('select[data-config="model"]', 'opus');
       assert.deepEqual((await view.waitForRequest('setConfigOption')).params, { configId: 'model', value: 'opus' });
       await view.page.click('.picker-toggle input');
-      assert.deepEqual((await view.waitForRequest('setConfigOption', (p) => (p as { configId: string }).configId === 'thinking')).params, { configId: 'thinking', value: false });
+      assert.deepEqual(
+        (await view.waitForRequest('setConfigOption', (p) => (p as { configId: string }).configId === 'thinking'))
+          .params,
+        { configId: 'thinking', value: false },
+      );
     });
 
-    it('shows the agent\'s value again when it refuses a mode or option', async () => {
+    it("shows the agent's value again when it refuses a mode or option", async () => {
       const refuse = (): never => {
         throw new ResponseError(-32602, 'Refused by the agent');
       };
@@ -288,17 +382,33 @@ describe('chat webview', function () {
       await show(everyKind);
       const page = view.page;
       await page.selectOption('select[data-mode]', 'plan');
-      await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-mode]')?.value === 'default');
+      await page.waitForFunction(
+        () => document.querySelector<HTMLSelectElement>('select[data-mode]')?.value === 'default',
+      );
       await page.selectOption('select[data-config="model"]', 'opus');
-      await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('select[data-config="model"]')?.value === 'sonnet');
+      await page.waitForFunction(
+        () => document.querySelector<HTMLSelectElement>('select[data-config="model"]')?.value === 'sonnet',
+      );
       await page.click('.picker-toggle input');
-      await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.picker-toggle input')?.checked === true);
+      await page.waitForFunction(
+        () => document.querySelector<HTMLInputElement>('.picker-toggle input')?.checked === true,
+      );
     });
 
     it('prefers a mode config option over the legacy modes picker; booleans are checkboxes', async () => {
       const configOptions = [
         ...meta.configOptions,
-        { id: 'mode', name: 'Mode', category: 'mode', type: 'select' as const, currentValue: 'plan', options: [{ value: 'default', name: 'Default' }, { value: 'plan', name: 'Plan' }] },
+        {
+          id: 'mode',
+          name: 'Mode',
+          category: 'mode',
+          type: 'select' as const,
+          currentValue: 'plan',
+          options: [
+            { value: 'default', name: 'Default' },
+            { value: 'plan', name: 'Plan' },
+          ],
+        },
       ];
       await show(everyKind, { meta: { ...meta, configOptions } });
       assert.equal(await view.page.locator('select[data-mode]').count(), 0, 'one mode picker, not two');
@@ -317,9 +427,14 @@ describe('chat webview', function () {
       assert.equal(await view.page.isDisabled('.send'), true);
     });
 
-    it('follows the bottom, keeps the reader\'s place when scrolled up, and restores it after a reload', async () => {
+    it("follows the bottom, keeps the reader's place when scrolled up, and restores it after a reload", async () => {
       const long = (n: number): ThreadEntry[] =>
-        Array.from({ length: n }, (_, i): ThreadEntry => ({ type: 'agent', text: `Entry ${i}. ${'Lorem ipsum dolor sit amet. '.repeat(1 + (i % 7))}`, attachments: [], done: true }));
+        Array.from({ length: n }, (_, i): ThreadEntry => ({
+          type: 'agent',
+          text: `Entry ${i}. ${'Lorem ipsum dolor sit amet. '.repeat(1 + (i % 7))}`,
+          attachments: [],
+          done: true,
+        }));
       await show(long(300));
       const page = view.page;
       const topEntry = (): Promise<{ index: number; top: number }> =>
@@ -328,7 +443,8 @@ describe('chat webview', function () {
           for (const node of document.querySelectorAll<HTMLElement>('.entry')) {
             const rect = node.getBoundingClientRect();
             // The entry under a point a little below the top edge: immune to sub-pixel rounding.
-            if (rect.bottom > thread.top + 8) return { index: Number(node.dataset.index), top: Math.round(rect.top - thread.top) };
+            if (rect.bottom > thread.top + 8)
+              return { index: Number(node.dataset.index), top: Math.round(rect.top - thread.top) };
           }
           return { index: -1, top: 0 };
         });
@@ -345,7 +461,11 @@ describe('chat webview', function () {
       await frames(view, 4);
       const before = await topEntry();
       assert.ok(before.index > 0 && before.index < 290, `scrolled up to ${before.index}`);
-      await view.host.sendNotification(changedEvent, { changes: long(320).slice(300).map((entry, i) => ({ kind: 'entryAdded' as const, index: 300 + i, entry })) });
+      await view.host.sendNotification(changedEvent, {
+        changes: long(320)
+          .slice(300)
+          .map((entry, i) => ({ kind: 'entryAdded' as const, index: 300 + i, entry })),
+      });
       await page.waitForFunction(() => !document.querySelector<HTMLElement>('.jump')?.hidden);
       await frames(view, 4);
       assert.deepEqual(await topEntry(), before, 'new entries do not move what the reader sees');
@@ -358,7 +478,9 @@ describe('chat webview', function () {
       await frames(view, 4);
       const saved = await topEntry();
       // The UI state is saved 300 ms after the last scroll.
-      await page.waitForFunction(() => (window as unknown as { __state?: { anchor?: unknown } }).__state?.anchor !== undefined);
+      await page.waitForFunction(
+        () => (window as unknown as { __state?: { anchor?: unknown } }).__state?.anchor !== undefined,
+      );
       await page.waitForTimeout(400);
       await page.reload();
       await view.waitForRequest('ready', () => view.requests.filter((r) => r.method === 'ready').length === 2);
@@ -371,7 +493,12 @@ describe('chat webview', function () {
 
     it('stops following when something else scrolls up (find in page, keys), and not for its own scrolls', async () => {
       const long = (n: number): ThreadEntry[] =>
-        Array.from({ length: n }, (_, i): ThreadEntry => ({ type: 'agent', text: `Entry ${i}. ${'Lorem ipsum dolor sit amet. '.repeat(1 + (i % 7))}`, attachments: [], done: true }));
+        Array.from({ length: n }, (_, i): ThreadEntry => ({
+          type: 'agent',
+          text: `Entry ${i}. ${'Lorem ipsum dolor sit amet. '.repeat(1 + (i % 7))}`,
+          attachments: [],
+          done: true,
+        }));
       await show(long(300));
       const page = view.page;
       const jumpShown = () => page.evaluate(() => !document.querySelector<HTMLElement>('.jump')?.hidden);
@@ -382,7 +509,11 @@ describe('chat webview', function () {
           return !!rect && Math.abs(rect.bottom - thread.bottom) < 3;
         }, index);
       const add = (from: number, to: number) =>
-        view.host.sendNotification(changedEvent, { changes: long(to).slice(from).map((entry, i) => ({ kind: 'entryAdded' as const, index: from + i, entry })) });
+        view.host.sendNotification(changedEvent, {
+          changes: long(to)
+            .slice(from)
+            .map((entry, i) => ({ kind: 'entryAdded' as const, index: from + i, entry })),
+        });
 
       // The page grows between the view's scroll to the bottom and that scroll's event (entries
       // arriving in between): the event lands short of the bottom, and the view still follows.
@@ -420,7 +551,11 @@ describe('chat webview', function () {
       assert.ok(await lastVisible(339), 'the newest entry is at the bottom');
 
       // Find in page scrolls the thread from a script: the reader went there.
-      await page.evaluate(() => document.querySelector('.entry[data-index="100"]')?.scrollIntoView() ?? document.querySelector('.thread')!.scrollBy(0, -2000));
+      await page.evaluate(
+        () =>
+          document.querySelector('.entry[data-index="100"]')?.scrollIntoView() ??
+          document.querySelector('.thread')!.scrollBy(0, -2000),
+      );
       await page.waitForFunction(() => !document.querySelector<HTMLElement>('.jump')?.hidden);
       await add(340, 350);
       await frames(view, 4);
@@ -440,17 +575,28 @@ describe('chat webview', function () {
     it('shows raw tool input and output collapsed, data: images, and embedded resources as code', async () => {
       const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
       const tool: ThreadEntry = {
-        type: 'tool', toolCallId: 'raw', title: 'Fetch the page', kind: 'fetch', status: 'in_progress', content: [], locations: [],
+        type: 'tool',
+        toolCallId: 'raw',
+        title: 'Fetch the page',
+        kind: 'fetch',
+        status: 'in_progress',
+        content: [],
+        locations: [],
         rawInput: { url: 'https://example.com', depth: 2 },
         rawOutput: { status: 200, body: 'x'.repeat(50_000) },
       };
       const message: ThreadEntry = {
-        type: 'agent', text: 'Here is what I found:', done: true,
+        type: 'agent',
+        text: 'Here is what I found:',
+        done: true,
         attachments: [
           { type: 'image', mimeType: 'image/png', data: png },
           { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zy8+' },
           { type: 'image', mimeType: 'image/png', data: '', uri: 'https://evil.example/track.png' },
-          { type: 'resource', resource: { uri: 'file:///home/dev/project/notes.md', text: '# Notes\n<b>not bold</b>' } },
+          {
+            type: 'resource',
+            resource: { uri: 'file:///home/dev/project/notes.md', text: '# Notes\n<b>not bold</b>' },
+          },
         ],
       };
       await show([tool, message]);
@@ -458,18 +604,32 @@ describe('chat webview', function () {
       assert.deepEqual(await page.locator('.tool-raw-summary').allTextContents(), ['Input', 'Output']);
       assert.equal(await page.locator('details.tool-raw[open]').count(), 0, 'collapsed');
       await page.click('details[data-raw="input"] summary');
-      assert.equal(await page.textContent('details[data-raw="input"] .tool-raw-body'), '{\n  "url": "https://example.com",\n  "depth": 2\n}');
+      assert.equal(
+        await page.textContent('details[data-raw="input"] .tool-raw-body'),
+        '{\n  "url": "https://example.com",\n  "depth": 2\n}',
+      );
       const output = (await page.textContent('details[data-raw="output"] .tool-raw-body')) ?? '';
-      assert.ok(output.startsWith('{\n  "status": 200,\n  "body": "xxx') && output.endsWith('\n…') && output.length <= 20_002, `capped (${output.length})`);
+      assert.ok(
+        output.startsWith('{\n  "status": 200,\n  "body": "xxx') && output.endsWith('\n…') && output.length <= 20_002,
+        `capped (${output.length})`,
+      );
       // The card renders anew when the tool call changes; what the reader opened stays open.
-      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryChanged', index: 0, entry: { ...tool, status: 'completed' } }] });
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'entryChanged', index: 0, entry: { ...tool, status: 'completed' } }],
+      });
       await page.waitForSelector('.tool-completed');
       assert.equal(await page.locator('details[data-raw="input"][open]').count(), 1);
 
-      await page.waitForFunction(() => document.querySelector<HTMLImageElement>('img.content-image')?.naturalWidth === 1);
+      await page.waitForFunction(
+        () => document.querySelector<HTMLImageElement>('img.content-image')?.naturalWidth === 1,
+      );
       assert.equal(await page.locator('img').count(), 1, 'only the inline PNG is an image');
       assert.match((await page.getAttribute('img.content-image', 'src')) ?? '', /^data:image\/png;base64,/);
-      assert.deepEqual(await page.locator('.msg-agent .chip').allTextContents(), ['image (image/svg+xml, not shown)', 'image (image/png, no data)', 'notes.md']);
+      assert.deepEqual(await page.locator('.msg-agent .chip').allTextContents(), [
+        'image (image/svg+xml, not shown)',
+        'image (image/png, no data)',
+        'notes.md',
+      ]);
       assert.equal(await page.textContent('.resource-text'), '# Notes\n<b>not bold</b>');
       assert.equal(await page.locator('.resource b').count(), 0);
       assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
@@ -480,20 +640,39 @@ describe('chat webview', function () {
       const output = () => view.page.textContent('.terminal-output');
       const before = (await output()) ?? '';
       await view.host.sendNotification(changedEvent, {
-        changes: [{ kind: 'terminalAppended', index: 4, terminalId: 'term-1', delta: { text: 'rerun\n', reset: false, truncated: false, exitCode: null, signal: 'SIGKILL' } }],
+        changes: [
+          {
+            kind: 'terminalAppended',
+            index: 4,
+            terminalId: 'term-1',
+            delta: { text: 'rerun\n', reset: false, truncated: false, exitCode: null, signal: 'SIGKILL' },
+          },
+        ],
       });
-      await view.page.waitForFunction(() => document.querySelector('.terminal-output')?.textContent?.endsWith('rerun\n'));
+      await view.page.waitForFunction(() =>
+        document.querySelector('.terminal-output')?.textContent?.endsWith('rerun\n'),
+      );
       assert.equal(await output(), before + 'rerun\n');
       assert.equal(await view.page.textContent('.terminal-exit'), 'killed by SIGKILL');
       await view.host.sendNotification(changedEvent, {
-        changes: [{ kind: 'terminalAppended', index: 4, terminalId: 'term-1', delta: { text: 'only the newest', reset: true, truncated: true } }],
+        changes: [
+          {
+            kind: 'terminalAppended',
+            index: 4,
+            terminalId: 'term-1',
+            delta: { text: 'only the newest', reset: true, truncated: true },
+          },
+        ],
       });
-      await view.page.waitForFunction(() => document.querySelector('.terminal-output')?.textContent === '…\nonly the newest');
+      await view.page.waitForFunction(
+        () => document.querySelector('.terminal-output')?.textContent === '…\nonly the newest',
+      );
     });
 
     it('keeps the last keystrokes of the draft when the panel is hidden or the page goes', async () => {
       await show(everyKind);
-      const draft = () => view.page.evaluate(() => (window as unknown as { __state?: { draft: string } }).__state?.draft);
+      const draft = () =>
+        view.page.evaluate(() => (window as unknown as { __state?: { draft: string } }).__state?.draft);
       await view.page.click('.composer-input');
       await view.page.keyboard.type('typed just before hiding');
       // VS Code hides the panel: the page becomes hidden before its timers could run.
@@ -506,7 +685,11 @@ describe('chat webview', function () {
 
       await view.page.evaluate(() => delete (document as unknown as { visibilityState?: string }).visibilityState);
       await view.page.keyboard.type(', and before the reload');
-      assert.notEqual(await draft(), 'typed just before hiding, and before the reload', 'not saved yet (the save waits for typing to pause)');
+      assert.notEqual(
+        await draft(),
+        'typed just before hiding, and before the reload',
+        'not saved yet (the save waits for typing to pause)',
+      );
       await view.page.reload();
       await view.waitForRequest('ready', () => view.requests.filter((r) => r.method === 'ready').length === 2);
       await show(everyKind);
@@ -521,13 +704,21 @@ describe('chat webview', function () {
         { type: 'agent', text: 'Replayed answer', attachments: [], done: true },
       ];
       await view.host.sendNotification(changedEvent, {
-        changes: [{ kind: 'entriesCleared' }, ...replayed.map((entry, index) => ({ kind: 'entryAdded' as const, index, entry }))],
+        changes: [
+          { kind: 'entriesCleared' },
+          ...replayed.map((entry, index) => ({ kind: 'entryAdded' as const, index, entry })),
+        ],
       });
       await view.page.waitForFunction(() => document.querySelectorAll('.entry').length === 2);
       await frames(view, 3);
-      assert.deepEqual(await view.page.locator('.entry').evaluateAll((nodes) => nodes.map((n) => n.textContent?.trim())), ['YouReplayed question', 'Replayed answer']);
+      assert.deepEqual(
+        await view.page.locator('.entry').evaluateAll((nodes) => nodes.map((n) => n.textContent?.trim())),
+        ['YouReplayed question', 'Replayed answer'],
+      );
       // A later batch adds to the new thread, not to the old one.
-      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'entryAdded', index: 2, entry: { type: 'divider', text: 'Reconnected' } }] });
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'entryAdded', index: 2, entry: { type: 'divider', text: 'Reconnected' } }],
+      });
       await view.page.waitForFunction(() => document.querySelectorAll('.entry').length === 3);
       assert.equal(await view.page.textContent('.entry[data-index="2"]'), 'Reconnected');
     });
@@ -535,7 +726,9 @@ describe('chat webview', function () {
     it('asks for a snapshot again after a reload and keeps the draft', async () => {
       await show(everyKind);
       await view.page.fill('.composer-input', 'half-written thought');
-      await view.page.waitForFunction(() => (window as unknown as { __state?: { draft: string } }).__state?.draft === 'half-written thought');
+      await view.page.waitForFunction(
+        () => (window as unknown as { __state?: { draft: string } }).__state?.draft === 'half-written thought',
+      );
       await view.page.reload();
       await view.waitForRequest('ready', () => view.requests.filter((r) => r.method === 'ready').length === 2);
       await show(everyKind);

@@ -52,8 +52,8 @@ export const XSS_PAYLOADS: string[] = [
   `[x](\u200Bjavascript:${P(44)})`,
   `[x](javascript\u003a${P(45)})`,
   `[\u202Eevil](javascript:${P(46)})`,
-  "`<img src=x onerror=" + P(47) + ">` in code",
-  "```html\n<script>" + P(48) + "</script>\n```",
+  '`<img src=x onerror=' + P(47) + '>` in code',
+  '```html\n<script>' + P(48) + '</script>\n```',
   `<scr<script>ipt>${P(49)}</scr</script>ipt>`,
   `<img src=x:alert(alt) onerror=eval(src) alt=${P(50)}>`,
   `<video><source onerror="${P(51)}"></video>`,
@@ -73,4 +73,25 @@ export const XSS_PAYLOADS: string[] = [
 ];
 
 /** Elements that must never appear inside rendered agent text. */
-export const FORBIDDEN_TAGS = ['script', 'iframe', 'object', 'embed', 'style', 'link', 'meta', 'base', 'form', 'input', 'svg', 'math', 'img', 'video', 'audio', 'source', 'template', 'noscript', 'marquee', 'x'];
+export const FORBIDDEN_TAGS = [
+  'script',
+  'iframe',
+  'object',
+  'embed',
+  'style',
+  'link',
+  'meta',
+  'base',
+  'form',
+  'input',
+  'svg',
+  'math',
+  'img',
+  'video',
+  'audio',
+  'source',
+  'template',
+  'noscript',
+  'marquee',
+  'x',
+];

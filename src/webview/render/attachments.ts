@@ -30,7 +30,11 @@ function attachment(block: ContentBlock): HTMLElement {
       const resource = block.resource as { uri: string; text?: unknown; blob?: unknown; mimeType?: unknown };
       const name = link(resource.uri, resource.uri.split('/').pop() || resource.uri, 'file');
       if (typeof resource.text === 'string') return renderResourceText(name, resource.text);
-      if (typeof resource.blob === 'string' && typeof resource.mimeType === 'string' && resource.mimeType.startsWith('image/')) {
+      if (
+        typeof resource.blob === 'string' &&
+        typeof resource.mimeType === 'string' &&
+        resource.mimeType.startsWith('image/')
+      ) {
         return renderImage(resource.mimeType, resource.blob, () => name);
       }
       return name;

@@ -26,7 +26,14 @@ export function renderElicitation(entry: ElicitationEntry, context: ElicitationC
   const card = el('div', `elicitation elicitation-${entry.mode}${answered ? ' answered' : ''}`);
   card.setAttribute('role', 'group');
   const header = el('div', 'elicitation-header');
-  header.append(icon(entry.mode === 'url' ? 'link-external' : 'comment-discussion'), el('span', 'elicitation-title', entry.mode === 'url' ? 'The agent asks you to open a web page' : 'The agent asks for some details'));
+  header.append(
+    icon(entry.mode === 'url' ? 'link-external' : 'comment-discussion'),
+    el(
+      'span',
+      'elicitation-title',
+      entry.mode === 'url' ? 'The agent asks you to open a web page' : 'The agent asks for some details',
+    ),
+  );
   card.append(header);
   if (entry.message) card.append(el('div', 'elicitation-message', entry.message));
   if (entry.mode === 'url') card.append(renderAddress(entry.url ?? ''));
@@ -43,7 +50,9 @@ export function renderElicitation(entry: ElicitationEntry, context: ElicitationC
     const values = context.values(entry, fields);
     const errors = context.errors(entry.requestId);
     const list = el('div', 'elicitation-fields');
-    fields.forEach((field, index) => list.append(renderField(field, index, values.get(field.key) ?? field.initial, errors?.get(index), waiting)));
+    fields.forEach((field, index) =>
+      list.append(renderField(field, index, values.get(field.key) ?? field.initial, errors?.get(index), waiting)),
+    );
     card.append(list);
   } else {
     canAccept = webAddress(entry.url ?? '') !== undefined;
@@ -51,7 +60,14 @@ export function renderElicitation(entry: ElicitationEntry, context: ElicitationC
   const actions = el('div', 'elicitation-actions');
   const data = { request: entry.requestId };
   const buttons = [
-    ...(canAccept ? [actionButton(entry.mode === 'url' ? 'Open' : 'Submit', 'elicit', 'button primary', { ...data, choice: 'accept' })] : []),
+    ...(canAccept
+      ? [
+          actionButton(entry.mode === 'url' ? 'Open' : 'Submit', 'elicit', 'button primary', {
+            ...data,
+            choice: 'accept',
+          }),
+        ]
+      : []),
     actionButton('Decline', 'elicit', 'button secondary', { ...data, choice: 'decline' }),
     actionButton('Cancel', 'elicit', 'button link', { ...data, choice: 'cancel' }),
   ];
@@ -64,8 +80,13 @@ export function renderElicitation(entry: ElicitationEntry, context: ElicitationC
 function outcome(entry: ElicitationEntry): HTMLElement {
   const node = el('div', 'elicitation-outcome');
   if (entry.completed) node.append(icon('pass'), 'Completed');
-  else if (entry.mode === 'url' && entry.outcome === 'accept') node.append(icon('loading', 'codicon-modifier-spin'), 'Opened in your browser — waiting for the agent…');
-  else node.append(icon(entry.outcome === 'accept' ? 'check' : 'circle-slash'), OUTCOME_TEXT[entry.outcome ?? 'cancel'] ?? 'Answered');
+  else if (entry.mode === 'url' && entry.outcome === 'accept')
+    node.append(icon('loading', 'codicon-modifier-spin'), 'Opened in your browser — waiting for the agent…');
+  else
+    node.append(
+      icon(entry.outcome === 'accept' ? 'check' : 'circle-slash'),
+      OUTCOME_TEXT[entry.outcome ?? 'cancel'] ?? 'Answered',
+    );
   return node;
 }
 
@@ -90,7 +111,8 @@ function renderAddress(raw: string): HTMLElement {
   if (url) {
     site.append(icon(url.protocol === 'https:' ? 'lock' : 'unlock'), el('span', 'elicitation-host', url.host));
     if (url.protocol === 'http:') site.append(el('span', 'elicitation-insecure', 'not secure (http)'));
-    if (url.username || url.password) site.append(el('span', 'elicitation-insecure', 'the address carries a user name'));
+    if (url.username || url.password)
+      site.append(el('span', 'elicitation-insecure', 'the address carries a user name'));
   } else {
     site.append(icon('warning'), el('span', 'elicitation-insecure', 'Only web addresses (http, https) can be opened.'));
   }
@@ -101,7 +123,13 @@ function renderAddress(raw: string): HTMLElement {
 
 const INPUT_TYPE = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' } as const;
 
-function renderField(field: FormField, index: number, value: RawValue, error: string | undefined, disabled: boolean): HTMLElement {
+function renderField(
+  field: FormField,
+  index: number,
+  value: RawValue,
+  error: string | undefined,
+  disabled: boolean,
+): HTMLElement {
   const box = el('div', `elicitation-field field-${field.kind}${error ? ' invalid' : ''}`);
   box.dataset.fieldIndex = String(index);
   const label = el('label', 'field-label');
@@ -147,7 +175,11 @@ function renderField(field: FormField, index: number, value: RawValue, error: st
       label.append(name, el('span', 'field-unsupported', 'This client cannot show this field.'));
       break;
     default: {
-      const text = input(field.kind === 'string' ? (field.format ? INPUT_TYPE[field.format] : 'text') : 'number', index, disabled);
+      const text = input(
+        field.kind === 'string' ? (field.format ? INPUT_TYPE[field.format] : 'text') : 'number',
+        index,
+        disabled,
+      );
       if (field.kind !== 'string') {
         text.step = field.kind === 'integer' ? '1' : 'any';
         if (field.minimum !== undefined) text.min = String(field.minimum);

@@ -56,7 +56,13 @@ export function estimateHeight(entry: ThreadEntry, charsPerLine: number): number
     case 'thought':
       return 32;
     case 'tool':
-      return 48 + Math.min(300, entry.content.length * 80) + (entry.locations.length ? 24 : 0) + (entry.rawInput !== undefined ? 28 : 0) + (entry.rawOutput !== undefined ? 28 : 0);
+      return (
+        48 +
+        Math.min(300, entry.content.length * 80) +
+        (entry.locations.length ? 24 : 0) +
+        (entry.rawInput !== undefined ? 28 : 0) +
+        (entry.rawOutput !== undefined ? 28 : 0)
+      );
     case 'plan':
       return 44 + 24 * entry.entries.length;
     case 'notice':

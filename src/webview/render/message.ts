@@ -23,7 +23,11 @@ export function cachedMarkdown(entry: MessageEntry): DocumentFragment {
   return html;
 }
 
-export function renderMessage(entry: MessageEntry, stream: StreamSplitter | undefined, thoughtOpen: boolean): HTMLElement {
+export function renderMessage(
+  entry: MessageEntry,
+  stream: StreamSplitter | undefined,
+  thoughtOpen: boolean,
+): HTMLElement {
   if (entry.type === 'thought') return renderThought(entry, stream, thoughtOpen);
   const node = el('div', `msg msg-${entry.type}`);
   if (entry.type === 'user') node.append(el('div', 'msg-who', 'You'));
@@ -43,7 +47,11 @@ function renderThought(entry: MessageEntry, stream: StreamSplitter | undefined, 
 }
 
 /** Renders a thought's body the first time it is opened. */
-export function fillThought(details: HTMLDetailsElement, entry: MessageEntry, stream: StreamSplitter | undefined): void {
+export function fillThought(
+  details: HTMLDetailsElement,
+  entry: MessageEntry,
+  stream: StreamSplitter | undefined,
+): void {
   if (!details.querySelector(':scope > .md')) details.append(body(entry, stream));
 }
 
@@ -90,7 +98,7 @@ export function updateStreaming(node: HTMLElement, stream: StreamSplitter): void
 
 function appendTail(tail: HTMLElement, added: string): void {
   let text = (tail.lastElementChild?.firstChild as Text | null | undefined) ?? undefined;
-  for (let at = 0; at < added.length; ) {
+  for (let at = 0; at < added.length;) {
     if (!text) {
       const part = el('div', 'md-tail-part');
       text = document.createTextNode('');

@@ -61,10 +61,15 @@ export function renderPermission(entry: PermissionEntry, pending: ReadonlySet<st
   const waiting = pending.has(entry.requestId);
   for (const option of entry.options) {
     const primary = option.kind === 'allow_once' || option.kind === 'allow_always';
-    const button = actionButton(option.name, 'answer', `button ${primary ? 'primary' : 'secondary'} kind-${option.kind}`, {
-      request: entry.requestId,
-      option: option.optionId,
-    });
+    const button = actionButton(
+      option.name,
+      'answer',
+      `button ${primary ? 'primary' : 'secondary'} kind-${option.kind}`,
+      {
+        request: entry.requestId,
+        option: option.optionId,
+      },
+    );
     button.disabled = waiting;
     buttons.append(button);
   }

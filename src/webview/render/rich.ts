@@ -34,7 +34,11 @@ export function imageSource(mimeType: unknown, data: unknown): { src: string } |
   return { src: `data:${mimeType.toLowerCase()};base64,${data}` };
 }
 
-export function renderImage(mimeType: string, data: string | undefined, chip: (text: string) => HTMLElement): HTMLElement {
+export function renderImage(
+  mimeType: string,
+  data: string | undefined,
+  chip: (text: string) => HTMLElement,
+): HTMLElement {
   const source = imageSource(mimeType, data);
   if ('reason' in source) return chip(`image (${mimeType.slice(0, 60)}, ${source.reason})`);
   const img = el('img', 'content-image');

@@ -12,10 +12,24 @@ import { link, renderAttachments } from './attachments';
 import { renderRaw } from './rich';
 
 const KIND_ICON: Record<ToolKind, string> = {
-  read: 'eye', edit: 'edit', delete: 'trash', move: 'arrow-swap', search: 'search', execute: 'terminal', think: 'lightbulb', fetch: 'cloud-download', switch_mode: 'arrow-both', other: 'tools',
+  read: 'eye',
+  edit: 'edit',
+  delete: 'trash',
+  move: 'arrow-swap',
+  search: 'search',
+  execute: 'terminal',
+  think: 'lightbulb',
+  fetch: 'cloud-download',
+  switch_mode: 'arrow-both',
+  other: 'tools',
 };
 const STATUS_LABEL = { pending: 'Pending', in_progress: 'Running', completed: 'Done', failed: 'Failed' } as const;
-const STATUS_ICON = { pending: 'circle-large-outline', in_progress: 'loading', completed: 'check', failed: 'error' } as const;
+const STATUS_ICON = {
+  pending: 'circle-large-outline',
+  in_progress: 'loading',
+  completed: 'check',
+  failed: 'error',
+} as const;
 
 const MAX_OUTPUT_CHARS = 20_000;
 const MAX_DIFF_ROWS = 400;
@@ -24,11 +38,20 @@ const textCache = new WeakMap<object, DocumentFragment>();
 const diffCache = new WeakMap<object, DiffRow[]>();
 
 /** `rawOpen` says whether the reader left a raw section open (it survives re-renders). */
-export function renderToolCall(entry: ToolCallEntry, rawOpen: (which: 'input' | 'output') => boolean = () => false): HTMLElement {
+export function renderToolCall(
+  entry: ToolCallEntry,
+  rawOpen: (which: 'input' | 'output') => boolean = () => false,
+): HTMLElement {
   const card = el('div', `tool tool-${entry.status}`);
   const header = el('div', 'tool-header');
   const status = el('span', `tool-status status-${entry.status}`);
-  status.append(icon(STATUS_ICON[entry.status] ?? 'circle-large-outline', entry.status === 'in_progress' ? 'codicon-modifier-spin' : ''), STATUS_LABEL[entry.status] ?? entry.status);
+  status.append(
+    icon(
+      STATUS_ICON[entry.status] ?? 'circle-large-outline',
+      entry.status === 'in_progress' ? 'codicon-modifier-spin' : '',
+    ),
+    STATUS_LABEL[entry.status] ?? entry.status,
+  );
   const kind = el('span', 'tool-kind');
   kind.title = entry.kind;
   kind.append(icon(KIND_ICON[entry.kind] ?? KIND_ICON.other));
@@ -42,7 +65,8 @@ export function renderToolCall(entry: ToolCallEntry, rawOpen: (which: 'input' | 
   // Without content or output yet, the input is what says what the tool will do (a command, a
   // URL): it opens, so a permission card's user sees it before approving.
   const inputSaysAll = entry.content.length === 0 && entry.rawOutput == null;
-  if (entry.rawInput != null) card.append(renderRaw('Input', entry.rawInput, 'input', rawOpen('input') || inputSaysAll));
+  if (entry.rawInput != null)
+    card.append(renderRaw('Input', entry.rawInput, 'input', rawOpen('input') || inputSaysAll));
   if (entry.rawOutput != null) card.append(renderRaw('Output', entry.rawOutput, 'output', rawOpen('output')));
   if (entry.locations.length) {
     const locations = el('div', 'tool-locations');
@@ -74,7 +98,11 @@ function renderContent(entry: ToolCallEntry, content: ToolCallContent, index: nu
       const cut = text.length > MAX_OUTPUT_CHARS;
       box.append(el('pre', 'terminal-output', (output?.truncated || cut ? '…\n' : '') + text.slice(-MAX_OUTPUT_CHARS)));
       // A command ends with a code or, killed, by a signal (then the code is null).
-      const exit = output?.signal ? `killed by ${output.signal}` : typeof output?.exitCode === 'number' ? `exit code ${output.exitCode}` : '';
+      const exit = output?.signal
+        ? `killed by ${output.signal}`
+        : typeof output?.exitCode === 'number'
+          ? `exit code ${output.exitCode}`
+          : '';
       if (exit) box.append(el('div', 'terminal-exit', exit));
       return box;
     }
@@ -82,7 +110,6 @@ function renderContent(entry: ToolCallEntry, content: ToolCallContent, index: nu
       return undefined;
   }
 }
-
 
 function cachedText(key: object, text: string): DocumentFragment {
   let html = textCache.get(key);
@@ -102,17 +129,23 @@ function renderDiff(content: ToolCallContent & { type: 'diff' }, contentIndex: n
   }
   const box = el('div', 'diff');
   const header = el('div', 'diff-header');
-  header.append(link(path, path), actionButton('Open diff', 'openDiff', 'button secondary small', { content: String(contentIndex) }));
+  header.append(
+    link(path, path),
+    actionButton('Open diff', 'openDiff', 'button secondary small', { content: String(contentIndex) }),
+  );
   box.append(header);
   const body = el('pre', 'diff-body');
   for (const row of rows.slice(0, MAX_DIFF_ROWS)) {
     if (row.op === 'skip') {
       body.append(el('div', 'diff-skip', `⋯ ${row.count} unchanged line${row.count === 1 ? '' : 's'}`));
     } else {
-      body.append(el('div', row.op === '+' ? 'diff-add' : row.op === '-' ? 'diff-del' : 'diff-ctx', `${row.op} ${row.text}`));
+      body.append(
+        el('div', row.op === '+' ? 'diff-add' : row.op === '-' ? 'diff-del' : 'diff-ctx', `${row.op} ${row.text}`),
+      );
     }
   }
-  if (rows.length > MAX_DIFF_ROWS) body.append(el('div', 'diff-skip', `⋯ ${rows.length - MAX_DIFF_ROWS} more rows — open the diff`));
+  if (rows.length > MAX_DIFF_ROWS)
+    body.append(el('div', 'diff-skip', `⋯ ${rows.length - MAX_DIFF_ROWS} more rows — open the diff`));
   box.append(body);
   return box;
 }

@@ -17,26 +17,56 @@ describe('Sign-in methods', () => {
 
   it('reads env_var methods (Codex: "Use OPENAI_API_KEY") with their variables, secret by default', () => {
     const methods = signInMethods([
-      { id: 'openai-api-key', type: 'env_var', name: 'Use OPENAI_API_KEY', vars: [{ name: 'OPENAI_API_KEY' }], link: 'https://platform.openai.com/api-keys' },
-      { id: 'two', type: 'env_var', name: 'Two', vars: [{ name: 'HOST', label: 'Host name', secret: false }, { name: 'TOKEN', optional: true }], link: 'javascript:alert(1)' },
+      {
+        id: 'openai-api-key',
+        type: 'env_var',
+        name: 'Use OPENAI_API_KEY',
+        vars: [{ name: 'OPENAI_API_KEY' }],
+        link: 'https://platform.openai.com/api-keys',
+      },
+      {
+        id: 'two',
+        type: 'env_var',
+        name: 'Two',
+        vars: [
+          { name: 'HOST', label: 'Host name', secret: false },
+          { name: 'TOKEN', optional: true },
+        ],
+        link: 'javascript:alert(1)',
+      },
       { id: 'bad-name', type: 'env_var', name: 'Bad', vars: [{ name: 'A; rm -rf /' }] },
       { id: 'no-vars', type: 'env_var', name: 'None', vars: [] },
     ] as never);
     assert.deepEqual(methods, [
       {
-        id: 'openai-api-key', name: 'Use OPENAI_API_KEY', kind: 'env', args: [], env: {},
-        vars: [{ name: 'OPENAI_API_KEY', secret: true, optional: false }], link: 'https://platform.openai.com/api-keys',
+        id: 'openai-api-key',
+        name: 'Use OPENAI_API_KEY',
+        kind: 'env',
+        args: [],
+        env: {},
+        vars: [{ name: 'OPENAI_API_KEY', secret: true, optional: false }],
+        link: 'https://platform.openai.com/api-keys',
       },
       // Only an https link is shown; a variable with a name no shell could set drops the method.
       {
-        id: 'two', name: 'Two', kind: 'env', args: [], env: {},
-        vars: [{ name: 'HOST', label: 'Host name', secret: false, optional: false }, { name: 'TOKEN', secret: true, optional: true }],
+        id: 'two',
+        name: 'Two',
+        kind: 'env',
+        args: [],
+        env: {},
+        vars: [
+          { name: 'HOST', label: 'Host name', secret: false, optional: false },
+          { name: 'TOKEN', secret: true, optional: true },
+        ],
       },
     ]);
   });
 
   it('starts the agent with the signed-in values over its configured env, all of them redacted', () => {
-    const launch = { config: { id: 'c', name: 'C', command: 'codex-acp', args: [], env: { OPENAI_API_KEY: 'old', OTHER: 'x' } }, secrets: ['s1'] };
+    const launch = {
+      config: { id: 'c', name: 'C', command: 'codex-acp', args: [], env: { OPENAI_API_KEY: 'old', OTHER: 'x' } },
+      secrets: ['s1'],
+    };
     const out = withSignInEnv(launch, { OPENAI_API_KEY: 'sk-new', EMPTY: '' });
     assert.deepEqual(out.config.env, { OPENAI_API_KEY: 'sk-new', OTHER: 'x', EMPTY: '' });
     assert.deepEqual(out.secrets, ['s1', 'sk-new']);
@@ -46,7 +76,11 @@ describe('Sign-in methods', () => {
   it('runs the configured agent with the method args appended and its env over the agent env', () => {
     const [m] = signInMethods([{ id: 'tui', type: 'terminal', name: 'T', args: ['--login'], env: { B: '2', C: '3' } }]);
     const config = { id: 'x', name: 'X', command: 'npx', args: ['-y', 'adapter'], env: { A: '1', B: '1' } };
-    assert.deepEqual(terminalLaunch(config, m!), { command: 'npx', args: ['-y', 'adapter', '--login'], env: { A: '1', B: '2', C: '3' } });
+    assert.deepEqual(terminalLaunch(config, m!), {
+      command: 'npx',
+      args: ['-y', 'adapter', '--login'],
+      env: { A: '1', B: '2', C: '3' },
+    });
   });
 });
 
@@ -60,12 +94,48 @@ describe('Agent states in the view and the status bar', () => {
   });
 
   it('summarises: sign-in first, then stopped, starting, and the number ready', () => {
-    assert.equal(summarize([{ name: 'A', state: 'ready' }, { name: 'B', state: 'ready' }]).text, '$(hubot) ACP: 2 ready');
-    assert.equal(summarize([{ name: 'A', state: 'ready' }, { name: 'B', state: 'starting' }]).text, '$(loading~spin) ACP: starting…');
-    assert.equal(summarize([{ name: 'A', state: 'signIn' }, { name: 'B', state: 'failed' }]).text, '$(account) ACP: sign in to A');
-    assert.equal(summarize([{ name: 'A', state: 'signIn' }, { name: 'B', state: 'signIn' }]).text, '$(account) ACP: 2 need sign-in');
-    assert.equal(summarize([{ name: 'A', state: 'failed' }, { name: 'B', state: 'ready' }]).text, '$(error) ACP: 1 stopped');
+    assert.equal(
+      summarize([
+        { name: 'A', state: 'ready' },
+        { name: 'B', state: 'ready' },
+      ]).text,
+      '$(hubot) ACP: 2 ready',
+    );
+    assert.equal(
+      summarize([
+        { name: 'A', state: 'ready' },
+        { name: 'B', state: 'starting' },
+      ]).text,
+      '$(loading~spin) ACP: starting…',
+    );
+    assert.equal(
+      summarize([
+        { name: 'A', state: 'signIn' },
+        { name: 'B', state: 'failed' },
+      ]).text,
+      '$(account) ACP: sign in to A',
+    );
+    assert.equal(
+      summarize([
+        { name: 'A', state: 'signIn' },
+        { name: 'B', state: 'signIn' },
+      ]).text,
+      '$(account) ACP: 2 need sign-in',
+    );
+    assert.equal(
+      summarize([
+        { name: 'A', state: 'failed' },
+        { name: 'B', state: 'ready' },
+      ]).text,
+      '$(error) ACP: 1 stopped',
+    );
     assert.equal(summarize([{ name: 'A', state: 'stopped' }]).text, '$(hubot) ACP');
-    assert.equal(summarize([{ name: 'A', state: 'ready' }, { name: 'B', state: 'signIn' }]).tooltip, 'A: ready\nB: needs sign-in');
+    assert.equal(
+      summarize([
+        { name: 'A', state: 'ready' },
+        { name: 'B', state: 'signIn' },
+      ]).tooltip,
+      'A: ready\nB: needs sign-in',
+    );
   });
 });

@@ -1,5 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClientFileSystemHost } from '../../../src/agent/fileSystem';
@@ -52,7 +63,10 @@ describe('ClientFileSystem', () => {
 
     it("prefers an open editor's unsaved text", async () => {
       const fs = make({ openText: (p) => (p === join(root, 'lines.txt') ? 'unsaved\ntext\n' : undefined) });
-      assert.equal((await fs.readTextFile({ sessionId: 's1', path: join(root, 'lines.txt'), line: 2 })).content, 'text\n');
+      assert.equal(
+        (await fs.readTextFile({ sessionId: 's1', path: join(root, 'lines.txt'), line: 2 })).content,
+        'text\n',
+      );
     });
 
     it('refuses a path outside the roots, through ".." or a symbolic link, without asking the editor', async () => {
@@ -66,7 +80,11 @@ describe('ClientFileSystem', () => {
     });
 
     it('reports a missing file as not found', async () => {
-      await assertRejected(make().readTextFile({ sessionId: 's1', path: join(root, 'nope.txt') }), -32002, 'does not exist');
+      await assertRejected(
+        make().readTextFile({ sessionId: 's1', path: join(root, 'nope.txt') }),
+        -32002,
+        'does not exist',
+      );
     });
 
     it('refuses a file over 10 MB', async () => {
@@ -91,9 +109,21 @@ describe('ClientFileSystem', () => {
 
     it('refuses a path outside the roots and writes nothing', async () => {
       const fs = make();
-      await assertRejected(fs.writeTextFile({ sessionId: 's1', path: join(outside, 'dir', 'x.txt'), content: 'x' }), -32602, 'outside');
-      await assertRejected(fs.writeTextFile({ sessionId: 's1', path: join(outside, 'secret.txt'), content: 'x' }), -32602, 'outside');
-      await assertRejected(fs.writeTextFile({ sessionId: 's1', path: `${root}/sub/../../outside/y.txt`, content: 'x' }), -32602, '".."');
+      await assertRejected(
+        fs.writeTextFile({ sessionId: 's1', path: join(outside, 'dir', 'x.txt'), content: 'x' }),
+        -32602,
+        'outside',
+      );
+      await assertRejected(
+        fs.writeTextFile({ sessionId: 's1', path: join(outside, 'secret.txt'), content: 'x' }),
+        -32602,
+        'outside',
+      );
+      await assertRejected(
+        fs.writeTextFile({ sessionId: 's1', path: `${root}/sub/../../outside/y.txt`, content: 'x' }),
+        -32602,
+        '".."',
+      );
       assert.deepEqual(readdirSync(outside), ['secret.txt']);
       assert.equal(readFileSync(join(outside, 'secret.txt'), 'utf8'), 'secret');
       assert.deepEqual(readdirSync(root), ['lines.txt']);
@@ -101,20 +131,32 @@ describe('ClientFileSystem', () => {
 
     it('refuses writing through a folder link out of the root, creating no folder there', async () => {
       symlinkSync(outside, join(root, 'out'));
-      await assertRejected(make().writeTextFile({ sessionId: 's1', path: join(root, 'out', 'new', 'x.txt'), content: 'x' }), -32602, 'outside');
+      await assertRejected(
+        make().writeTextFile({ sessionId: 's1', path: join(root, 'out', 'new', 'x.txt'), content: 'x' }),
+        -32602,
+        'outside',
+      );
       assert.ok(!existsSync(join(outside, 'new')));
     });
 
     it('refuses writing through a dangling link that points out of the root', async () => {
       symlinkSync(join(outside, 'planted.txt'), join(root, 'planted.txt'));
-      await assertRejected(make().writeTextFile({ sessionId: 's1', path: join(root, 'planted.txt'), content: 'x' }), -32602, 'symbolic link');
+      await assertRejected(
+        make().writeTextFile({ sessionId: 's1', path: join(root, 'planted.txt'), content: 'x' }),
+        -32602,
+        'symbolic link',
+      );
       assert.ok(!existsSync(join(outside, 'planted.txt')));
     });
 
     it('refuses when writes are off for the session, and writes nothing', async () => {
       let wrote = false;
       const fs = make({ allowWrite: () => false, writeText: async () => void (wrote = true) });
-      await assertRejected(fs.writeTextFile({ sessionId: 's1', path: join(root, 'x', 'new.txt'), content: 'x' }), -32602, 'turned off');
+      await assertRejected(
+        fs.writeTextFile({ sessionId: 's1', path: join(root, 'x', 'new.txt'), content: 'x' }),
+        -32602,
+        'turned off',
+      );
       assert.equal(wrote, false);
       assert.deepEqual(readdirSync(root), ['lines.txt']);
     });
@@ -128,7 +170,10 @@ describe('ClientFileSystem', () => {
     });
 
     it('refuses an unknown session', async () => {
-      await assertRejected(make().writeTextFile({ sessionId: 'nope', path: join(root, 'x.txt'), content: 'x' }), -32002);
+      await assertRejected(
+        make().writeTextFile({ sessionId: 'nope', path: join(root, 'x.txt'), content: 'x' }),
+        -32002,
+      );
       assert.ok(!existsSync(join(root, 'x.txt')));
     });
   });

@@ -42,13 +42,22 @@ describe('acp.trace and the channel log level', () => {
   it('the agent registry gives the hint when a settings change turns tracing on', () => {
     const log = new ChannelLike(3);
     let trace: TraceLevel = 'off';
-    const registry = new AgentRegistry({ logger: log, clientInfo: { name: 't', version: '0' }, trace: () => trace, handlers: () => ({ requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }) });
+    const registry = new AgentRegistry({
+      logger: log,
+      clientInfo: { name: 't', version: '0' },
+      trace: () => trace,
+      handlers: () => ({ requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) }),
+    });
     registry.update([], '');
     assert.equal(log.lines.length, 0);
     trace = 'verbose';
     registry.update([], '');
     registry.update([], '');
-    assert.equal(log.lines.filter((l) => /acp.trace is "verbose".*hides the traffic/.test(l)).length, 1, log.lines.join('\n'));
+    assert.equal(
+      log.lines.filter((l) => /acp.trace is "verbose".*hides the traffic/.test(l)).length,
+      1,
+      log.lines.join('\n'),
+    );
     registry.dispose();
   });
 });

@@ -7,7 +7,6 @@ import { MemoryLogger } from '../../../src/agent/log';
 import { McpSelector, mergeMcpServers, parseMcpServers } from '../../../src/agent/mcp';
 import { MissingSecret, referencedSecrets, resolveAgentEnv, resolveSecretRefs } from '../../../src/agent/secrets';
 
-
 /** The repository root: the nearest folder up from this (bundled) file with a package.json. */
 let repoRoot = __dirname;
 while (!existsSync(join(repoRoot, 'package.json')) && dirname(repoRoot) !== repoRoot) repoRoot = dirname(repoRoot);
@@ -47,40 +46,86 @@ describe('MCP server settings', () => {
       ],
       'acp.mcpServers',
     );
-    assert.deepEqual(servers.map((s) => s.name), ['ok']);
+    assert.deepEqual(
+      servers.map((s) => s.name),
+      ['ok'],
+    );
     assert.equal(problems.length, 8);
     assert.match(problems[0]!, /acp\.mcpServers\[0\]: "command" must be an absolute path.*skipped/);
     assert.match(problems[3]!, /"type" must be "stdio", "http" or "sse"/);
     assert.match(problems[7]!, /used twice/);
-    assert.deepEqual(parseMcpServers({}, 'acp.mcpServers').problems, ['acp.mcpServers must be an array of MCP servers.']);
+    assert.deepEqual(parseMcpServers({}, 'acp.mcpServers').problems, [
+      'acp.mcpServers must be an array of MCP servers.',
+    ]);
   });
 
   it('lets an agent replace a server by name and add its own', () => {
-    const g = parseMcpServers([{ name: 'a', command: '/a' }, { name: 'b', command: '/b' }], 'g').servers;
-    const own = parseMcpServers([{ name: 'b', command: '/b2' }, { name: 'c', command: '/c' }], 'o').servers;
+    const g = parseMcpServers(
+      [
+        { name: 'a', command: '/a' },
+        { name: 'b', command: '/b' },
+      ],
+      'g',
+    ).servers;
+    const own = parseMcpServers(
+      [
+        { name: 'b', command: '/b2' },
+        { name: 'c', command: '/c' },
+      ],
+      'o',
+    ).servers;
     assert.deepEqual(
       mergeMcpServers(g, own).map((s) => ('command' in s ? s.command : '')),
       ['/a', '/b2', '/c'],
     );
   });
 
-  it('reads an agent entry\'s mcpServers; a bad server costs the server, not the agent', () => {
-    const { agents, problems } = parseAgents([{ id: 'x', command: 'x', mcpServers: [{ name: 'ok', command: '/ok' }, { name: 'bad', command: 'rel' }] }]);
+  it("reads an agent entry's mcpServers; a bad server costs the server, not the agent", () => {
+    const { agents, problems } = parseAgents([
+      {
+        id: 'x',
+        command: 'x',
+        mcpServers: [
+          { name: 'ok', command: '/ok' },
+          { name: 'bad', command: 'rel' },
+        ],
+      },
+    ]);
     assert.equal(agents.length, 1);
-    assert.deepEqual(agents[0]!.mcpServers!.map((s) => s.name), ['ok']);
+    assert.deepEqual(
+      agents[0]!.mcpServers!.map((s) => s.name),
+      ['ok'],
+    );
     assert.match(problems[0]!.message, /acp\.agents\[0\]\.mcpServers\[1\]/);
   });
 
   it('withholds HTTP and SSE from agents without the capability, logging once per agent and server', async () => {
     const logger = new MemoryLogger();
     const selector = new McpSelector(logger);
-    const { servers } = parseMcpServers([{ name: 's', command: '/s' }, { type: 'http', name: 'h', url: 'https://h.test' }, { type: 'sse', name: 'e', url: 'https://e.test' }], 'g');
+    const { servers } = parseMcpServers(
+      [
+        { name: 's', command: '/s' },
+        { type: 'http', name: 'h', url: 'https://h.test' },
+        { type: 'sse', name: 'e', url: 'https://e.test' },
+      ],
+      'g',
+    );
     const agent = { id: 'a', name: 'Agent A' };
     const lookup = async () => undefined;
-    for (let i = 0; i < 3; i++) assert.deepEqual((await selector.select(agent, features(false, false), servers, lookup)).servers.map((s) => s.name), ['s']);
+    for (let i = 0; i < 3; i++)
+      assert.deepEqual(
+        (await selector.select(agent, features(false, false), servers, lookup)).servers.map((s) => s.name),
+        ['s'],
+      );
     assert.equal(logger.lines.length, 2);
-    assert.deepEqual((await selector.select(agent, features(true, false), servers, lookup)).servers.map((s) => s.name), ['s', 'h']);
-    assert.deepEqual((await selector.select({ id: 'b', name: 'B' }, features(true, true), servers, lookup)).servers.map((s) => s.name), ['s', 'h', 'e']);
+    assert.deepEqual(
+      (await selector.select(agent, features(true, false), servers, lookup)).servers.map((s) => s.name),
+      ['s', 'h'],
+    );
+    assert.deepEqual(
+      (await selector.select({ id: 'b', name: 'B' }, features(true, true), servers, lookup)).servers.map((s) => s.name),
+      ['s', 'h', 'e'],
+    );
     await selector.select({ id: 'b', name: 'B' }, features(false, true), servers, lookup);
     assert.equal(logger.lines.length, 3, 'agent B gets its own line');
   });
@@ -94,8 +139,12 @@ describe('MCP server settings', () => {
       ],
       'g',
     );
-    const r = await new McpSelector(logger).select({ id: 'a', name: 'A' }, features(true, true), servers, async (n) => (n === 'T' ? 'tok' : undefined));
-    assert.deepEqual(r.servers, [{ type: 'http', name: 'h', url: 'https://h.test', headers: [{ name: 'Authorization', value: 'Bearer tok' }] }]);
+    const r = await new McpSelector(logger).select({ id: 'a', name: 'A' }, features(true, true), servers, async (n) =>
+      n === 'T' ? 'tok' : undefined,
+    );
+    assert.deepEqual(r.servers, [
+      { type: 'http', name: 'h', url: 'https://h.test', headers: [{ name: 'Authorization', value: 'Bearer tok' }] },
+    ]);
     assert.deepEqual(r.secrets, ['tok']);
     assert.match(logger.lines[0]!, /"m" is not sent to A: the secret "NOPE".*Set Agent Secret/);
   });
@@ -114,8 +163,14 @@ describe('Secret references', () => {
   const lookup = async (n: string) => ({ A: 'alpha', B: 'beta' })[n];
 
   it('replaces ${secret:NAME} and reports the values it used', async () => {
-    assert.deepEqual(await resolveSecretRefs('x-${secret:A}-${secret:B}-${secret:A}', lookup, 'w'), { value: 'x-alpha-beta-alpha', used: ['alpha', 'beta'] });
-    assert.deepEqual(await resolveSecretRefs('plain $HOME ${env:A}', lookup, 'w'), { value: 'plain $HOME ${env:A}', used: [] });
+    assert.deepEqual(await resolveSecretRefs('x-${secret:A}-${secret:B}-${secret:A}', lookup, 'w'), {
+      value: 'x-alpha-beta-alpha',
+      used: ['alpha', 'beta'],
+    });
+    assert.deepEqual(await resolveSecretRefs('plain $HOME ${env:A}', lookup, 'w'), {
+      value: 'plain $HOME ${env:A}',
+      used: [],
+    });
   });
 
   it('fails with MissingSecret naming the secret and where it is used', async () => {

@@ -2,18 +2,29 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseAgents } from '../../../src/agent/config';
-import { customEntry, findOnPath, notInstalledMessage, presetEntry, PRESETS, uniqueId } from '../../../src/agent/presets';
-
+import {
+  customEntry,
+  findOnPath,
+  notInstalledMessage,
+  presetEntry,
+  PRESETS,
+  uniqueId,
+} from '../../../src/agent/presets';
 
 /** The repository root: the nearest folder up from this (bundled) file with a package.json. */
 let repoRoot = __dirname;
 while (!existsSync(join(repoRoot, 'package.json')) && dirname(repoRoot) !== repoRoot) repoRoot = dirname(repoRoot);
 
-const schema = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).contributes.configuration.properties['acp.agents'].items;
+const schema = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).contributes.configuration.properties[
+  'acp.agents'
+].items;
 
 describe('Add Agent presets', () => {
   it('offers Claude Code, Codex, Gemini CLI and OpenCode', () => {
-    assert.deepEqual(PRESETS.map((p) => p.name), ['Claude Code', 'Codex', 'Gemini CLI', 'OpenCode']);
+    assert.deepEqual(
+      PRESETS.map((p) => p.name),
+      ['Claude Code', 'Codex', 'Gemini CLI', 'OpenCode'],
+    );
   });
 
   for (const preset of PRESETS) {
@@ -32,7 +43,10 @@ describe('Add Agent presets', () => {
     });
 
     it(`${preset.name}: when "${preset.requires}" is not installed, says how to install it`, () => {
-      assert.equal(findOnPath(preset.requires, { PATH: '/nowhere:/also/nowhere', platform: 'linux', isExecutable: () => false }), undefined);
+      assert.equal(
+        findOnPath(preset.requires, { PATH: '/nowhere:/also/nowhere', platform: 'linux', isExecutable: () => false }),
+        undefined,
+      );
       const message = notInstalledMessage(preset);
       assert.ok(message.includes(`"${preset.requires}" was not found on PATH`));
       assert.ok(message.includes(preset.install));
@@ -59,8 +73,16 @@ describe('Add Agent presets', () => {
 
   it('finds a program on PATH without running anything, with PATHEXT on Windows', () => {
     const files = new Set(['/usr/local/bin/gemini', 'C:\\node\\npx.CMD']);
-    assert.equal(findOnPath('gemini', { PATH: '/usr/bin:/usr/local/bin', platform: 'linux', isExecutable: (p) => files.has(p) }), '/usr/local/bin/gemini');
-    const win = findOnPath('npx', { PATH: 'C:\\x;C:\\node', PATHEXT: '.EXE;.CMD', platform: 'win32', isExecutable: (p) => files.has(p.replace(/\//g, '\\')) });
+    assert.equal(
+      findOnPath('gemini', { PATH: '/usr/bin:/usr/local/bin', platform: 'linux', isExecutable: (p) => files.has(p) }),
+      '/usr/local/bin/gemini',
+    );
+    const win = findOnPath('npx', {
+      PATH: 'C:\\x;C:\\node',
+      PATHEXT: '.EXE;.CMD',
+      platform: 'win32',
+      isExecutable: (p) => files.has(p.replace(/\//g, '\\')),
+    });
     assert.ok(win?.endsWith('npx.CMD'));
     assert.ok(findOnPath(process.execPath), 'an absolute path that exists');
     assert.equal(findOnPath('surely-not-a-program-acp-xyz'), undefined);

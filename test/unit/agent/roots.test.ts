@@ -60,12 +60,20 @@ describe('resolveInRoots', () => {
   it('refuses a folder symbolic link that points out of the root, for read and for a new file', () => {
     symlinkSync(join(base, 'outside'), join(root, 'out'));
     assertRefused(() => resolveInRoots(join(root, 'out', 'secret.txt'), [root]), -32602, 'outside');
-    assertRefused(() => resolveInRoots(join(root, 'out', 'new', 'file.txt'), [root], { forWrite: true }), -32602, 'outside');
+    assertRefused(
+      () => resolveInRoots(join(root, 'out', 'new', 'file.txt'), [root], { forWrite: true }),
+      -32602,
+      'outside',
+    );
   });
 
   it('refuses a dangling symbolic link on write', () => {
     symlinkSync(join(base, 'outside', 'not-yet.txt'), join(root, 'dangling.txt'));
-    assertRefused(() => resolveInRoots(join(root, 'dangling.txt'), [root], { forWrite: true }), -32602, 'symbolic link');
+    assertRefused(
+      () => resolveInRoots(join(root, 'dangling.txt'), [root], { forWrite: true }),
+      -32602,
+      'symbolic link',
+    );
   });
 
   it('allows a symbolic link that stays inside the root, and returns its target', () => {
@@ -93,7 +101,10 @@ describe('resolveInRoots', () => {
   });
 
   it('accepts any of several roots', () => {
-    assert.equal(resolveInRoots(join(base, 'outside', 'secret.txt'), [root, join(base, 'outside')]), join(base, 'outside', 'secret.txt'));
+    assert.equal(
+      resolveInRoots(join(base, 'outside', 'secret.txt'), [root, join(base, 'outside')]),
+      join(base, 'outside', 'secret.txt'),
+    );
   });
 
   it('compares case-insensitively only where the platform does', () => {

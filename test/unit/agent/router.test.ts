@@ -46,7 +46,11 @@ describe('UpdateRouter: updates for sessions nobody opened yet', () => {
     for (let i = 0; i < 1_005; i++) router.dispatch(update(`s${i % 7}`));
     assert.equal(router.buffered, 1_000);
     assert.equal(router.dropped, 5);
-    assert.equal(drops.reduce((n, d) => n + d.count, 0), 5, 'every drop is counted');
+    assert.equal(
+      drops.reduce((n, d) => n + d.count, 0),
+      5,
+      'every drop is counted',
+    );
     const lines = drops.filter((d) => d.line !== undefined);
     assert.equal(lines.length, 1, 'one line, not one per update');
     assert.match(lines[0]!.line!, /1000 such updates are already waiting/);
@@ -55,7 +59,10 @@ describe('UpdateRouter: updates for sessions nobody opened yet', () => {
     router.dispatch(update('late'));
     assert.equal(router.buffered, 1);
     assert.equal(router.dropped, 1_005);
-    assert.ok(drops.some((d) => /in all, 5 update\(s\) .* while the buffer was full/.test(d.line ?? '')), JSON.stringify(drops));
+    assert.ok(
+      drops.some((d) => /in all, 5 update\(s\) .* while the buffer was full/.test(d.line ?? '')),
+      JSON.stringify(drops),
+    );
   });
 
   it('routes updates of a registered session at once and in order', () => {

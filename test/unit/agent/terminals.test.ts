@@ -45,7 +45,16 @@ describe('Terminals', function () {
     return terminals;
   };
   const run = (script: string, extra: { sessionId?: string; outputByteLimit?: number; cwd?: string } = {}) =>
-    terminals.create({ sessionId: extra.sessionId ?? 's1', command: node, args: ['-e', script], outputByteLimit: extra.outputByteLimit, cwd: extra.cwd }, [root]);
+    terminals.create(
+      {
+        sessionId: extra.sessionId ?? 's1',
+        command: node,
+        args: ['-e', script],
+        outputByteLimit: extra.outputByteLimit,
+        cwd: extra.cwd,
+      },
+      [root],
+    );
 
   beforeEach(() => {
     base = realpathSync(mkdtempSync(join(tmpdir(), 'acp-term-')));
@@ -70,7 +79,9 @@ describe('Terminals', function () {
   it('collects stdout and stderr and reports the exit code', async () => {
     const chunks: string[] = [];
     terminals.onOutput((e) => chunks.push(e.chunk));
-    const { terminalId } = await run("process.stdout.write('out;'); setTimeout(() => { process.stderr.write('err;'); process.exit(3); }, 50)");
+    const { terminalId } = await run(
+      "process.stdout.write('out;'); setTimeout(() => { process.stderr.write('err;'); process.exit(3); }, 50)",
+    );
     const ref = { sessionId: 's1', terminalId };
     assert.deepEqual(await terminals.waitForExit(ref), { exitCode: 3, signal: null });
     const out = terminals.output(ref);
@@ -81,7 +92,10 @@ describe('Terminals', function () {
   });
 
   it('runs in the first root by default, and in a cwd inside the roots', async () => {
-    const a = await terminals.create({ sessionId: 's1', command: node, args: ['-e', 'process.stdout.write(process.cwd())'] }, [`${root}/`]);
+    const a = await terminals.create(
+      { sessionId: 's1', command: node, args: ['-e', 'process.stdout.write(process.cwd())'] },
+      [`${root}/`],
+    );
     const b = await run('process.stdout.write(process.cwd())', { cwd: join(root, 'sub') });
     await terminals.waitForExit({ sessionId: 's1', ...a });
     await terminals.waitForExit({ sessionId: 's1', ...b });
@@ -95,7 +109,15 @@ describe('Terminals', function () {
   });
 
   it('passes env and runs a shell line given without args', async () => {
-    const a = await terminals.create({ sessionId: 's1', command: node, args: ['-e', 'process.stdout.write(process.env.ACP_T)'], env: [{ name: 'ACP_T', value: 'v1' }] }, [root]);
+    const a = await terminals.create(
+      {
+        sessionId: 's1',
+        command: node,
+        args: ['-e', 'process.stdout.write(process.env.ACP_T)'],
+        env: [{ name: 'ACP_T', value: 'v1' }],
+      },
+      [root],
+    );
     const b = await terminals.create({ sessionId: 's1', command: 'echo hello | tr a-z A-Z' }, [root]);
     await terminals.waitForExit({ sessionId: 's1', ...a });
     await terminals.waitForExit({ sessionId: 's1', ...b });
@@ -105,7 +127,10 @@ describe('Terminals', function () {
 
   it('keeps the end of the output within the byte limit, cutting at a character boundary', async () => {
     // 'é' is two bytes: a limit of 9 leaves an odd cut in the middle of one.
-    const { terminalId } = await run("process.stdout.write('é'.repeat(50)); setTimeout(() => process.stdout.write('END'), 50)", { outputByteLimit: 9 });
+    const { terminalId } = await run(
+      "process.stdout.write('é'.repeat(50)); setTimeout(() => process.stdout.write('END'), 50)",
+      { outputByteLimit: 9 },
+    );
     const ref = { sessionId: 's1', terminalId };
     await terminals.waitForExit(ref);
     const { output, truncated } = terminals.output(ref);
@@ -167,7 +192,9 @@ describe('Terminals', function () {
 
   it('kill sends SIGKILL to a command that ignores SIGTERM', async () => {
     make({ killGraceMs: 200 });
-    const { terminalId } = await run("process.on('SIGTERM', () => {}); console.log(process.pid); setInterval(() => {}, 1000)");
+    const { terminalId } = await run(
+      "process.on('SIGTERM', () => {}); console.log(process.pid); setInterval(() => {}, 1000)",
+    );
     const ref = { sessionId: 's1', terminalId };
     await until(() => /\d+\n/.test(terminals.output(ref).output));
     started.push(Number(terminals.output(ref).output.trim()));
@@ -176,7 +203,7 @@ describe('Terminals', function () {
   });
 
   it('release kills a running command and forgets the terminal', async () => {
-    const { terminalId } = await run("console.log(process.pid); setInterval(() => {}, 1000)");
+    const { terminalId } = await run('console.log(process.pid); setInterval(() => {}, 1000)');
     const ref = { sessionId: 's1', terminalId };
     await until(() => /\d+/.test(terminals.output(ref).output));
     const pid = Number(terminals.output(ref).output.trim());
@@ -214,6 +241,10 @@ describe('Terminals', function () {
   it('refuses when terminals are off for the session, and a command that cannot start', async () => {
     make({ allowTerminal: (id) => id !== 's1' });
     await assertRejected(run('1'), -32602, 'turned off');
-    await assertRejected(terminals.create({ sessionId: 's2', command: join(base, 'no-such-program'), args: ['x'] }, [root]), -32603, 'Could not start');
+    await assertRejected(
+      terminals.create({ sessionId: 's2', command: join(base, 'no-such-program'), args: ['x'] }, [root]),
+      -32603,
+      'Could not start',
+    );
   });
 });

@@ -8,8 +8,23 @@ import {
   validateSetupResult,
 } from '../../../src/agent/validate';
 
-const modes = { currentModeId: 'code', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code', description: 'Edit files' }] };
-const select = { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }, { value: 'b', name: 'B' }] };
+const modes = {
+  currentModeId: 'code',
+  availableModes: [
+    { id: 'ask', name: 'Ask' },
+    { id: 'code', name: 'Code', description: 'Edit files' },
+  ],
+};
+const select = {
+  id: 'model',
+  name: 'Model',
+  type: 'select',
+  currentValue: 'a',
+  options: [
+    { value: 'a', name: 'A' },
+    { value: 'b', name: 'B' },
+  ],
+};
 const toggle = { id: 'thinking', name: 'Think harder', type: 'boolean', currentValue: false };
 
 function collect(): { notes: string[]; note: (l: string) => void } {
@@ -23,7 +38,11 @@ describe('validate: session/list results', () => {
   it('keeps the rows and ends paging, with a note, when nextCursor is not a string', () => {
     for (const bad of [42, { next: 2 }, ['c'], true]) {
       const page = validateListResult({ sessions: [row], nextCursor: bad });
-      assert.deepEqual(page.sessions.map((s) => s.sessionId), ['s1'], JSON.stringify(bad));
+      assert.deepEqual(
+        page.sessions.map((s) => s.sessionId),
+        ['s1'],
+        JSON.stringify(bad),
+      );
       assert.equal(page.nextCursor, undefined);
       assert.match(page.pagingStopped ?? '', /"nextCursor" that is not a string .*paging stopped/);
     }
@@ -41,7 +60,10 @@ describe('validate: session/list results', () => {
 
   it('refuses a page whose sessions is not an array', () => {
     for (const sessions of [undefined, null, {}, 's1', 3]) {
-      assert.throws(() => validateListResult({ sessions }), (e: unknown) => e instanceof ShapeError && /no "sessions" array/.test(e.message));
+      assert.throws(
+        () => validateListResult({ sessions }),
+        (e: unknown) => e instanceof ShapeError && /no "sessions" array/.test(e.message),
+      );
     }
     assert.throws(() => validateListResult(null), ShapeError);
   });
@@ -50,7 +72,11 @@ describe('validate: session/list results', () => {
 describe('validate: modes and config options of new, load, resume and set_config_option', () => {
   it('keeps well-formed modes and options as they are, without notes', () => {
     const { notes, note } = collect();
-    const r = validateSetupResult<LoadSessionResponse>('session/load', { modes, configOptions: [select, toggle] }, note);
+    const r = validateSetupResult<LoadSessionResponse>(
+      'session/load',
+      { modes, configOptions: [select, toggle] },
+      note,
+    );
     assert.deepEqual(r.modes, modes);
     assert.deepEqual(r.configOptions, [select, toggle]);
     assert.deepEqual(notes, []);
@@ -58,18 +84,37 @@ describe('validate: modes and config options of new, load, resume and set_config
 
   it('drops modes that are not { id, name } and keeps the others', () => {
     const { notes, note } = collect();
-    const r = validateSetupResult<LoadSessionResponse>('session/load', { modes: { ...modes, availableModes: [...modes.availableModes, { id: 7, name: 'Bad' }, 'plain', { id: 'x' }] } }, note);
-    assert.deepEqual(r.modes?.availableModes.map((m) => m.id), ['ask', 'code']);
+    const r = validateSetupResult<LoadSessionResponse>(
+      'session/load',
+      { modes: { ...modes, availableModes: [...modes.availableModes, { id: 7, name: 'Bad' }, 'plain', { id: 'x' }] } },
+      note,
+    );
+    assert.deepEqual(
+      r.modes?.availableModes.map((m) => m.id),
+      ['ask', 'code'],
+    );
     assert.match(notes.join('\n'), /dropped 3 of 5 modes/);
   });
 
   it('drops a modes state of the wrong shape whole, and keeps the config options', () => {
-    for (const bad of [{ currentModeId: 3, availableModes: [] }, { currentModeId: 'a', availableModes: 'ask' }, 'code', { currentModeId: 'a', availableModes: [{ id: 1 }] }]) {
+    for (const bad of [
+      { currentModeId: 3, availableModes: [] },
+      { currentModeId: 'a', availableModes: 'ask' },
+      'code',
+      { currentModeId: 'a', availableModes: [{ id: 1 }] },
+    ]) {
       const { notes, note } = collect();
-      const r = validateSetupResult<LoadSessionResponse>('session/resume', { modes: bad, configOptions: [toggle] }, note);
+      const r = validateSetupResult<LoadSessionResponse>(
+        'session/resume',
+        { modes: bad, configOptions: [toggle] },
+        note,
+      );
       assert.equal(r.modes, undefined, JSON.stringify(bad));
       assert.deepEqual(r.configOptions, [toggle]);
-      assert.ok(notes.some((n) => /dropped "modes"/.test(n)), notes.join('\n'));
+      assert.ok(
+        notes.some((n) => /dropped "modes"/.test(n)),
+        notes.join('\n'),
+      );
     }
   });
 
@@ -84,8 +129,15 @@ describe('validate: modes and config options of new, load, resume and set_config
       { id: 'k', name: 'K', type: 'slider', currentValue: 3 },
       null,
     ];
-    const r = validateSetupResult<LoadSessionResponse>('session/load', { configOptions: [select, ...bad, toggle] }, note);
-    assert.deepEqual(r.configOptions?.map((o) => o.id), ['model', 'thinking']);
+    const r = validateSetupResult<LoadSessionResponse>(
+      'session/load',
+      { configOptions: [select, ...bad, toggle] },
+      note,
+    );
+    assert.deepEqual(
+      r.configOptions?.map((o) => o.id),
+      ['model', 'thinking'],
+    );
     assert.equal(notes.length, bad.length, notes.join('\n'));
     assert.ok(notes.some((n) => /unknown type "slider"/.test(n)));
   });
@@ -97,12 +149,24 @@ describe('validate: modes and config options of new, load, resume and set_config
       type: 'select',
       currentValue: 'a',
       options: [
-        { group: 'one', name: 'One', options: [{ value: 'a', name: 'A' }, { value: 2, name: 'Bad' }] },
+        {
+          group: 'one',
+          name: 'One',
+          options: [
+            { value: 'a', name: 'A' },
+            { value: 2, name: 'Bad' },
+          ],
+        },
         { group: 'two', name: 'Two', options: 'none' },
       ],
     };
-    const r = validateSetupResult<LoadSessionResponse>('session/load', { configOptions: [grouped, { ...select, options: [...select.options, { name: 'no value' }] }] });
-    assert.deepEqual(r.configOptions?.[0], { ...grouped, options: [{ group: 'one', name: 'One', options: [{ value: 'a', name: 'A' }] }] });
+    const r = validateSetupResult<LoadSessionResponse>('session/load', {
+      configOptions: [grouped, { ...select, options: [...select.options, { name: 'no value' }] }],
+    });
+    assert.deepEqual(r.configOptions?.[0], {
+      ...grouped,
+      options: [{ group: 'one', name: 'One', options: [{ value: 'a', name: 'A' }] }],
+    });
     assert.deepEqual(r.configOptions?.[1], select);
   });
 
@@ -126,7 +190,9 @@ describe('validate: modes and config options of new, load, resume and set_config
 
   it('checks the set_config_option result, and leaves the options alone when it is not an object', () => {
     const { notes, note } = collect();
-    assert.deepEqual(validateConfigOptionResult({ configOptions: [select, { id: 'x' }] }, note).configOptions, [select]);
+    assert.deepEqual(validateConfigOptionResult({ configOptions: [select, { id: 'x' }] }, note).configOptions, [
+      select,
+    ]);
     assert.equal(notes.length, 1);
     assert.equal(validateConfigOptionResult(null, note).configOptions, undefined);
     assert.match(notes[1]!, /not an object/);

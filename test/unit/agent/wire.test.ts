@@ -21,7 +21,10 @@ describe('LineSplitter (the agent stdout framing)', () => {
   it('refuses a line over the limit as soon as it is known to be too long, like the SDK', () => {
     const s = new LineSplitter(10);
     s.push(bytes('0123456789\n'), () => {});
-    assert.throws(() => s.push(bytes('0123456789A'), () => {}), (e: unknown) => e instanceof MessageTooLargeError && e.maxMessageBytes === 10);
+    assert.throws(
+      () => s.push(bytes('0123456789A'), () => {}),
+      (e: unknown) => e instanceof MessageTooLargeError && e.maxMessageBytes === 10,
+    );
     const crlf = new LineSplitter(10);
     crlf.push(bytes('0123456789\r\n'), () => {});
   });

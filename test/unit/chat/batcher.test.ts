@@ -173,7 +173,8 @@ describe('ChangeBatcher', () => {
     };
     for (let turn = 0; turn < 30; turn++) {
       thread.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: `q${turn}` } });
-      for (let i = 0; i < 20; i++) thread.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `w${i} ` } });
+      for (let i = 0; i < 20; i++)
+        thread.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `w${i} ` } });
       thread.apply({ sessionUpdate: 'tool_call', toolCallId: `t${turn}`, title: 'Run' });
       thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: `t${turn}`, status: 'completed' });
       if (turn % 7 === 0) timers.runAll();

@@ -7,25 +7,66 @@ describe('elicitation forms', () => {
   const byKey = (key: string) => fields.find((f) => f.key === key)!;
 
   it('reads every kind of field of the schema, in order, with labels, limits and defaults', () => {
-    assert.deepEqual(fields.map((f) => [f.key, f.kind]), [
-      ['name', 'string'], ['email', 'string'], ['homepage', 'string'], ['due', 'string'], ['meeting', 'string'], ['seats', 'integer'],
-      ['budget', 'number'], ['public', 'boolean'], ['licence', 'select'], ['size', 'select'], ['languages', 'multiselect'], ['tools', 'multiselect'],
-    ]);
+    assert.deepEqual(
+      fields.map((f) => [f.key, f.kind]),
+      [
+        ['name', 'string'],
+        ['email', 'string'],
+        ['homepage', 'string'],
+        ['due', 'string'],
+        ['meeting', 'string'],
+        ['seats', 'integer'],
+        ['budget', 'number'],
+        ['public', 'boolean'],
+        ['licence', 'select'],
+        ['size', 'select'],
+        ['languages', 'multiselect'],
+        ['tools', 'multiselect'],
+      ],
+    );
     assert.equal(byKey('name').label, 'Project name');
     assert.equal(byKey('name').required, true);
     assert.equal(byKey('email').required, false);
     assert.equal(byKey('meeting').format, 'date-time');
-    assert.deepEqual(byKey('size').options, [{ value: 's', label: 'Small' }, { value: 'm', label: 'Medium' }, { value: 'l', label: 'Large' }]);
-    assert.deepEqual(byKey('tools').options?.map((o) => o.label), ['CI', 'Linter']);
+    assert.deepEqual(byKey('size').options, [
+      { value: 's', label: 'Small' },
+      { value: 'm', label: 'Medium' },
+      { value: 'l', label: 'Large' },
+    ]);
+    assert.deepEqual(
+      byKey('tools').options?.map((o) => o.label),
+      ['CI', 'Linter'],
+    );
     assert.deepEqual(initialValues(fields), {
-      name: '', email: '', homepage: '', due: '', meeting: '', seats: '3', budget: '', public: true, licence: 'MIT', size: '', languages: [], tools: ['ci'],
+      name: '',
+      email: '',
+      homepage: '',
+      due: '',
+      meeting: '',
+      seats: '3',
+      budget: '',
+      public: true,
+      licence: 'MIT',
+      size: '',
+      languages: [],
+      tools: ['ci'],
     });
   });
 
   it('says what is wrong with each field', () => {
     const { errors, content } = validateForm(fields, {
-      name: 'x', email: 'not-an-email', homepage: 'example.com', due: '2025-02-30', meeting: '2025-03-01 09:30', seats: '2.5', budget: '-1',
-      public: 'yes', licence: 'WTFPL', size: '', languages: [], tools: ['ci', 'deploy'],
+      name: 'x',
+      email: 'not-an-email',
+      homepage: 'example.com',
+      due: '2025-02-30',
+      meeting: '2025-03-01 09:30',
+      seats: '2.5',
+      budget: '-1',
+      public: 'yes',
+      licence: 'WTFPL',
+      size: '',
+      languages: [],
+      tools: ['ci', 'deploy'],
     });
     assert.deepEqual(errors, {
       name: 'At least 2 characters.',
@@ -41,28 +82,62 @@ describe('elicitation forms', () => {
       tools: 'Choose from the options.',
     });
     assert.deepEqual(content, {}, 'an empty optional field is left out');
-    assert.deepEqual(validateForm(fields, {}).errors, { name: 'Required.', seats: 'Required.', languages: 'Required.' });
+    assert.deepEqual(validateForm(fields, {}).errors, {
+      name: 'Required.',
+      seats: 'Required.',
+      languages: 'Required.',
+    });
   });
 
   it('builds the content typed as the schema says, leaving out empty optional fields', () => {
-    const { errors, content } = validateForm(fields, { ...initialValues(fields), name: '  Atlas ', seats: ' 7 ', budget: '1e3', languages: ['Go', 'Go'], due: '2024-02-29' });
+    const { errors, content } = validateForm(fields, {
+      ...initialValues(fields),
+      name: '  Atlas ',
+      seats: ' 7 ',
+      budget: '1e3',
+      languages: ['Go', 'Go'],
+      due: '2024-02-29',
+    });
     assert.deepEqual(errors, {});
-    assert.deepEqual(content, { name: '  Atlas ', due: '2024-02-29', seats: 7, budget: 1000, public: true, licence: 'MIT', languages: ['Go'], tools: ['ci'] });
+    assert.deepEqual(content, {
+      name: '  Atlas ',
+      due: '2024-02-29',
+      seats: 7,
+      budget: 1000,
+      public: true,
+      licence: 'MIT',
+      languages: ['Go'],
+      tools: ['ci'],
+    });
   });
 
   it('survives a hostile schema: odd shapes become unsupported fields, __proto__ stays a field, patterns are optional', () => {
     assert.deepEqual(formFields(null), []);
     assert.deepEqual(formFields({ properties: 'nope' }), []);
     const hostile = formFields(
-      JSON.parse('{"properties":{"__proto__":{"type":"string","pattern":"^(a+)+$"},"blob":{"type":"object"},"bad":7,"pick":{"type":"string","enum":[1,"ok",{}]}},"required":["blob",5]}'),
+      JSON.parse(
+        '{"properties":{"__proto__":{"type":"string","pattern":"^(a+)+$"},"blob":{"type":"object"},"bad":7,"pick":{"type":"string","enum":[1,"ok",{}]}},"required":["blob",5]}',
+      ),
     );
-    assert.deepEqual(hostile.map((f) => [f.key, f.kind]), [['__proto__', 'string'], ['blob', 'unsupported'], ['bad', 'unsupported'], ['pick', 'select']]);
+    assert.deepEqual(
+      hostile.map((f) => [f.key, f.kind]),
+      [
+        ['__proto__', 'string'],
+        ['blob', 'unsupported'],
+        ['bad', 'unsupported'],
+        ['pick', 'select'],
+      ],
+    );
     assert.deepEqual(hostile[3]!.options, [{ value: 'ok', label: 'ok' }]);
     const raw = JSON.parse('{"__proto__":"aaaa!","pick":"ok"}') as Record<string, unknown>;
     const checked = validateForm(hostile, raw);
     assert.deepEqual(Object.keys(checked.errors), ['__proto__', 'blob']);
     assert.equal(checked.errors.blob, 'This client cannot fill in this field.');
-    const host = validateForm(hostile.filter((f) => f.key !== 'blob'), raw, { patterns: false });
+    const host = validateForm(
+      hostile.filter((f) => f.key !== 'blob'),
+      raw,
+      { patterns: false },
+    );
     assert.deepEqual(host.errors, {});
     assert.equal(Object.getPrototypeOf(host.content), Object.prototype, 'the object itself is untouched');
     assert.deepEqual(Object.keys(host.content), ['__proto__', 'pick']);

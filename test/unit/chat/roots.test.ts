@@ -28,11 +28,22 @@ describe('additional directories: what a session sends, and so its roots', () =>
   });
 
   it('sends the other workspace folders and directories inside them', () => {
-    assert.deepEqual(directoriesToSend([docs, join(docs, 'api')], ctx()), { send: [docs, join(docs, 'api')], dropped: [] });
+    assert.deepEqual(directoriesToSend([docs, join(docs, 'api')], ctx()), {
+      send: [docs, join(docs, 'api')],
+      dropped: [],
+    });
   });
 
   it('drops what a session reported outside the window\'s folders: "/", a sibling, a prefix trick, "..", a symlink out, a relative path', () => {
-    const reported = ['/', join(base, 'outside'), join(base, 'docs-evil'), join(docs, '..', 'outside'), join(docs, 'escape'), 'docs', docs];
+    const reported = [
+      '/',
+      join(base, 'outside'),
+      join(base, 'docs-evil'),
+      join(docs, '..', 'outside'),
+      join(docs, 'escape'),
+      'docs',
+      docs,
+    ];
     const { send, dropped } = directoriesToSend(reported, ctx());
     assert.deepEqual(send, [docs]);
     assert.deepEqual(dropped, reported.slice(0, 6));
@@ -43,6 +54,9 @@ describe('additional directories: what a session sends, and so its roots', () =>
   });
 
   it('sends nothing when the window has no folder', () => {
-    assert.deepEqual(directoriesToSend([docs], { advertised: true, cwd: project, workspaceFolders: [] }), { send: [], dropped: [docs] });
+    assert.deepEqual(directoriesToSend([docs], { advertised: true, cwd: project, workspaceFolders: [] }), {
+      send: [],
+      dropped: [docs],
+    });
   });
 });

@@ -11,9 +11,15 @@ function replay(count: number): SessionUpdate[] {
   const words = (n: number, seed: number) => `word${seed} `.repeat(Math.ceil(n / 8)).slice(0, n);
   for (let turn = 0; updates.length < count; turn++) {
     updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: words(300, turn) } });
-    for (let i = 0; i < 4; i++) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: words(200, i) } });
+    for (let i = 0; i < 4; i++)
+      updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: words(200, i) } });
     updates.push({ sessionUpdate: 'plan', entries: [{ content: 'Read', priority: 'high', status: 'in_progress' }] });
-    for (let i = 0; i < 24; i++) updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: words(520, i) }, messageId: `m${turn}` });
+    for (let i = 0; i < 24; i++)
+      updates.push({
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: words(520, i) },
+        messageId: `m${turn}`,
+      });
     for (let t = 0; t < 2; t++) {
       const toolCallId = `t${turn}-${t}`;
       updates.push({ sessionUpdate: 'tool_call', toolCallId, title: 'Edit src/a.ts', kind: 'edit', status: 'pending' });

@@ -9,15 +9,31 @@ import { ChangeBatcher } from '../../../src/chat/batcher';
 import { TerminalViews } from '../../../src/chat/terminalViews';
 import { Thread } from '../../../src/chat/thread';
 import type { ThreadChange } from '../../../src/protocol/entries';
-import { applyTerminalDelta, TERMINAL_VIEW_CHARS, type TerminalOutputDelta } from '../../../src/protocol/terminalOutput';
+import {
+  applyTerminalDelta,
+  TERMINAL_VIEW_CHARS,
+  type TerminalOutputDelta,
+} from '../../../src/protocol/terminalOutput';
 import { agentTerminals } from '../../../src/ui/terminalOutput';
 import type { ChatPanels } from '../../../src/ui/chatPanels';
 
-const delta = (text: string, extra: Partial<TerminalOutputDelta> = {}): TerminalOutputDelta => ({ text, reset: false, truncated: false, ...extra });
+const delta = (text: string, extra: Partial<TerminalOutputDelta> = {}): TerminalOutputDelta => ({
+  text,
+  reset: false,
+  truncated: false,
+  ...extra,
+});
 
 function threadWithTerminal(): { thread: Thread; changes: ThreadChange[] } {
   const thread = new Thread();
-  thread.apply({ sessionUpdate: 'tool_call', toolCallId: 'run', title: 'npm test', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'term' }] });
+  thread.apply({
+    sessionUpdate: 'tool_call',
+    toolCallId: 'run',
+    title: 'npm test',
+    kind: 'execute',
+    status: 'in_progress',
+    content: [{ type: 'terminal', terminalId: 'term' }],
+  });
   const changes: ThreadChange[] = [];
   thread.onDidChange((c) => changes.push(...c));
   return { thread, changes };
@@ -37,7 +53,11 @@ describe('terminal output in the chat', () => {
     assert.equal(shown(thread)?.output, 'a'.repeat(5000) + 'b'.repeat(10));
     const last = changes.at(-1)!;
     assert.equal(last.kind, 'terminalAppended');
-    assert.equal(last.kind === 'terminalAppended' && last.delta.text, 'b'.repeat(10), 'the second change carries ten characters, not 5,010');
+    assert.equal(
+      last.kind === 'terminalAppended' && last.delta.text,
+      'b'.repeat(10),
+      'the second change carries ten characters, not 5,010',
+    );
   });
 
   it('keeps the newest output, marks the cut, and shows an exit by code or by signal', () => {
@@ -59,7 +79,14 @@ describe('terminal output in the chat', () => {
     views.show('early', delta('started\n'));
     views.show('gone', delta('never shown\n'));
     assert.equal(views.size, 2);
-    thread.apply({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'build', kind: 'execute', status: 'in_progress', content: [{ type: 'terminal', terminalId: 'early' }] });
+    thread.apply({
+      sessionUpdate: 'tool_call',
+      toolCallId: 'c',
+      title: 'build',
+      kind: 'execute',
+      status: 'in_progress',
+      content: [{ type: 'terminal', terminalId: 'early' }],
+    });
     const entry = thread.entries[0];
     assert.equal(entry?.type === 'tool' && entry.terminalOutput?.early?.output, 'started\n');
     views.show('early', delta('done\n', { exitCode: 0 }));
@@ -71,13 +98,17 @@ describe('terminal output in the chat', () => {
 
   it('joins deltas in a batch, and a full entry change drops the deltas it already holds', () => {
     const batches: ThreadChange[][] = [];
-    const batcher = new ChangeBatcher((c) => batches.push(c), { timers: { setTimeout: () => 0, clearTimeout: () => undefined } });
+    const batcher = new ChangeBatcher((c) => batches.push(c), {
+      timers: { setTimeout: () => 0, clearTimeout: () => undefined },
+    });
     const { thread } = threadWithTerminal();
     thread.onDidChange((c) => batcher.push(c));
     thread.appendTerminalOutput('run', 'term', delta('one '));
     thread.appendTerminalOutput('run', 'term', delta('two '));
     batcher.flushNow();
-    assert.deepEqual(batches.pop(), [{ kind: 'terminalAppended', index: 0, terminalId: 'term', delta: delta('one two ') }]);
+    assert.deepEqual(batches.pop(), [
+      { kind: 'terminalAppended', index: 0, terminalId: 'term', delta: delta('one two ') },
+    ]);
 
     thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'run', title: 'npm test (1)' });
     thread.appendTerminalOutput('run', 'term', delta('three '));
@@ -85,9 +116,15 @@ describe('terminal output in the chat', () => {
     thread.appendTerminalOutput('run', 'term', delta('four'));
     batcher.flushNow();
     const batch = batches.pop()!;
-    assert.deepEqual(batch.map((c) => c.kind), ['entryChanged', 'terminalAppended']);
+    assert.deepEqual(
+      batch.map((c) => c.kind),
+      ['entryChanged', 'terminalAppended'],
+    );
     // Applied in order, the batch leaves each piece of output once.
-    let state = batch[0]!.kind === 'entryChanged' && batch[0]!.entry.type === 'tool' ? batch[0]!.entry.terminalOutput?.term : undefined;
+    let state =
+      batch[0]!.kind === 'entryChanged' && batch[0]!.entry.type === 'tool'
+        ? batch[0]!.entry.terminalOutput?.term
+        : undefined;
     if (batch[1]!.kind === 'terminalAppended') state = applyTerminalDelta(state, batch[1]!.delta);
     assert.equal(state?.output, 'one two three four');
   });
@@ -113,8 +150,12 @@ describe('terminal output in the chat', () => {
 
     it('sends each printed line once, in deltas of what is new, then the exit', async () => {
       const { terminals, deltas, released } = setup();
-      const script = 'let i = 0; const t = setInterval(() => { process.stdout.write(`line ${i}\\n`); if (++i === 30) clearInterval(t); }, 15);';
-      const { terminalId } = await terminals.create({ sessionId: 's', command: process.execPath, args: ['-e', script] }, [root]);
+      const script =
+        'let i = 0; const t = setInterval(() => { process.stdout.write(`line ${i}\\n`); if (++i === 30) clearInterval(t); }, 15);';
+      const { terminalId } = await terminals.create(
+        { sessionId: 's', command: process.execPath, args: ['-e', script] },
+        [root],
+      );
       const exit = await terminals.waitForExit({ sessionId: 's', terminalId });
       assert.equal(exit.exitCode, 0);
       await new Promise((r) => setTimeout(r, 250));
@@ -131,12 +172,19 @@ describe('terminal output in the chat', () => {
     it('resets to the newest output when more arrives than the chat keeps, and reports a kill by signal', async () => {
       const { terminals, deltas } = setup();
       const script = `process.stdout.write('y'.repeat(${TERMINAL_VIEW_CHARS * 3})); setInterval(() => {}, 1000);`;
-      const { terminalId } = await terminals.create({ sessionId: 's', command: process.execPath, args: ['-e', script] }, [root]);
-      for (let waited = 0; !deltas.some((d) => d.text) && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+      const { terminalId } = await terminals.create(
+        { sessionId: 's', command: process.execPath, args: ['-e', script] },
+        [root],
+      );
+      for (let waited = 0; !deltas.some((d) => d.text) && waited < 10_000; waited += 50)
+        await new Promise((r) => setTimeout(r, 50));
       await terminals.kill({ sessionId: 's', terminalId });
       await new Promise((r) => setTimeout(r, 250));
       const state = deltas.reduce((s, d) => applyTerminalDelta(s, d), applyTerminalDelta(undefined, delta('')));
-      assert.ok(deltas.some((d) => d.reset && d.truncated), 'a reset marks the front as cut');
+      assert.ok(
+        deltas.some((d) => d.reset && d.truncated),
+        'a reset marks the front as cut',
+      );
       assert.ok(deltas.every((d) => d.text.length <= TERMINAL_VIEW_CHARS));
       assert.equal(state.output, 'y'.repeat(TERMINAL_VIEW_CHARS));
       assert.equal(state.truncated, true);

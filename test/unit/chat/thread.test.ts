@@ -1,11 +1,26 @@
 import * as assert from 'node:assert/strict';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { Thread } from '../../../src/chat/thread';
-import type { MessageEntry, NoticeEntry, PermissionEntry, PlanEntryView, ThreadChange, ToolCallEntry } from '../../../src/protocol/entries';
+import type {
+  MessageEntry,
+  NoticeEntry,
+  PermissionEntry,
+  PlanEntryView,
+  ThreadChange,
+  ToolCallEntry,
+} from '../../../src/protocol/entries';
 
 const text = (t: string) => ({ type: 'text' as const, text: t });
-const agent = (t: string, messageId?: string): SessionUpdate => ({ sessionUpdate: 'agent_message_chunk', content: text(t), ...(messageId ? { messageId } : {}) });
-const user = (t: string, messageId?: string): SessionUpdate => ({ sessionUpdate: 'user_message_chunk', content: text(t), ...(messageId ? { messageId } : {}) });
+const agent = (t: string, messageId?: string): SessionUpdate => ({
+  sessionUpdate: 'agent_message_chunk',
+  content: text(t),
+  ...(messageId ? { messageId } : {}),
+});
+const user = (t: string, messageId?: string): SessionUpdate => ({
+  sessionUpdate: 'user_message_chunk',
+  content: text(t),
+  ...(messageId ? { messageId } : {}),
+});
 const thought = (t: string): SessionUpdate => ({ sessionUpdate: 'agent_thought_chunk', content: text(t) });
 
 function setup() {
@@ -36,7 +51,10 @@ describe('Thread', () => {
       thread.apply(user('Hi'));
       thread.apply(thought('hmm'));
       thread.apply(agent('Hello'));
-      assert.deepEqual(thread.entries.map((e) => e.type), ['user', 'thought', 'agent']);
+      assert.deepEqual(
+        thread.entries.map((e) => e.type),
+        ['user', 'thought', 'agent'],
+      );
       assert.equal(msg(thread, 0).done, true);
       assert.equal(msg(thread, 1).done, true);
       assert.equal(msg(thread, 2).done, false);
@@ -59,7 +77,10 @@ describe('Thread', () => {
     it('collects non-text blocks as attachments', () => {
       const { thread } = setup();
       thread.apply(agent('see '));
-      thread.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'resource_link', uri: 'file:///a.ts', name: 'a.ts' } });
+      thread.apply({
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'resource_link', uri: 'file:///a.ts', name: 'a.ts' },
+      });
       thread.apply(agent('this'));
       assert.equal(thread.entries.length, 1);
       assert.equal(msg(thread, 0).text, 'see this');
@@ -88,22 +109,44 @@ describe('Thread', () => {
     it('creates an entry with defaults', () => {
       const { thread } = setup();
       thread.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Think' });
-      assert.deepEqual(thread.entries[0], { type: 'tool', toolCallId: 't1', title: 'Think', kind: 'other', status: 'pending', content: [], locations: [] });
+      assert.deepEqual(thread.entries[0], {
+        type: 'tool',
+        toolCallId: 't1',
+        title: 'Think',
+        kind: 'other',
+        status: 'pending',
+        content: [],
+        locations: [],
+      });
     });
 
     it('merges only the fields an update carries; null means unchanged', () => {
       const { thread } = setup();
       thread.apply(call);
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress', title: null, locations: null });
+      thread.apply({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 't1',
+        status: 'in_progress',
+        title: null,
+        locations: null,
+      });
       assert.equal(tool(thread, 0).status, 'in_progress');
       assert.equal(tool(thread, 0).title, 'Read a.ts');
       assert.equal(tool(thread, 0).kind, 'read');
       assert.deepEqual(tool(thread, 0).locations, [{ path: '/w/a.ts' }]);
       const content = [{ type: 'content' as const, content: text('file body') }];
       thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content });
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', content: [{ type: 'diff', path: '/w/a.ts', newText: 'x' }] });
+      thread.apply({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 't1',
+        content: [{ type: 'diff', path: '/w/a.ts', newText: 'x' }],
+      });
       assert.equal(tool(thread, 0).status, 'completed');
-      assert.deepEqual(tool(thread, 0).content, [{ type: 'diff', path: '/w/a.ts', newText: 'x' }], 'content is replaced, not appended');
+      assert.deepEqual(
+        tool(thread, 0).content,
+        [{ type: 'diff', path: '/w/a.ts', newText: 'x' }],
+        'content is replaced, not appended',
+      );
       assert.equal(thread.entries.length, 1);
     });
 
@@ -119,13 +162,26 @@ describe('Thread', () => {
     it('creates an entry for an update with an unknown toolCallId', () => {
       const { thread } = setup();
       thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'completed' });
-      assert.deepEqual(thread.entries[0], { type: 'tool', toolCallId: 'ghost', title: 'Tool call', kind: 'other', status: 'completed', content: [], locations: [] });
+      assert.deepEqual(thread.entries[0], {
+        type: 'tool',
+        toolCallId: 'ghost',
+        title: 'Tool call',
+        kind: 'other',
+        status: 'completed',
+        content: [],
+        locations: [],
+      });
     });
 
     it('maps a kind or status it does not know to a fallback instead of dropping the update', () => {
       const { thread } = setup();
       thread.apply({ ...call, kind: 'teleport' as never });
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'paused' as never, title: 'still here' });
+      thread.apply({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 't1',
+        status: 'paused' as never,
+        title: 'still here',
+      });
       assert.equal(tool(thread, 0).kind, 'other');
       assert.equal(tool(thread, 0).status, 'pending');
       assert.equal(tool(thread, 0).title, 'still here');
@@ -137,14 +193,22 @@ describe('Thread', () => {
       thread.apply(agent('Let me look.'));
       thread.apply(call);
       thread.apply(agent('Found it.'));
-      assert.deepEqual(thread.entries.map((e) => e.type), ['agent', 'tool', 'agent']);
+      assert.deepEqual(
+        thread.entries.map((e) => e.type),
+        ['agent', 'tool', 'agent'],
+      );
       assert.equal(msg(thread, 0).done, true);
     });
 
     it('keeps the raw input and output, replaced only by an update that carries them', () => {
       const { thread } = setup();
       thread.apply({ ...call, rawInput: { path: '/w/a.ts' } });
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', rawOutput: { lines: 20 } });
+      thread.apply({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 't1',
+        status: 'completed',
+        rawOutput: { lines: 20 },
+      });
       assert.deepEqual(tool(thread, 0).rawInput, { path: '/w/a.ts' });
       assert.deepEqual(tool(thread, 0).rawOutput, { lines: 20 });
       thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', rawOutput: 'done' });
@@ -173,8 +237,14 @@ describe('Thread', () => {
       thread.apply(plan('a'));
       thread.apply(agent('working'));
       thread.apply(plan('a', 'b'));
-      assert.deepEqual(thread.entries.map((e) => e.type), ['user', 'plan', 'agent']);
-      assert.deepEqual((thread.entries[1] as PlanEntryView).entries.map((e) => e.content), ['a', 'b']);
+      assert.deepEqual(
+        thread.entries.map((e) => e.type),
+        ['user', 'plan', 'agent'],
+      );
+      assert.deepEqual(
+        (thread.entries[1] as PlanEntryView).entries.map((e) => e.content),
+        ['a', 'b'],
+      );
       assert.equal(msg(thread, 2).done, false, 'an in-place plan update does not end the message');
       assert.deepEqual(changes.at(-1), { kind: 'entryChanged', index: 1, entry: thread.entries[1] });
     });
@@ -186,24 +256,46 @@ describe('Thread', () => {
       thread.apply(plan('b'));
       thread.addUserPrompt('third');
       thread.apply(plan('c'));
-      assert.deepEqual(thread.entries.map((e) => e.type), ['plan', 'user', 'plan', 'user', 'plan']);
-      assert.deepEqual((thread.entries[0] as PlanEntryView).entries.map((e) => e.content), ['a']);
+      assert.deepEqual(
+        thread.entries.map((e) => e.type),
+        ['plan', 'user', 'plan', 'user', 'plan'],
+      );
+      assert.deepEqual(
+        (thread.entries[0] as PlanEntryView).entries.map((e) => e.content),
+        ['a'],
+      );
     });
   });
 
   describe('meta', () => {
     it('applies commands, mode, config options, title and usage', () => {
       const { thread, changes } = setup();
-      thread.updateMeta({ modes: { currentModeId: 'ask', availableModes: [{ id: 'ask', name: 'Ask' }, { id: 'code', name: 'Code' }] } });
-      thread.apply({ sessionUpdate: 'available_commands_update', availableCommands: [{ name: 'init', description: 'Set up' }] });
+      thread.updateMeta({
+        modes: {
+          currentModeId: 'ask',
+          availableModes: [
+            { id: 'ask', name: 'Ask' },
+            { id: 'code', name: 'Code' },
+          ],
+        },
+      });
+      thread.apply({
+        sessionUpdate: 'available_commands_update',
+        availableCommands: [{ name: 'init', description: 'Set up' }],
+      });
       thread.apply({ sessionUpdate: 'current_mode_update', currentModeId: 'code' });
       thread.apply({
         sessionUpdate: 'config_option_update',
-        configOptions: [{ id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] }],
+        configOptions: [
+          { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] },
+        ],
       });
       thread.apply({ sessionUpdate: 'session_info_update', title: 'Fix the parser' });
       thread.apply({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } });
-      assert.deepEqual(thread.meta.commands.map((c) => c.name), ['init']);
+      assert.deepEqual(
+        thread.meta.commands.map((c) => c.name),
+        ['init'],
+      );
       assert.equal(thread.meta.modes?.currentModeId, 'code');
       assert.equal(thread.meta.modes?.availableModes.length, 2);
       assert.equal(thread.meta.configOptions[0].id, 'model');
@@ -253,11 +345,32 @@ describe('Thread', () => {
       thread.apply(agent('meanwhile'));
       thread.apply({ sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: text('Sum') });
       thread.apply({ sessionUpdate: 'compaction_summary_chunk', compactionId: 'c1', content: text('mary') });
-      assert.deepEqual(thread.entries[0], { type: 'notice', severity: 'info', title: 'Compacting context…', description: 'Summary' });
+      assert.deepEqual(thread.entries[0], {
+        type: 'notice',
+        severity: 'info',
+        title: 'Compacting context…',
+        description: 'Summary',
+      });
       thread.apply({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'completed' });
-      assert.deepEqual(thread.entries[0], { type: 'notice', severity: 'info', title: 'Context compacted', description: 'Summary' });
-      thread.apply({ sessionUpdate: 'compaction_update', compactionId: 'c1', status: 'failed', summary: [], error: 'too big' });
-      assert.deepEqual(thread.entries[0], { type: 'notice', severity: 'error', title: 'Context compaction failed', description: 'too big' });
+      assert.deepEqual(thread.entries[0], {
+        type: 'notice',
+        severity: 'info',
+        title: 'Context compacted',
+        description: 'Summary',
+      });
+      thread.apply({
+        sessionUpdate: 'compaction_update',
+        compactionId: 'c1',
+        status: 'failed',
+        summary: [],
+        error: 'too big',
+      });
+      assert.deepEqual(thread.entries[0], {
+        type: 'notice',
+        severity: 'error',
+        title: 'Context compaction failed',
+        description: 'too big',
+      });
       thread.apply({ sessionUpdate: 'compaction_summary_chunk', compactionId: 'c2', content: text('x') });
       assert.equal(thread.entries.length, 3);
     });
@@ -321,7 +434,10 @@ describe('Thread', () => {
       thread.apply(user('Fix the '));
       thread.apply(user('bug'));
       thread.apply(agent('On it.'));
-      assert.deepEqual(thread.entries.map((e) => e.type), ['user', 'agent']);
+      assert.deepEqual(
+        thread.entries.map((e) => e.type),
+        ['user', 'agent'],
+      );
       assert.equal(msg(thread, 0).text, 'Fix the bug');
     });
 
@@ -333,7 +449,10 @@ describe('Thread', () => {
       thread.addUserPrompt('two');
       thread.markTurnEnded();
       thread.apply(user('replayed'));
-      assert.deepEqual(thread.entries.map((e) => (e as MessageEntry).text), ['one', 'ok', 'from the agent', 'two', 'replayed']);
+      assert.deepEqual(
+        thread.entries.map((e) => (e as MessageEntry).text),
+        ['one', 'ok', 'from the agent', 'two', 'replayed'],
+      );
     });
 
     it('marks the open message done at the end of a turn and leaves tool calls alone', () => {
@@ -350,10 +469,18 @@ describe('Thread', () => {
       thread.apply({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A', status: 'completed' });
       thread.apply({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'B', status: 'in_progress' });
       thread.apply({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'C' });
-      thread.addPermission({ requestId: 'r1', toolCallId: 'c', title: 'Allow C?', options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }] });
+      thread.addPermission({
+        requestId: 'r1',
+        toolCallId: 'c',
+        title: 'Allow C?',
+        options: [{ optionId: 'y', name: 'Yes', kind: 'allow_once' }],
+      });
       thread.apply(agent('partial'));
       thread.markInterrupted();
-      assert.deepEqual(thread.entries.slice(0, 3).map((e) => (e as ToolCallEntry).status), ['completed', 'failed', 'failed']);
+      assert.deepEqual(
+        thread.entries.slice(0, 3).map((e) => (e as ToolCallEntry).status),
+        ['completed', 'failed', 'failed'],
+      );
       assert.equal((thread.entries[3] as PermissionEntry).outcome, 'cancelled');
       assert.equal(msg(thread, 4).done, true);
       assert.deepEqual(thread.entries[5], { type: 'divider', text: 'Turn interrupted' });

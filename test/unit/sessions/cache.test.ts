@@ -43,15 +43,7 @@ describe('SessionCache', () => {
 
   it('ignores bad data and never throws', () => {
     const key = cacheKey('a', FOLDER);
-    const bad: unknown[] = [
-      undefined,
-      null,
-      'text',
-      42,
-      { v: 2, rows: [] },
-      { v: 1, rows: 'x' },
-      { v: 1 },
-    ];
+    const bad: unknown[] = [undefined, null, 'text', 42, { v: 2, rows: [] }, { v: 1, rows: 'x' }, { v: 1 }];
     for (const value of bad) {
       const store = new MemoryStore();
       store.data.set(key, value);
@@ -93,7 +85,11 @@ describe('SessionCache', () => {
     const cache = new SessionCache(store, { minIntervalMs: 0 });
     const rows: SessionInfo[] = [session('a', FOLDER), session('b', FOLDER)];
     cache.save('a', FOLDER, rows);
-    cache.save('a', FOLDER, rows.map((r) => ({ ...r, _meta: { other: true } })));
+    cache.save(
+      'a',
+      FOLDER,
+      rows.map((r) => ({ ...r, _meta: { other: true } })),
+    );
     assert.equal(store.writes.length, 1);
     cache.save('a', FOLDER, [rows[0], { ...rows[1], title: 'new' }]);
     assert.equal(store.writes.length, 2);

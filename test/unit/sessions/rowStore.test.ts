@@ -8,7 +8,10 @@ describe('RowStore', () => {
   it('keeps positions right across append, prepend, replace and remove', () => {
     const store = new RowStore();
     store.reset([row('a'), row('b'), row('a', 'dup')]);
-    assert.deepEqual(store.rows.map((r) => r.label), ['a', 'b']);
+    assert.deepEqual(
+      store.rows.map((r) => r.label),
+      ['a', 'b'],
+    );
     store.append(row('c'));
     assert.equal(store.indexOf('c'), 2);
     store.prepend(row('z'));
@@ -18,7 +21,10 @@ describe('RowStore', () => {
     assert.equal(store.remove('a'), true);
     assert.equal(store.remove('a'), false);
     assert.equal(store.replace(row('a')), -1);
-    assert.deepEqual(store.rows.map((r) => r.sessionId), ['z', 'b', 'c']);
+    assert.deepEqual(
+      store.rows.map((r) => r.sessionId),
+      ['z', 'b', 'c'],
+    );
     assert.equal(store.indexOf('c'), 2);
     assert.equal(store.get('b')?.label, 'B');
   });

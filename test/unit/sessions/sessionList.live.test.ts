@@ -67,7 +67,10 @@ describe('SessionList rows and live changes', () => {
       ]),
     });
     await list.loadFirstPage();
-    assert.deepEqual(list.items.map((r) => r.updatedAtMs), [undefined, undefined, undefined, Date.UTC(2025, 9, 29, 14, 22, 15)]);
+    assert.deepEqual(
+      list.items.map((r) => r.updatedAtMs),
+      [undefined, undefined, undefined, Date.UTC(2025, 9, 29, 14, 22, 15)],
+    );
   });
 
   it('applies session_info_update in place without fetching, firing for that row only', async () => {
@@ -166,7 +169,10 @@ describe('SessionList rows and live changes', () => {
   it('reloads from a new agent process: fresh first page on top, rows shown stay, the old cursor is dropped', async () => {
     let process = 1;
     const { agent, list } = setup({
-      '': () => (process === 1 ? page([session('a', FOLDER), session('b', FOLDER)], 'old1') : page([session('new', FOLDER), session('a', FOLDER)], 'fresh1')),
+      '': () =>
+        process === 1
+          ? page([session('a', FOLDER), session('b', FOLDER)], 'old1')
+          : page([session('new', FOLDER), session('a', FOLDER)], 'fresh1'),
       old1: page([session('c', FOLDER)], 'old2'),
       fresh1: page([session('b', FOLDER), session('c', FOLDER), session('d', FOLDER)]),
     });
@@ -184,7 +190,10 @@ describe('SessionList rows and live changes', () => {
     assert.equal(list.state, 'idle');
     await list.loadMore();
     assert.deepEqual(ids(list), ['new', 'a', 'b', 'c', 'd']);
-    assert.deepEqual(agent.calls.map((c) => c.cursor), [undefined, 'old1', undefined, 'fresh1']);
+    assert.deepEqual(
+      agent.calls.map((c) => c.cursor),
+      [undefined, 'old1', undefined, 'fresh1'],
+    );
   });
 
   it('reload abandons a first page still in flight on the old process', async () => {

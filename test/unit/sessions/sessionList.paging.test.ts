@@ -65,8 +65,21 @@ describe('SessionList paging', () => {
     assert.equal(list.items.length, 52);
     assert.deepEqual(ids(list).slice(48), ['b23', 'b24', 'z', 'y']);
     assert.equal(list.nextCursor, undefined);
-    assert.deepEqual(agent.calls.map((c) => [c.cwd, c.cursor]), [[FOLDER, undefined], [FOLDER, 'c1'], [FOLDER, 'c2']]);
-    assert.deepEqual(changes.filter((c) => c.kind === 'appended'), [{ kind: 'appended', from: 25 }, { kind: 'appended', from: 50 }]);
+    assert.deepEqual(
+      agent.calls.map((c) => [c.cwd, c.cursor]),
+      [
+        [FOLDER, undefined],
+        [FOLDER, 'c1'],
+        [FOLDER, 'c2'],
+      ],
+    );
+    assert.deepEqual(
+      changes.filter((c) => c.kind === 'appended'),
+      [
+        { kind: 'appended', from: 25 },
+        { kind: 'appended', from: 50 },
+      ],
+    );
   });
 
   it('dedupes by sessionId across pages', async () => {
@@ -94,7 +107,10 @@ describe('SessionList paging', () => {
       });
       await list.loadFirstPage();
       assert.deepEqual(ids(list), ['mine', 'slash', 'linked']);
-      assert.ok(logger.lines.some((l) => l.includes('dropped 2 of 5')), logger.lines.join('\n'));
+      assert.ok(
+        logger.lines.some((l) => l.includes('dropped 2 of 5')),
+        logger.lines.join('\n'),
+      );
     } finally {
       fs.unlinkSync(link);
     }
@@ -155,7 +171,8 @@ describe('SessionList paging', () => {
 
   it('keeps the rows of a page whose nextCursor is not a string, and stops paging with a notice', async () => {
     // What the connection hands on: validateListResult keeps the rows and flags the cursor.
-    const raw = (ids: string[], nextCursor: unknown) => validateListResult({ sessions: ids.map((id) => session(id, FOLDER)), nextCursor });
+    const raw = (ids: string[], nextCursor: unknown) =>
+      validateListResult({ sessions: ids.map((id) => session(id, FOLDER)), nextCursor });
     const { agent, list } = setup({ '': raw(['a', 'b'], 'c1'), c1: raw(['c'], { offset: 3 }) });
     await list.loadFirstPage();
     await list.loadMore();
@@ -186,10 +203,7 @@ describe('SessionList paging', () => {
 
   it('stops paging when a page repeats rows already shown under a fresh cursor', async () => {
     let n = 0;
-    const { list } = setup(
-      { '': page([session('a', FOLDER)], 'c1') },
-      () => page([session('b', FOLDER)], `t${++n}`),
-    );
+    const { list } = setup({ '': page([session('a', FOLDER)], 'c1') }, () => page([session('b', FOLDER)], `t${++n}`));
     await list.loadFirstPage();
     await list.loadMore();
     assert.equal(list.nextCursor, 't1');
@@ -203,7 +217,10 @@ describe('SessionList paging', () => {
     it(`starts again from the first page on an invalid cursor (${code}), keeping the rows shown`, async () => {
       let firstCalls = 0;
       const { list, changes } = setup({
-        '': () => (++firstCalls === 1 ? page([session('a', FOLDER), session('b', FOLDER)], 'c1') : page([session('new', FOLDER), session('a', FOLDER)], 'fresh1')),
+        '': () =>
+          ++firstCalls === 1
+            ? page([session('a', FOLDER), session('b', FOLDER)], 'c1')
+            : page([session('new', FOLDER), session('a', FOLDER)], 'fresh1'),
         c1: page([session('c', FOLDER)], 'c2'),
         c2: new ProtocolError('a', 'session/list', 'Invalid cursor', code),
         fresh1: page([session('b', FOLDER), session('c', FOLDER), session('d', FOLDER)]),
@@ -226,7 +243,13 @@ describe('SessionList paging', () => {
   }
 
   it('starts again on a -32603 that names the cursor only in its data (as Codex does)', async () => {
-    const rejected = new ProtocolError('a', 'session/list', 'Internal error', ErrorCodes.InternalError, 'failed to list sessions: invalid cursor: c1');
+    const rejected = new ProtocolError(
+      'a',
+      'session/list',
+      'Internal error',
+      ErrorCodes.InternalError,
+      'failed to list sessions: invalid cursor: c1',
+    );
     const { list } = setup({ '': page([session('a', FOLDER)], 'c1'), c1: rejected });
     await list.loadFirstPage();
     await list.loadMore();
@@ -235,7 +258,9 @@ describe('SessionList paging', () => {
   });
 
   it('shows a -32603 that is not about the cursor as an error, rows and cursor intact, not as a restart', async () => {
-    const err = new ProtocolError('a', 'session/list', 'Internal error', ErrorCodes.InternalError, { details: 'database is locked' });
+    const err = new ProtocolError('a', 'session/list', 'Internal error', ErrorCodes.InternalError, {
+      details: 'database is locked',
+    });
     const { list } = setup({ '': page([session('a', FOLDER)], 'c1'), c1: err });
     await list.loadFirstPage();
     await list.loadMore();
@@ -280,7 +305,10 @@ describe('SessionList paging', () => {
     assert.equal(list.notice, Notices.cursorRejected);
     assert.equal(list.items.length, 6);
     await list.loadMore();
-    assert.deepEqual(ids(list), data.map((d) => d.sessionId));
+    assert.deepEqual(
+      ids(list),
+      data.map((d) => d.sessionId),
+    );
     assert.equal(list.nextCursor, undefined);
     assert.ok(agent.calls.length <= 6);
   });
@@ -312,13 +340,19 @@ describe('SessionList paging', () => {
     fail = false;
     await list.retry();
     assert.deepEqual(ids(list), ['a', 'b']);
-    assert.deepEqual(agent.calls.map((c) => c.cursor), [undefined, 'c1', 'c1']);
+    assert.deepEqual(
+      agent.calls.map((c) => c.cursor),
+      [undefined, 'c1', 'c1'],
+    );
   });
 
   it('logs sessions the connection dropped for their shape and shows the rest', async () => {
     const { list, logger } = setup({ '': page([session('a', FOLDER)], undefined, 3) });
     await list.loadFirstPage();
     assert.deepEqual(ids(list), ['a']);
-    assert.ok(logger.lines.some((l) => l.startsWith('warn') && l.includes('3 malformed')), logger.lines.join('\n'));
+    assert.ok(
+      logger.lines.some((l) => l.startsWith('warn') && l.includes('3 malformed')),
+      logger.lines.join('\n'),
+    );
   });
 });

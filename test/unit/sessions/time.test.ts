@@ -13,7 +13,11 @@ describe('parseUpdatedAt', () => {
     assert.equal(parseUpdatedAt('2025-10-29'), new Date(2025, 9, 29).getTime());
     assert.equal(parseUpdatedAt('2025-10-29T09:52:15-04:30'), t, 'a negative offset with minutes');
     assert.equal(parseUpdatedAt('2024-02-29T00:00:00Z'), Date.UTC(2024, 1, 29), 'a leap day');
-    assert.equal(parseUpdatedAt('2000-02-29T00:00:00Z'), Date.UTC(2000, 1, 29), 'a leap day in a century divisible by 400');
+    assert.equal(
+      parseUpdatedAt('2000-02-29T00:00:00Z'),
+      Date.UTC(2000, 1, 29),
+      'a leap day in a century divisible by 400',
+    );
     assert.equal(parseUpdatedAt('0099-01-01T00:00:00Z'), Date.parse('0099-01-01T00:00:00Z'), 'year 99 is not 1999');
   });
 
@@ -29,7 +33,27 @@ describe('parseUpdatedAt', () => {
   });
 
   it('gives undefined for anything else', () => {
-    for (const raw of [undefined, null, 1761747735000, '', 'yesterday', 'Oct 29 2025', '2025-02-30T00:00:00Z', '2025-02-30T00:00:00.000Z', '2025-10-29T14:22:1xZ', '2025-10-29T14:22:15.12xZ', '2025-10-29T14:60:00Z', '2025-10-29X14:22:15Z', '2025-13-01', '2025-10-29T25:00:00Z', '2025-10-29T14:22:15Zjunk', '1900-02-29', '2025-04-31', '2025-10-29T14:22:15+2400', '2025-10-29T14:22:15+01:60']) {
+    for (const raw of [
+      undefined,
+      null,
+      1761747735000,
+      '',
+      'yesterday',
+      'Oct 29 2025',
+      '2025-02-30T00:00:00Z',
+      '2025-02-30T00:00:00.000Z',
+      '2025-10-29T14:22:1xZ',
+      '2025-10-29T14:22:15.12xZ',
+      '2025-10-29T14:60:00Z',
+      '2025-10-29X14:22:15Z',
+      '2025-13-01',
+      '2025-10-29T25:00:00Z',
+      '2025-10-29T14:22:15Zjunk',
+      '1900-02-29',
+      '2025-04-31',
+      '2025-10-29T14:22:15+2400',
+      '2025-10-29T14:22:15+01:60',
+    ]) {
       assert.equal(parseUpdatedAt(raw), undefined, String(raw));
     }
   });

@@ -4,7 +4,11 @@ import { sanitizeText, sanitizeTitle } from '../../../src/sessions/title';
 describe('sanitizeTitle', () => {
   it('falls back to the short id for missing titles', () => {
     for (const raw of [null, undefined, '', '   ', 42, {}, '\u200b\u202e\n']) {
-      assert.deepEqual(sanitizeTitle(raw, 'sess_abcdef123'), { label: 'Untitled session · sess_abc', untitled: true }, String(raw));
+      assert.deepEqual(
+        sanitizeTitle(raw, 'sess_abcdef123'),
+        { label: 'Untitled session · sess_abc', untitled: true },
+        String(raw),
+      );
     }
     assert.deepEqual(sanitizeTitle(null, '\u202eab\ncd'), { label: 'Untitled session · ab cd', untitled: true });
     assert.deepEqual(sanitizeTitle(null, ''), { label: 'Untitled session', untitled: true });
@@ -15,7 +19,8 @@ describe('sanitizeTitle', () => {
   });
 
   it('strips control, bidi and zero-width characters', () => {
-    const raw = 'a\u0000b\u001bc\u007fd\u0085e\u009bf\u202ag\u202eh\u2066i\u2069j\u200ek\u200fl\u061cm\u200bn\ufeffo\u200dp';
+    const raw =
+      'a\u0000b\u001bc\u007fd\u0085e\u009bf\u202ag\u202eh\u2066i\u2069j\u200ek\u200fl\u061cm\u200bn\ufeffo\u200dp';
     assert.equal(sanitizeTitle(raw, 'x').label, 'abcd efghijklmnop');
     assert.equal(sanitizeText('tag\udb40\udc41\udb40\udc42s'), 'tags');
     assert.equal(sanitizeText('lone \ud800 surrogate'), 'lone surrogate');
@@ -28,7 +33,11 @@ describe('sanitizeTitle', () => {
     const emoji = sanitizeTitle('😀'.repeat(300), 'x').label;
     assert.equal(Array.from(emoji).length, 200);
     assert.ok(!/[\ud800-\udbff]…$/.test(emoji));
-    assert.equal(sanitizeTitle('😀'.repeat(150), 'x').label, '😀'.repeat(150), '300 UTF-16 units but 150 code points fits');
+    assert.equal(
+      sanitizeTitle('😀'.repeat(150), 'x').label,
+      '😀'.repeat(150),
+      '300 UTF-16 units but 150 code points fits',
+    );
     assert.equal(sanitizeTitle('x'.repeat(200), 'x').label.length, 200);
   });
 });
@@ -44,7 +53,25 @@ describe('sanitizeText on clean and nearly clean text', () => {
   });
 
   it('is a fixed point: cleaning clean text changes nothing', () => {
-    const alphabet = ['a', 'Z', ' ', '  ', '\t', '\n', '\u00a0', '\u202e', '\u200b', '\u0007', '\u0085', 'é', '🐛', '\ud800', '\udc00', '<', '"'];
+    const alphabet = [
+      'a',
+      'Z',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\u00a0',
+      '\u202e',
+      '\u200b',
+      '\u0007',
+      '\u0085',
+      'é',
+      '🐛',
+      '\ud800',
+      '\udc00',
+      '<',
+      '"',
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let i = 0; i < 2000; i++) {
@@ -56,4 +83,3 @@ describe('sanitizeText on clean and nearly clean text', () => {
     }
   });
 });
-

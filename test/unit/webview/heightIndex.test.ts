@@ -7,8 +7,14 @@ describe('HeightIndex', () => {
     [10, 20, 30, 40].forEach((h) => index.push(h));
     assert.equal(index.length, 4);
     assert.equal(index.total, 100);
-    assert.deepEqual([0, 1, 2, 3, 4].map((i) => index.offsetOf(i)), [0, 10, 30, 60, 100]);
-    assert.deepEqual([0, 9, 10, 29, 30, 99, 100, 1e9, -5].map((o) => index.indexAt(o)), [0, 0, 1, 1, 2, 3, 3, 3, 0]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((i) => index.offsetOf(i)),
+      [0, 10, 30, 60, 100],
+    );
+    assert.deepEqual(
+      [0, 9, 10, 29, 30, 99, 100, 1e9, -5].map((o) => index.indexAt(o)),
+      [0, 0, 1, 1, 2, 3, 3, 3, 0],
+    );
   });
 
   it('updates heights and survives growth past its capacity', () => {

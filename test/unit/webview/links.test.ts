@@ -3,7 +3,13 @@ import { classifyHref } from '../../../src/webview/links';
 
 describe('link targets', () => {
   it('sends web and vscode links to the host as links', () => {
-    for (const href of ['https://example.com/a?b#c', 'http://x', 'mailto:a@b.c', 'vscode://acp-tools.acp-client/open', 'HTTPS://EXAMPLE.COM']) {
+    for (const href of [
+      'https://example.com/a?b#c',
+      'http://x',
+      'mailto:a@b.c',
+      'vscode://acp-tools.acp-client/open',
+      'HTTPS://EXAMPLE.COM',
+    ]) {
       assert.deepEqual(classifyHref(href), { kind: 'link', href });
     }
   });
@@ -17,7 +23,19 @@ describe('link targets', () => {
   });
 
   it('ignores anchors, empty links and every other scheme', () => {
-    for (const href of [null, '', '  ', '#top', 'javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,x', 'vbscript:x', 'blob:x', 'chrome://settings', 'command:workbench.action.quit']) {
+    for (const href of [
+      null,
+      '',
+      '  ',
+      '#top',
+      'javascript:alert(1)',
+      ' JavaScript:alert(1)',
+      'data:text/html,x',
+      'vbscript:x',
+      'blob:x',
+      'chrome://settings',
+      'command:workbench.action.quit',
+    ]) {
       assert.equal(classifyHref(href), undefined, String(href));
     }
   });

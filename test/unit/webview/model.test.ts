@@ -1,12 +1,29 @@
 import * as assert from 'node:assert/strict';
 import { ThreadModel } from '../../../src/webview/model';
 
-const caps = { canPrompt: true, canCancel: true, canSetMode: false, canSetConfig: false, agentName: 'A', agentId: 'a', sessionId: 's', cwd: '/', history: 'new' as const };
+const caps = {
+  canPrompt: true,
+  canCancel: true,
+  canSetMode: false,
+  canSetConfig: false,
+  agentName: 'A',
+  agentId: 'a',
+  sessionId: 's',
+  cwd: '/',
+  history: 'new' as const,
+};
 
 describe('webview thread model', () => {
   it('applies changes in order and reports what they touched', () => {
     const model = new ThreadModel();
-    model.reset({ thread: { entries: [{ type: 'user', text: 'hi', attachments: [], done: true }], meta: { commands: [], configOptions: [] }, status: { state: 'idle' } }, capabilities: caps });
+    model.reset({
+      thread: {
+        entries: [{ type: 'user', text: 'hi', attachments: [], done: true }],
+        meta: { commands: [], configOptions: [] },
+        status: { state: 'idle' },
+      },
+      capabilities: caps,
+    });
     const touched = model.apply([
       { kind: 'entryAdded', index: 1, entry: { type: 'agent', text: 'Hel', attachments: [], done: false } },
       { kind: 'textAppended', index: 1, text: 'lo\n\nWor' },
@@ -34,7 +51,10 @@ describe('webview thread model', () => {
   it('drops every entry on entriesCleared; entries added after it in the batch are new', () => {
     const model = new ThreadModel();
     const entries = [0, 1, 2].map((i) => ({ type: 'agent' as const, text: `old ${i}`, attachments: [], done: i < 2 }));
-    model.reset({ thread: { entries, meta: { commands: [], configOptions: [] }, status: { state: 'idle' } }, capabilities: caps });
+    model.reset({
+      thread: { entries, meta: { commands: [], configOptions: [] }, status: { state: 'idle' } },
+      capabilities: caps,
+    });
     assert.equal(model.streams.size, 1);
     const touched = model.apply([
       { kind: 'textAppended', index: 2, text: ' more' },
@@ -45,7 +65,10 @@ describe('webview thread model', () => {
     assert.equal(touched.added, 1);
     assert.deepEqual([...touched.replaced], []);
     assert.deepEqual([...touched.appended], []);
-    assert.deepEqual(model.entries.map((e) => (e as { text: string }).text), ['new']);
+    assert.deepEqual(
+      model.entries.map((e) => (e as { text: string }).text),
+      ['new'],
+    );
     assert.equal(model.streams.size, 0);
   });
 });

@@ -13,7 +13,10 @@ describe('StreamSplitter', () => {
   });
 
   it('keeps an open code fence, blank lines and all, in the tail', () => {
-    assert.deepEqual(split(['Intro\n\n```ts\nconst a = 1;\n\nconst b = 2;\n']), { done: 'Intro\n\n', tail: '```ts\nconst a = 1;\n\nconst b = 2;\n' });
+    assert.deepEqual(split(['Intro\n\n```ts\nconst a = 1;\n\nconst b = 2;\n']), {
+      done: 'Intro\n\n',
+      tail: '```ts\nconst a = 1;\n\nconst b = 2;\n',
+    });
   });
 
   it('finishes a fence at its closing line, which must match the opening', () => {

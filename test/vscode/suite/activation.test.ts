@@ -25,7 +25,11 @@ describe('activation', () => {
   it('starts no agent process', async () => {
     // Give a spawn that activation might have fired a moment to write its pid.
     await new Promise((r) => setTimeout(r, 1000));
-    assert.deepEqual(agentStarts(), [], `an agent was started during activation (started-file ${suiteContext().startedFile})`);
+    assert.deepEqual(
+      agentStarts(),
+      [],
+      `an agent was started during activation (started-file ${suiteContext().startedFile})`,
+    );
     const ms = (extension.exports as { activationMs?: number }).activationMs;
     assert.equal(typeof ms, 'number');
     console.log(`      (activate() took ${ms!.toFixed(1)} ms)`);

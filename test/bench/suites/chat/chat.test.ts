@@ -61,7 +61,14 @@ describe('bench: chat replay', function () {
       activity.dispose();
       writeFileSync(
         join(ctl, `result-${i}.json`),
-        JSON.stringify({ firstUpdateAt, loadedAt, updates, entries, status, loop: { maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, meanMs: h.mean / 1e6 } }),
+        JSON.stringify({
+          firstUpdateAt,
+          loadedAt,
+          updates,
+          entries,
+          status,
+          loop: { maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, meanMs: h.mean / 1e6 },
+        }),
       );
       chat.panel.dispose();
       await sleep(1500);

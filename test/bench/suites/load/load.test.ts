@@ -54,8 +54,14 @@ async function open(a: AcpTestApi, p: PanelPlan): Promise<ChatPanel> {
 
 async function opened(a: AcpTestApi, p: PanelPlan): Promise<ChatPanel> {
   const chat = await open(a, p);
-  await whenThread(chat.session.thread, `${p.agentName}'s session to load`, (t) => t.status.state !== 'loading', 120_000);
-  if (chat.session.thread.status.state !== 'idle') throw new Error(`${p.agentName}'s session ended ${chat.session.thread.status.state}`);
+  await whenThread(
+    chat.session.thread,
+    `${p.agentName}'s session to load`,
+    (t) => t.status.state !== 'loading',
+    120_000,
+  );
+  if (chat.session.thread.status.state !== 'idle')
+    throw new Error(`${p.agentName}'s session ended ${chat.session.thread.status.state}`);
   return chat;
 }
 
@@ -79,7 +85,12 @@ async function load(a: AcpTestApi, p: PanelPlan): Promise<NonNullable<PhaseResul
     await whenThread(thread, 'the 20,000-update load', (t) => t.status.state !== 'loading', 600_000);
     const loadedAt = epoch();
     if (thread.status.state !== 'idle') throw new Error(`the load ended ${thread.status.state}`);
-    return { firstUpdateAt: counter.seen.firstAt, loadedAt, updates: counter.seen.updates, entries: thread.entries.length };
+    return {
+      firstUpdateAt: counter.seen.firstAt,
+      loadedAt,
+      updates: counter.seen.updates,
+      entries: thread.entries.length,
+    };
   } finally {
     counter.dispose();
   }
@@ -98,7 +109,14 @@ async function stream(a: AcpTestApi, p: PanelPlan, prompt: string): Promise<NonN
     const entryIndex = thread.entries.findIndex((e, i) => i >= before && e.type === 'agent');
     const entry = thread.entries[entryIndex];
     const text = entry?.type === 'agent' ? entry.text : '';
-    return { firstChunkAt: counter.seen.firstAt, endedAt, updates: counter.seen.updates, entryIndex, chars: text.length, whole: text === longReply() };
+    return {
+      firstChunkAt: counter.seen.firstAt,
+      endedAt,
+      updates: counter.seen.updates,
+      entryIndex,
+      chars: text.length,
+      whole: text === longReply(),
+    };
   } finally {
     counter.dispose();
   }
@@ -110,7 +128,8 @@ describe('bench: a load while another chat streams', function () {
   it('replays 20,000 updates in one panel while another streams a long reply, then each alone', async () => {
     const ctl = process.env.ACP_BENCH_CTL!;
     const signal = (name: string, body = '') => writeFileSync(join(ctl, name), body);
-    const signalled = (name: string, ms: number) => until(`the driver (${name})`, () => existsSync(join(ctl, name)), ms);
+    const signalled = (name: string, ms: number) =>
+      until(`the driver (${name})`, () => existsSync(join(ctl, name)), ms);
     const a = await api();
     await signalled('plan.json', 60_000);
     const plan = JSON.parse(readFileSync(join(ctl, 'plan.json'), 'utf8')) as LoadPlan;
@@ -140,7 +159,13 @@ describe('bench: a load while another chat streams', function () {
         phase !== 'streamAlone' ? load(a, plan.load) : undefined,
       ]);
       h.disable();
-      const result: PhaseResult = { phase, startedAt, loop: loop(h), ...(loaded ? { load: loaded } : {}), ...(streamed ? { stream: streamed } : {}) };
+      const result: PhaseResult = {
+        phase,
+        startedAt,
+        loop: loop(h),
+        ...(loaded ? { load: loaded } : {}),
+        ...(streamed ? { stream: streamed } : {}),
+      };
       results.set(phase, result);
       signal(`finished-${phase}.json`, JSON.stringify(result));
       await signalled(`done-${phase}`, 600_000);
@@ -152,7 +177,10 @@ describe('bench: a load while another chat streams', function () {
     assert.equal(overlap.load?.updates, plan.loadUpdates, 'updates routed to the loading session during the overlap');
     assert.equal(alone.load?.updates, plan.loadUpdates, 'updates routed to the loading session alone');
     assert.equal(overlap.load?.entries, alone.load?.entries, 'entries of the replayed thread: overlapped and alone');
-    assert.ok(overlap.stream?.whole, `the streamed reply arrived whole during the overlap (${overlap.stream?.chars} characters of ${longReply().length})`);
+    assert.ok(
+      overlap.stream?.whole,
+      `the streamed reply arrived whole during the overlap (${overlap.stream?.chars} characters of ${longReply().length})`,
+    );
     assert.ok(results.get('streamAlone')!.stream?.whole, 'the streamed reply arrived whole alone');
   });
 });

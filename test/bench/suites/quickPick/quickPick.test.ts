@@ -72,7 +72,14 @@ describe('bench: Resume Session QuickPick', function () {
       await o.pick.settled;
       return { ...o, paged: a.lists.all()[0]!.items.length };
     });
-    out.cold = { at: cold.value.at, firstRowsMs: cold.value.firstRowsMs, rows: cold.value.rows, settledMs: cold.ms, paged: cold.value.paged, loop: cold.loop };
+    out.cold = {
+      at: cold.value.at,
+      firstRowsMs: cold.value.firstRowsMs,
+      rows: cold.value.rows,
+      settledMs: cold.ms,
+      paged: cold.value.paged,
+      loop: cold.loop,
+    };
     cold.value.pick.quickPick.hide();
     await sleep(1000);
 
@@ -87,10 +94,20 @@ describe('bench: Resume Session QuickPick', function () {
       await until('the driver typing', () => existsSync(join(ctl, 'typed')), 30_000);
       const typedAt = Number(readFileSync(join(ctl, 'typed'), 'utf8'));
       const started = performance.now() - (epoch() - typedAt);
-      const progress = setInterval(() => console.log(`ACP-BENCH searching: ${a.lists.all()[0]!.items.length} listed after ${((performance.now() - started) / 1000).toFixed(0)} s`), 10_000);
+      const progress = setInterval(
+        () =>
+          console.log(
+            `ACP-BENCH searching: ${a.lists.all()[0]!.items.length} listed after ${((performance.now() - started) / 1000).toFixed(0)} s`,
+          ),
+        10_000,
+      );
       let foundMs: number | undefined;
       try {
-        await until('the session from the last page', () => second.pick.quickPick.items.some((i) => i.row?.sessionId === target), SEARCH_LIMIT_MS);
+        await until(
+          'the session from the last page',
+          () => second.pick.quickPick.items.some((i) => i.row?.sessionId === target),
+          SEARCH_LIMIT_MS,
+        );
         foundMs = performance.now() - started;
         await second.pick.settled;
       } catch {
@@ -98,7 +115,9 @@ describe('bench: Resume Session QuickPick', function () {
         const list = a.lists.all()[0]!;
         const why = list.error instanceof Error ? list.error.message : String(list.error);
         const qp = second.pick.quickPick;
-        console.log(`ACP-BENCH not found: list state ${list.state}, cursor ${list.nextCursor ?? 'none'}, notice ${list.notice ?? 'none'}, error ${why}`);
+        console.log(
+          `ACP-BENCH not found: list state ${list.state}, cursor ${list.nextCursor ?? 'none'}, notice ${list.notice ?? 'none'}, error ${why}`,
+        );
         console.log(
           `ACP-BENCH the list ${list.get(target) ? 'has' : 'lacks'} it; the QuickPick (${a.currentPick() === second.pick ? 'open' : 'closed'}, value "${qp.value}", busy ${qp.busy}) has ${qp.items.length} items`,
         );
@@ -122,7 +141,12 @@ describe('bench: Resume Session QuickPick', function () {
       await o.pick.settled;
       return { ...o, paged: a.lists.all()[0]!.items.length };
     });
-    out.withView = { firstRowsMs: withView.value.firstRowsMs, settledMs: withView.ms, paged: withView.value.paged, loop: withView.loop };
+    out.withView = {
+      firstRowsMs: withView.value.firstRowsMs,
+      settledMs: withView.ms,
+      paged: withView.value.paged,
+      loop: withView.loop,
+    };
     withView.value.pick.quickPick.hide();
 
     writeFileSync(join(ctl, 'quickPick.json'), JSON.stringify(out, null, 2));

@@ -47,7 +47,14 @@ function buildPage(a: AcpTestApi, runs: number) {
     resolve.push(t3 - t2);
     rows = nodes.filter(isSession).length;
   }
-  return { rows, runs, childrenMs: median(children), itemsMs: median(items), totalMs: median(children.map((c, i) => c + items[i]!)), resolveMs: median(resolve) };
+  return {
+    rows,
+    runs,
+    childrenMs: median(children),
+    itemsMs: median(items),
+    totalMs: median(children.map((c, i) => c + items[i]!)),
+    resolveMs: median(resolve),
+  };
 }
 
 describe('bench: Sessions view', function () {
@@ -60,7 +67,10 @@ describe('bench: Sessions view', function () {
       const a = await vscode.extensions.getExtension<AcpTestApi>('acp-tools.acp-client')!.activate();
       await vscode.commands.executeCommand('workbench.view.extension.acp');
       const list = () => a.lists.all()[0];
-      await until('the agent\'s 1000-row page', () => list()?.loaded && !list()!.fromCache && a.tree.getChildren().filter(isSession).length === 1000);
+      await until(
+        "the agent's 1000-row page",
+        () => list()?.loaded && !list()!.fromCache && a.tree.getChildren().filter(isSession).length === 1000,
+      );
       buildPage(a, 3); // warm up
       const page = buildPage(a, 15);
       // The cache write lands in workspace storage; the workbench saves it as the window reloads.
@@ -97,7 +107,7 @@ describe('bench: Sessions view', function () {
     await vscode.commands.executeCommand('workbench.view.extension.acp');
     await until('the view asking for rows', () => viewRows !== undefined, 30_000);
     const viewFromCache = list.fromCache;
-    await until('the agent\'s first page', () => list.loaded && !list.fromCache, 60_000);
+    await until("the agent's first page", () => list.loaded && !list.fromCache, 60_000);
     const fresh = performance.now();
     a.tree.getChildren = original;
 

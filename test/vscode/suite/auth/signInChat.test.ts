@@ -28,8 +28,14 @@ describe('Sign-in inside a chat', function () {
     await chat.session.prompt('hello while signed out');
     assert.ok(banner(), JSON.stringify(chat.session.thread.status));
     assert.equal(await vscode.commands.executeCommand('acp.signIn', host.config.id, 'reference-login'), true);
-    await until('the reply to the prompt sent again', () => chat.session.thread.entries.some((e) => e.type === 'agent' && e.text.includes('hello while signed out')));
-    assert.equal(chat.session.thread.entries.filter((e) => e.type === 'user').length, 2, 'the replayed turn and the prompt, shown once');
+    await until('the reply to the prompt sent again', () =>
+      chat.session.thread.entries.some((e) => e.type === 'agent' && e.text.includes('hello while signed out')),
+    );
+    assert.equal(
+      chat.session.thread.entries.filter((e) => e.type === 'user').length,
+      2,
+      'the replayed turn and the prompt, shown once',
+    );
     chat.panel.dispose();
   });
 });

@@ -23,7 +23,9 @@ describe('Sign-in with a key the agent reads from its environment (env_var metho
       [['reference-api-key', 'env_var']],
     );
 
-    const failed = await vscode.commands.executeCommand('acp.signIn', host.config.id, 'reference-api-key', { ACP_REF_KEY: 'not-the-key' });
+    const failed = await vscode.commands.executeCommand('acp.signIn', host.config.id, 'reference-api-key', {
+      ACP_REF_KEY: 'not-the-key',
+    });
     assert.notEqual(failed, true, 'a wrong key does not sign in');
     await until('still asking to sign in', () => signInRow(a.tree.getChildren()));
   });
@@ -33,18 +35,27 @@ describe('Sign-in with a key the agent reads from its environment (env_var metho
     const host = a.agents.all[0]!;
     const before = host.connection?.pid;
     const settingsBefore = JSON.stringify(vscode.workspace.getConfiguration('acp').get('agents'));
-    const ok = await vscode.commands.executeCommand('acp.signIn', host.config.id, 'reference-api-key', { ACP_REF_KEY: KEY });
+    const ok = await vscode.commands.executeCommand('acp.signIn', host.config.id, 'reference-api-key', {
+      ACP_REF_KEY: KEY,
+    });
     assert.equal(ok, true);
     assert.notEqual(host.connection?.pid, before, 'the agent started again, with the key in its environment');
     await until('the sessions', () => a.tree.getChildren().filter((n) => n.type === 'session').length === 4);
     assert.equal(signInRow(a.tree.getChildren()), undefined);
     // (The reference agent's expected key is in its arguments; what matters is that sign-in wrote nothing.)
-    assert.equal(JSON.stringify(vscode.workspace.getConfiguration('acp').get('agents')), settingsBefore, 'sign-in left the settings as they were');
+    assert.equal(
+      JSON.stringify(vscode.workspace.getConfiguration('acp').get('agents')),
+      settingsBefore,
+      'sign-in left the settings as they were',
+    );
     assert.equal(host.config.env.ACP_REF_KEY, undefined, 'the key is not in the agent entry');
 
     // It lasts: a restart reads the key from secret storage again.
     await vscode.commands.executeCommand('acp.restartAgent', { type: 'agent', host });
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    await until('listed again after a restart', async () => (await (await host.connect()).listSessions({ cwd }).catch(() => undefined))?.sessions.length === 4);
+    await until(
+      'listed again after a restart',
+      async () => (await (await host.connect()).listSessions({ cwd }).catch(() => undefined))?.sessions.length === 4,
+    );
   });
 });

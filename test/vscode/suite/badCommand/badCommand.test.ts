@@ -18,16 +18,25 @@ describe('An agent whose command cannot be started', function () {
     assert.equal(states.length, 1, `one row says it, no second error row: ${labels(a, states).join(' | ')}`);
     const item = a.tree.getTreeItem(row);
     assert.equal(item.label, 'Broken Agent could not be started');
-    assert.equal(item.description, 'the command "/nonexistent/acp-agent-for-tests" was not found. Check "acp.agents" in your settings.');
-    assert.match(String(item.tooltip), /Broken Agent could not be started: the command "\/nonexistent\/acp-agent-for-tests" was not found/);
+    assert.equal(
+      item.description,
+      'the command "/nonexistent/acp-agent-for-tests" was not found. Check "acp.agents" in your settings.',
+    );
+    assert.match(
+      String(item.tooltip),
+      /Broken Agent could not be started: the command "\/nonexistent\/acp-agent-for-tests" was not found/,
+    );
     assert.equal(item.command?.command, 'acp.restartAgent');
     const actions = offered('view/item/context', { view: 'acp.sessions', viewItem: item.contextValue });
-    for (const command of ['acp.restartAgent', 'acp.showLog', 'acp.openAgentSettings']) assert.ok(actions.includes(command), `${command} is offered on the row: ${actions.join(', ')}`);
+    for (const command of ['acp.restartAgent', 'acp.showLog', 'acp.openAgentSettings'])
+      assert.ok(actions.includes(command), `${command} is offered on the row: ${actions.join(', ')}`);
     assert.ok(!actions.includes('acp.retryList'));
   });
 
   it('opens the settings at acp.agents', async () => {
     await vscode.commands.executeCommand('acp.openAgentSettings');
-    await until('the Settings editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === 'Settings'));
+    await until('the Settings editor', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === 'Settings'),
+    );
   });
 });

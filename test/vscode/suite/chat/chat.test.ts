@@ -39,7 +39,10 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
     await until('attached', () => chat.session.capabilities().canPrompt);
     assert.equal(chat.session.thread.entries.length, 0);
     await vscode.commands.executeCommand('acp.openSessionWithHistory', node);
-    await until('the history in the same panel', () => chat.session.history === 'loaded' && chat.session.thread.status.state === 'idle');
+    await until(
+      'the history in the same panel',
+      () => chat.session.history === 'loaded' && chat.session.thread.status.state === 'idle',
+    );
     assert.equal(chat.session.thread.entries.filter((e) => e.type === 'user').length, 2);
     assert.equal(a.chats.all.length, 1, 'one panel');
   });
@@ -48,7 +51,10 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
     const a = await api();
     const chosen = (await sessions())[3]!;
     // The agent may report the cwd with a trailing separator (or through a symlink).
-    const chat = await a.chats.open({ agentId: a.agents.all[0]!.config.id, sessionId: chosen.sessionId, cwd: `${chosen.cwd}/` }, 'resume');
+    const chat = await a.chats.open(
+      { agentId: a.agents.all[0]!.config.id, sessionId: chosen.sessionId, cwd: `${chosen.cwd}/` },
+      'resume',
+    );
     await until('attached', () => chat!.session.capabilities().canPrompt);
     await closeAllChats();
     await vscode.commands.executeCommand('acp.continueLastSession');
@@ -64,7 +70,9 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
     await closeAllChats();
     a.setConfirm(async () => true);
     await vscode.commands.executeCommand('acp.deleteSession', node);
-    const newest = [...(await sessions())].sort((x, y) => Date.parse(y.updatedAt ?? '') - Date.parse(x.updatedAt ?? ''))[0]!;
+    const newest = [...(await sessions())].sort(
+      (x, y) => Date.parse(y.updatedAt ?? '') - Date.parse(x.updatedAt ?? ''),
+    )[0]!;
     assert.notEqual(newest.sessionId, node.row.sessionId);
 
     await vscode.commands.executeCommand('acp.continueLastSession');
@@ -74,7 +82,7 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
   });
 
   // Last: it replaces the agent's host, which the other tests' lists were made with.
-  it('a chat follows its agent\'s new settings: it reattaches on the new process and can prompt', async () => {
+  it("a chat follows its agent's new settings: it reattaches on the new process and can prompt", async () => {
     const a = await api();
     const id = a.agents.all[0]!.config.id;
     const chosen = (await sessions())[1]!;
@@ -82,13 +90,23 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
     await until('attached', () => chat.session.capabilities().canPrompt);
     const firstPid = a.agents.get(id)!.connection!.pid;
     const states: string[] = [];
-    chat.session.thread.onDidChange((cs) => cs.forEach((c) => c.kind === 'statusChanged' && states.push(c.status.state)));
+    chat.session.thread.onDidChange((cs) =>
+      cs.forEach((c) => c.kind === 'statusChanged' && states.push(c.status.state)),
+    );
 
     const config = vscode.workspace.getConfiguration('acp');
     const agents = config.get<{ args: string[] }[]>('agents')!;
-    await config.update('agents', [{ ...agents[0], args: [...agents[0]!.args, '--page-size', '40'] }, ...agents.slice(1)], vscode.ConfigurationTarget.Global);
+    await config.update(
+      'agents',
+      [{ ...agents[0], args: [...agents[0]!.args, '--page-size', '40'] }, ...agents.slice(1)],
+      vscode.ConfigurationTarget.Global,
+    );
     try {
-      await until('reattached on the new process', () => a.agents.get(id)!.connection?.pid !== firstPid && chat.session.capabilities().canPrompt, 20_000);
+      await until(
+        'reattached on the new process',
+        () => a.agents.get(id)!.connection?.pid !== firstPid && chat.session.capabilities().canPrompt,
+        20_000,
+      );
       assert.ok(!states.includes('error'), states.join(' → '));
       const before = chat.session.thread.entries.length;
       await chat.session.prompt('hello after new settings');

@@ -52,7 +52,13 @@ describe('Hostile session titles', function () {
     const hostileId = '\u202e\u0007evil\u200bid-0123456789';
     const indexPath = join(storeDir, 'index.json');
     const index = JSON.parse(readFileSync(indexPath, 'utf8')) as { sessions: unknown[] };
-    index.sessions.push({ sessionId: hostileId, cwd: folders[0], updatedAt: new Date().toISOString(), title: 'A session with a hostile id', turns: 0 });
+    index.sessions.push({
+      sessionId: hostileId,
+      cwd: folders[0],
+      updatedAt: new Date().toISOString(),
+      title: 'A session with a hostile id',
+      turns: 0,
+    });
     writeFileSync(`${indexPath}.tmp`, JSON.stringify(index));
     renameSync(`${indexPath}.tmp`, indexPath);
 
@@ -63,7 +69,9 @@ describe('Hostile session titles', function () {
     void vscode.commands.executeCommand('acp.resumeSession');
     const pick = await until('the QuickPick', () => a.currentPick());
     await pick.settled;
-    const item = await until('the hostile id row', () => pick.quickPick.items.find((i) => i.row?.sessionId === hostileId));
+    const item = await until('the hostile id row', () =>
+      pick.quickPick.items.find((i) => i.row?.sessionId === hostileId),
+    );
     assert.doesNotMatch(item.detail ?? '', INVISIBLE, JSON.stringify(item.detail));
     assert.equal(item.detail, `evilid-0 · ${folders[0]}`);
     pick.quickPick.hide();

@@ -11,7 +11,9 @@ describe('An agent with fewer capabilities, in a folder with no sessions', funct
   it('says the folder has no sessions yet, in the view and in Resume Session, and Enter starts one', async () => {
     const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.acp');
-    const empty = await until('the empty row', () => a.tree.getChildren().find((n): n is StateNode => n.type === 'state' && n.kind === 'empty'));
+    const empty = await until('the empty row', () =>
+      a.tree.getChildren().find((n): n is StateNode => n.type === 'state' && n.kind === 'empty'),
+    );
     assert.equal(labels(a, [empty])[0], 'No sessions in this folder yet');
     assert.equal(a.tree.getTreeItem(empty).command?.command, 'acp.newSession');
 
@@ -32,7 +34,9 @@ describe('An agent with fewer capabilities, in a folder with no sessions', funct
   it('offers no Delete without session/delete, and no Sign Out without auth.logout', async () => {
     const a = await api();
     await vscode.commands.executeCommand('acp.refreshSessions');
-    const row = await until('a session row', () => a.tree.getChildren().find((n): n is SessionNode => n.type === 'session'));
+    const row = await until('a session row', () =>
+      a.tree.getChildren().find((n): n is SessionNode => n.type === 'session'),
+    );
     const host = a.agents.all[0]!;
     assert.equal(host.connection?.features.delete, false);
     const item = a.tree.getTreeItem(row);
@@ -45,7 +49,10 @@ describe('An agent with fewer capabilities, in a folder with no sessions', funct
     assert.equal(a.contextKey('acp.canLogout'), false);
     assert.equal(a.contextKey('acp.noAgents'), false);
     const title = offered('view/title', { view: 'acp.sessions', 'acp.noAgents': false, 'acp.canLogout': false });
-    assert.ok(title.includes('acp.restartAgent') && title.includes('acp.stopAgent'), 'agent actions are offered with an agent');
+    assert.ok(
+      title.includes('acp.restartAgent') && title.includes('acp.stopAgent'),
+      'agent actions are offered with an agent',
+    );
     assert.ok(!title.includes('acp.signOut'), 'Sign Out is not offered');
   });
 });

@@ -12,7 +12,12 @@ describe('No agent configured', function () {
     await vscode.commands.executeCommand('workbench.view.extension.acp');
     assert.equal(a.contextKey('acp.noAgents'), true);
     assert.deepEqual(a.tree.getChildren(), [], 'an empty tree, so the welcome content shows');
-    const shown = welcomes({ 'acp.noAgents': true, 'acp.cannotList': a.contextKey('acp.cannotList') as boolean, workspaceFolderCount: 1, workbenchState: 'folder' });
+    const shown = welcomes({
+      'acp.noAgents': true,
+      'acp.cannotList': a.contextKey('acp.cannotList') as boolean,
+      workspaceFolderCount: 1,
+      workbenchState: 'folder',
+    });
     assert.equal(shown.length, 1);
     assert.match(shown[0]!, /No ACP agent is configured yet[\s\S]*\[Add Agent\]\(command:acp\.addAgent\)/);
     assert.deepEqual(agentStarts(), []);
@@ -20,7 +25,11 @@ describe('No agent configured', function () {
 
   it('offers no agent action in the title bar or the palette, only Add Agent', async () => {
     const a = await api();
-    const context = { view: 'acp.sessions', 'acp.noAgents': a.contextKey('acp.noAgents') as boolean, 'acp.canLogout': a.contextKey('acp.canLogout') as boolean };
+    const context = {
+      view: 'acp.sessions',
+      'acp.noAgents': a.contextKey('acp.noAgents') as boolean,
+      'acp.canLogout': a.contextKey('acp.canLogout') as boolean,
+    };
     assert.equal(context['acp.canLogout'], false);
     const title = offered('view/title', context);
     assert.ok(title.includes('acp.addAgent'));
@@ -28,10 +37,17 @@ describe('No agent configured', function () {
       assert.ok(!title.includes(command), `${command} is not offered with no agent`);
     }
     // The palette lists every contributed command unless a commandPalette entry hides it.
-    const palette = (vscode.extensions.getExtension('acp-tools.acp-client')!.packageJSON as { contributes: { menus: { commandPalette: { command: string }[] } } }).contributes.menus.commandPalette;
+    const palette = (
+      vscode.extensions.getExtension('acp-tools.acp-client')!.packageJSON as {
+        contributes: { menus: { commandPalette: { command: string }[] } };
+      }
+    ).contributes.menus.commandPalette;
     const shownInPalette = new Set(offered('commandPalette', context));
     for (const command of ['acp.restartAgent', 'acp.stopAgent', 'acp.signOut', 'acp.signIn']) {
-      assert.ok(palette.some((p) => p.command === command) && !shownInPalette.has(command), `${command} is hidden from the palette`);
+      assert.ok(
+        palette.some((p) => p.command === command) && !shownInPalette.has(command),
+        `${command} is hidden from the palette`,
+      );
     }
   });
 });

@@ -19,7 +19,12 @@ describe('An agent that cannot list sessions', function () {
     });
     assert.equal((a.lists.all()[0]!.error as Error).name, 'CannotList', 'refused before any request');
     await until('acp.cannotList', () => a.contextKey('acp.cannotList') === true);
-    const shown = welcomes({ 'acp.noAgents': false, 'acp.cannotList': true, workspaceFolderCount: 1, workbenchState: 'folder' });
+    const shown = welcomes({
+      'acp.noAgents': false,
+      'acp.cannotList': true,
+      workspaceFolderCount: 1,
+      workbenchState: 'folder',
+    });
     assert.equal(shown.length, 1);
     assert.match(shown[0]!, /This agent cannot list sessions[\s\S]*\[New Session\]\(command:acp\.newSession\)/);
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
@@ -37,12 +42,17 @@ describe('An agent that cannot list sessions', function () {
     // First; below it only the session the first test created in this window.
     assert.equal(rows[0]!.label, '$(info) This agent cannot list sessions — New Session');
     assert.equal(rows[0]!.action, 'new');
-    assert.ok(!rows.some((r) => r.action === 'retry' || r.label.startsWith('$(error)')), rows.map((r) => r.label).join(' | '));
+    assert.ok(
+      !rows.some((r) => r.action === 'retry' || r.label.startsWith('$(error)')),
+      rows.map((r) => r.label).join(' | '),
+    );
     pick.quickPick.activeItems = [rows[0]!];
     await new Promise((r) => setTimeout(r, 300));
     const before = a.chats.all.length;
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    const chat = await until('a new session', () => (a.chats.all.length > before && a.chats.all.at(-1)!.session.sessionId ? a.chats.all.at(-1) : undefined));
+    const chat = await until('a new session', () =>
+      a.chats.all.length > before && a.chats.all.at(-1)!.session.sessionId ? a.chats.all.at(-1) : undefined,
+    );
     chat.panel.dispose();
   });
 });

@@ -9,10 +9,14 @@ import { api, until } from '../../support';
 /** The folder's session ids in the order the reference agent lists them (newest first, then by id). */
 function listedIds(): string[] {
   const { storeDir, folders } = suiteContext();
-  const index = JSON.parse(readFileSync(join(storeDir, 'index.json'), 'utf8')) as { sessions: { sessionId: string; cwd: string; updatedAt: string }[] };
+  const index = JSON.parse(readFileSync(join(storeDir, 'index.json'), 'utf8')) as {
+    sessions: { sessionId: string; cwd: string; updatedAt: string }[];
+  };
   return index.sessions
     .filter((s) => s.cwd === folders[0])
-    .sort((a, b) => (a.updatedAt !== b.updatedAt ? (a.updatedAt > b.updatedAt ? -1 : 1) : a.sessionId < b.sessionId ? -1 : 1))
+    .sort((a, b) =>
+      a.updatedAt !== b.updatedAt ? (a.updatedAt > b.updatedAt ? -1 : 1) : a.sessionId < b.sessionId ? -1 : 1,
+    )
     .map((s) => s.sessionId);
 }
 
@@ -62,6 +66,9 @@ describe('Resume Session at the 5,000-session cap', function () {
     await until('the match', () => pick.quickPick.items.find((i) => i.row?.sessionId === target && i.alwaysShow));
     await pick.settled;
     assert.equal(list.items.length, 6000, 'the page with the session, and no further');
-    assert.ok(pick.quickPick.items.some((i) => i.action === 'more'), '"Load more…" stays for the rest');
+    assert.ok(
+      pick.quickPick.items.some((i) => i.action === 'more'),
+      '"Load more…" stays for the rest',
+    );
   });
 });

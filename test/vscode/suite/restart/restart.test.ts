@@ -8,7 +8,8 @@ import { api, labels, loadedRoot, until } from '../../support';
 describe('After the agent restarts, the lists reload', function () {
   this.timeout(90_000);
 
-  const sessionIds = (nodes: TreeNode[]) => nodes.filter((n): n is SessionNode => n.type === 'session').map((n) => n.row.sessionId);
+  const sessionIds = (nodes: TreeNode[]) =>
+    nodes.filter((n): n is SessionNode => n.type === 'session').map((n) => n.row.sessionId);
   const stateRows = (nodes: TreeNode[]) => nodes.filter((n): n is StateNode => n.type === 'state');
 
   it('shows "Agent stopped — Restart" after a crash while listing, then the rows come back without Retry', async () => {
@@ -35,12 +36,20 @@ describe('After the agent restarts, the lists reload', function () {
     try {
       const more = stateRows(a.tree.getChildren()).find((n) => n.kind === 'loadMore');
       await vscode.commands.executeCommand('acp.loadMore', more);
-      const back = await until('the rows back from the new process', () => {
-        const nodes = a.tree.getChildren();
-        const c = host.connection;
-        const ok = c && c.pid !== pid && a.lists.all()[0]!.state === 'idle' && stateRows(nodes).every((n) => n.kind === 'loadMore');
-        return ok ? nodes : undefined;
-      }, 30_000);
+      const back = await until(
+        'the rows back from the new process',
+        () => {
+          const nodes = a.tree.getChildren();
+          const c = host.connection;
+          const ok =
+            c &&
+            c.pid !== pid &&
+            a.lists.all()[0]!.state === 'idle' &&
+            stateRows(nodes).every((n) => n.kind === 'loadMore');
+          return ok ? nodes : undefined;
+        },
+        30_000,
+      );
       const stopped = seen.find((s) => s.kind === 'stopped');
       assert.ok(stopped, `no "stopped" row was shown: ${JSON.stringify(seen)}`);
       assert.equal(stopped.label, 'Reference Agent stopped — Restart');
@@ -63,7 +72,11 @@ describe('After the agent restarts, the lists reload', function () {
     const created = await c.newSession({ cwd, mcpServers: [] });
     assert.ok(!sessionIds(a.tree.getChildren()).includes(created.sessionId));
     process.kill(c.pid!, 'SIGKILL');
-    await until('the new session listed after the restart', () => sessionIds(a.tree.getChildren()).includes(created.sessionId), 30_000);
+    await until(
+      'the new session listed after the restart',
+      () => sessionIds(a.tree.getChildren()).includes(created.sessionId),
+      30_000,
+    );
     assert.notEqual(host.connection?.pid, c.pid);
   });
 });

@@ -51,8 +51,14 @@ describe('ACP: Resume Session', function () {
     assert.equal(rows.length, 300, 'every page arrived');
     assert.equal(qp.value, 'session', 'what the user typed stays');
     const times = rows.map((i) => i.row!.updatedAtMs ?? 0);
-    assert.deepEqual(times, [...times].sort((x, y) => y - x), 'newest first');
-    assert.ok(rows[0]!.detail!.includes(rows[0]!.row!.sessionId.slice(0, 8)) && rows[0]!.detail!.includes(rows[0]!.row!.cwd));
+    assert.deepEqual(
+      times,
+      [...times].sort((x, y) => y - x),
+      'newest first',
+    );
+    assert.ok(
+      rows[0]!.detail!.includes(rows[0]!.row!.sessionId.slice(0, 8)) && rows[0]!.detail!.includes(rows[0]!.row!.cwd),
+    );
   });
 
   it('finds a session on the last page by an id prefix and opens it with Enter', async () => {
@@ -62,7 +68,9 @@ describe('ACP: Resume Session', function () {
     void vscode.commands.executeCommand('acp.resumeSession');
     const pick = await until('the QuickPick', () => a.currentPick());
     pick.type(last.sessionId.slice(0, 12));
-    const hit = await until('the prefix match', () => pick.quickPick.items.find((i) => i.row?.sessionId === last.sessionId && i.alwaysShow));
+    const hit = await until('the prefix match', () =>
+      pick.quickPick.items.find((i) => i.row?.sessionId === last.sessionId && i.alwaysShow),
+    );
     pick.quickPick.activeItems = [hit];
     // The QuickPick's state reaches the workbench on a later tick than a command does.
     await new Promise((r) => setTimeout(r, 300));
@@ -98,7 +106,10 @@ describe('ACP: Resume Session', function () {
     const a = await api();
     const sessions = await allSessions();
     const chosen = sessions[7]!;
-    const chat = await a.chats.open({ agentId: a.agents.all[0]!.config.id, sessionId: chosen.sessionId, cwd: chosen.cwd }, 'resume');
+    const chat = await a.chats.open(
+      { agentId: a.agents.all[0]!.config.id, sessionId: chosen.sessionId, cwd: chosen.cwd },
+      'resume',
+    );
     await until('attached', () => chat!.session.capabilities().canPrompt);
     await closeAllChats();
     await vscode.commands.executeCommand('acp.continueLastSession');
@@ -109,7 +120,9 @@ describe('ACP: Resume Session', function () {
     const a = await api();
     const sessions = await allSessions();
     const target = sessions[150]!;
-    await a.handleUri(vscode.Uri.parse(`vscode://acp-tools.acp-client/resume?session=${encodeURIComponent(target.sessionId)}`));
+    await a.handleUri(
+      vscode.Uri.parse(`vscode://acp-tools.acp-client/resume?session=${encodeURIComponent(target.sessionId)}`),
+    );
     await until('the linked chat', () => a.chats.get(a.agents.all[0]!.config.id, target.sessionId));
 
     const elsewhere = mkdtempSync(join(tmpdir(), 'acp-elsewhere-'));

@@ -35,7 +35,10 @@ describe('Chat panel from the Sessions view', function () {
   it('sends a prompt and streams the reply into the thread', async () => {
     const a = await api();
     const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[2]!;
-    const chat = (await a.chats.open({ agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd }, 'load'))!;
+    const chat = (await a.chats.open(
+      { agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd },
+      'load',
+    ))!;
     await until('attached', () => chat.session.capabilities().canPrompt);
     const before = chat.session.thread.entries.length;
     await chat.session.prompt('Hello there');
@@ -49,22 +52,33 @@ describe('Chat panel from the Sessions view', function () {
     const a = await api();
     // A listed session, not a new one: the paging tests count this folder's sessions.
     const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[3]!;
-    const chat = (await a.chats.open({ agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd }, 'resume'))!;
+    const chat = (await a.chats.open(
+      { agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd },
+      'resume',
+    ))!;
     await until('attached', () => chat.session.capabilities().canPrompt);
     await chat.session.prompt('show me all update kinds');
     const tool = await until('terminal output under the tool call', () =>
-      chat.session.thread.entries.find((e) => e.type === 'tool' && Object.values(e.terminalOutput ?? {}).some((t) => t.output.includes('hello'))),
+      chat.session.thread.entries.find(
+        (e) => e.type === 'tool' && Object.values(e.terminalOutput ?? {}).some((t) => t.output.includes('hello')),
+      ),
     );
     assert.equal(tool.type === 'tool' && Object.values(tool.terminalOutput ?? {})[0]?.exitCode, 0);
     chat.panel.dispose();
   });
 
-  it('routes the agent\'s elicitation to the chat of its session, and answers cancel when the panel closes', async () => {
+  it("routes the agent's elicitation to the chat of its session, and answers cancel when the panel closes", async () => {
     const a = await api();
     const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[4]!;
-    const chat = (await a.chats.open({ agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd }, 'resume'))!;
+    const chat = (await a.chats.open(
+      { agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd },
+      'resume',
+    ))!;
     await until('attached', () => chat.session.capabilities().canPrompt);
-    const card = () => chat.session.thread.entries.find((e): e is ElicitationEntry => e.type === 'elicitation' && e.outcome === undefined);
+    const card = () =>
+      chat.session.thread.entries.find(
+        (e): e is ElicitationEntry => e.type === 'elicitation' && e.outcome === undefined,
+      );
     const turn = chat.session.prompt('elicit');
     const first = await until('the form card', card);
     const values = { name: 'Atlas', seats: '4', languages: ['Go'] };
@@ -76,6 +90,13 @@ describe('Chat panel from the Sessions view', function () {
     void chat.session.prompt('elicit').catch(() => undefined);
     const second = await until('a second card', card);
     chat.panel.dispose();
-    await until('the cancel', () => second.requestId && chat.session.thread.entries.some((e) => e.type === 'elicitation' && e.requestId === second.requestId && e.outcome === 'cancel'));
+    await until(
+      'the cancel',
+      () =>
+        second.requestId &&
+        chat.session.thread.entries.some(
+          (e) => e.type === 'elicitation' && e.requestId === second.requestId && e.outcome === 'cancel',
+        ),
+    );
   });
 });

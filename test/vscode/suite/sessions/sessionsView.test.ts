@@ -26,7 +26,11 @@ describe('Sessions view (one folder, one agent)', function () {
     });
     const ids = second.filter((n): n is SessionNode => n.type === 'session').map((n) => n.row.sessionId);
     assert.equal(new Set(ids).size, 100, 'no duplicates');
-    assert.deepEqual(ids.slice(0, 50), sessions.map((s) => s.row.sessionId), 'earlier rows keep their order');
+    assert.deepEqual(
+      ids.slice(0, 50),
+      sessions.map((s) => s.row.sessionId),
+      'earlier rows keep their order',
+    );
 
     await vscode.commands.executeCommand('acp.loadMore', second.at(-1));
     const all = await until('the last page', () => {
@@ -49,10 +53,14 @@ describe('Sessions view (one folder, one agent)', function () {
     assert.match(String(item.contextValue), /^session\.load\.resume\.delete/);
   });
 
-  it('keeps each row\'s id across a refresh that moves every row down', async () => {
+  it("keeps each row's id across a refresh that moves every row down", async () => {
     const a = await api();
     const idsOf = (nodes: TreeNode[]) =>
-      new Map(nodes.filter((n): n is SessionNode => n.type === 'session').map((n) => [n.row.sessionId, a.tree.getTreeItem(n).id]));
+      new Map(
+        nodes
+          .filter((n): n is SessionNode => n.type === 'session')
+          .map((n) => [n.row.sessionId, a.tree.getTreeItem(n).id]),
+      );
     const before = idsOf(await loadedRoot(a));
     assert.equal(new Set(before.values()).size, before.size, 'ids are unique');
     // A session made behind the view's back lands on top after the refresh: every row moves.
@@ -93,7 +101,10 @@ describe('Sessions view (one folder, one agent)', function () {
     const list = a.lists.all()[0]!;
     const changes: unknown[] = [];
     let redraws = 0;
-    const subs = [list.onDidChange((c) => changes.push(c)), a.tree.onDidChangeTreeData((e) => (e === undefined ? redraws++ : 0))];
+    const subs = [
+      list.onDidChange((c) => changes.push(c)),
+      a.tree.onDidChangeTreeData((e) => (e === undefined ? redraws++ : 0)),
+    ];
     try {
       assert.equal(every, 60_000, 'a tick each minute');
       assert.equal(a.tree.getTreeItem(node!).description, '5 min ago');
@@ -149,9 +160,15 @@ describe('Sessions view (one folder, one agent)', function () {
     });
     await vscode.commands.executeCommand('acp.deleteSession', victim);
     assert.match(asked, /Delete the session/);
-    await until('the row gone', () => !a.tree.getChildren().some((n) => n.type === 'session' && n.row.sessionId === victim.row.sessionId));
+    await until(
+      'the row gone',
+      () => !a.tree.getChildren().some((n) => n.type === 'session' && n.row.sessionId === victim.row.sessionId),
+    );
     await vscode.commands.executeCommand('acp.refreshSessions');
     const fresh = await loadedRoot(a);
-    assert.ok(!fresh.some((n) => n.type === 'session' && n.row.sessionId === victim.row.sessionId), 'the agent no longer lists it');
+    assert.ok(
+      !fresh.some((n) => n.type === 'session' && n.row.sessionId === victim.row.sessionId),
+      'the agent no longer lists it',
+    );
   });
 });

@@ -37,7 +37,10 @@ describe('Two agents side by side', function () {
     const firstPid = (await first!.host.connect()).pid;
     const secondPid = (await second!.host.connect()).pid;
     await vscode.commands.executeCommand('acp.restartAgent', first);
-    await until('restarted', () => first!.host.connection?.pid !== undefined && first!.host.connection.pid !== firstPid);
+    await until(
+      'restarted',
+      () => first!.host.connection?.pid !== undefined && first!.host.connection.pid !== firstPid,
+    );
     assert.equal(second!.host.connection?.pid, secondPid, 'the other agent kept its process');
 
     await vscode.commands.executeCommand('acp.stopAgent', second);
@@ -48,7 +51,7 @@ describe('Two agents side by side', function () {
     await until('the status bar', () => a.statusBar.text === '$(hubot) ACP: 1 ready');
   });
 
-  it('names each row\'s agent in Resume Session', async () => {
+  it("names each row's agent in Resume Session", async () => {
     const a = await api();
     // Both agents list the same store: every session appears once per agent, each row named.
     void vscode.commands.executeCommand('acp.resumeSession');
@@ -56,7 +59,8 @@ describe('Two agents side by side', function () {
     await pick.settled;
     const rows = pick.quickPick.items.filter((i) => i.row);
     assert.equal(rows.length, 8);
-    for (const item of rows) assert.ok(item.description?.endsWith(` · ${item.host!.config.name}`), String(item.description));
+    for (const item of rows)
+      assert.ok(item.description?.endsWith(` · ${item.host!.config.name}`), String(item.description));
     assert.deepEqual([...new Set(rows.map((i) => i.host!.config.name))].sort(), ['Reference Agent', 'Second Agent']);
     pick.quickPick.hide();
     await until('the QuickPick closed', () => a.currentPick() === undefined);

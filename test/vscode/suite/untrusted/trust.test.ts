@@ -44,7 +44,7 @@ describe('Restricted Mode', function () {
     assert.ok(refusal(a.tree.getChildren(second)), 'the other agent still waits');
   });
 
-  it('lists the waiting agent\'s sessions as soon as the workspace is trusted, without Retry', async () => {
+  it("lists the waiting agent's sessions as soon as the workspace is trusted, without Retry", async () => {
     const a = await api();
     const [, second] = await agentNodes();
     let asked = 0;
@@ -55,7 +55,11 @@ describe('Restricted Mode', function () {
     await vscode.commands.executeCommand('workbench.trust.manage');
     askDriver('trustWorkspace');
     await until('the workspace trusted', () => vscode.workspace.isTrusted, 30_000);
-    await until('the second agent\'s sessions', () => a.tree.getChildren(second).some((n) => n.type === 'session'), 30_000);
+    await until(
+      "the second agent's sessions",
+      () => a.tree.getChildren(second).some((n) => n.type === 'session'),
+      30_000,
+    );
     assert.equal(refusal(a.tree.getChildren(second)), undefined);
     assert.equal(asked, 0, 'trusted: nobody is asked');
     assert.equal(agentStarts().length, 2);
