@@ -104,7 +104,7 @@ export class ChatSession extends SessionAttachment {
     this.capsEmitter.fire();
     try {
       const response = await c.prompt({ sessionId, prompt: [{ type: 'text', text }] }, abort.signal);
-      if (response.stopReason === 'cancelled') this.thread.markInterrupted();
+      if (response.stopReason === 'cancelled') this.thread.markInterrupted(this.interruption(abort));
       else this.thread.markTurnEnded();
       if (
         response.stopReason === 'max_tokens' ||
@@ -123,7 +123,7 @@ export class ChatSession extends SessionAttachment {
         this.thread.setStatus({ state: 'error', message: this.deps.describeError(e), canRetry: true, signIn: true });
         return;
       }
-      this.thread.markInterrupted();
+      this.thread.markInterrupted(this.interruption(abort));
       if (e instanceof AgentExited || !c.isAlive) {
         this.thread.setStatus({ state: 'disconnected', message: this.deps.describeError(e) });
       } else if (e instanceof Cancelled) {
@@ -138,9 +138,17 @@ export class ChatSession extends SessionAttachment {
     }
   }
 
+  /** The turns the user stopped: their end reads "Stopped", not "Turn interrupted". */
+  private readonly stopped = new WeakSet<AbortController>();
+
+  private interruption(turn: AbortController): string {
+    return this.stopped.has(turn) ? 'Stopped' : 'Turn interrupted';
+  }
+
   /** `session/cancel`; the agent ends the turn with "cancelled" and answers pending permissions. */
   async cancel(): Promise<void> {
     if (!this.prompting || !this.sessionId) return;
+    this.stopped.add(this.prompting);
     this.cancelRequests();
     await this.connection
       ?.cancel(this.sessionId)

@@ -11,6 +11,8 @@ import {
   cancelTurnRequest,
   capabilitiesChangedEvent,
   changedEvent,
+  draftChangedEvent,
+  focusInputEvent,
   openDiffRequest,
   openLinkRequest,
   openLocationRequest,
@@ -31,6 +33,8 @@ import { describeError } from './errorText';
 import { openLink, openLocation, openWebAddress } from './links';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
+/** The longest draft kept, in characters. */
+const MAX_DRAFT = 100_000;
 /** Entries sent in a snapshot; the rest follow in batches. */
 const SNAPSHOT_HEAD = 200;
 
@@ -43,14 +47,23 @@ export class ChatPanel extends Disposable {
   private readonly channel: MessageConnection;
   private readonly batcher: ChangeBatcher;
   private ready = false;
+  private draftText: string;
+  /** "Focus Chat Input" asked before the webview was ready: focus once it is. */
+  private focusWhenReady = false;
+  /** Created in this panel: its tab says "New session" until the agent gives it a title. */
+  private readonly startedNew: boolean;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     readonly session: ChatSession,
     private readonly extensionUri: vscode.Uri,
     private readonly diffs: DiffContents,
+    /** A draft kept from the last time this session's panel closed unsent. */
+    keptDraft = '',
   ) {
     super();
+    this.draftText = keptDraft;
+    this.startedNew = !session.sessionId;
     const webview = panel.webview;
     webview.options = {
       enableScripts: true,
@@ -92,8 +105,16 @@ export class ChatPanel extends Disposable {
     // A long history in one message is one long task in the webview (decoding megabytes): the
     // snapshot carries the first entries and the rest follows as batched additions, in order.
     const rest = thread.entries.splice(SNAPSHOT_HEAD);
-    void this.channel.sendNotification(snapshotEvent, { thread, capabilities: this.session.capabilities() });
+    void this.channel.sendNotification(snapshotEvent, {
+      thread,
+      capabilities: this.session.capabilities(),
+      ...(this.draftText ? { draft: this.draftText } : {}),
+    });
     this.ready = true;
+    if (this.focusWhenReady) {
+      this.focusWhenReady = false;
+      void this.channel.sendNotification(focusInputEvent);
+    }
     for (let i = 0; i < rest.length; i += 200) {
       this.batcher.push(
         rest
@@ -107,6 +128,9 @@ export class ChatPanel extends Disposable {
     const c = this.channel;
     const s = this.session;
     c.onRequest(readyRequest, () => this.sendSnapshot());
+    c.onNotification(draftChangedEvent, ({ text }) => {
+      if (typeof text === 'string') this.draftText = text.slice(0, MAX_DRAFT);
+    });
     c.onRequest(sendPromptRequest, ({ text }) => {
       if (typeof text !== 'string' || !text.trim()) return;
       // Accepted now; the turn streams into the thread and ends on its own.
@@ -152,10 +176,22 @@ export class ChatPanel extends Disposable {
     c.onRequest(showLogRequest, () => vscode.commands.executeCommand('acp.showLog'));
   }
 
+  /** What the user typed and has not sent (kept when the panel closes). */
+  get draft(): string {
+    return this.draftText;
+  }
+
+  /** Shows the panel and puts the keyboard focus in its message box. */
+  focusInput(): void {
+    this.panel.reveal(this.panel.viewColumn, false);
+    if (this.ready && this.panel.visible) void this.channel.sendNotification(focusInputEvent);
+    else this.focusWhenReady = true;
+  }
+
   private updateTitle(): void {
     const raw = this.session.thread.meta.title;
     const id = this.session.sessionId;
-    const title = raw ? sanitizeText(raw, 60) : id ? `Session ${id.slice(0, 8)}` : 'New session';
+    const title = raw ? sanitizeText(raw, 60) : id && !this.startedNew ? `Session ${id.slice(0, 8)}` : 'New session';
     if (this.panel.title !== title) this.panel.title = title;
   }
 

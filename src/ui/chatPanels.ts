@@ -14,10 +14,12 @@ import { readPanelTarget } from '../protocol/panelTarget';
 import { normalizePath } from '../sessions/paths';
 import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
 import { DiffContents } from './diffContents';
+import { setContext } from './contextKeys';
 import { describeError } from './errorText';
 import type { OpenChats } from './sessionsTree';
 
 const LAST_OPENED_KEY = 'acp.lastOpened';
+const DRAFT_KEY = 'acp.draft';
 
 /**
  * Every open chat panel, one per session: opening an open session reveals it. Also the bridge
@@ -89,7 +91,7 @@ export class ChatPanels extends Disposable implements OpenChats {
     }
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
-      target.title ?? 'ACP Chat',
+      target.title ?? (target.sessionId ? `Session ${target.sessionId.slice(0, 8)}` : 'New session'),
       vscode.ViewColumn.Active,
       {
         enableScripts: true,
@@ -100,7 +102,7 @@ export class ChatPanels extends Disposable implements OpenChats {
         ],
       },
     );
-    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps));
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
     void chat.session.attach(mode);
     return chat;
   }
@@ -112,12 +114,16 @@ export class ChatPanels extends Disposable implements OpenChats {
       panel.dispose();
       return;
     }
-    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps));
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
     void chat.session.attach('load');
   }
 
-  private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
-    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs);
+  private adopt(panel: vscode.WebviewPanel, session: ChatSession, draft: string): ChatPanel {
+    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, draft);
+    this.lastActive = chat;
+    panel.onDidChangeViewState(() => {
+      if (panel.active) this.lastActive = chat;
+    });
     const name = () => {
       const id = session.sessionId;
       if (!id) return;
@@ -128,23 +134,57 @@ export class ChatPanels extends Disposable implements OpenChats {
     };
     if (session.sessionId) name();
     else this.unnamed.add(chat);
+    this.updateHasChat();
     session.onDidCreateSession(() => {
       name();
       this.createdEmitter.fire({ session });
     });
     panel.onDidDispose(() => {
       const id = session.sessionId;
+      this.keepDraft(session.target, chat.draft);
+      if (this.lastActive === chat) this.lastActive = undefined;
       this.unnamed.delete(chat);
       if (id && this.panels.get(this.key(session.target.agentId, id)) === chat) {
         this.panels.deleteAndLeak(this.key(session.target.agentId, id));
         this.openEmitter.fire({ agentId: session.target.agentId, sessionId: id });
       }
       chat.dispose();
+      this.updateHasChat();
       void session.close().finally(() => {
         if (id) this.closedEmitter.fire({ agentId: session.target.agentId, sessionId: id });
       });
     });
     return chat;
+  }
+
+  /** The chat last active (for "Focus Chat Input" when no chat is in front). */
+  private lastActive: ChatPanel | undefined;
+
+  /** "ACP: Focus Chat Input": the chat in front, else the one last used; false when no chat is open. */
+  focusInput(): boolean {
+    const chat = this.all.find((c) => c.panel.active) ?? this.lastActive ?? this.all[0];
+    chat?.focusInput();
+    return chat !== undefined;
+  }
+
+  private updateHasChat(): void {
+    setContext('acp.hasChat', this.all.length > 0);
+  }
+
+  /**
+   * An unsent draft outlives its panel: it is kept per session (per agent and folder for a
+   * chat whose session was never created) and handed to the next panel of that session.
+   */
+  private keepDraft(target: ChatTarget, draft: string): void {
+    void this.state.update(draftKey(target), draft.trim() ? draft : undefined);
+  }
+
+  private takeDraft(target: ChatTarget): string {
+    const key = draftKey(target);
+    const draft = this.state.get<unknown>(key);
+    if (draft === undefined) return '';
+    void this.state.update(key, undefined);
+    return typeof draft === 'string' ? draft : '';
   }
 
   /** The session this window last opened in a folder (however the agent spelled the folder's path). */
@@ -214,6 +254,12 @@ export class ChatPanels extends Disposable implements OpenChats {
   terminalReleased(agentId: string, sessionId: string, terminalId: string): void {
     this.sessionFor(agentId, sessionId)?.releaseTerminal(terminalId);
   }
+}
+
+function draftKey(target: ChatTarget): string {
+  return target.sessionId
+    ? `${DRAFT_KEY}:${target.agentId}:${target.sessionId}`
+    : `${DRAFT_KEY}:new:${target.agentId}:${normalizePath(target.cwd)}`;
 }
 
 /** Keyed by the folder's normalised path: the agent's spelling of a cwd may differ from the window's. */

@@ -10,6 +10,7 @@ import {
   answerPermissionRequest,
   cancelLoadRequest,
   cancelTurnRequest,
+  draftChangedEvent,
   openDiffRequest,
   openLinkRequest,
   openLocationRequest,
@@ -26,6 +27,7 @@ import {
 import { emptyText, Header, StatusArea } from './chrome';
 import { Composer } from './composer';
 import { ElicitationForms } from './elicitationForms';
+import { focusComposerWhenPageFocused } from './pageFocus';
 import { actionButton, el, icon } from './dom';
 import { classifyHref } from './links';
 import { ThreadModel } from './model';
@@ -105,7 +107,11 @@ export class ChatApp {
         setMode: (modeId) => this.request(setModeRequest, { modeId }, () => this.pickerRefused()),
         setConfig: (configId, value) =>
           this.request(setConfigOptionRequest, { configId, value }, () => this.pickerRefused()),
-        draftChanged: () => this.saveSoon(),
+        draftChanged: (text) => {
+          this.saveSoon();
+          // Each change, not on a timer: closing the panel tears the page down at once.
+          void this.connection.sendNotification(draftChangedEvent, { text });
+        },
       },
       saved.draft,
     );
@@ -140,9 +146,17 @@ export class ChatApp {
     document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && this.saveNow());
     window.addEventListener('pagehide', () => this.saveNow());
     this.composer.focus();
+    focusComposerWhenPageFocused(() => this.composer.focus());
+  }
+
+  /** "ACP: Focus Chat Input". */
+  focusInput(): void {
+    this.composer.focus();
   }
 
   snapshot(params: SnapshotParams): void {
+    // A draft kept from when this session's panel was last closed.
+    if (params.draft && !this.composer.draft) this.composer.restoreDraft(params.draft);
     // Changes queued before a snapshot belong to the old picture.
     this.pending.length = 0;
     this.replaced.clear();
