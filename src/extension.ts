@@ -12,8 +12,10 @@ import { SessionsTree } from './ui/sessionsTree';
 import { SettingsService } from './ui/settings';
 import { agentTerminals } from './ui/terminalOutput';
 import { registerAgentCommands } from './ui/agentCommands';
+import { answerNoAgent, watchIgnoredAgents } from './ui/agentSettings';
 import { secretLookup, signInEnvOf } from './ui/signIn';
 import { AgentStatusBar } from './ui/statusBar';
+import { FirstStarts } from './ui/firstStart';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/trust';
@@ -101,9 +103,16 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     new McpSelector(log),
   );
   const chats = (late.chats = new ChatPanels(agents, context.extensionUri, context.workspaceState, log, mcp));
-  const tree = new SessionsTree(agents, lists, chats);
+  const starts = new FirstStarts(agents, context.globalState);
+  const tree = new SessionsTree(agents, lists, chats, starts);
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
   const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: defaultConfirm };
+  // With no agent, the view looks for agents written where this window does not read them.
+  const ignored = watchIgnoredAgents(context.globalStorageUri);
+  const lookForIgnored = () => {
+    if (view.visible && settings.value.agents.length === 0) void ignored.check();
+  };
+  lookForIgnored();
   const statusBar = new AgentStatusBar(agents);
   const contextKeys = new AgentContextKeys(agents);
   context.subscriptions.push(
@@ -113,9 +122,13 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     cache,
     lists,
     chats,
+    starts,
     tree,
     view,
     settings.onDidChange(applySettings),
+    ignored,
+    view.onDidChangeVisibility(lookForIgnored),
+    settings.onDidChange(lookForIgnored),
     chats.onDidCreateSession(({ session }) => {
       const id = session.sessionId;
       if (id)
@@ -132,13 +145,13 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, chats, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
-      resumeSession({ agents, lists, chats: chats, settings }),
+      agents.all.length === 0 ? answerNoAgent() : resumeSession({ agents, lists, chats: chats, settings }),
     ),
     vscode.window.registerUriHandler({
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     }),
     vscode.commands.registerCommand('acp.continueLastSession', () =>
-      continueLastSession({ agents, lists, chats: chats, settings }),
+      agents.all.length === 0 ? answerNoAgent() : continueLastSession({ agents, lists, chats: chats, settings }),
     ),
     { dispose: () => void agents.stopAll() },
   );

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
+import { answerNoAgent } from './agentSettings';
 
 /** The agent a command acts on: the only one, or the user's choice (default first). */
 export async function pickAgent(agents: AgentRegistry, placeHolder: string): Promise<AgentHost | undefined> {
   const all = agents.all;
   if (all.length === 0) {
-    const choice = await vscode.window.showInformationMessage('ACP: no agent is configured yet.', 'Add Agent');
-    if (choice === 'Add Agent') void vscode.commands.executeCommand('acp.addAgent');
+    void answerNoAgent();
     return undefined;
   }
   if (all.length === 1) return all[0];

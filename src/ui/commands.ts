@@ -4,7 +4,9 @@ import type { OpenMode } from '../chat/controller';
 import { pickAgent, pickFolder } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
 import { showError } from './messages';
-import { addAgent } from './presets';
+import { editAgent, removeAgent, type AgentField } from './agentEditor';
+import { answerNoAgent, copyIgnoredAgents, openAgentSettings } from './agentSettings';
+import { addAgent, type AddAgentArgs } from './presets';
 import { folderPath, type SessionNode, type SessionsTree, type TreeNode } from './sessionsTree';
 import type { SessionLists } from './sessionLists';
 import type { SettingsService } from './settings';
@@ -68,6 +70,14 @@ export async function newSession(deps: CommandDeps, node?: TreeNode): Promise<vo
   await deps.chats.open({ agentId: host.config.id, cwd, additionalDirectories: otherFolders(cwd) }, 'new');
 }
 
+/** The agent a command was given (a tree node's, a host, an agent id), else the user's choice. */
+async function agentOf(deps: CommandDeps, arg: unknown, placeHolder: string): Promise<AgentHost | undefined> {
+  if (typeof arg === 'string') return deps.agents.get(arg);
+  const host = (arg as { host?: unknown } | undefined)?.host ?? arg;
+  if (host && deps.agents.all.includes(host as AgentHost)) return host as AgentHost;
+  return pickAgent(deps.agents, placeHolder);
+}
+
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const { agents, lists, settings } = deps;
   const asSession = (node: unknown): SessionNode | undefined =>
@@ -75,10 +85,11 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const run = (id: string, fn: (...args: unknown[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        await fn(...args);
+        return await fn(...args);
       } catch (e) {
         // The command is over; the message stays until the user dismisses it.
         void showError('ACP', e);
+        return undefined;
       }
     });
   return [
@@ -127,13 +138,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       if (n?.type === 'state') return n.list.retry();
     }),
     run('acp.refreshSessions', async () => {
+      if (agents.all.length === 0) return answerNoAgent();
       await Promise.all(lists.all().map((l) => l.refresh()));
       deps.tree.refreshAll();
     }),
     run('acp.newSession', (node) => newSession(deps, node as TreeNode | undefined)),
     run('acp.restartAgent', async (node) => {
-      const n = node as TreeNode | undefined;
-      const host = n && n.type !== 'folder' ? n.host : await pickAgent(agents, 'Restart which agent?');
+      const host = await agentOf(deps, node, 'Restart which agent?');
       if (!host) return;
       // Open chats attach again when the agent is ready (each chat watches its agent's state).
       await vscode.window.withProgress(
@@ -142,12 +153,29 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       );
     }),
     run('acp.stopAgent', async (node) => {
-      const n = node as TreeNode | undefined;
-      const host = n && n.type !== 'folder' ? n.host : await pickAgent(agents, 'Stop which agent?');
+      const host = await agentOf(deps, node, 'Stop which agent?');
       await host?.stop();
     }),
+    // Arguments (tests, automation): an agent, then a field and its new value to skip the questions.
+    run('acp.editAgent', async (node, field, value) => {
+      const host = await agentOf(deps, node, 'Edit which agent?');
+      const known = field === 'name' || field === 'command' ? (field as AgentField) : undefined;
+      return host ? editAgent(host, known, typeof value === 'string' ? value : undefined) : false;
+    }),
+    run('acp.removeAgent', async (node) => {
+      const host = await agentOf(deps, node, 'Remove which agent?');
+      return host ? removeAgent(host, (m, a) => deps.confirm(m, a)) : false;
+    }),
     run('acp.showLog', () => deps.log.show(true)),
-    run('acp.openAgentSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'acp.agents')),
-    run('acp.addAgent', () => addAgent()),
+    run('acp.focusChatInput', () => {
+      if (!deps.chats.focusInput()) void vscode.window.showInformationMessage('ACP: no chat is open.');
+    }),
+    run('acp.openAgentSettings', async (node) => {
+      const host = (node as { host?: AgentHost } | undefined)?.host;
+      await openAgentSettings(typeof node === 'string' ? node : host?.config.id);
+    }),
+    // Returns the new agent's id; a preset id or a command line skips the questions (tests).
+    run('acp.addAgent', (args) => addAgent(args && typeof args === 'object' ? (args as AddAgentArgs) : {})),
+    run('acp.copyAgentsToRemote', () => copyIgnoredAgents()),
   ];
 }

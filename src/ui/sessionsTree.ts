@@ -1,14 +1,15 @@
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import { displayState, STATE_WORDS, type AgentDisplayState } from '../agent/auth';
+import { STATE_WORDS, type AgentDisplayState } from '../agent/auth';
 import { AgentExited, AuthRequired } from '../agent/errors';
 import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
 import { describeError, startFailure } from './errorText';
-import { canLogout, setContext } from './contextKeys';
+import { canLogout, setContext, shownState } from './contextKeys';
+import type { FirstStarts } from './firstStart';
 import { CannotList, type SessionLists } from './sessionLists';
 
 /** A workspace folder (only shown when the window has several). */
@@ -81,6 +82,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     private readonly agents: AgentRegistry,
     private readonly lists: SessionLists,
     private readonly chats: OpenChats,
+    /** Says when a first start is downloading the agent (npx). */
+    private readonly starts?: FirstStarts,
   ) {
     super();
     this.register(
@@ -224,7 +227,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     }
     for (const id of nodes.keys()) if (!seen.has(id)) nodes.delete(id);
     if (list.notice) out.push(state('notice', list.notice));
-    if (list.state === 'loading' && list.items.length === 0) out.push(state('loading', 'Loading sessions…'));
+    if (list.state === 'loading' && list.items.length === 0)
+      out.push(state('loading', this.starts?.loadingLabel(host) ?? 'Loading sessions…'));
     else if (list.state === 'loadingMore') out.push(state('loading', 'Loading more…'));
     else if (list.state === 'error') {
       if (list.error instanceof AuthRequired) out.push(state('signIn', `Sign in to ${host.config.name}`));
@@ -286,7 +290,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       case 'agent': {
         const item = new vscode.TreeItem(element.host.config.name, vscode.TreeItemCollapsibleState.Expanded);
         item.id = `agent:${element.path}:${element.host.config.id}`;
-        const shown = displayState(element.host.state.kind, element.host.needsSignIn);
+        const shown = shownState(element.host);
         item.description = STATE_WORDS[shown];
         item.iconPath = AGENT_ICONS[shown];
         const { state } = element.host;
@@ -342,6 +346,7 @@ const AGENT_ICONS: Record<AgentDisplayState, vscode.ThemeIcon> = {
   ready: new vscode.ThemeIcon('hubot'),
   signIn: new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+  startFailed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
 };
 
 function stateItem(node: StateNode): vscode.TreeItem {

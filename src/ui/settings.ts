@@ -7,6 +7,7 @@ import type { TraceLevel } from '../agent/wireTap';
 import type { OpenMode } from '../chat/controller';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
+import { machineSetting } from './agentSettings';
 
 /** The extension's settings, typed and read once per change. */
 export interface Settings {
@@ -21,18 +22,22 @@ export interface Settings {
 
 function read(): Settings {
   const c = vscode.workspace.getConfiguration('acp');
-  const { agents, problems } = parseAgents(c.get('agents'));
-  const mcp = parseMcpServers(c.get('mcpServers'), 'acp.mcpServers');
+  const { agents, problems } = parseAgents(machineSetting('agents'));
+  const mcp = parseMcpServers(machineSetting('mcpServers'), 'acp.mcpServers');
   const openMode = c.get<string>('openMode');
   const trace = c.get<string>('trace');
   return {
     agents,
     problems: [...problems, ...mcp.problems.map((message) => ({ index: -1, message }))],
     mcpServers: mcp.servers,
-    defaultAgent: c.get<string>('defaultAgent') ?? '',
+    defaultAgent: stringOr(machineSetting('defaultAgent'), ''),
     openMode: openMode === 'load' || openMode === 'resume' ? openMode : 'auto',
     trace: trace === 'messages' || trace === 'verbose' ? trace : 'off',
   };
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
 }
 
 /** One settings module with defaults and one change event. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRegistry } from '../agent/agentHost';
-import { displayState, summarize } from '../agent/auth';
+import { summarize } from '../agent/auth';
+import { shownState } from './contextKeys';
 import { Disposable } from '../base/lifecycle';
 
 /** One status bar item over every agent: what needs the user first, then how many are ready. */
@@ -29,9 +30,7 @@ export class AgentStatusBar extends Disposable {
       this.item.hide();
       return;
     }
-    const { text, tooltip } = summarize(
-      all.map((h) => ({ name: h.config.name, state: displayState(h.state.kind, h.needsSignIn) })),
-    );
+    const { text, tooltip } = summarize(all.map((h) => ({ name: h.config.name, state: shownState(h) })));
     this.item.text = text;
     this.item.tooltip = `${tooltip}\n\nClick for agent actions`;
     this.item.show();
