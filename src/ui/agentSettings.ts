@@ -3,6 +3,7 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { agentsInSettingsText, asList, entryId, mergeEntries, type RawAgents } from '../agent/agentEntries';
 import { Disposable, MutableDisposable } from '../base/lifecycle';
 import { setContext } from './contextKeys';
+import { ignoredLocalValue, machineValue, writtenValue, type MachineInspect } from './machineScope';
 
 /**
  * Where `acp.agents` lives. It has `machine` scope (a repository's settings cannot name a
@@ -21,40 +22,23 @@ export function scopeName(scope: AgentsScope = agentsScope()): string {
   return scope === 'remote' ? 'Remote settings' : 'User settings';
 }
 
-/** `inspect()` as the extension host answers it: the local and remote user values are there at run time. */
-interface Inspected {
-  globalValue?: unknown;
-  globalLocalValue?: unknown;
-  globalRemoteValue?: unknown;
+function inspectMachine(key: string): MachineInspect | undefined {
+  return vscode.workspace.getConfiguration('acp').inspect(key) as MachineInspect | undefined;
 }
 
-function inspectMachine(key: string): Inspected | undefined {
-  return vscode.workspace.getConfiguration('acp').inspect(key) as Inspected | undefined;
-}
-
-function inspectAgents(): Inspected | undefined {
+function inspectAgents(): MachineInspect | undefined {
   return inspectMachine('agents');
 }
 
-/**
- * A `machine` setting (`acp.agents`, `acp.defaultAgent`, `acp.mcpServers`) as this window
- * applies it. In a remote window only the Remote settings count: for the first seconds after
- * a window opens, before the workbench knows the setting's scope, the merged value still holds
- * the User settings' value, and it drops it later without a change event; reading the remote
- * value alone gives the same answer at any moment.
- */
+/** A `machine` setting (`acp.agents`, `acp.defaultAgent`, `acp.mcpServers`) as this window applies it. */
 export function machineSetting(key: 'agents' | 'defaultAgent' | 'mcpServers'): unknown {
-  const inspected = inspectMachine(key);
-  if (agentsScope() === 'remote' && inspected && 'globalRemoteValue' in inspected) return inspected.globalRemoteValue;
-  return vscode.workspace.getConfiguration('acp').get(key);
+  const remote = agentsScope() === 'remote';
+  return machineValue(inspectMachine(key), remote, vscode.workspace.getConfiguration('acp').get(key));
 }
 
 /** The list in the scope this window reads and writes, as written there. */
 export function scopeAgents(): unknown[] {
-  const inspected = inspectAgents();
-  if (agentsScope() === 'remote' && inspected && 'globalRemoteValue' in inspected)
-    return asList(inspected.globalRemoteValue);
-  return asList(inspected?.globalValue);
+  return asList(writtenValue(inspectAgents(), agentsScope() === 'remote'));
 }
 
 /**
@@ -129,7 +113,7 @@ export class IgnoredAgents extends Disposable {
 
   private async look(): Promise<void> {
     if (agentsScope() !== 'remote') return this.set([]);
-    const early = asList(inspectAgents()?.globalLocalValue);
+    const early = asList(ignoredLocalValue(inspectAgents(), true));
     const file = this.userSettingsFile();
     let inFile: unknown[] = [];
     if (file) {

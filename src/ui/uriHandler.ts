@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { samePath } from '../sessions/paths';
+import { answerNoAgent } from './agentSettings';
 import type { ChatPanels } from './chatPanels';
 import type { CommandDeps } from './commands';
 import { showError } from './messages';
@@ -90,11 +91,13 @@ export async function handleUri(deps: LinkDeps, uri: vscode.Uri): Promise<void> 
     void vscode.window.showErrorMessage('ACP: the link names no session.');
     return;
   }
+  // Nothing set up: the same answer as every command that needs an agent.
+  if (deps.agents.all.length === 0) return void answerNoAgent();
   const agentId = q.get('agent') ?? undefined;
   const hosts = agentId ? [deps.agents.get(agentId)].filter((h): h is AgentHost => !!h) : deps.agents.all;
   if (hosts.length === 0) {
     void vscode.window.showErrorMessage(
-      agentId ? `ACP: the link names the agent "${agentId}", which is not configured.` : 'ACP: no agent is configured.',
+      `ACP: the link names the agent "${agentId}", which is not set up in this window.`,
     );
     return;
   }
