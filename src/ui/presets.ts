@@ -61,17 +61,12 @@ type PresetPick = vscode.QuickPickItem & { preset?: (typeof PRESETS)[number]; cu
 
 async function pickEntry(taken: readonly unknown[]): Promise<AgentEntry | undefined> {
   // What each preset needs, and whether this machine has it, before the user picks.
-  const items: PresetPick[] = PRESETS.map((p) => {
-    const at = findOnPath(p.requires);
-    return {
-      label: p.name,
-      description: [p.command, ...p.args].join(' '),
-      detail: at
-        ? `$(check) ${p.requires} found at ${at}. ${p.install}`
-        : `$(warning) ${p.requires} not found on this machine. ${p.install}`,
-      preset: p,
-    };
-  });
+  const items: PresetPick[] = PRESETS.map((p) => ({
+    label: p.name,
+    description: [p.command, ...p.args].join(' '),
+    detail: presetNeeds(p, findOnPath(p.requires) !== undefined),
+    preset: p,
+  }));
   items.push({
     label: '$(terminal) Custom command…',
     description: 'Any program that speaks ACP over stdio',
@@ -102,6 +97,17 @@ async function pickEntry(taken: readonly unknown[]): Promise<AgentEntry | undefi
   });
   if (name === undefined) return undefined;
   return customEntry(line, name, taken);
+}
+
+/**
+ * What a preset needs, as one line under its name: with its program found, only what is left to
+ * do (the sign-in its install sentence names after "then"); without it, how to install it.
+ */
+export function presetNeeds(p: (typeof PRESETS)[number], found: boolean): string {
+  if (!found) return `$(warning) ${p.requires} not found on this machine. ${p.install}`;
+  const after = /\bthen (.+)$/i.exec(p.install)?.[1];
+  const rest = after ? `Before its first session: ${after}` : 'Nothing else to install.';
+  return `$(check) ${p.requires} found. ${rest}`;
 }
 
 function presetChosen(p: (typeof PRESETS)[number], taken: readonly unknown[]): AgentEntry | undefined {

@@ -22,6 +22,11 @@ async function valueBecomes(box: Locator, expected: string, timeoutMs = 10_000):
   assert.equal(value, expected);
 }
 
+/** Waits until the message box has the keyboard focus (the page gets it a moment after the tab). */
+async function focused(page: Page): Promise<void> {
+  await chatFrame(page).locator('textarea.composer-input:focus').waitFor({ state: 'attached', timeout: 10_000 });
+}
+
 describe('Chat keyboard focus and drafts', function () {
   const wb = useWorkbench({ sessions: 3, turns: 1 });
   let title: string;
@@ -39,10 +44,14 @@ describe('Chat keyboard focus and drafts', function () {
   it('clicking the chat tab after working elsewhere puts the focus in the message box', async () => {
     const { page } = wb();
     const composer = chatFrame(page).locator('textarea.composer-input');
+    // Reading: a click in the conversation leaves the page, not the message box, focused.
+    await chatFrame(page).locator('header').click();
+    await chatFrame(page).locator('textarea.composer-input:focus').waitFor({ state: 'detached', timeout: 5_000 });
     // Elsewhere: the Sessions view has the focus.
     await runCommand(page, 'ACP: Focus on Sessions View');
     await page.waitForFunction(() => !!document.activeElement?.closest('[id="workbench.view.extension.acp"]'));
     await chatTab(page, title).click();
+    await focused(page);
     await page.keyboard.type('typed after clicking the tab', { delay: 5 });
     await valueBecomes(composer, 'typed after clicking the tab');
   });
@@ -54,6 +63,7 @@ describe('Chat keyboard focus and drafts', function () {
     await runCommand(page, 'ACP: Focus on Sessions View');
     await page.waitForFunction(() => !!document.activeElement?.closest('[id="workbench.view.extension.acp"]'));
     await runCommand(page, 'ACP: Focus Chat Input');
+    await focused(page);
     await page.keyboard.type('half a thought', { delay: 5 });
     await valueBecomes(composer, 'half a thought');
   });

@@ -45,7 +45,10 @@ describe('First run: no agent, then Add Agent', function () {
     const rows = page.locator(SELECTORS.quickPickRows);
     await rows.filter({ hasText: 'Claude Code' }).waitFor({ state: 'visible', timeout: 10_000 });
     const claude = await rows.filter({ hasText: 'Claude Code' }).innerText();
-    assert.match(claude, /npx (found at \S+|not found on this machine)\. Install Node\.js 22/);
+    assert.match(
+      claude,
+      /npx found\. Before its first session: sign in with `claude` once\.|npx not found on this machine\. Install Node\.js 22/,
+    );
     const title = await page.locator('.quick-input-widget .quick-input-title').innerText();
     assert.match(title, /Add Agent — Agents run on .*: written to your Remote settings/);
     await shot('first-run-2-add-agent');
