@@ -26,6 +26,37 @@ describe('sanitizeTitle', () => {
     assert.equal(sanitizeText('lone \ud800 surrogate'), 'lone surrogate');
   });
 
+  it('strips each bidi, invisible or control character even when it is the only thing to change', () => {
+    // One such character in an otherwise clean title must not slip through the quick check.
+    const hidden = [
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u202a',
+      '\u202e',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+      '\u200b',
+      '\u200d',
+      '\u2060',
+      '\u2064',
+      '\ufeff',
+      '\u00ad',
+      '\u180e',
+      '\u0000',
+      '\u001b',
+      '\u007f',
+      '\u009f',
+      '\udb40\udc41',
+    ];
+    for (const c of hidden) {
+      assert.equal(sanitizeText(`Fix ${c}the build`), 'Fix the build', JSON.stringify(c));
+      assert.equal(sanitizeTitle(`${c}Plan`, 'x').label, 'Plan', JSON.stringify(c));
+    }
+  });
+
   it('caps at 200 code points with an ellipsis, never splitting a pair', () => {
     const long = sanitizeTitle('é'.repeat(500), 'x').label;
     assert.equal(Array.from(long).length, 200);
