@@ -7,7 +7,7 @@ import type { AgentConfig } from '../../src/agent/types';
 import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
 import { AgentExited, AgentTimedOut, Cancelled, ProtocolError } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
-import { waitFor } from '../support/chat';
+import { waitFor } from '../support/wait';
 import { isRunning, refAgentConfig, seed, tempDir } from '../support/refAgent';
 
 const handlers: ClientHandlers = {
@@ -105,7 +105,8 @@ describe('AgentConnection against the reference agent', function () {
     let resumed = 0;
     const r = c.router.register(id, () => resumed++);
     await c.resumeSession({ sessionId: id, cwd: cwdA });
-    await new Promise((res) => setTimeout(res, 100));
+    // Answered after the resume: whatever the agent sent for the resume has arrived before it.
+    await c.listSessions({ cwd: cwdA });
     assert.equal(resumed, 0);
     r.dispose();
     assert.equal(afterResponse, 0);
@@ -191,8 +192,7 @@ describe('AgentConnection against the reference agent', function () {
     const c = await start(['--garbage'], {}, logger);
     const page = await c.listSessions({ cwd: cwdA });
     assert.ok(page.sessions.length > 0);
-    await new Promise((res) => setTimeout(res, 100));
-    assert.ok(c.stats.notJson + c.stats.notJsonRpc + c.stats.unknownResponses > 0, JSON.stringify(c.stats));
+    await waitFor('the garbage counted', () => c.stats.notJson + c.stats.notJsonRpc + c.stats.unknownResponses > 0);
     assert.ok(
       logger.lines.some((l) => /not a JSON-RPC|unknown request id/.test(l)),
       logger.lines.join('\n'),

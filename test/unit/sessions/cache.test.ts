@@ -4,6 +4,7 @@ import { MemoryLogger } from '../../../src/agent/log';
 import type { SessionCacheStore } from '../../../src/sessions/cache';
 import { cacheKey, SessionCache } from '../../../src/sessions/cache';
 import { SessionList } from '../../../src/sessions/sessionList';
+import { waitFor } from '../../support/wait';
 import { FakeAgent, page, session, sessions } from './fakeAgent';
 
 const FOLDER = '/work/project';
@@ -11,16 +12,16 @@ const FOLDER = '/work/project';
 class MemoryStore implements SessionCacheStore {
   readonly data = new Map<string, unknown>();
   readonly writes: unknown[] = [];
+  readonly times: number[] = [];
   get(key: string): unknown {
     return this.data.get(key);
   }
   set(key: string, value: unknown): void {
     this.writes.push(value);
+    this.times.push(Date.now());
     this.data.set(key, JSON.parse(JSON.stringify(value)));
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('SessionCache', () => {
   it('round-trips rows per agent and folder, without cursors', () => {
@@ -105,9 +106,11 @@ describe('SessionCache', () => {
     const cache = new SessionCache(store, { minIntervalMs: 40 });
     for (let i = 0; i < 20; i++) cache.save('a', FOLDER, [session('a', FOLDER, { title: `t${i}` })]);
     assert.equal(store.writes.length, 1);
-    await sleep(80);
-    assert.equal(store.writes.length, 2);
+    await waitFor('the trailing write', () => store.writes.length >= 2);
+    assert.ok(store.times[1]! - store.times[0]! >= 39, `${store.times[1]! - store.times[0]!} ms apart`);
     assert.equal(new SessionCache(store).read('a', FOLDER)[0].title, 't19');
+    cache.flush();
+    assert.equal(store.writes.length, 2, 'the twenty saves made two writes, nothing is left waiting');
     cache.dispose();
   });
 
@@ -120,9 +123,11 @@ describe('SessionCache', () => {
     assert.equal(store.writes.length, 1);
     for (let i = 0; i < 50; i++) list.applyInfoUpdate('s2', { title: `live ${i}` });
     assert.equal(store.writes.length, 1);
-    await sleep(80);
-    assert.equal(store.writes.length, 2);
+    await waitFor('the trailing write', () => store.writes.length >= 2);
+    assert.ok(store.times[1]! - store.times[0]! >= 39, `${store.times[1]! - store.times[0]!} ms apart`);
     assert.equal(new SessionCache(store).read('a', FOLDER)[2].title, 'live 49');
+    cache.flush();
+    assert.equal(store.writes.length, 2, 'fifty updates made one more write, nothing is left waiting');
     list.dispose();
   });
 });
