@@ -74,6 +74,39 @@ describe('Redactor', () => {
     assert.equal(r.data(same), same);
   });
 
+  it('drops error data it cannot read through, rather than pass a secret on unmasked', () => {
+    const r = new Redactor(['s3cret-value']);
+    const circular: Record<string, unknown> = { key: 's3cret-value' };
+    circular.self = circular;
+    assert.equal(r.data(circular), undefined);
+    assert.equal(r.data(null), null);
+    assert.equal(new Redactor().data(circular), circular, 'with nothing to hide, data is left as it is');
+  });
+
+  it('reads MCP env and header values from well-formed servers and skips the rest', () => {
+    const message = {
+      params: {
+        mcpServers: [
+          null,
+          'not a server',
+          { name: 'a', env: [{ name: 'A', value: 'env-value' }, null, { name: 'B' }], headers: 'nope' },
+          { name: 'b', headers: [{ name: 'H', value: 'header-value' }] },
+        ],
+      },
+    };
+    assert.deepEqual(mcpValues(message), ['env-value', 'header-value']);
+    assert.deepEqual(mcpValues({ params: { mcpServers: 'none' } }), []);
+    const masked = withoutMcpValues(message);
+    assert.deepEqual(masked.params.mcpServers.slice(0, 2), [null, 'not a server']);
+    assert.deepEqual(masked.params.mcpServers[2], {
+      name: 'a',
+      env: [{ name: 'A', value: '[redacted]' }, null, { name: 'B' }],
+      headers: 'nope',
+    });
+    assert.deepEqual(masked.params.mcpServers[3], { name: 'b', headers: [{ name: 'H', value: '[redacted]' }] });
+    assert.equal(JSON.stringify(message).includes('header-value'), true, 'the message itself is not changed');
+  });
+
   it('finds and masks every MCP env and header value of a message', () => {
     const m = {
       jsonrpc: '2.0',

@@ -24,6 +24,8 @@ describe('sanitizeTitle', () => {
     assert.equal(sanitizeTitle(raw, 'x').label, 'abcd efghijklmnop');
     assert.equal(sanitizeText('tag\udb40\udc41\udb40\udc42s'), 'tags');
     assert.equal(sanitizeText('lone \ud800 surrogate'), 'lone surrogate');
+    assert.equal(sanitizeText('lone \udc00 low'), 'lone low');
+    assert.equal(sanitizeText('pair \ud83d\ude00 kept'), 'pair \ud83d\ude00 kept');
   });
 
   it('strips each bidi, invisible or control character even when it is the only thing to change', () => {
@@ -69,6 +71,8 @@ describe('sanitizeTitle', () => {
       '😀'.repeat(150),
       '300 UTF-16 units but 150 code points fits',
     );
+    assert.equal(sanitizeTitle('😀'.repeat(200), 'x').label, '😀'.repeat(200), 'exactly 200 code points fit');
+    assert.equal(sanitizeTitle('😀'.repeat(201), 'x').label, `${'😀'.repeat(199)}…`);
     assert.equal(sanitizeTitle('x'.repeat(200), 'x').label.length, 200);
   });
 });
