@@ -46,7 +46,10 @@ const listTs = (dir) =>
     .sort();
 
 // 1. Every mutant, numbered across the files.
-const sources = FOLDERS.flatMap(listTs).filter((f) => !only || only.some((o) => f === o || f.startsWith(`${o}/`)));
+// Numbered over every file whatever --only says, so a mutant keeps its number (and its place in
+// a sample) from one run to the next.
+const sources = FOLDERS.flatMap(listTs);
+const chosen = (file) => !only || only.some((o) => file === o || file.startsWith(`${o}/`));
 const instrumented = new Map();
 let mutants = [];
 let numbered = 0;
@@ -58,7 +61,7 @@ for (const file of sources) {
 }
 // A hash of the number, so a sample spreads over every file and kind.
 const sampled = (id) => (Math.imul(id + 1, 2654435761) >>> 0) / 2 ** 32 < sample;
-if (sample < 1) mutants = mutants.filter((m) => sampled(m.id));
+mutants = mutants.filter((m) => chosen(m.file) && (sample >= 1 || sampled(m.id)));
 
 // 2. The test bundles, built once from the instrumented sources, and a plain reference agent of
 // their own (the agent the integration tests start is not mutated, and a build of out/ meanwhile
@@ -110,13 +113,14 @@ for (const [out, meta] of Object.entries(built.metafile.outputs)) {
     bundlesOf.set(input, list);
   }
 }
-const bundles = [...new Set([...bundlesOf.values()].flat())].sort(unitFirst);
+const mutatedFiles = new Set(mutants.map((m) => m.file));
+const bundles = [...new Set([...mutatedFiles].flatMap((f) => bundlesOf.get(f) ?? []))].sort(unitFirst);
 function unitFirst(a, b) {
   const rank = (p) => (p.includes(`${join('test', 'unit')}`) ? 0 : 1);
   return rank(a) - rank(b) || a.localeCompare(b);
 }
 console.log(
-  `mutation: ${mutants.length} mutants${sample < 1 ? ` (a sample of ${numbered})` : ''} in ${sources.length} files; ${bundles.length} test bundles`,
+  `mutation: ${mutants.length} mutants${sample < 1 ? ` (a sample of ${numbered})` : ''} in ${new Set(mutants.map((m) => m.file)).size} files; ${bundles.length} test bundles`,
 );
 
 // 3. Workers, and the plain run that records which tests reach which mutant.
