@@ -81,6 +81,63 @@ describe('SessionCache', () => {
     assert.deepEqual(new SessionCache(store).read('a', FOLDER), [{ sessionId: 'ok', cwd: FOLDER }]);
   });
 
+  it('keeps what a row shows, bounded, so a hostile listing cannot bloat the storage', () => {
+    const store = new MemoryStore();
+    const meta = { a: 'x'.repeat(300), deep: { no: 1 }, b: 2, list: [1], c: true, d: 'd', e: 'e', f: 'f' };
+    new SessionCache(store).save('a', FOLDER, [
+      session('big', FOLDER, {
+        title: 't'.repeat(1500),
+        updatedAt: `2025-10-29T14:22:15Z${' '.repeat(100)}`,
+        additionalDirectories: Array.from({ length: 40 }, (_, i) => `/extra/${i}`),
+        _meta: meta,
+      }),
+      session('one', FOLDER, { additionalDirectories: ['/only'], _meta: { deep: { no: 1 } } }),
+    ]);
+    const [big, one] = new SessionCache(store).read('a', FOLDER);
+    assert.equal(big!.title, 't'.repeat(1000));
+    assert.equal(big!.updatedAt!.length, 64);
+    assert.deepEqual(
+      big!.additionalDirectories,
+      Array.from({ length: 32 }, (_, i) => `/extra/${i}`),
+    );
+    assert.deepEqual(big!._meta, { a: 'x'.repeat(200), b: 2, c: true, d: 'd', e: 'e' }, 'five plain values at most');
+    assert.deepEqual(one, {
+      sessionId: 'one',
+      cwd: FOLDER,
+      title: 'Title one',
+      updatedAt: '2025-10-29T14:22:15Z',
+      additionalDirectories: ['/only'],
+    });
+  });
+
+  it('reads stored directories only when every one is a string', () => {
+    const store = new MemoryStore();
+    store.data.set(cacheKey('a', FOLDER), {
+      v: 1,
+      rows: [
+        { sessionId: 'mixed', cwd: FOLDER, additionalDirectories: ['/a', 7] },
+        { sessionId: 'fine', cwd: FOLDER, additionalDirectories: ['/a', '/b'] },
+      ],
+    });
+    const [mixed, fine] = new SessionCache(store).read('a', FOLDER);
+    assert.equal(mixed!.additionalDirectories, undefined);
+    assert.deepEqual(fine!.additionalDirectories, ['/a', '/b']);
+  });
+
+  it('writes the rows still waiting when it is disposed (the window closes)', () => {
+    const store = new MemoryStore();
+    const cache = new SessionCache(store, { minIntervalMs: 60_000 });
+    cache.save('a', FOLDER, [session('s1', FOLDER)]);
+    cache.save('a', FOLDER, [session('s2', FOLDER)]);
+    assert.equal(store.writes.length, 1);
+    cache.dispose();
+    assert.equal(store.writes.length, 2);
+    assert.deepEqual(
+      new SessionCache(store).read('a', FOLDER).map((r) => r.sessionId),
+      ['s2'],
+    );
+  });
+
   it('writes only when the ids, titles or times of the first rows change', () => {
     const store = new MemoryStore();
     const cache = new SessionCache(store, { minIntervalMs: 0 });
