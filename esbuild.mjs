@@ -2,7 +2,7 @@
 // webview (browser), and with --tests the reference agent and the test suites.
 // Flags: --watch, --production (minified, no tests), --tests.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -37,6 +37,8 @@ const builds = [
 ];
 
 if (tests) {
+  // Bundles of deleted or renamed tests must not keep running: the test output starts empty.
+  rmSync('out', { recursive: true, force: true });
   // Node 20 has no fs.globSync: list the .ts files under a folder, optionally by suffix.
   const entries = (dir, suffix = '.ts') =>
     existsSync(dir)
