@@ -1,12 +1,12 @@
 /**
- * The chat webview: applies the host's snapshot and batched changes once per animation frame,
- * renders through the virtualised thread, and turns clicks and keys into requests to the host.
+ * The chat webview: applies the host's snapshot and batched changes once per animation frame
+ * (see {@link FrameScheduler}), renders through the virtualised thread, and performs what the
+ * page's controls ask for ({@link PageAction}) as requests to the host.
  */
 import type { MessageConnection, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { ThreadChange } from '../protocol/entries';
 import { panelTargetOf } from '../protocol/panelTarget';
 import {
-  answerElicitationRequest,
   answerPermissionRequest,
   cancelLoadRequest,
   cancelTurnRequest,
@@ -23,56 +23,57 @@ import {
   type ChatCapabilities,
   type SnapshotParams,
 } from '../protocol/messages';
+import { actionAt, type PageAction } from './actions';
 import { emptyText, Header, StatusArea } from './chrome';
 import { Composer } from './composer';
-import { ElicitationForms } from './elicitationForms';
 import { actionButton, el, icon } from './dom';
+import { ElicitationInput } from './elicitationInput';
+import { FrameScheduler } from './frameScheduler';
 import { classifyHref } from './links';
 import { ThreadModel } from './model';
 import { fillThought, updateStreaming } from './render/message';
 import { estimateHeight, renderEntry } from './render/entry';
+import { sendToHost } from './requests';
 import { ThreadView } from './threadView';
-import type { UiState, VsCodeApi } from './uiState';
-
-/** Frames do not run in a hidden page; this bounds how long changes wait there. */
-const FRAME_FALLBACK_MS = 250;
-const SAVE_DELAY_MS = 300;
-/**
- * While a history replay streams and the view follows it, entries fly past faster than anyone
- * reads; repainting the thread ten times a second instead of every frame saves rendering
- * Markdown for entries that would be pushed out a frame later.
- */
-const REPLAY_REPAINT_MS = 100;
+import { UiStateSaver, type UiState, type VsCodeApi } from './uiState';
 
 export class ChatApp {
   private readonly model = new ThreadModel();
   private readonly header = new Header();
   private readonly status = new StatusArea();
   private readonly empty = el('div', 'empty');
-  private readonly jump = actionButton('', 'jumpToBottom', 'jump');
+  private readonly jump = actionButton('', { kind: 'jumpToBottom' }, 'jump');
+  private readonly frames = new FrameScheduler(() => this.frame());
   private readonly view: ThreadView;
   private readonly composer: Composer;
+  private readonly saver: UiStateSaver;
   private readonly pending: ThreadChange[] = [];
   private readonly pendingAnswers = new Set<string>();
-  private readonly forms = new ElicitationForms(this.pendingAnswers);
+  private readonly elicitations: ElicitationInput;
   private readonly openThoughts: Set<number>;
   /** Raw tool sections the reader opened, as `index:input` / `index:output`. */
   private readonly openRaw = new Set<string>();
   private readonly replaced = new Set<number>();
-  private frameRequested = false;
-  private lastRepaint = -Infinity;
-  private repaintTimer: ReturnType<typeof setTimeout> | undefined;
   private chromeDirty = true;
   private snapshots = 0;
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     root: HTMLElement,
     private readonly connection: MessageConnection,
-    private readonly api: VsCodeApi,
+    api: VsCodeApi,
     private readonly saved: UiState,
   ) {
     this.openThoughts = new Set(saved.openThoughts);
+    this.elicitations = new ElicitationInput(
+      root,
+      connection,
+      () => this.model.entries,
+      this.pendingAnswers,
+      (index) => {
+        this.view.changed(index);
+        this.schedule();
+      },
+    );
     this.view = new ThreadView(
       {
         count: () => this.model.entries.length,
@@ -82,7 +83,7 @@ export class ChatApp {
             thoughtOpen: (i) => this.openThoughts.has(i),
             rawOpen: (i, which) => this.openRaw.has(`${i}:${which}`),
             pendingAnswers: this.pendingAnswers,
-            elicitation: this.forms.context,
+            elicitation: this.elicitations.forms.context,
           }),
         update: (index, node) => this.updateNode(index, node),
         estimate: (index, charsPerLine) => estimateHeight(this.model.entries[index], charsPerLine),
@@ -90,7 +91,7 @@ export class ChatApp {
       () => this.schedule(),
       (stick) => {
         this.jump.hidden = stick;
-        this.saveSoon();
+        this.saver.saveSoon();
       },
     );
     this.composer = new Composer(
@@ -105,10 +106,11 @@ export class ChatApp {
         setMode: (modeId) => this.request(setModeRequest, { modeId }, () => this.pickerRefused()),
         setConfig: (configId, value) =>
           this.request(setConfigOptionRequest, { configId, value }, () => this.pickerRefused()),
-        draftChanged: () => this.saveSoon(),
+        draftChanged: () => this.saver.saveSoon(),
       },
       saved.draft,
     );
+    this.saver = new UiStateSaver(api, () => this.uiState());
     this.jump.title = 'Scroll to the latest message';
     this.jump.setAttribute('aria-label', this.jump.title);
     this.jump.append(icon('arrow-down'));
@@ -120,10 +122,7 @@ export class ChatApp {
     // Middle-click would open a link in a new browsing context: never from the webview.
     root.addEventListener('auxclick', (event) => (event.target as Element).closest('a') && event.preventDefault());
     root.addEventListener('toggle', (event) => this.toggled(event), true);
-    root.addEventListener('input', (event) => this.cardInput(event));
-    root.addEventListener('change', (event) => this.cardInput(event));
-    root.addEventListener('keydown', (event) => this.cardKey(event));
-    // Escape stops the turn from anywhere in the panel; the composer handles its own first.
+    // Escape stops the turn from anywhere in the panel; the composer and the cards handle their own first.
     document.addEventListener('keydown', (event) => {
       if (
         event.key === 'Escape' &&
@@ -134,11 +133,7 @@ export class ChatApp {
         this.request(cancelTurnRequest);
       }
     });
-    this.view.element.addEventListener('scroll', () => this.saveSoon(), { passive: true });
-    // VS Code tears a hidden webview down; a save still waiting for its timer would lose the
-    // last keystrokes. Both events come before the page goes.
-    document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && this.saveNow());
-    window.addEventListener('pagehide', () => this.saveNow());
+    this.view.element.addEventListener('scroll', () => this.saver.saveSoon(), { passive: true });
     this.composer.focus();
   }
 
@@ -147,11 +142,11 @@ export class ChatApp {
     this.pending.length = 0;
     this.replaced.clear();
     this.openRaw.clear();
-    this.forms.clear();
+    this.elicitations.forms.clear();
     const anchor = this.snapshots++ === 0 ? this.saved.anchor : this.view.currentAnchor();
     this.model.reset(params);
     this.view.reset(anchor);
-    this.saveSoon();
+    this.saver.saveSoon();
     this.chromeDirty = true;
     this.schedule();
   }
@@ -164,22 +159,13 @@ export class ChatApp {
   capabilitiesChanged(capabilities: ChatCapabilities): void {
     this.model.capabilities = capabilities;
     // A new session gets its id here: remember it so a reloaded window can reopen the panel.
-    this.saveSoon();
+    this.saver.saveSoon();
     this.chromeDirty = true;
     this.schedule();
   }
 
   private schedule(): void {
-    if (this.frameRequested) return;
-    this.frameRequested = true;
-    const run = (): void => {
-      clearTimeout(timer);
-      cancelAnimationFrame(frame);
-      this.frameRequested = false;
-      this.frame();
-    };
-    const timer = setTimeout(run, FRAME_FALLBACK_MS);
-    const frame = requestAnimationFrame(run);
+    this.frames.schedule();
   }
 
   private frame(): void {
@@ -190,7 +176,7 @@ export class ChatApp {
         this.replaced.clear();
         this.pendingAnswers.clear();
         this.openRaw.clear();
-        this.forms.clear();
+        this.elicitations.forms.clear();
         this.view.reset();
       }
       if (touched.added) this.view.appended();
@@ -202,21 +188,12 @@ export class ChatApp {
         if (entry.type === 'permission') this.pendingAnswers.delete(entry.requestId);
         if (entry.type === 'elicitation' && (entry.outcome !== undefined || entry.completed)) {
           this.pendingAnswers.delete(entry.requestId);
-          this.forms.forget(entry.requestId);
+          this.elicitations.forms.forget(entry.requestId);
         }
       }
       if (touched.meta || touched.status) this.chromeDirty = true;
     }
-    const now = performance.now();
-    const wait =
-      this.model.status.state === 'loading' && this.view.sticking ? this.lastRepaint + REPLAY_REPAINT_MS - now : 0;
-    if (wait > 0) {
-      this.repaintTimer ??= setTimeout(() => {
-        this.repaintTimer = undefined;
-        this.schedule();
-      }, wait);
-    } else {
-      this.lastRepaint = now;
+    if (this.frames.repaintDue(this.model.status.state === 'loading' && this.view.sticking)) {
       this.view.frame();
       this.replaced.clear();
     }
@@ -246,10 +223,10 @@ export class ChatApp {
 
   private click(event: MouseEvent): void {
     const target = event.target as Element;
-    const action = target.closest<HTMLElement>('[data-action]');
-    if (action) {
+    const bound = actionAt(target);
+    if (bound) {
       event.preventDefault();
-      this.action(action);
+      this.perform(bound.action, bound.node);
       return;
     }
     const anchor = target.closest('a');
@@ -264,31 +241,29 @@ export class ChatApp {
       );
   }
 
-  private action(node: HTMLElement): void {
-    const data = node.dataset;
+  private perform(action: PageAction, node: HTMLElement): void {
     const entryIndex = Number(node.closest<HTMLElement>('.entry')?.dataset.index);
-    switch (data.action) {
-      case 'answer': {
-        if (!data.request || this.pendingAnswers.has(data.request)) return;
-        this.pendingAnswers.add(data.request);
+    switch (action.kind) {
+      case 'answerPermission': {
+        if (this.pendingAnswers.has(action.requestId)) return;
+        this.pendingAnswers.add(action.requestId);
         if (Number.isInteger(entryIndex)) this.view.changed(entryIndex);
         this.schedule();
-        this.request(answerPermissionRequest, { requestId: data.request, optionId: data.option ?? null });
+        this.request(answerPermissionRequest, { requestId: action.requestId, optionId: action.optionId });
         break;
       }
       case 'elicit':
-        this.elicit(node, entryIndex);
+        this.elicitations.answer(node, entryIndex, action.choice);
         break;
       case 'openDiff':
         if (Number.isInteger(entryIndex))
-          this.request(openDiffRequest, { entryIndex, contentIndex: Number(data.content) });
+          this.request(openDiffRequest, { entryIndex, contentIndex: action.contentIndex });
         break;
       case 'openLocation':
-        if (data.path)
-          this.request(
-            openLocationRequest,
-            data.line ? { path: data.path, line: Number(data.line) } : { path: data.path },
-          );
+        this.request(
+          openLocationRequest,
+          action.line === undefined ? { path: action.path } : { path: action.path, line: action.line },
+        );
         break;
       case 'cancelLoad':
         this.request(cancelLoadRequest);
@@ -311,45 +286,6 @@ export class ChatApp {
     }
   }
 
-  /** A card's button: check the form, then send the answer; the buttons wait for the host. */
-  private elicit(node: HTMLElement, index: number): void {
-    const entry = this.model.entries[index];
-    const card = node.closest<HTMLElement>('.elicitation');
-    const choice = node.dataset.choice;
-    if (entry?.type !== 'elicitation' || !card || this.pendingAnswers.has(entry.requestId)) return;
-    if (choice !== 'accept' && choice !== 'decline' && choice !== 'cancel') return;
-    const params = this.forms.answer(card, entry, choice);
-    if (!params) return;
-    this.pendingAnswers.add(entry.requestId);
-    this.view.changed(index);
-    this.schedule();
-    const undo = (): void => {
-      // Not answered (a URL the user chose not to open, input the host refused): the card is live again.
-      this.pendingAnswers.delete(entry.requestId);
-      this.view.changed(index);
-      this.schedule();
-    };
-    this.connection.sendRequest(answerElicitationRequest, params).then((answered) => answered || undo(), undo);
-  }
-
-  private cardInput(event: Event): void {
-    const control = event.target as HTMLElement;
-    if (!control.classList?.contains('elicitation-input')) return;
-    const entry = this.model.entries[Number(control.closest<HTMLElement>('.entry')?.dataset.index)];
-    if (entry?.type === 'elicitation') this.forms.changed(control, entry);
-  }
-
-  /** In a card, Enter submits (as in any form) and Escape stays there rather than stopping the turn. */
-  private cardKey(event: KeyboardEvent): void {
-    const control = event.target as HTMLElement;
-    if (!control.classList?.contains('elicitation-input') || event.isComposing) return;
-    if (event.key === 'Escape') event.preventDefault();
-    if (event.key === 'Enter' && control instanceof HTMLInputElement && control.type !== 'checkbox') {
-      event.preventDefault();
-      control.closest('.elicitation')?.querySelector<HTMLElement>('[data-choice="accept"]')?.click();
-    }
-  }
-
   private toggled(event: Event): void {
     const details = event.target;
     if (!(details instanceof HTMLDetailsElement)) return;
@@ -369,7 +305,7 @@ export class ChatApp {
     } else {
       this.openThoughts.delete(index);
     }
-    this.saveSoon();
+    this.saver.saveSoon();
   }
 
   /** The agent refused a mode or option: show its current value again (the host said why in the thread). */
@@ -379,36 +315,21 @@ export class ChatApp {
     this.schedule();
   }
 
-  /** Fire and forget: the host reports failures through the thread; `failed` undoes what the page showed early. */
   private request<P>(
     type: RequestType<P, void, void> | RequestType0<void, void>,
     params?: P,
     failed?: () => void,
   ): void {
-    const sent =
-      params === undefined
-        ? this.connection.sendRequest(type as RequestType0<void, void>)
-        : this.connection.sendRequest(type as RequestType<P, void, void>, params);
-    sent.catch((error: unknown) => {
-      console.warn(`acp webview: ${type.method} failed`, error);
-      failed?.();
-    });
+    sendToHost(this.connection, type, params, failed);
   }
 
-  private saveSoon(): void {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
-  }
-
-  private saveNow(): void {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
+  private uiState(): UiState {
     const state: UiState = { draft: this.composer.draft, openThoughts: [...this.openThoughts] };
     const caps = this.model.capabilities;
     const target = caps && panelTargetOf(caps, this.model.meta.title);
     if (target) state.target = target;
     const anchor = this.view.currentAnchor();
     if (anchor) state.anchor = anchor;
-    this.api.setState(state);
+    return state;
   }
 }

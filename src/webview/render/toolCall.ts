@@ -5,6 +5,7 @@
  */
 import type { ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
 import type { ToolCallEntry } from '../../protocol/entries';
+import { bindAction } from '../actions';
 import { actionButton, contentBlock, el, icon } from '../dom';
 import { diffLines, withContext, type DiffRow } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
@@ -72,10 +73,12 @@ export function renderToolCall(
     const locations = el('div', 'tool-locations');
     for (const location of entry.locations) {
       const label = location.line ? `${location.path}:${location.line}` : location.path;
-      const anchor = el('a', 'location', label);
-      anchor.dataset.action = 'openLocation';
-      anchor.dataset.path = location.path;
-      if (location.line) anchor.dataset.line = String(location.line);
+      const anchor = bindAction(
+        el('a', 'location', label),
+        location.line
+          ? { kind: 'openLocation', path: location.path, line: location.line }
+          : { kind: 'openLocation', path: location.path },
+      );
       anchor.setAttribute('href', '#');
       locations.append(anchor);
     }
@@ -131,7 +134,7 @@ function renderDiff(content: ToolCallContent & { type: 'diff' }, contentIndex: n
   const header = el('div', 'diff-header');
   header.append(
     link(path, path),
-    actionButton('Open diff', 'openDiff', 'button secondary small', { content: String(contentIndex) }),
+    actionButton('Open diff', { kind: 'openDiff', contentIndex }, 'button secondary small'),
   );
   box.append(header);
   const body = el('pre', 'diff-body');
