@@ -148,5 +148,12 @@ export const restartAgentRequest = new RequestType0<void, void>('restartAgent');
 /** Signs in to the chat's agent (its methods, as "ACP: Sign In" offers them), then retries what failed. */
 export const signInRequest = new RequestType0<void, void>('signIn');
 
+export interface CopyTextParams {
+  /** What the user copied: a message's Markdown, a code block, a terminal's output. */
+  text: string;
+}
+/** Puts text on the clipboard (through VS Code, which works wherever the webview runs). */
+export const copyTextRequest = new RequestType<CopyTextParams, void, void>('copyText');
+
 /** Reveals the "ACP" output channel. */
 export const showLogRequest = new RequestType0<void, void>('showLog');

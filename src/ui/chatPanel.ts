@@ -11,6 +11,7 @@ import {
   cancelTurnRequest,
   capabilitiesChangedEvent,
   changedEvent,
+  copyTextRequest,
   openDiffRequest,
   openLinkRequest,
   openLocationRequest,
@@ -150,6 +151,9 @@ export class ChatPanel extends Disposable {
       await vscode.commands.executeCommand('acp.signIn', s.target.agentId);
     });
     c.onRequest(showLogRequest, () => vscode.commands.executeCommand('acp.showLog'));
+    c.onRequest(copyTextRequest, ({ text }) => {
+      if (typeof text === 'string') return vscode.env.clipboard.writeText(text);
+    });
   }
 
   private updateTitle(): void {

@@ -18,7 +18,11 @@ export type PageAction =
   | { kind: 'restartAgent' }
   | { kind: 'showLog' }
   | { kind: 'signIn' }
-  | { kind: 'jumpToBottom' };
+  | { kind: 'jumpToBottom' }
+  /** Copies the text of the `.copy-source` in the nearest `.copyable` (a code block, terminal output…). */
+  | { kind: 'copyBlock' }
+  /** Copies the message the button sits in, as Markdown. */
+  | { kind: 'copyMessage' };
 
 const bound = new WeakMap<Element, PageAction>();
 

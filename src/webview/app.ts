@@ -10,6 +10,7 @@ import {
   answerPermissionRequest,
   cancelLoadRequest,
   cancelTurnRequest,
+  copyTextRequest,
   openDiffRequest,
   openLinkRequest,
   openLocationRequest,
@@ -29,9 +30,12 @@ import { Composer } from './composer';
 import { actionButton, el, icon } from './dom';
 import { ElicitationInput } from './elicitationInput';
 import { FrameScheduler } from './frameScheduler';
+import { Highlighter } from './highlighter';
 import { classifyHref } from './links';
 import { ThreadModel } from './model';
-import { fillThought, updateStreaming } from './render/message';
+import { showCopied } from './render/codeBlocks';
+import { cacheMarkdown, fillThought } from './render/message';
+import { FINISH_IN_PLACE_CHARS, finishInPlace, updateStreaming } from './render/streaming';
 import { estimateHeight, renderEntry } from './render/entry';
 import { sendToHost } from './requests';
 import { ThreadView } from './threadView';
@@ -44,6 +48,7 @@ export class ChatApp {
   private readonly empty = el('div', 'empty');
   private readonly jump = actionButton('', { kind: 'jumpToBottom' }, 'jump');
   private readonly frames = new FrameScheduler(() => this.frame());
+  private readonly highlighter: Highlighter;
   private readonly view: ThreadView;
   private readonly composer: Composer;
   private readonly saver: UiStateSaver;
@@ -62,8 +67,10 @@ export class ChatApp {
     private readonly connection: MessageConnection,
     api: VsCodeApi,
     private readonly saved: UiState,
+    highlighterUrl?: string,
   ) {
     this.openThoughts = new Set(saved.openThoughts);
+    this.highlighter = new Highlighter(highlighterUrl);
     this.elicitations = new ElicitationInput(
       root,
       connection,
@@ -84,6 +91,7 @@ export class ChatApp {
             rawOpen: (i, which) => this.openRaw.has(`${i}:${which}`),
             pendingAnswers: this.pendingAnswers,
             elicitation: this.elicitations.forms.context,
+            codeShown: (i, source) => this.codeShown(i, source),
           }),
         update: (index, node) => this.updateNode(index, node),
         estimate: (index, charsPerLine) => estimateHeight(this.model.entries[index], charsPerLine),
@@ -196,6 +204,7 @@ export class ChatApp {
     if (this.frames.repaintDue(this.model.status.state === 'loading' && this.view.sticking)) {
       this.view.frame();
       this.replaced.clear();
+      this.model.finished.clear();
     }
     if (this.chromeDirty) {
       this.chromeDirty = false;
@@ -208,17 +217,31 @@ export class ChatApp {
     this.empty.hidden = empty === '';
   }
 
-  /** A streaming message is brought up to date in place; anything else renders anew. */
+  /**
+   * A streaming message is brought up to date in place, and so is a long one that just finished;
+   * anything else renders anew.
+   */
   private updateNode(index: number, node: HTMLElement): boolean {
     const stream = this.model.streams.get(index);
-    if (!stream || this.replaced.has(index)) return false;
+    const replaced = this.replaced.has(index);
     const body = node.querySelector<HTMLElement>('.md-streaming');
-    if (body) {
-      updateStreaming(body, stream);
-      return true;
+    if (stream && !replaced) {
+      if (body) {
+        updateStreaming(body, stream);
+        return true;
+      }
+      const details = node.querySelector('details');
+      return !!details && !details.open;
     }
-    const details = node.querySelector('details');
-    return !!details && !details.open;
+    const finished = this.model.finished.get(index);
+    const entry = this.model.entries[index];
+    if (!finished || !body || (entry.type !== 'agent' && entry.type !== 'user')) return false;
+    if (entry.text.length < FINISH_IN_PLACE_CHARS) return false;
+    const html = finishInPlace(body, finished, entry);
+    if (!html) return false;
+    cacheMarkdown(entry, html);
+    this.codeShown(index, html);
+    return true;
   }
 
   private click(event: MouseEvent): void {
@@ -283,7 +306,30 @@ export class ChatApp {
       case 'jumpToBottom':
         this.view.scrollToBottom();
         break;
+      case 'copyBlock': {
+        const text = node.closest('.copyable')?.querySelector('.copy-source')?.textContent;
+        if (text) this.copy(text, node);
+        break;
+      }
+      case 'copyMessage': {
+        const entry = this.model.entries[entryIndex];
+        if (entry && 'text' in entry && typeof entry.text === 'string') this.copy(entry.text, node);
+        break;
+      }
     }
+  }
+
+  private copy(text: string, button: HTMLElement): void {
+    this.request(copyTextRequest, { text });
+    showCopied(button);
+  }
+
+  /** Code in a finished rendering is highlighted off the rendering path, then the entry is shown again. */
+  private codeShown(index: number, source: DocumentFragment): void {
+    this.highlighter.request(source, () => {
+      this.view.changed(index);
+      this.schedule();
+    });
   }
 
   private toggled(event: Event): void {
@@ -301,7 +347,7 @@ export class ChatApp {
     if (!entry || entry.type !== 'thought') return;
     if (details.open) {
       this.openThoughts.add(index);
-      fillThought(details, entry, this.model.streams.get(index));
+      fillThought(details, entry, this.model.streams.get(index), (source) => this.codeShown(index, source));
     } else {
       this.openThoughts.delete(index);
     }

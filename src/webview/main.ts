@@ -8,6 +8,7 @@ import '@vscode/codicons/dist/codicon.css';
 import { createChannel, type MessagePort } from '../protocol/channel';
 import { capabilitiesChangedEvent, changedEvent, readyRequest, snapshotEvent } from '../protocol/messages';
 import { ChatApp } from './app';
+import { highlighterUrl } from './highlighter';
 import { readUiState, type VsCodeApi } from './uiState';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -24,7 +25,7 @@ const port: MessagePort = {
 
 const connection = createChannel(port);
 const root = document.getElementById('app') ?? document.body;
-const app = new ChatApp(root, connection, api, readUiState(api));
+const app = new ChatApp(root, connection, api, readUiState(api), highlighterUrl());
 connection.onNotification(snapshotEvent, (params) => app.snapshot(params));
 connection.onNotification(changedEvent, (params) => app.changed(params.changes));
 connection.onNotification(capabilitiesChangedEvent, (params) => app.capabilitiesChanged(params));

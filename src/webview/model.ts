@@ -29,6 +29,11 @@ export class ThreadModel {
   capabilities: ChatCapabilities | undefined;
   /** Messages still streaming, split into finished blocks and an open tail. */
   readonly streams = new Map<number, StreamSplitter>();
+  /**
+   * Messages that finished since the view last rendered, with the splitter they streamed
+   * through: a long one is completed in place (see streaming.ts). The view clears it.
+   */
+  readonly finished = new Map<number, StreamSplitter>();
 
   reset(snapshot: SnapshotParams): void {
     this.entries = snapshot.thread.entries;
@@ -36,6 +41,7 @@ export class ThreadModel {
     this.status = snapshot.thread.status;
     this.capabilities = snapshot.capabilities;
     this.streams.clear();
+    this.finished.clear();
     this.entries.forEach((entry, index) => this.track(index, entry));
   }
 
@@ -87,6 +93,7 @@ export class ThreadModel {
           // this in the same batch are new, not replacements of the old ones.
           this.entries = [];
           this.streams.clear();
+          this.finished.clear();
           before = 0;
           touched.cleared = true;
           touched.appended.clear();
@@ -116,6 +123,8 @@ export class ThreadModel {
   private track(index: number, entry: ThreadEntry): void {
     const streaming = (entry.type === 'user' || entry.type === 'agent' || entry.type === 'thought') && !entry.done;
     if (!streaming) {
+      const stream = this.streams.get(index);
+      if (stream) this.finished.set(index, stream);
       this.streams.delete(index);
       return;
     }

@@ -108,12 +108,13 @@ async function serve(url: string, origin: string): Promise<{ status: number; typ
     case '/theme.css':
       return { status: 200, type: 'text/css', body: DARK_THEME };
     default: {
-      // The stylesheets and fonts the panel loads from the extension (media/, dist/), and nothing else.
-      const file = /^\/(media|dist)\/([\w.-]+\.(css|ttf))$/.exec(pathname);
+      // The stylesheets, fonts and lazily loaded scripts the panel loads from the extension
+      // (media/, dist/), and nothing else.
+      const file = /^\/(media|dist)\/([\w.-]+\.(css|ttf|js))$/.exec(pathname);
       if (!file) return { status: 404, type: 'text/plain', body: 'not found' };
       return {
         status: 200,
-        type: file[3] === 'css' ? 'text/css' : 'font/ttf',
+        type: { css: 'text/css', ttf: 'font/ttf', js: 'text/javascript' }[file[3] as 'css' | 'ttf' | 'js'],
         body: await readFile(join(ROOT, file[1], file[2])),
       };
     }
