@@ -22,7 +22,13 @@ export type PageAction =
   /** Copies the text of the `.copy-source` in the nearest `.copyable` (a code block, terminal output…). */
   | { kind: 'copyBlock' }
   /** Copies the message the button sits in, as Markdown. */
-  | { kind: 'copyMessage' };
+  | { kind: 'copyMessage' }
+  /** A queued follow-up's buttons, and its editor's. */
+  | { kind: 'editQueued'; id: string }
+  | { kind: 'removeQueued'; id: string }
+  | { kind: 'sendQueued'; id: string }
+  | { kind: 'saveQueued' }
+  | { kind: 'cancelQueuedEdit' };
 
 const bound = new WeakMap<Element, PageAction>();
 

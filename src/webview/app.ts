@@ -22,6 +22,7 @@ import {
   showLogRequest,
   signInRequest,
   type ChatCapabilities,
+  type QueueState,
   type SnapshotParams,
 } from '../protocol/messages';
 import { actionAt, type PageAction } from './actions';
@@ -37,6 +38,7 @@ import { showCopied } from './render/codeBlocks';
 import { cacheMarkdown, fillThought } from './render/message';
 import { FINISH_IN_PLACE_CHARS, finishInPlace, updateStreaming } from './render/streaming';
 import { estimateHeight, renderEntry } from './render/entry';
+import { QueueView } from './queueView';
 import { sendToHost } from './requests';
 import { ThreadView } from './threadView';
 import { UiStateSaver, type UiState, type VsCodeApi } from './uiState';
@@ -51,6 +53,7 @@ export class ChatApp {
   private readonly highlighter: Highlighter;
   private readonly view: ThreadView;
   private readonly composer: Composer;
+  private readonly queue: QueueView;
   private readonly saver: UiStateSaver;
   private readonly pending: ThreadChange[] = [];
   private readonly pendingAnswers = new Set<string>();
@@ -118,6 +121,7 @@ export class ChatApp {
       },
       saved.draft,
     );
+    this.queue = new QueueView(connection);
     this.saver = new UiStateSaver(api, () => this.uiState());
     this.jump.title = 'Scroll to the latest message';
     this.jump.setAttribute('aria-label', this.jump.title);
@@ -125,7 +129,7 @@ export class ChatApp {
     this.jump.hidden = true;
     const main = el('main', 'main');
     main.append(this.view.element, this.empty, this.jump);
-    root.append(this.header.element, main, this.status.element, this.composer.element);
+    root.append(this.header.element, main, this.status.element, this.queue.element, this.composer.element);
     root.addEventListener('click', (event) => this.click(event));
     // Middle-click would open a link in a new browsing context: never from the webview.
     root.addEventListener('auxclick', (event) => (event.target as Element).closest('a') && event.preventDefault());
@@ -172,6 +176,12 @@ export class ChatApp {
     this.schedule();
   }
 
+  queueChanged(queue: QueueState): void {
+    this.model.queue = queue;
+    this.chromeDirty = true;
+    this.schedule();
+  }
+
   private schedule(): void {
     this.frames.schedule();
   }
@@ -211,6 +221,7 @@ export class ChatApp {
       this.header.update(this.model);
       this.status.update(this.model);
       this.composer.update(this.model);
+      this.queue.update(this.model.queue, this.model.status.state === 'idle' && !!this.model.capabilities?.canPrompt);
     }
     const empty = this.model.entries.length === 0 ? emptyText(this.model) : '';
     this.empty.textContent = empty;
@@ -311,6 +322,22 @@ export class ChatApp {
         if (text) this.copy(text, node);
         break;
       }
+      case 'editQueued':
+        this.queue.edit(action.id);
+        break;
+      case 'removeQueued':
+        this.queue.remove(action.id);
+        break;
+      case 'sendQueued':
+        this.view.scrollToBottom();
+        this.queue.sendNow(action.id);
+        break;
+      case 'saveQueued':
+        this.queue.finishEdit(true);
+        break;
+      case 'cancelQueuedEdit':
+        this.queue.finishEdit(false);
+        break;
       case 'copyMessage': {
         const entry = this.model.entries[entryIndex];
         if (entry && 'text' in entry && typeof entry.text === 'string') this.copy(entry.text, node);

@@ -6,7 +6,13 @@
 // the webview cannot reach the workbench's own copy, and the CSP takes fonts only from the extension.
 import '@vscode/codicons/dist/codicon.css';
 import { createChannel, type MessagePort } from '../protocol/channel';
-import { capabilitiesChangedEvent, changedEvent, readyRequest, snapshotEvent } from '../protocol/messages';
+import {
+  capabilitiesChangedEvent,
+  changedEvent,
+  queueChangedEvent,
+  readyRequest,
+  snapshotEvent,
+} from '../protocol/messages';
 import { ChatApp } from './app';
 import { highlighterUrl } from './highlighter';
 import { readUiState, type VsCodeApi } from './uiState';
@@ -29,5 +35,6 @@ const app = new ChatApp(root, connection, api, readUiState(api), highlighterUrl(
 connection.onNotification(snapshotEvent, (params) => app.snapshot(params));
 connection.onNotification(changedEvent, (params) => app.changed(params.changes));
 connection.onNotification(capabilitiesChangedEvent, (params) => app.capabilitiesChanged(params));
+connection.onNotification(queueChangedEvent, (params) => app.queueChanged(params));
 connection.listen();
 connection.sendRequest(readyRequest).catch((error: unknown) => console.warn('acp webview: ready failed', error));

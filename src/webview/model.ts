@@ -4,7 +4,7 @@
  * place. Reports which indices changed so the view re-renders only those.
  */
 import type { ThreadChange, ThreadEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
-import type { ChatCapabilities, SnapshotParams } from '../protocol/messages';
+import type { ChatCapabilities, QueueState, SnapshotParams } from '../protocol/messages';
 import { applyTerminalDelta } from '../protocol/terminalOutput';
 import { StreamSplitter } from './streamSplit';
 
@@ -27,6 +27,8 @@ export class ThreadModel {
   meta: ThreadMeta = { commands: [], configOptions: [] };
   status: ThreadStatus = { state: 'idle' };
   capabilities: ChatCapabilities | undefined;
+  /** Follow-ups queued while the agent works (the host's queue). */
+  queue: QueueState = { items: [], paused: false };
   /** Messages still streaming, split into finished blocks and an open tail. */
   readonly streams = new Map<number, StreamSplitter>();
   /**
@@ -40,6 +42,7 @@ export class ThreadModel {
     this.meta = snapshot.thread.meta;
     this.status = snapshot.thread.status;
     this.capabilities = snapshot.capabilities;
+    this.queue = snapshot.queue ?? { items: [], paused: false };
     this.streams.clear();
     this.finished.clear();
     this.entries.forEach((entry, index) => this.track(index, entry));

@@ -12,6 +12,7 @@ import { everyKind, meta, snapshotOf } from './fixtures';
 import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
 import { longReplySuite, replaySuite } from './replaySuite';
 import { codeSuite } from './codeSuite';
+import { queueSuite } from './queueSuite';
 import { elicitationSuite } from './elicitationSuite';
 import { securitySuite } from './securitySuite';
 
@@ -736,6 +737,7 @@ describe('chat webview', function () {
   const env = { browser: () => browser, harness: () => harness };
   elicitationSuite(env);
   codeSuite(env);
+  queueSuite(env);
   securitySuite(env);
   replaySuite(env);
   longReplySuite(env);
