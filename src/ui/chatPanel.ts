@@ -193,7 +193,7 @@ export class ChatPanel extends Disposable {
     const webview = this.panel.webview;
     const nonce = makeNonce();
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'chat.css'));
     const csp = chatCsp(webview.cspSource, nonce);
     return `<!DOCTYPE html>
 <html lang="en">

@@ -28,7 +28,10 @@ export type PageAction =
   | { kind: 'removeQueued'; id: string }
   | { kind: 'sendQueued'; id: string }
   | { kind: 'saveQueued' }
-  | { kind: 'cancelQueuedEdit' };
+  | { kind: 'cancelQueuedEdit' }
+  /** The find bar's buttons. */
+  | { kind: 'findStep'; step: 1 | -1 }
+  | { kind: 'findClose' };
 
 const bound = new WeakMap<Element, PageAction>();
 

@@ -30,6 +30,7 @@ import { emptyText, Header, StatusArea } from './chrome';
 import { Composer } from './composer';
 import { actionButton, el, icon } from './dom';
 import { ElicitationInput } from './elicitationInput';
+import { FindBar } from './findBar';
 import { FrameScheduler } from './frameScheduler';
 import { Highlighter } from './highlighter';
 import { classifyHref } from './links';
@@ -54,6 +55,7 @@ export class ChatApp {
   private readonly view: ThreadView;
   private readonly composer: Composer;
   private readonly queue: QueueView;
+  private readonly find: FindBar;
   private readonly saver: UiStateSaver;
   private readonly pending: ThreadChange[] = [];
   private readonly pendingAnswers = new Set<string>();
@@ -122,13 +124,19 @@ export class ChatApp {
       saved.draft,
     );
     this.queue = new QueueView(connection);
+    this.find = new FindBar({
+      entries: () => this.model.entries,
+      view: this.view,
+      expand: (index) => this.expand(index),
+      closed: () => this.composer.focus(),
+    });
     this.saver = new UiStateSaver(api, () => this.uiState());
     this.jump.title = 'Scroll to the latest message';
     this.jump.setAttribute('aria-label', this.jump.title);
     this.jump.append(icon('arrow-down'));
     this.jump.hidden = true;
     const main = el('main', 'main');
-    main.append(this.view.element, this.empty, this.jump);
+    main.append(this.find.element, this.view.element, this.empty, this.jump);
     root.append(this.header.element, main, this.status.element, this.queue.element, this.composer.element);
     root.addEventListener('click', (event) => this.click(event));
     // Middle-click would open a link in a new browsing context: never from the webview.
@@ -146,6 +154,19 @@ export class ChatApp {
       }
     });
     this.view.element.addEventListener('scroll', () => this.saver.saveSoon(), { passive: true });
+    // Ctrl+F / Cmd+F finds in the whole thread. Caught first (capture), so the webview's host
+    // does not pass it on to the workbench, whose find cannot see the entries not rendered.
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        const mod = event.ctrlKey !== event.metaKey && (event.ctrlKey || event.metaKey);
+        if (!mod || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'f') return;
+        event.preventDefault();
+        event.stopPropagation();
+        this.find.open();
+      },
+      true,
+    );
     this.composer.focus();
   }
 
@@ -210,9 +231,11 @@ export class ChatApp {
         }
       }
       if (touched.meta || touched.status) this.chromeDirty = true;
+      this.find.threadChanged();
     }
     if (this.frames.repaintDue(this.model.status.state === 'loading' && this.view.sticking)) {
       this.view.frame();
+      this.find.paint();
       this.replaced.clear();
       this.model.finished.clear();
     }
@@ -322,6 +345,12 @@ export class ChatApp {
         if (text) this.copy(text, node);
         break;
       }
+      case 'findStep':
+        this.find.step(action.step);
+        break;
+      case 'findClose':
+        this.find.close();
+        break;
       case 'editQueued':
         this.queue.edit(action.id);
         break;
@@ -378,6 +407,15 @@ export class ChatApp {
     } else {
       this.openThoughts.delete(index);
     }
+    this.saver.saveSoon();
+  }
+
+  /** A find match in a collapsed thought: the thought opens, as a click on it would. */
+  private expand(index: number): void {
+    if (this.model.entries[index]?.type !== 'thought' || this.openThoughts.has(index)) return;
+    this.openThoughts.add(index);
+    this.view.changed(index);
+    this.schedule();
     this.saver.saveSoon();
   }
 

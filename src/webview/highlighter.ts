@@ -25,8 +25,6 @@ export class Highlighter {
   private readonly jobs: Job[] = [];
   private loading: Promise<typeof HighlightFn | undefined> | undefined;
   private running = false;
-  /** Total time spent highlighting, for the benchmark. */
-  spentMs = 0;
 
   /** `url`: where the highlighter bundle is (beside the page's script). */
   constructor(private readonly url: string | undefined) {}
@@ -63,7 +61,8 @@ export class Highlighter {
           this.finished.add(job.source);
           if (highlight) job.done();
         }
-        this.spentMs += performance.now() - started;
+        // Timed in the page's performance timeline, where the benchmark reads it.
+        performance.measure('acp-highlight', { start: started, duration: performance.now() - started });
       }
     } finally {
       this.running = false;

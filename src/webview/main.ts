@@ -2,9 +2,6 @@
  * The chat webview's entry (bundled to dist/webview.js). Connects to the host over the typed
  * channel, then asks for a snapshot with `ready`, as it does after every reload.
  */
-// VS Code's icon font, bundled with the webview (dist/webview.css and its .ttf beside it):
-// the webview cannot reach the workbench's own copy, and the CSP takes fonts only from the extension.
-import '@vscode/codicons/dist/codicon.css';
 import { createChannel, type MessagePort } from '../protocol/channel';
 import {
   capabilitiesChangedEvent,

@@ -34,10 +34,7 @@ export class QueueView {
     this.idle = idle;
     if (this.editing && !state.items.some((item) => item.id === this.editing!.id)) this.editing = undefined;
     const rows = state.items.map((item, index) => this.row(item, index));
-    this.element.replaceChildren(
-      ...(rows.length ? [el('div', 'queue-title', this.title())] : []),
-      ...rows,
-    );
+    this.element.replaceChildren(...(rows.length ? [el('div', 'queue-title', this.title())] : []), ...rows);
     this.element.hidden = rows.length === 0;
   }
 

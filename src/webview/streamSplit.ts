@@ -8,11 +8,11 @@
  *
  * The split can differ from a whole-message parse (a list item's indented continuation after a
  * blank line, reference links defined later, a paragraph cut for length); a message is parsed
- * whole once it is done, unless it is too long to parse in one go (see message.ts).
+ * whole once it is done, unless it is too long to parse in one go (see streaming.ts).
  */
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** The most an open block outside a fence may hold before it is cut at a line break. */
-export const MAX_OPEN = 8192;
+export const MAX_OPEN = 2048;
 
 export class StreamSplitter {
   private text = '';

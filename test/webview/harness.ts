@@ -1,5 +1,5 @@
 /**
- * A page that runs the real webview bundle (dist/webview.js, media/chat.css) outside VS Code:
+ * A page that runs the real webview bundle (dist/webview.js, dist/chat.css) outside VS Code:
  * served from 127.0.0.1 on an ephemeral port, with a CSP like the chat panel's (scripts only by
  * nonce, styles only from the server, nothing remote) and a fake `acquireVsCodeApi`. The test
  * plays the host over the real channel: what the page posts reaches `host`, and notifications
@@ -132,7 +132,7 @@ function page(origin: string, bare: boolean): string {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${origin}/theme.css">
-<link rel="stylesheet" href="${origin}/media/chat.css">
+<link rel="stylesheet" href="${origin}/dist/chat.css">
 <title>ACP chat harness</title>
 </head>
 <body>
