@@ -31,7 +31,9 @@ export type PageAction =
   | { kind: 'cancelQueuedEdit' }
   /** The find bar's buttons. */
   | { kind: 'findStep'; step: 1 | -1 }
-  | { kind: 'findClose' };
+  | { kind: 'findClose' }
+  /** Quotes the thread's selected text into the composer. */
+  | { kind: 'quoteSelection' };
 
 const bound = new WeakMap<Element, PageAction>();
 

@@ -40,6 +40,7 @@ import { cacheMarkdown, fillThought } from './render/message';
 import { FINISH_IN_PLACE_CHARS, finishInPlace, updateStreaming } from './render/streaming';
 import { estimateHeight, renderEntry } from './render/entry';
 import { QueueView } from './queueView';
+import { asQuote, QuoteButton } from './quote';
 import { sendToHost } from './requests';
 import { ThreadView } from './threadView';
 import { UiStateSaver, type UiState, type VsCodeApi } from './uiState';
@@ -56,6 +57,7 @@ export class ChatApp {
   private readonly composer: Composer;
   private readonly queue: QueueView;
   private readonly find: FindBar;
+  private readonly quote: QuoteButton;
   private readonly saver: UiStateSaver;
   private readonly pending: ThreadChange[] = [];
   private readonly pendingAnswers = new Set<string>();
@@ -136,7 +138,8 @@ export class ChatApp {
     this.jump.append(icon('arrow-down'));
     this.jump.hidden = true;
     const main = el('main', 'main');
-    main.append(this.find.element, this.view.element, this.empty, this.jump);
+    this.quote = new QuoteButton(this.view.element, main);
+    main.append(this.find.element, this.view.element, this.empty, this.jump, this.quote.element);
     root.append(this.header.element, main, this.status.element, this.queue.element, this.composer.element);
     root.addEventListener('click', (event) => this.click(event));
     // Middle-click would open a link in a new browsing context: never from the webview.
@@ -343,6 +346,14 @@ export class ChatApp {
       case 'copyBlock': {
         const text = node.closest('.copyable')?.querySelector('.copy-source')?.textContent;
         if (text) this.copy(text, node);
+        break;
+      }
+      case 'quoteSelection': {
+        const text = this.quote.selectedText();
+        if (!text) break;
+        this.composer.insert(asQuote(text));
+        window.getSelection()?.removeAllRanges();
+        this.quote.hide();
         break;
       }
       case 'findStep':

@@ -88,6 +88,16 @@ export class Composer {
     this.input.focus();
   }
 
+  /** Adds `text` at the end of the draft (after a blank line), and puts the caret after it. */
+  insert(text: string): void {
+    const draft = this.input.value;
+    this.input.value = draft && !draft.endsWith('\n\n') ? `${draft.replace(/\n?$/, '\n\n')}${text}` : draft + text;
+    this.input.focus();
+    this.input.setSelectionRange(this.input.value.length, this.input.value.length);
+    this.autosize();
+    this.actions.draftChanged(this.input.value);
+  }
+
   /**
    * Rebuilds the pickers from the meta at the next update: after a refused change the meta did
    * not change, but a select still shows the value the user picked.

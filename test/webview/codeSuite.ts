@@ -2,7 +2,7 @@
  * Code that reads like code: fenced blocks in finished messages are highlighted in the theme's
  * colours once the highlighter has loaded (and only then: a chat without code never fetches it),
  * labelled with their language, and copied with a button; tool output, terminal output and whole
- * messages copy too. What the fence's info string or the code holds never becomes markup.
+ * messages copy too, and a selection in the thread quotes into the composer. What the fence's info string or the code holds never becomes markup.
  */
 import * as assert from 'node:assert/strict';
 import type { Request } from 'playwright-core';
@@ -211,6 +211,26 @@ export function codeSuite(env: SuiteEnv): void {
       assert.equal(await copied(), (everyKind[0] as { text: string }).text);
       await view.page.keyboard.press('Tab');
       assert.equal(view.requests.filter((r) => r.method === 'copyText').length, 0, 'one request per click');
+    });
+
+    it('quotes a selection in the thread into the composer, after what was typed', async () => {
+      await show([agent('First paragraph.\n\nThe **cursor** repeats when the page is empty.')]);
+      assert.equal(await view.page.isHidden('.quote-button'), true);
+      await view.page.fill('.composer-input', 'About this:');
+      // A selection in the composer is not the thread's: no Quote.
+      await view.page.evaluate(() => (document.querySelector('.composer-input') as HTMLTextAreaElement).select());
+      await frames(view, 2);
+      assert.equal(await view.page.isHidden('.quote-button'), true);
+      await view.page.evaluate(() => getSelection()!.selectAllChildren(document.querySelectorAll('.msg-agent p')[1]!));
+      await view.page.waitForSelector('.quote-button:not([hidden])');
+      await view.page.click('.quote-button');
+      assert.equal(
+        await view.page.inputValue('.composer-input'),
+        'About this:\n\n> The cursor repeats when the page is empty.\n\n',
+      );
+      assert.equal(await view.page.evaluate(() => document.activeElement?.className), 'composer-input');
+      await view.page.waitForSelector('.quote-button', { state: 'hidden' });
+      assert.equal(view.requests.filter((r) => r.method === 'sendPrompt').length, 0, 'quoted, not sent');
     });
   });
 }
