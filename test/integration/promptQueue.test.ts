@@ -102,6 +102,16 @@ describe('Follow-ups queued while the agent works', function () {
     assert.deepEqual(chat.queue.state, { items: [], paused: false });
   });
 
+  it('refuses a follow-up past the 50th while the turn runs', async () => {
+    const turn = chat.prompt('a slow answer please');
+    await until('the turn to start', () => chat.isPrompting);
+    for (let i = 0; i < 50; i++) await chat.prompt(`follow-up ${i}`);
+    await assert.rejects(chat.prompt('one too many'), /Too many follow-ups are queued/);
+    assert.equal(chat.queue.size, 50);
+    for (const item of chat.queue.state.items) chat.queue.remove(item.id);
+    await turn;
+  });
+
   it('waits for a follow-up being edited, then sends the edited text in its place', async () => {
     const turn = chat.prompt('a slow answer please');
     await until('the turn to start', () => chat.isPrompting);
