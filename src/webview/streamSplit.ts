@@ -38,10 +38,10 @@ export class StreamSplitter {
    * The code fence the tail is, when the tail is one fence still open: where its content starts
    * and the language its info string names.
    */
-  get openFence(): { contentStart: number; language: string } | undefined {
+  get openFence(): { contentStart: number; language: string; marker: string } | undefined {
     return this.fence === undefined || this.fenceLine !== this.stable
       ? undefined
-      : { contentStart: this.fenceAt, language: this.fenceInfo };
+      : { contentStart: this.fenceAt, language: this.fenceInfo, marker: this.fence };
   }
 
   append(chunk: string): void {

@@ -91,13 +91,39 @@ export function finishInPlace(
   const state = shown.get(node);
   if (!state || !entry.text.startsWith(stream.value.slice(0, state.upTo))) return undefined;
   const done = node.firstElementChild as HTMLElement;
-  done.append(blocks(entry.text.slice(state.upTo)));
-  node.lastElementChild?.remove();
+  const tail = node.lastElementChild as HTMLElement;
+  const fence = stream.openFence;
+  const block = tail.querySelector<HTMLElement>(':scope > .code-block');
+  const pre = block?.querySelector('pre');
+  if (state.mode === 'fence' && fence && block && pre && entry.text.startsWith(stream.value)) {
+    // The code block written so far stays: only the rest of its code is added, and what
+    // follows its closing line is parsed.
+    const rest = entry.text.slice(fence.contentStart);
+    const close = closingLine(rest, fence.marker);
+    const shownCode = state.tail - (fence.contentStart - state.upTo);
+    appendLines(pre, rest.slice(Math.max(0, shownCode), close?.start ?? rest.length));
+    done.append(block, blocks(close ? rest.slice(close.end) : ''));
+  } else {
+    done.append(blocks(entry.text.slice(state.upTo)));
+  }
+  tail.remove();
   node.classList.remove('md-streaming');
   shown.delete(node);
   const html = document.createDocumentFragment();
   for (const child of done.childNodes) html.append(child.cloneNode(true));
   return html;
+}
+
+/** Where a fence opened with `marker` closes in `code`: the closing line's start and end. */
+function closingLine(code: string, marker: string): { start: number; end: number } | undefined {
+  for (let start = 0; start < code.length;) {
+    const newline = code.indexOf('\n', start);
+    const end = newline === -1 ? code.length : newline + 1;
+    const line = code.slice(start, newline === -1 ? code.length : newline).trim();
+    if (line.length >= marker.length && line[0] === marker[0] && /^(`+|~+)$/.test(line)) return { start, end };
+    start = end;
+  }
+  return undefined;
 }
 
 function blocks(markdown: string): DocumentFragment {
