@@ -29,6 +29,8 @@ export class FindBar {
   private matches: Match[] = [];
   private current = -1;
   private stale: ReturnType<typeof setTimeout> | undefined;
+  /** A match is being scrolled to: the current one is painted once it is in place. */
+  private revealing = false;
 
   constructor(private readonly host: FindHost) {
     this.element.hidden = true;
@@ -122,7 +124,7 @@ export class FindBar {
         current = ranges[Math.min(match.occurrence, ranges.length - 1)];
     }
     CSS.highlights.set('acp-find', new Highlight(...all));
-    if (current) CSS.highlights.set('acp-find-current', new Highlight(current));
+    if (current && !this.revealing) CSS.highlights.set('acp-find-current', new Highlight(current));
     else CSS.highlights.delete('acp-find-current');
   }
 
@@ -133,6 +135,7 @@ export class FindBar {
     this.matches = searchThread(this.host.entries(), this.input.value);
     // Timed in the page's performance timeline, where the benchmark reads it.
     performance.measure('acp-find', { start: started, duration: performance.now() - started });
+    this.revealing = false;
     if (!this.matches.length) this.current = -1;
     else if (jump) {
       const from = this.host.view.firstVisible();
@@ -162,6 +165,9 @@ export class FindBar {
 
   /** Brings a match into view: its entry first, then (once rendered) the match itself, a third down. */
   private reveal(match: Match): void {
+    // The current match is painted again once it is in view.
+    CSS.highlights?.delete('acp-find-current');
+    this.revealing = true;
     this.host.expand(match.index);
     const view = this.host.view;
     view.reveal(match.index);
@@ -174,7 +180,10 @@ export class FindBar {
         const offset = range.getBoundingClientRect().top - node.getBoundingClientRect().top;
         view.reveal(match.index, offset - view.element.clientHeight / 3);
       }
-      afterFrames(2, () => this.paint());
+      afterFrames(2, () => {
+        this.revealing = false;
+        this.paint();
+      });
     });
   }
 }

@@ -209,9 +209,17 @@ describe('chat webview', function () {
       const line = 'one more line of a paragraph that never takes a breath, with **bold** words\n';
       let long = '';
       for (let i = 0; i < 540; i++) long += line;
-      await append('ond\n\n', 'ond');
-      for (let at = 0; at < long.length; at += 20 * line.length)
-        await append(long.slice(at, at + 20 * line.length), 'words');
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'textAppended', index: 0, text: 'ond\n\n' }],
+      });
+      await view.page.waitForFunction(() => document.querySelectorAll('.md-done li')[1]?.textContent === 'second');
+      for (let at = 0; at < long.length; at += 20 * line.length) {
+        await view.host.sendNotification(changedEvent, {
+          changes: [{ kind: 'textAppended', index: 0, text: long.slice(at, at + 20 * line.length) }],
+        });
+        const lines = Math.min(540, at / line.length + 20);
+        await view.page.waitForFunction((n) => document.querySelectorAll('.msg-agent strong').length >= n, lines);
+      }
       await append('end', 'end');
       const sizes = await view.page.evaluate(() => ({
         tail: document.querySelector('.md-tail')!.textContent!.length,

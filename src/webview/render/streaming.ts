@@ -137,7 +137,8 @@ function fenceBlock(tail: HTMLElement, language: string): HTMLPreElement {
   const block = el('div', 'code-block copyable');
   const header = el('div', 'code-header');
   header.append(el('span', 'code-lang', language), copyButton('Copy code'));
-  const pre = el('pre', 'copy-source');
+  // Wrapped, not scrolled sideways: a scrolling block is laid out whole as it grows.
+  const pre = el('pre', 'copy-source code-streamed');
   block.append(header, pre);
   tail.append(block);
   return pre;
