@@ -53,28 +53,35 @@ describe('Chat find and queued follow-ups', function () {
     const { page } = wb();
     const frame = chatFrame(page);
     const input = frame.locator('textarea.composer-input');
+    // The agent's turn waits on a permission card: it runs until the card is answered.
     await input.click();
-    await input.pressSequentially('slow', { delay: 10 });
+    await input.pressSequentially('permission', { delay: 10 });
     await input.press('Enter');
+    const card = frame.locator('.permission:not(.answered)');
+    await card.waitFor({ state: 'visible', timeout: 20_000 });
     await frame.locator('.status-line.prompting').waitFor({ state: 'visible', timeout: 10_000 });
     const followUp = 'and this follow-up, please echo it';
+    await input.click();
     await input.pressSequentially(followUp, { delay: 5 });
+    assert.equal((await frame.locator('.send .button-label').textContent())?.trim(), 'Queue');
     await input.press('Enter');
     const queued = frame.locator('.queue-item .queue-text', { hasText: followUp });
     await queued.waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await frame.locator('.msg-user', { hasText: followUp }).count(), 0, 'not sent during the turn');
-    assert.ok(await frame.locator('.status-line.prompting').isVisible(), 'the first turn still runs');
     console.log(`      screenshot: ${await wb().screenshot('e2e-chat-queued')}`);
 
-    // The slow reply ends; the follow-up leaves the queue and is answered in its own turn.
+    // The turn ends once the card is answered; the follow-up leaves the queue and gets its own turn.
+    await card
+      .locator('button', { hasText: /^Allow/ })
+      .first()
+      .click();
     await frame.locator('.msg-user', { hasText: followUp }).waitFor({ state: 'visible', timeout: 30_000 });
     await frame.locator('.queue').waitFor({ state: 'hidden', timeout: 10_000 });
-    const reply = frame.locator('.msg-agent', { hasText: followUp });
-    await reply.waitFor({ state: 'visible', timeout: 30_000 });
-    const texts = await frame.locator('.msg-user, .msg-agent').allInnerTexts();
-    const slowAnswer = texts.findIndex((t) => t.includes('chunk 40 of 40'));
+    await frame.locator('.msg-agent', { hasText: followUp }).waitFor({ state: 'visible', timeout: 30_000 });
+    const texts = await frame.locator('.entry').allInnerTexts();
+    const answered = texts.findIndex((t) => t.includes('protected.ts'));
     const sent = texts.findIndex((t) => t.includes(followUp));
-    assert.ok(slowAnswer >= 0 && sent > slowAnswer, 'the follow-up went after the slow answer, in its own turn');
+    assert.ok(answered >= 0 && sent > answered, 'the follow-up went after the permission turn, in its own turn');
     console.log(`      queued and sent in ${since(started)}`);
   });
 });
