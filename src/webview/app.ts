@@ -393,10 +393,14 @@ export class ChatApp {
 
   /** Code in a finished rendering is highlighted off the rendering path, then the entry is shown again. */
   private codeShown(index: number, source: DocumentFragment): void {
-    this.highlighter.request(source, () => {
-      this.view.changed(index);
-      this.schedule();
-    });
+    this.highlighter.request(
+      source,
+      () => {
+        this.view.changed(index);
+        this.schedule();
+      },
+      () => this.view.nodeOf(index) !== undefined,
+    );
   }
 
   private toggled(event: Event): void {

@@ -17,6 +17,8 @@ const SLICE_MS = 8;
 interface Job {
   source: DocumentFragment;
   done: () => void;
+  /** Whether the rendering is still on screen; one that scrolled away is coloured when it is shown again. */
+  wanted: () => boolean;
 }
 
 export class Highlighter {
@@ -29,15 +31,18 @@ export class Highlighter {
   /** `url`: where the highlighter bundle is (beside the page's script). */
   constructor(private readonly url: string | undefined) {}
 
-  /** Highlights the code blocks of a cached rendering; `done` runs once they are coloured. */
-  request(source: DocumentFragment, done: () => void): void {
+  /**
+   * Highlights the code blocks of a cached rendering; `done` runs once they are coloured.
+   * `wanted` says whether it is still shown (a replay renders entries that scroll past at once).
+   */
+  request(source: DocumentFragment, done: () => void, wanted: () => boolean = () => true): void {
     if (!this.url || this.finished.has(source) || this.queued.has(source)) return;
     if (!pending(source).length) {
       this.finished.add(source);
       return;
     }
     this.queued.add(source);
-    this.jobs.push({ source, done });
+    this.jobs.push({ source, done, wanted });
     void this.run();
   }
 
@@ -51,6 +56,11 @@ export class Highlighter {
         const started = performance.now();
         while (this.jobs.length && performance.now() - started < SLICE_MS) {
           const job = this.jobs[0];
+          if (!job.wanted()) {
+            this.jobs.shift();
+            this.queued.delete(job.source);
+            continue;
+          }
           const code = pending(job.source)[0];
           if (code && highlight) {
             colour(code, highlight);
