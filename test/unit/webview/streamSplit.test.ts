@@ -23,7 +23,11 @@ describe('StreamSplitter', () => {
     const splitter = new StreamSplitter();
     splitter.append('Run this:\n```bash title="x"\nnpm te');
     assert.equal(splitter.value.slice(0, splitter.stableEnd), 'Run this:\n');
-    assert.deepEqual(splitter.openFence, { contentStart: 'Run this:\n```bash title="x"\n'.length, language: 'bash' });
+    assert.deepEqual(splitter.openFence, {
+      contentStart: 'Run this:\n```bash title="x"\n'.length,
+      language: 'bash',
+      marker: '```',
+    });
     splitter.append('st\n```\n');
     assert.equal(splitter.openFence, undefined);
     assert.equal(splitter.stableEnd, splitter.value.length);
