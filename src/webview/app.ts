@@ -7,20 +7,12 @@ import type { MessageConnection, RequestType, RequestType0 } from 'vscode-jsonrp
 import type { ThreadChange } from '../protocol/entries';
 import { panelTargetOf } from '../protocol/panelTarget';
 import {
-  answerPermissionRequest,
-  cancelLoadRequest,
   cancelTurnRequest,
-  copyTextRequest,
-  openDiffRequest,
   openLinkRequest,
   openLocationRequest,
-  restartAgentRequest,
-  retryRequest,
   sendPromptRequest,
   setConfigOptionRequest,
   setModeRequest,
-  showLogRequest,
-  signInRequest,
   type ChatCapabilities,
   type QueueState,
   type SnapshotParams,
@@ -35,12 +27,12 @@ import { FrameScheduler } from './frameScheduler';
 import { Highlighter } from './highlighter';
 import { classifyHref } from './links';
 import { ThreadModel } from './model';
-import { showCopied } from './render/codeBlocks';
 import { cacheMarkdown, fillThought } from './render/message';
 import { FINISH_IN_PLACE_CHARS, finishInPlace, updateStreaming } from './render/streaming';
 import { estimateHeight, renderEntry } from './render/entry';
+import { performAction } from './pageActions';
 import { QueueView } from './queueView';
-import { asQuote, QuoteButton } from './quote';
+import { QuoteButton } from './quote';
 import { sendToHost } from './requests';
 import { ThreadView } from './threadView';
 import { UiStateSaver, type UiState, type VsCodeApi } from './uiState';
@@ -302,93 +294,18 @@ export class ChatApp {
   }
 
   private perform(action: PageAction, node: HTMLElement): void {
-    const entryIndex = Number(node.closest<HTMLElement>('.entry')?.dataset.index);
-    switch (action.kind) {
-      case 'answerPermission': {
-        if (this.pendingAnswers.has(action.requestId)) return;
-        this.pendingAnswers.add(action.requestId);
-        if (Number.isInteger(entryIndex)) this.view.changed(entryIndex);
-        this.schedule();
-        this.request(answerPermissionRequest, { requestId: action.requestId, optionId: action.optionId });
-        break;
-      }
-      case 'elicit':
-        this.elicitations.answer(node, entryIndex, action.choice);
-        break;
-      case 'openDiff':
-        if (Number.isInteger(entryIndex))
-          this.request(openDiffRequest, { entryIndex, contentIndex: action.contentIndex });
-        break;
-      case 'openLocation':
-        this.request(
-          openLocationRequest,
-          action.line === undefined ? { path: action.path } : { path: action.path, line: action.line },
-        );
-        break;
-      case 'cancelLoad':
-        this.request(cancelLoadRequest);
-        break;
-      case 'retry':
-        this.request(retryRequest);
-        break;
-      case 'restartAgent':
-        this.request(restartAgentRequest);
-        break;
-      case 'showLog':
-        this.request(showLogRequest);
-        break;
-      case 'signIn':
-        this.request(signInRequest);
-        break;
-      case 'jumpToBottom':
-        this.view.scrollToBottom();
-        break;
-      case 'copyBlock': {
-        const text = node.closest('.copyable')?.querySelector('.copy-source')?.textContent;
-        if (text) this.copy(text, node);
-        break;
-      }
-      case 'quoteSelection': {
-        const text = this.quote.selectedText();
-        if (!text) break;
-        this.composer.insert(asQuote(text));
-        window.getSelection()?.removeAllRanges();
-        this.quote.hide();
-        break;
-      }
-      case 'findStep':
-        this.find.step(action.step);
-        break;
-      case 'findClose':
-        this.find.close();
-        break;
-      case 'editQueued':
-        this.queue.edit(action.id);
-        break;
-      case 'removeQueued':
-        this.queue.remove(action.id);
-        break;
-      case 'sendQueued':
-        this.view.scrollToBottom();
-        this.queue.sendNow(action.id);
-        break;
-      case 'saveQueued':
-        this.queue.finishEdit(true);
-        break;
-      case 'cancelQueuedEdit':
-        this.queue.finishEdit(false);
-        break;
-      case 'copyMessage': {
-        const entry = this.model.entries[entryIndex];
-        if (entry && 'text' in entry && typeof entry.text === 'string') this.copy(entry.text, node);
-        break;
-      }
-    }
-  }
-
-  private copy(text: string, button: HTMLElement): void {
-    this.request(copyTextRequest, { text });
-    showCopied(button);
+    performAction(action, node, {
+      connection: this.connection,
+      model: this.model,
+      view: this.view,
+      composer: this.composer,
+      queue: this.queue,
+      find: this.find,
+      quote: this.quote,
+      elicitations: this.elicitations,
+      pendingAnswers: this.pendingAnswers,
+      schedule: () => this.schedule(),
+    });
   }
 
   /** Code in a finished rendering is highlighted off the rendering path, then the entry is shown again. */
