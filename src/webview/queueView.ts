@@ -22,6 +22,7 @@ export class QueueView {
   private idle = false;
   /** The follow-up being edited here, with its editor (kept across redraws). */
   private editing: { id: string; input: HTMLTextAreaElement } | undefined;
+  private drawn = '';
 
   constructor(private readonly connection: MessageConnection) {
     this.element.hidden = true;
@@ -33,6 +34,10 @@ export class QueueView {
     this.state = state;
     this.idle = idle;
     if (this.editing && !state.items.some((item) => item.id === this.editing!.id)) this.editing = undefined;
+    // Drawn again only when what it shows changed (the host's echo of an edit changes nothing here).
+    const key = JSON.stringify([state.items.map((i) => [i.id, i.text]), state.paused, idle, this.editing?.id]);
+    if (key === this.drawn && (!this.editing || this.editing.input.isConnected)) return;
+    this.drawn = key;
     const rows = state.items.map((item, index) => this.row(item, index));
     this.element.replaceChildren(...(rows.length ? [el('div', 'queue-title', this.title())] : []), ...rows);
     this.element.hidden = rows.length === 0;
