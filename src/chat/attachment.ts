@@ -9,25 +9,8 @@ import type { LoadingPhase } from '../protocol/entries';
 import type { HistoryState } from '../protocol/messages';
 import { agentSource, type AgentSource } from './agentSource';
 import { directoriesToSend } from './roots';
+import type { ChatTarget, OpenMode } from './target';
 import { Thread } from './thread';
-
-/** How a chosen session is opened (`acp.openMode`). */
-export type OpenMode = 'auto' | 'load' | 'resume';
-
-/** What a chat is about: an existing session, or a new one in a folder. */
-export interface ChatTarget {
-  readonly agentId: string;
-  /** Absent for a session not created yet. */
-  sessionId?: string;
-  readonly cwd: string;
-  /**
-   * Further roots asked for: the other folders of a multi-root window for a new session, what
-   * the session reported for a load or resume. Only those that pass {@link directoriesToSend}
-   * are sent, and only those become roots.
-   */
-  additionalDirectories?: readonly string[];
-  title?: string;
-}
 
 export interface ChatDeps {
   logger: Logger;

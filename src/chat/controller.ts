@@ -7,13 +7,14 @@ import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
 import type { AgentHost } from '../agent/agentHost';
 import type { ChatCapabilities } from '../protocol/messages';
 import type { AgentSource } from './agentSource';
-import { SessionAttachment, type ChatDeps, type ChatTarget } from './attachment';
+import { SessionAttachment, type ChatDeps } from './attachment';
+import type { ChatTarget } from './target';
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
 import { Elicitations } from './elicitations';
 import { PermissionRequests } from './permissions';
 import { TerminalViews } from './terminalViews';
 
-export type { ChatDeps, ChatTarget, OpenMode } from './attachment';
+export type { ChatDeps } from './attachment';
 
 /**
  * One open session: its attachment (see {@link SessionAttachment}) and the conversation on it —

@@ -1,7 +1,7 @@
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { Logger } from '../agent/log';
 import type { ListPage, ListSessions } from '../agent/types';
-import { normalizePath } from './paths';
+import { normalizePath } from '../agent/paths';
 
 /** Why paging stopped early, in words for the user (shown as a notice row). */
 export const PagingNotices = {

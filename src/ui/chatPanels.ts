@@ -8,10 +8,11 @@ import type {
 import { Disposable, DisposableMap } from '../base/lifecycle';
 import type { AgentRegistry } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
-import { ChatSession, type ChatDeps, type ChatTarget, type OpenMode } from '../chat/controller';
+import { ChatSession, type ChatDeps } from '../chat/controller';
+import type { ChatTarget, OpenMode } from '../chat/target';
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
 import { readPanelTarget } from '../protocol/panelTarget';
-import { normalizePath } from '../sessions/paths';
+import { normalizePath } from '../agent/paths';
 import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
 import { DiffContents } from './diffContents';
 import { describeError } from './errorText';

@@ -1,16 +1,17 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import type { OpenMode } from '../chat/controller';
-import { matchIdPrefix, MIN_ID_PREFIX, pickLastSession, sortByUpdatedAt } from '../sessions/picks';
+import type { IDisposable } from '../base/lifecycle';
+import { chatTarget, type OpenMode } from '../chat/target';
+import { matchIdPrefix, MIN_ID_PREFIX, sortByUpdatedAt } from '../sessions/picks';
 import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
+import type { SessionLists } from '../sessions/sessionLists';
+import { stateRows } from '../sessions/stateRows';
 import { relativeTime } from '../sessions/time';
 import { sanitizeText, shortId } from '../sessions/title';
-import { AuthRequired } from '../agent/errors';
 import { pickFolder } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
 import { describeError } from './errorText';
-import { CannotList, type SessionLists } from './sessionLists';
 import { folderPath } from './sessionsTree';
 import type { SettingsService } from './settings';
 
@@ -60,91 +61,148 @@ export function currentPick(): OpenPick | undefined {
   return current;
 }
 
-/**
- * "ACP: Resume Session": the folder's sessions, newest first, searchable by title, time, id and
- * cwd. It opens at once with what is cached or loaded, then pages on in the background and adds
- * rows without losing what the user typed or the active row.
- */
+/** "ACP: Resume Session": asks for the folder in a multi-root window, then opens the picker. */
 export async function resumeSession(deps: ResumeDeps): Promise<void> {
   const folder = await pickFolder('Resume a session from which folder?');
   if (!folder) return;
-  const cwd = folderPath(folder);
-  const hosts = deps.agents.all;
-  if (hosts.length === 0) {
+  if (deps.agents.all.length === 0) {
     void vscode.commands.executeCommand('acp.addAgent');
     return;
   }
-  const lists = hosts.map((host) => ({ host, list: deps.lists.get(host, cwd) }));
-  const qp = vscode.window.createQuickPick<SessionPick>();
-  qp.title = `Resume Session — ${folder.name}`;
-  qp.placeholder = 'Search by title, time, id or folder; paste an id to find any session';
-  qp.matchOnDescription = true;
-  qp.matchOnDetail = true;
-  const several = hosts.length > 1;
-  const itemsById = new Map<string, SessionPick>();
-  let errors: string[] = [];
-  let stopped = false;
-  let limit = PICK_LIMIT;
+  const picker = new ResumePicker(deps, folder, () => {
+    if (current === picker) current = undefined;
+  });
+  current = picker;
+  picker.show();
+}
 
-  const toItem = (row: SessionRow, host: AgentHost): SessionPick => {
+/**
+ * The folder's sessions, newest first, searchable by title, time, id and cwd. It opens at once
+ * with what is cached or loaded, then pages on in the background and adds rows without losing
+ * what the user typed or the active row.
+ */
+export class ResumePicker implements OpenPick {
+  readonly quickPick = vscode.window.createQuickPick<SessionPick>();
+  private readonly lists: readonly { host: AgentHost; list: SessionList }[];
+  private readonly cwd: string;
+  private readonly several: boolean;
+  /** Items by agent and session, reused while their row is unchanged. */
+  private readonly itemsById = new Map<string, SessionPick>();
+  /** Why lists failed, as of the end of the last paging (shown under the rows). */
+  private errors: string[] = [];
+  private stopped = false;
+  private limit = PICK_LIMIT;
+  private renderTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastRender = 0;
+  private paging: Promise<void>;
+  private readonly subscriptions: IDisposable[];
+
+  constructor(
+    private readonly deps: ResumeDeps,
+    private readonly folder: vscode.WorkspaceFolder,
+    private readonly onHidden: () => void = () => {},
+  ) {
+    this.cwd = folderPath(folder);
+    const hosts = deps.agents.all;
+    this.several = hosts.length > 1;
+    this.lists = hosts.map((host) => ({ host, list: deps.lists.get(host, this.cwd) }));
+    const qp = this.quickPick;
+    qp.title = `Resume Session — ${folder.name}`;
+    qp.placeholder = 'Search by title, time, id or folder; paste an id to find any session';
+    qp.matchOnDescription = true;
+    qp.matchOnDetail = true;
+    this.subscriptions = [
+      ...this.lists.map(({ list }) => list.onDidChange(() => this.scheduleRender())),
+      qp.onDidChangeValue(() => this.valueChanged()),
+      qp.onDidAccept(() => this.accept()),
+      qp.onDidTriggerItemButton(({ item, button }) => this.open(item, button === resumeButton ? 'resume' : 'load')),
+      qp.onDidHide(() => this.hidden()),
+    ];
+    this.paging = this.pageOn();
+  }
+
+  get settled(): Promise<void> {
+    return this.paging;
+  }
+
+  trigger(sessionId: string, button: 'resume' | 'history'): void {
+    const item = this.quickPick.items.find((i) => i.row?.sessionId === sessionId);
+    if (item) this.open(item, button === 'resume' ? 'resume' : 'load');
+  }
+
+  type(value: string): void {
+    this.quickPick.value = value;
+    this.valueChanged();
+  }
+
+  /**
+   * Thousands of known rows: the newest show at once, the rest a moment later (handing every
+   * row to the workbench is what takes the time).
+   */
+  show(): void {
+    this.render(FIRST_ROWS);
+    this.quickPick.show();
+    if (this.quickPick.items.length >= FIRST_ROWS) this.renderTimer = setTimeout(() => this.render(), 0);
+  }
+
+  private toItem(row: SessionRow, host: AgentHost): SessionPick {
     const key = `${host.config.id}\u0000${row.sessionId}`;
-    let item = itemsById.get(key);
+    let item = this.itemsById.get(key);
     if (!item || item.row !== row) {
       const f = host.connection?.features;
       const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
       item = {
         label: row.label,
-        description: [time, several ? host.config.name : ''].filter(Boolean).join(' · '),
+        description: [time, this.several ? host.config.name : ''].filter(Boolean).join(' · '),
         detail: `${shortId(row.sessionId)} · ${sanitizeText(row.cwd, 300)}`,
         row,
         host,
         buttons: [...(f?.resume ? [resumeButton] : []), ...(f?.load !== false ? [historyButton] : [])],
       };
-      itemsById.set(key, item);
+      this.itemsById.set(key, item);
     }
     return item;
-  };
+  }
 
   // Background paging changes the lists several times a page; each render hands every row to
   // the workbench, so renders during paging are spaced out. The first rows show at once.
-  let renderTimer: ReturnType<typeof setTimeout> | undefined;
-  let lastRender = 0;
-  const scheduleRender = () => {
-    if (stopped || renderTimer) return;
-    const shown = qp.items.some((i) => i.row);
-    const wait = shown ? Math.max(0, lastRender + RENDER_EVERY_MS - Date.now()) : 0;
-    renderTimer = setTimeout(() => {
-      renderTimer = undefined;
-      if (!stopped) render();
+  private scheduleRender(): void {
+    if (this.stopped || this.renderTimer) return;
+    const shown = this.quickPick.items.some((i) => i.row);
+    const wait = shown ? Math.max(0, this.lastRender + RENDER_EVERY_MS - Date.now()) : 0;
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = undefined;
+      if (!this.stopped) this.render();
     }, wait);
-  };
+  }
 
   /** Renders the rows; with `first`, only the newest `first` of them (then call again for all). */
-  const render = (first = Infinity) => {
-    lastRender = Date.now();
-    if (renderTimer) {
-      clearTimeout(renderTimer);
-      renderTimer = undefined;
+  private render(first = Infinity): void {
+    const qp = this.quickPick;
+    this.lastRender = Date.now();
+    if (this.renderTimer) {
+      clearTimeout(this.renderTimer);
+      this.renderTimer = undefined;
     }
-    const rows = lists.flatMap(({ host, list }) => list.items.map((row) => ({ row, host })));
+    const rows = this.lists.flatMap(({ host, list }) => list.items.map((row) => ({ row, host })));
     const sorted = sortByUpdatedAt(rows.map((r) => r.row));
     const hostOf = new Map(rows.map((r) => [r.row, r.host]));
-    const query = qp.value;
-    const prefixHits = new Set(matchIdPrefix(sorted, query).map((r) => r.sessionId));
+    const prefixHits = new Set(matchIdPrefix(sorted, qp.value).map((r) => r.sessionId));
     const items: SessionPick[] = sorted.slice(0, first).map((row) => {
-      const item = toItem(row, hostOf.get(row)!);
+      const item = this.toItem(row, hostOf.get(row)!);
       return prefixHits.has(row.sessionId) ? { ...item, alwaysShow: true } : item;
     });
     if (first < sorted.length) {
       qp.items = items;
       return;
     }
-    const total = rows.length;
-    const more = lists.some(({ list }) => list.nextCursor !== undefined);
-    if (more && total >= limit) items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
-    // An agent that wants sign-in gets a row that signs in, not an error.
-    for (const { host, list } of lists) {
-      if (list.state === 'error' && list.error instanceof AuthRequired) {
+    const states = this.lists.map(({ host, list }) => ({ host, rows: stateRows(list) }));
+    const more = states.some((s) => s.rows.some((r) => r.kind === 'loadMore'));
+    if (more && rows.length >= this.limit)
+      items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
+    for (const { host, rows: stateOf } of states) {
+      // An agent that wants sign-in gets a row that signs in, not an error.
+      if (stateOf.some((r) => r.kind === 'signIn'))
         items.unshift({
           label: `$(account) Sign in to ${host.config.name}`,
           description: 'to see its sessions',
@@ -152,17 +210,16 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
           host,
           alwaysShow: true,
         });
-      }
       // Not an error to retry: this agent has no session/list. It can still start a session.
-      if (list.state === 'error' && list.error instanceof CannotList) {
+      if (stateOf.some((r) => r.kind === 'cannotList'))
         items.unshift({
-          label: `$(info) ${several ? host.config.name : 'This agent'} cannot list sessions — New Session`,
+          label: `$(info) ${this.several ? host.config.name : 'This agent'} cannot list sessions — New Session`,
           action: 'new',
           host,
           alwaysShow: true,
         });
-      }
     }
+    const errors = this.errors;
     // Paging that stopped early says why, below the rows it did list.
     if (items.length > 0 && !qp.busy) {
       if (errors.length > 0)
@@ -172,12 +229,13 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
           action: 'retry',
           alwaysShow: true,
         });
-      for (const { list } of lists)
-        if (list.notice) items.push({ label: `$(warning) ${list.notice}`, alwaysShow: true });
+      for (const { rows: stateOf } of states)
+        for (const r of stateOf)
+          if (r.kind === 'notice') items.push({ label: `$(warning) ${r.text}`, alwaysShow: true });
     }
     if (items.length === 0 && !qp.busy) {
       items.push({
-        label: errors.length ? `$(error) ${errors[0]}` : `No sessions in ${folder.name} yet — New Session`,
+        label: errors.length ? `$(error) ${errors[0]}` : `No sessions in ${this.folder.name} yet — New Session`,
         action: errors.length ? 'retry' : 'new',
         alwaysShow: true,
       });
@@ -189,65 +247,58 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
       const again = items.find((i) => i.row && i.host && `${i.host.config.id}\u0000${i.row.sessionId}` === activeKey);
       if (again) qp.activeItems = [again];
     }
-  };
+  }
 
-  const wantsPrefix = () => {
-    const q = qp.value.trim();
+  /** A typed id prefix that matches no row yet. */
+  private wantsPrefix(): boolean {
+    const q = this.quickPick.value.trim();
     if (q.length < MIN_ID_PREFIX) return false;
-    const rows = lists.flatMap(({ list }) => list.items);
-    return matchIdPrefix(rows, q).length === 0;
-  };
+    return (
+      matchIdPrefix(
+        this.lists.flatMap(({ list }) => list.items),
+        q,
+      ).length === 0
+    );
+  }
 
   /** Pages on up to `limit` rows; past it only while a typed id prefix matches no row yet. */
-  const pageOn = async () => {
+  private async pageOn(): Promise<void> {
+    const qp = this.quickPick;
     qp.busy = true;
     try {
-      await Promise.all(lists.map(({ list }) => list.ensureLoaded()));
+      await Promise.all(this.lists.map(({ list }) => list.ensureLoaded()));
       for (;;) {
-        if (stopped) return;
-        const total = lists.reduce((n, { list }) => n + list.items.length, 0);
-        const next = lists.filter(({ list }) => list.nextCursor !== undefined && list.state !== 'error');
+        if (this.stopped) return;
+        const total = this.lists.reduce((n, { list }) => n + list.items.length, 0);
+        const next = this.lists.filter(({ list }) => list.nextCursor !== undefined && list.state !== 'error');
         if (next.length === 0) break;
-        if (total >= limit && !wantsPrefix()) break;
+        if (total >= this.limit && !this.wantsPrefix()) break;
         await Promise.all(next.map(({ list }) => list.loadMore()));
       }
     } finally {
-      errors = lists
-        .filter(
-          ({ list }) =>
-            list.state === 'error' && !(list.error instanceof AuthRequired) && !(list.error instanceof CannotList),
-        )
-        .map(({ list }) => describeError(list.error));
+      this.errors = this.lists.flatMap(({ list }) =>
+        stateRows(list).flatMap((r) => (r.kind === 'error' ? [describeError(r.error)] : [])),
+      );
       qp.busy = false;
-      if (!stopped) render();
+      if (!this.stopped) this.render();
     }
-  };
+  }
 
-  const subs = lists.map(({ list }) => list.onDidChange(scheduleRender));
-  let settled = pageOn();
-
-  const open = (item: SessionPick, mode: OpenMode) => {
+  private open(item: SessionPick, mode: OpenMode): void {
     if (!item.row || !item.host) return;
-    qp.hide();
-    void deps.chats.open(
-      {
-        agentId: item.host.config.id,
-        sessionId: item.row.sessionId,
-        cwd: item.row.cwd,
-        additionalDirectories: item.row.additionalDirectories,
-        title: item.row.title ?? undefined,
-      },
-      mode,
-    );
-  };
+    this.quickPick.hide();
+    void this.deps.chats.open(chatTarget(item.host.config.id, item.row), mode);
+  }
 
-  const valueChanged = () => {
-    render();
+  private valueChanged(): void {
+    this.render();
     // A pasted id that is not among the rows yet: page on until it is found or the list ends.
-    if (!qp.busy && wantsPrefix() && lists.some(({ list }) => list.nextCursor !== undefined)) settled = pageOn();
-  };
-  qp.onDidChangeValue(valueChanged);
-  qp.onDidAccept(() => {
+    if (!this.quickPick.busy && this.wantsPrefix() && this.lists.some(({ list }) => list.nextCursor !== undefined))
+      this.paging = this.pageOn();
+  }
+
+  private accept(): void {
+    const qp = this.quickPick;
     const item = qp.selectedItems[0] ?? qp.activeItems[0];
     if (!item) return;
     if (item.action === 'new') {
@@ -255,109 +306,26 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
       // With the agent known (a row for an agent that cannot list), start with that one.
       void vscode.commands.executeCommand(
         'acp.newSession',
-        item.host && { type: 'agent', host: item.host, folder, path: cwd },
+        item.host && { type: 'agent', host: item.host, folder: this.folder, path: this.cwd },
       );
     } else if (item.action === 'signIn') {
       qp.hide();
       void vscode.commands.executeCommand('acp.signIn', item.host);
     } else if (item.action === 'more') {
-      limit += PICK_LIMIT;
-      settled = pageOn();
+      this.limit += PICK_LIMIT;
+      this.paging = this.pageOn();
     } else if (item.action === 'retry') {
-      settled = Promise.all(lists.filter(({ list }) => list.state === 'error').map(({ list }) => list.retry())).then(
-        () => pageOn(),
-      );
-    } else open(item, deps.settings.value.openMode);
-  });
-  qp.onDidTriggerItemButton(({ item, button }) => open(item, button === resumeButton ? 'resume' : 'load'));
-  qp.onDidHide(() => {
-    stopped = true;
-    if (renderTimer) clearTimeout(renderTimer);
-    current = undefined;
-    subs.forEach((s) => s.dispose());
-    qp.dispose();
-  });
-
-  current = {
-    quickPick: qp,
-    trigger: (sessionId, button) => {
-      const item = qp.items.find((i) => i.row?.sessionId === sessionId);
-      if (item) open(item, button === 'resume' ? 'resume' : 'load');
-    },
-    type: (value) => {
-      qp.value = value;
-      valueChanged();
-    },
-    get settled() {
-      return settled;
-    },
-  };
-  // Thousands of known rows: the newest show at once, the rest a moment later (handing every
-  // row to the workbench is what takes the time).
-  render(FIRST_ROWS);
-  qp.show();
-  if (qp.items.length >= FIRST_ROWS) renderTimer = setTimeout(() => render(), 0);
-}
-
-/** Pages searched for the session opened last before taking it as gone. */
-const LAST_SEARCH_PAGES = 20;
-
-/** The listed row of a session, paging on a little; undefined when the agent no longer lists it. */
-async function findListed(list: SessionList, sessionId: string): Promise<SessionRow | undefined> {
-  await list.ensureLoaded();
-  for (
-    let i = 0;
-    !list.get(sessionId) && list.nextCursor !== undefined && list.state !== 'error' && i < LAST_SEARCH_PAGES;
-    i++
-  )
-    await list.loadMore();
-  return list.get(sessionId);
-}
-
-/**
- * The session this window last had open in the folder while its agent still lists it (or its
- * panel is open), else the folder's most recent (the agent's first when none has a time), else
- * a new one.
- */
-export async function continueLastSession(deps: ResumeDeps): Promise<void> {
-  const folder = await pickFolder('Continue in which folder?');
-  if (!folder) return;
-  const cwd = folderPath(folder);
-  const hosts = deps.agents.all;
-  if (hosts.length === 0) return void vscode.commands.executeCommand('acp.addAgent');
-  const candidates: { host: AgentHost; list: SessionList }[] = hosts.map((host) => ({
-    host,
-    list: deps.lists.get(host, cwd),
-  }));
-  const open = (host: AgentHost, sessionId: string, row: SessionRow | undefined) =>
-    deps.chats.open(
-      {
-        agentId: host.config.id,
-        sessionId,
-        cwd: row?.cwd ?? cwd,
-        additionalDirectories: row?.additionalDirectories,
-        title: row?.title ?? undefined,
-      },
-      deps.settings.value.openMode,
-    );
-  const last = deps.chats.lastOpened(cwd);
-  const owner = last && candidates.find((c) => c.host.config.id === last.agentId);
-  const lastIsOpen = !!last && deps.chats.isOpen(last.agentId, last.sessionId);
-  if (last && owner && !lastIsOpen) await findListed(owner.list, last.sessionId);
-  await Promise.all(candidates.map((c) => c.list.ensureLoaded()));
-  // An open panel vouches for its session; a list that failed (or an agent that cannot list)
-  // cannot say the session is gone, so the chat opens and tells. Otherwise a session the agent
-  // no longer lists (deleted) gives way to the most recent.
-  const id = pickLastSession(
-    owner ? last.sessionId : undefined,
-    candidates.flatMap((c) => c.list.items),
-    () => lastIsOpen || owner?.list.state === 'error',
-  );
-  const found = owner && id === last?.sessionId ? owner : candidates.find((c) => id !== undefined && c.list.get(id));
-  if (id && found) {
-    await open(found.host, id, found.list.get(id));
-    return;
+      this.paging = Promise.all(
+        this.lists.filter(({ list }) => list.state === 'error').map(({ list }) => list.retry()),
+      ).then(() => this.pageOn());
+    } else this.open(item, this.deps.settings.value.openMode);
   }
-  const host = deps.agents.default!;
-  await deps.chats.open({ agentId: host.config.id, cwd }, 'new');
+
+  private hidden(): void {
+    this.stopped = true;
+    if (this.renderTimer) clearTimeout(this.renderTimer);
+    this.onHidden();
+    for (const s of this.subscriptions) s.dispose();
+    this.quickPick.dispose();
+  }
 }

@@ -8,7 +8,7 @@ import type { AgentConfig } from '../agent/types';
 import { pickAgent } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
 import { describeError } from './errorText';
-import type { SessionLists } from './sessionLists';
+import type { SessionLists } from '../sessions/sessionLists';
 import type { SettingsService } from './settings';
 
 export interface SignInDeps {
