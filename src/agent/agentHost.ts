@@ -1,7 +1,8 @@
 import { Emitter } from '../base/event';
 import { Disposable, DisposableMap } from '../base/lifecycle';
 import { sameLaunch } from './config';
-import { AgentConnection, type ClientHandlers } from './connection';
+import type { ClientHandlers } from './clientApp';
+import { AgentConnection } from './connection';
 import { AgentExited, CannotList } from './errors';
 import { tagged, TraceHint, type Logger } from './log';
 import type { Timeouts } from './timeouts';

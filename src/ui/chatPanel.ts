@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc';
 import { Disposable } from '../base/lifecycle';
-import type { ChatSession } from '../chat/controller';
+import type { ChatSession } from '../chat/chatSession';
 import { ChangeBatcher } from '../chat/batcher';
 import { createChannel } from '../protocol/channel';
 import {
@@ -52,10 +52,7 @@ export class ChatPanel extends Disposable {
   ) {
     super();
     const webview = panel.webview;
-    webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-    };
+    webview.options = chatWebviewOptions(extensionUri);
     this.channel = createChannel({
       post: (m) => void webview.postMessage(m),
       onMessage: (listener) => webview.onDidReceiveMessage(listener),
@@ -185,6 +182,14 @@ export class ChatPanel extends Disposable {
     this.batcher.flushNow();
     super.dispose();
   }
+}
+
+/** What a chat webview may run and load: our script, and only files from `dist` and `media`. */
+export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
 }
 
 function makeNonce(): string {
