@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { AgentRegistry, type AgentHost, type AgentHostDeps } from '../../src/agent/agentHost';
 import type { ClientHandlers } from '../../src/agent/clientApp';
 import { MemoryLogger } from '../../src/agent/log';
-import type { ChatDeps } from '../../src/chat/chatSession';
+import type { ChatDeps } from '../../src/chat/attachment';
 import type { AgentConfig } from '../../src/agent/types';
 
 /** Polls until `check` holds, or fails naming what it waited for. */
