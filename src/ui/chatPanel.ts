@@ -43,6 +43,8 @@ export class ChatPanel extends Disposable {
   private readonly channel: MessageConnection;
   private readonly batcher: ChangeBatcher;
   private ready = false;
+  /** The panel was disposed: nothing more is posted to it or set on it (either would throw). */
+  private gone = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -51,16 +53,20 @@ export class ChatPanel extends Disposable {
     private readonly diffs: DiffContents,
   ) {
     super();
+    // First of the panel's listeners: what the others do on disposal must not touch it.
+    this.register(panel.onDidDispose(() => (this.gone = true)));
     const webview = panel.webview;
     webview.options = chatWebviewOptions(extensionUri);
     this.channel = createChannel({
-      post: (m) => void webview.postMessage(m),
+      post: (m) => {
+        if (!this.gone) void webview.postMessage(m);
+      },
       onMessage: (listener) => webview.onDidReceiveMessage(listener),
     });
     this.register({ dispose: () => this.channel.dispose() });
     this.batcher = this.register(
       new ChangeBatcher((changes) => {
-        if (this.ready && panel.visible) void this.channel.sendNotification(changedEvent, { changes });
+        if (this.isShowing) void this.channel.sendNotification(changedEvent, { changes });
       }),
     );
     this.register(session.thread.onDidChange((changes) => this.batcher.push(changes)));
@@ -81,6 +87,11 @@ export class ChatPanel extends Disposable {
     this.channel.listen();
     webview.html = this.html();
     this.updateTitle();
+  }
+
+  /** The webview has its snapshot and is visible: changes are sent to it as they come. */
+  get isShowing(): boolean {
+    return this.ready && !this.gone && this.panel.visible;
   }
 
   private sendSnapshot(): void {
@@ -150,6 +161,7 @@ export class ChatPanel extends Disposable {
   }
 
   private updateTitle(): void {
+    if (this.gone) return;
     const raw = this.session.thread.meta.title;
     const id = this.session.sessionId;
     const title = raw ? sanitizeText(raw, 60) : id ? `Session ${id.slice(0, 8)}` : 'New session';

@@ -116,8 +116,12 @@ export class ChatPanels extends Disposable implements OpenChats {
       this.panels.deleteAndLeak(session);
       // Out of the registry first: the agent's requests about it are answered "cancelled" from now on.
       this.sessions.remove(session);
-      chat.dispose();
-      void this.sessions.close(session);
+      try {
+        chat.dispose();
+      } finally {
+        // Whatever the panel's teardown did, the session is let go: the agent hears session/close.
+        void this.sessions.close(session);
+      }
     });
     return chat;
   }
