@@ -29,7 +29,7 @@ import {
   tooLargeText,
   toTypedError,
 } from './errors';
-import type { Logger } from './log';
+import type { Logger, TraceLevel } from './log';
 import { AgentProcess } from './process';
 import { Redactor } from './redact';
 import { DEFAULT_TIMEOUTS, delay, withTimeout, type Timeouts } from './timeouts';
@@ -42,7 +42,7 @@ import {
   validateNewSessionResult,
   validateSetupResult,
 } from './validate';
-import { WireCounter, wireStream, type TraceLevel, type WireStats } from './wireTap';
+import { WireCounter, wireStream, type WireStats } from './wireTap';
 
 export interface ConnectOptions {
   config: AgentConfig;
