@@ -11,6 +11,7 @@ import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
 import { describeError } from './errorText';
 import { canLogout, setContext } from './contextKeys';
+import { stateItem, type StateKind } from './stateItems';
 
 /** A workspace folder (only shown when the window has several). */
 export interface FolderNode {
@@ -35,8 +36,7 @@ export interface SessionNode {
 /** "Load more…", "Loading…", an error with Retry, "No sessions", a notice. */
 export interface StateNode {
   readonly type: 'state';
-  readonly kind:
-    'loadMore' | 'loading' | 'error' | 'empty' | 'notice' | 'stopped' | 'startFailed' | 'cannotList' | 'signIn';
+  readonly kind: StateKind;
   readonly list: SessionList;
   readonly host: AgentHost;
   readonly folder: vscode.WorkspaceFolder;
@@ -343,57 +343,6 @@ const AGENT_ICONS: Record<AgentDisplayState, vscode.ThemeIcon> = {
   signIn: new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
 };
-
-function stateItem(node: StateNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
-  item.id = `state:${node.list.folder}:${node.host.config.id}:${node.kind}`;
-  item.contextValue = `state.${node.kind}`;
-  switch (node.kind) {
-    case 'loadMore':
-      item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: 'acp.loadMore', title: 'Load more', arguments: [node] };
-      break;
-    case 'loading':
-      item.iconPath = new vscode.ThemeIcon('loading~spin');
-      break;
-    case 'error':
-      item.iconPath = new vscode.ThemeIcon('error');
-      item.tooltip = node.label;
-      item.command = { command: 'acp.retryList', title: 'Retry', arguments: [node] };
-      break;
-    case 'stopped':
-      item.iconPath = new vscode.ThemeIcon('debug-disconnect');
-      item.tooltip = node.detail;
-      item.command = { command: 'acp.restartAgent', title: 'Restart Agent', arguments: [node] };
-      break;
-    case 'startFailed':
-      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
-      item.description = node.detail;
-      item.tooltip = `${node.label}: ${node.detail ?? ''}\nClick to try again.`;
-      item.command = { command: 'acp.restartAgent', title: 'Restart Agent', arguments: [node] };
-      break;
-    case 'signIn':
-      item.iconPath = new vscode.ThemeIcon('account');
-      item.tooltip = `${node.host.config.name} asks you to sign in before it lists sessions.`;
-      item.command = { command: 'acp.signIn', title: 'Sign In', arguments: [node] };
-      break;
-    case 'cannotList':
-      item.iconPath = new vscode.ThemeIcon('info');
-      item.description = 'New Session';
-      item.command = { command: 'acp.newSession', title: 'New Session', arguments: [node] };
-      break;
-    case 'notice':
-      item.iconPath = new vscode.ThemeIcon('warning');
-      item.tooltip = node.label;
-      break;
-    case 'empty':
-      item.iconPath = new vscode.ThemeIcon('info');
-      item.description = 'New Session';
-      item.command = { command: 'acp.newSession', title: 'New Session', arguments: [node] };
-      break;
-  }
-  return item;
-}
 
 /**
  * The `cwd` a folder's sessions are listed with: the folder's absolute path as the user opened
