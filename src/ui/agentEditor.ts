@@ -4,18 +4,14 @@ import { entryId, withChanged, withoutEntry } from '../agent/agentEntries';
 import { joinCommandLine, splitCommandLine } from '../agent/commandLine';
 import { openAgentSettings, scopeAgents, scopeName, writeAgents } from './agentSettings';
 import { commandProblem } from './presets';
+import { agentNotEditable, agentSaved, badAgentCommand, type Confirm } from './messages';
 
 /** A field "Edit Agent…" changes; given with a value (tests, automation), nothing is asked. */
 export type AgentField = 'name' | 'command';
 
-/** Asks before a destructive action (tests replace it: payload mode skips modal dialogs). */
-export type Confirm = (message: string, action: string) => Thenable<boolean>;
-
 /** The agent's entry is not in the settings this window writes (written by hand somewhere else). */
 function missingEntry(host: AgentHost): void {
-  void vscode.window.showWarningMessage(
-    `ACP: ${host.config.name} is not in the "acp.agents" of your ${scopeName()}, so it cannot be changed here.`,
-  );
+  agentNotEditable(host.config.name, scopeName());
 }
 
 /**
@@ -62,7 +58,7 @@ export async function editAgent(host: AgentHost, field?: AgentField, value?: str
   if (field === 'command') {
     const problem = commandProblem(value);
     if (problem) {
-      void vscode.window.showErrorMessage(`ACP: ${problem}`);
+      badAgentCommand(problem);
       return false;
     }
     const [command, ...args] = splitCommandLine(value);
@@ -72,7 +68,7 @@ export async function editAgent(host: AgentHost, field?: AgentField, value?: str
     patch = { name: value.trim() };
   }
   await writeAgents(withChanged(scopeAgents(), id, patch));
-  void vscode.window.showInformationMessage(`ACP: saved ${host.config.name} in your ${scopeName()}.`);
+  agentSaved(host.config.name, scopeName());
   return true;
 }
 
@@ -89,6 +85,6 @@ export async function removeAgent(host: AgentHost, confirm: Confirm): Promise<bo
   );
   if (!ok) return false;
   await writeAgents(withoutEntry(scopeAgents(), id));
-  void vscode.window.showInformationMessage(`ACP: removed ${host.config.name} from your ${scopeName()}.`);
+  agentSaved(host.config.name, scopeName(), true);
   return true;
 }

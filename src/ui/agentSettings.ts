@@ -4,6 +4,7 @@ import { agentsInSettingsText, asList, entryId, mergeEntries, type RawAgents } f
 import { Disposable, MutableDisposable } from '../base/lifecycle';
 import { setContext } from './contextKeys';
 import { ignoredLocalValue, machineValue, writtenValue, type MachineInspect } from './machineScope';
+import { agentsAlreadyRemote, agentsCopied, noAgentConfigured } from './messages';
 
 /**
  * Where `acp.agents` lives. It has `machine` scope (a repository's settings cannot name a
@@ -160,21 +161,9 @@ export function watchIgnoredAgents(globalStorage: vscode.Uri): IgnoredAgents {
  */
 export async function answerNoAgent(): Promise<void> {
   await ignored?.check();
-  const misplaced = (ignored?.entries.length ?? 0) > 0;
-  const copy = 'Copy to Remote Settings';
-  const add = 'Add Agent';
-  const choice = misplaced
-    ? await vscode.window.showInformationMessage(
-        'ACP: your agents are in your User settings, which a remote window does not read: agents run on the remote machine, so they belong in the Remote settings.',
-        copy,
-        add,
-      )
-    : await vscode.window.showInformationMessage(
-        'ACP: no agent is set up yet. Add one to start and continue its sessions here.',
-        add,
-      );
-  if (choice === copy) await vscode.commands.executeCommand('acp.copyAgentsToRemote');
-  else if (choice === add) await vscode.commands.executeCommand('acp.addAgent');
+  const choice = await noAgentConfigured((ignored?.entries.length ?? 0) > 0);
+  if (choice === 'copy') await vscode.commands.executeCommand('acp.copyAgentsToRemote');
+  else if (choice === 'add') await vscode.commands.executeCommand('acp.addAgent');
 }
 
 /** Copies the agents the User settings hold into the Remote settings (the User ones stay, for local windows). */
@@ -182,15 +171,11 @@ export async function copyIgnoredAgents(): Promise<number> {
   await ignored?.check();
   const { list, added } = mergeEntries(scopeAgents(), ignored?.entries ?? []);
   if (added.length === 0) {
-    void vscode.window.showInformationMessage(
-      'ACP: the Remote settings already have every agent of your User settings.',
-    );
+    agentsAlreadyRemote();
     return 0;
   }
   await writeAgents(list);
   const names = added.map((e) => (e as { name?: unknown }).name ?? entryId(e)).join(', ');
-  void vscode.window.showInformationMessage(
-    `ACP: copied ${names} to "acp.agents" in your Remote settings. Your User settings keep them for local windows.`,
-  );
+  agentsCopied(names);
   return added.length;
 }

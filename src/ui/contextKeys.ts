@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import { displayState, signInMethods, type AgentDisplayState } from '../agent/auth';
+import { signInMethods } from '../agent/auth';
+import { displayState, type AgentDisplayState } from './agentStates';
 import { Disposable } from '../base/lifecycle';
 
 // The workbench gives no way to read a context key back, so the values set are kept here for

@@ -3,6 +3,7 @@ import { checkCommand, downloadedPackage, entryId } from '../agent/agentEntries'
 import { splitCommandLine } from '../agent/commandLine';
 import { customEntry, findOnPath, notInstalledMessage, presetEntry, PRESETS, type AgentEntry } from '../agent/presets';
 import { agentsScope, openAgentSettings, scopeAgents, scopeName, writeAgents } from './agentSettings';
+import { agentAdded, badAgentCommand, presetNotInstalled } from './messages';
 
 /** What "Add Agent" may be given instead of asking (tests, links): a preset id, or a command line and a name. */
 export interface AddAgentArgs {
@@ -42,7 +43,7 @@ export async function addAgent(args: AddAgentArgs = {}): Promise<string | undefi
   if (args.command !== undefined) {
     const problem = commandProblem(args.command);
     if (problem) {
-      void vscode.window.showErrorMessage(`ACP: ${problem}`);
+      badAgentCommand(problem);
       return undefined;
     }
     entry = customEntry(args.command, args.name, taken);
@@ -112,7 +113,7 @@ export function presetNeeds(p: (typeof PRESETS)[number], found: boolean): string
 
 function presetChosen(p: (typeof PRESETS)[number], taken: readonly unknown[]): AgentEntry | undefined {
   if (!findOnPath(p.requires)) {
-    void vscode.window.showWarningMessage(`ACP: ${notInstalledMessage(p)}`);
+    presetNotInstalled(notInstalledMessage(p));
     return undefined;
   }
   return presetEntry(p, taken);
@@ -121,10 +122,7 @@ function presetChosen(p: (typeof PRESETS)[number], taken: readonly unknown[]): A
 /** Says where the entry went and, for a launcher that downloads its package, that the first start takes a while. */
 async function tellAdded(entry: AgentEntry): Promise<void> {
   const pkg = downloadedPackage(entry.command, entry.args);
-  const first = pkg ? ` Its first start downloads ${pkg} with ${entry.command}, which can take a minute.` : '';
-  const choice = await vscode.window.showInformationMessage(
-    `ACP: added ${entry.name} to "acp.agents" in your ${scopeName()}.${first}`,
-    'Open Settings',
-  );
-  if (choice === 'Open Settings') await openAgentSettings(entry.id);
+  if (await agentAdded(entry.name, scopeName(), pkg ? { pkg, by: entry.command } : undefined)) {
+    await openAgentSettings(entry.id);
+  }
 }
