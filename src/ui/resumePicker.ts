@@ -9,7 +9,7 @@ import type { SessionLists } from '../sessions/sessionLists';
 import { stateRows } from '../sessions/stateRows';
 import { relativeTime } from '../sessions/time';
 import { sanitizeText, shortId } from '../sessions/title';
-import { pickFolder } from './agentPicker';
+import { openAFolder } from './messages';
 import type { ChatPanels } from './chatPanels';
 import { describeError } from './errorText';
 import { folderPath } from './sessionsTree';
@@ -26,16 +26,17 @@ interface SessionPick extends vscode.QuickPickItem {
   readonly kind?: undefined;
   readonly row?: SessionRow;
   readonly host?: AgentHost;
+  readonly folder?: vscode.WorkspaceFolder;
   readonly action?: 'new' | 'more' | 'retry' | 'signIn';
 }
 
 const resumeButton: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('debug-continue'),
-  tooltip: 'Resume (no history)',
+  iconPath: new vscode.ThemeIcon('zap'),
+  tooltip: 'Open Without Earlier Messages (Faster)',
 };
 const historyButton: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('history'),
-  tooltip: 'Open with history',
+  tooltip: 'Open with Earlier Messages',
 };
 
 export interface ResumeDeps {
@@ -61,15 +62,15 @@ export function currentPick(): OpenPick | undefined {
   return current;
 }
 
-/** "ACP: Resume Session": asks for the folder in a multi-root window, then opens the picker. */
+/** "ACP: Resume Session": the sessions of every folder of the window at once. */
 export async function resumeSession(deps: ResumeDeps): Promise<void> {
-  const folder = await pickFolder('Resume a session from which folder?');
-  if (!folder) return;
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  if (folders.length === 0) return openAFolder();
   if (deps.agents.all.length === 0) {
     void vscode.commands.executeCommand('acp.addAgent');
     return;
   }
-  const picker = new ResumePicker(deps, folder, () => {
+  const picker = new ResumePicker(deps, folders, () => {
     if (current === picker) current = undefined;
   });
   current = picker;
@@ -77,15 +78,16 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
 }
 
 /**
- * The folder's sessions, newest first, searchable by title, time, id and cwd. It opens at once
+ * The sessions of the window's folders (each row names its folder when there are several),
+ * newest first, searchable by title, time, id and cwd. It opens at once
  * with what is cached or loaded, then pages on in the background and adds rows without losing
  * what the user typed or the active row.
  */
 export class ResumePicker implements OpenPick {
   readonly quickPick = vscode.window.createQuickPick<SessionPick>();
-  private readonly lists: readonly { host: AgentHost; list: SessionList }[];
-  private readonly cwd: string;
+  private readonly lists: readonly { host: AgentHost; list: SessionList; folder: vscode.WorkspaceFolder }[];
   private readonly several: boolean;
+  private readonly severalFolders: boolean;
   /** Items by agent and session, reused while their row is unchanged. */
   private readonly itemsById = new Map<string, SessionPick>();
   /** Why lists failed, as of the end of the last paging (shown under the rows). */
@@ -99,15 +101,17 @@ export class ResumePicker implements OpenPick {
 
   constructor(
     private readonly deps: ResumeDeps,
-    private readonly folder: vscode.WorkspaceFolder,
+    private readonly folders: readonly vscode.WorkspaceFolder[],
     private readonly onHidden: () => void = () => {},
   ) {
-    this.cwd = folderPath(folder);
     const hosts = deps.agents.all;
     this.several = hosts.length > 1;
-    this.lists = hosts.map((host) => ({ host, list: deps.lists.get(host, this.cwd) }));
+    this.severalFolders = folders.length > 1;
+    this.lists = folders.flatMap((folder) =>
+      hosts.map((host) => ({ host, folder, list: deps.lists.get(host, folderPath(folder)) })),
+    );
     const qp = this.quickPick;
-    qp.title = `Resume Session — ${folder.name}`;
+    qp.title = `Resume Session — ${this.severalFolders ? 'all folders' : folders[0]!.name}`;
     qp.placeholder = 'Search by title, time, id or folder; paste an id to find any session';
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
@@ -145,7 +149,7 @@ export class ResumePicker implements OpenPick {
     if (this.quickPick.items.length >= FIRST_ROWS) this.renderTimer = setTimeout(() => this.render(), 0);
   }
 
-  private toItem(row: SessionRow, host: AgentHost): SessionPick {
+  private toItem(row: SessionRow, host: AgentHost, folder: vscode.WorkspaceFolder): SessionPick {
     const key = `${host.config.id}\u0000${row.sessionId}`;
     let item = this.itemsById.get(key);
     if (!item || item.row !== row) {
@@ -153,10 +157,13 @@ export class ResumePicker implements OpenPick {
       const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
       item = {
         label: row.label,
-        description: [time, this.several ? host.config.name : ''].filter(Boolean).join(' · '),
+        description: [time, this.several ? host.config.name : '', this.severalFolders ? folder.name : '']
+          .filter(Boolean)
+          .join(' · '),
         detail: `${shortId(row.sessionId)} · ${sanitizeText(row.cwd, 300)}`,
         row,
         host,
+        folder,
         buttons: [...(f?.resume ? [resumeButton] : []), ...(f?.load !== false ? [historyButton] : [])],
       };
       this.itemsById.set(key, item);
@@ -184,27 +191,29 @@ export class ResumePicker implements OpenPick {
       clearTimeout(this.renderTimer);
       this.renderTimer = undefined;
     }
-    const rows = this.lists.flatMap(({ host, list }) => list.items.map((row) => ({ row, host })));
+    const rows = this.lists.flatMap(({ host, list, folder }) => list.items.map((row) => ({ row, host, folder })));
     const sorted = sortByUpdatedAt(rows.map((r) => r.row));
-    const hostOf = new Map(rows.map((r) => [r.row, r.host]));
+    const whose = new Map(rows.map((r) => [r.row, r]));
     const prefixHits = new Set(matchIdPrefix(sorted, qp.value).map((r) => r.sessionId));
     const items: SessionPick[] = sorted.slice(0, first).map((row) => {
-      const item = this.toItem(row, hostOf.get(row)!);
+      const { host, folder } = whose.get(row)!;
+      const item = this.toItem(row, host, folder);
       return prefixHits.has(row.sessionId) ? { ...item, alwaysShow: true } : item;
     });
     if (first < sorted.length) {
       qp.items = items;
       return;
     }
-    const states = this.lists.map(({ host, list }) => ({ host, rows: stateRows(list) }));
+    const states = this.lists.map(({ host, list, folder }) => ({ host, folder, rows: stateRows(list) }));
     const more = states.some((s) => s.rows.some((r) => r.kind === 'loadMore'));
     if (more && rows.length >= this.limit)
       items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
-    for (const { host, rows: stateOf } of states) {
+    for (const { host, folder, rows: stateOf } of states) {
       // An agent that wants sign-in gets a row that signs in, not an error.
       if (stateOf.some((r) => r.kind === 'signIn'))
         items.unshift({
           label: `$(account) Sign in to ${host.config.name}`,
+          folder,
           description: 'to see its sessions',
           action: 'signIn',
           host,
@@ -216,6 +225,7 @@ export class ResumePicker implements OpenPick {
           label: `$(info) ${this.several ? host.config.name : 'This agent'} cannot list sessions — New Session`,
           action: 'new',
           host,
+          folder,
           alwaysShow: true,
         });
     }
@@ -235,7 +245,9 @@ export class ResumePicker implements OpenPick {
     }
     if (items.length === 0 && !qp.busy) {
       items.push({
-        label: errors.length ? `$(error) ${errors[0]}` : `No sessions in ${this.folder.name} yet — New Session`,
+        label: errors.length
+          ? `$(error) ${errors[0]}`
+          : `No sessions in ${this.severalFolders ? 'these folders' : this.folders[0]!.name} yet — New Session`,
         action: errors.length ? 'retry' : 'new',
         alwaysShow: true,
       });
@@ -303,10 +315,12 @@ export class ResumePicker implements OpenPick {
     if (!item) return;
     if (item.action === 'new') {
       qp.hide();
-      // With the agent known (a row for an agent that cannot list), start with that one.
+      // With the agent known (a row for an agent that cannot list), start with that one there;
+      // otherwise New Session asks, as from the palette.
+      const folder = item.folder ?? (this.severalFolders ? undefined : this.folders[0]);
       void vscode.commands.executeCommand(
         'acp.newSession',
-        item.host && { type: 'agent', host: item.host, folder: this.folder, path: this.cwd },
+        item.host && folder && { type: 'agent', host: item.host, folder, path: folderPath(folder) },
       );
     } else if (item.action === 'signIn') {
       qp.hide();

@@ -13,6 +13,10 @@ import { describeError } from './errorText';
 import { canLogout, setContext, shownState } from './contextKeys';
 import type { FirstStarts } from './firstStart';
 import { stateItem, type StateKind } from './stateItems';
+import { groupByDate } from '../sessions/dateGroups';
+import { headingItem, type HeadingNode } from './dateHeadings';
+import { sortByUpdatedAt } from '../sessions/picks';
+import { ListProblems } from './listProblems';
 
 /** A workspace folder (only shown when the window has several). */
 export interface FolderNode {
@@ -45,7 +49,7 @@ export interface StateNode {
   /** Why, in full (the row's tooltip). */
   readonly detail?: string;
 }
-export type TreeNode = FolderNode | AgentNode | SessionNode | StateNode;
+export type TreeNode = FolderNode | AgentNode | SessionNode | StateNode | HeadingNode;
 
 /** The time rows are described against, and the minute tick that ages them; tests replace it. */
 export interface TreeClock {
@@ -92,7 +96,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         if (change.kind === 'row') {
           const node = this.nodes.get(list)?.get(change.sessionId);
           const row = list.get(change.sessionId);
-          if (node && row) {
+          // A new time can move the row (newest on top) and under another heading: redraw the list.
+          if (node && row && node.row.updatedAtMs === row.updatedAtMs) {
             node.row = row;
             this.changeEmitter.fire(node);
             return;
@@ -156,14 +161,16 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       const folders = this.folders();
       if (folders.length === 0 || this.agents.all.length === 0) return [];
       if (folders.length > 1) {
-        this.setCannotList(false);
+        this.setWelcome(undefined);
         return folders;
       }
       const children = this.folderChildren(folders[0]!, undefined);
-      // One folder and one agent that cannot list: the welcome view says so, with New Session.
-      const cannot = children.length === 1 && children[0]!.type === 'state' && children[0]!.kind === 'cannotList';
-      this.setCannotList(cannot);
-      return cannot ? [] : children;
+      // One folder and one agent that cannot list, or that lists nothing here: the welcome
+      // view says so in full, with New Session, instead of a row cut off at the view's width.
+      const only = children.length === 1 && children[0]!.type === 'state' ? children[0]!.kind : undefined;
+      const welcome = only === 'cannotList' || only === 'empty' ? only : undefined;
+      this.setWelcome(welcome);
+      return welcome ? [] : children;
     }
     switch (element.type) {
       case 'folder':
@@ -175,12 +182,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     }
   }
 
-  private cannotList = false;
+  private welcome: 'cannotList' | 'empty' | undefined;
 
-  private setCannotList(value: boolean): void {
-    if (value === this.cannotList) return;
-    this.cannotList = value;
-    setContext('acp.cannotList', value);
+  /** Which welcome content replaces the rows (`acp.cannotList`, `acp.emptyFolder`), if any. */
+  private setWelcome(value: 'cannotList' | 'empty' | undefined): void {
+    if (value === this.welcome) return;
+    this.welcome = value;
+    setContext('acp.cannotList', value === 'cannotList');
+    setContext('acp.emptyFolder', value === 'empty');
   }
 
   private folderChildren(f: FolderNode, parent: TreeNode | undefined): TreeNode[] {
@@ -218,14 +227,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         out.push(state('startFailed', `${host.config.name} could not be started`, error.startProblem));
       else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
     }
-    const nodes = this.nodesOf(list);
-    const seen = new Set<string>();
-    for (const row of list.items) {
-      const node = this.nodeOf(nodes, list, host, folder, row);
-      seen.add(row.sessionId);
-      out.push(node);
-    }
-    for (const id of nodes.keys()) if (!seen.has(id)) nodes.delete(id);
+    out.push(...this.datedSessionNodes(list, host, folder));
     for (const row of rows) {
       if (row.kind === 'notice') out.push(state('notice', row.text));
       else if (row.kind === 'loading')
@@ -239,6 +241,41 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       else if (row.kind === 'error' && !(row.error instanceof AgentExited && out[0]?.type === 'state'))
         out.push(state('error', describeError(row.error)));
     }
+    this.noteProblem(list, folder, out);
+    return out;
+  }
+
+  /** Why lists failed, in full, for the message above the rows (a row is cut at the view's width). */
+  private readonly problems = this.register(new ListProblems<SessionList>());
+  readonly onDidChangeMessage = this.problems.onDidChange;
+
+  private noteProblem(list: SessionList, folder: vscode.WorkspaceFolder, rows: readonly TreeNode[]): void {
+    const failed = rows.find(
+      (n): n is StateNode => n.type === 'state' && (n.kind === 'error' || n.kind === 'startFailed'),
+    );
+    const why = failed && (failed.kind === 'error' ? failed.label : `${failed.label}: ${failed.detail ?? ''}`);
+    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    this.problems.set(list, why && several ? `${folder.name}: ${why}` : why);
+  }
+
+  /** The message above the rows (for tests). */
+  get message(): string | undefined {
+    return this.problems.message;
+  }
+
+  /** The session rows newest first, under date headings; nodes of rows no longer listed are dropped. */
+  private datedSessionNodes(list: SessionList, host: AgentHost, folder: vscode.WorkspaceFolder): TreeNode[] {
+    const nodes = this.nodesOf(list);
+    const seen = new Set<string>();
+    const out: TreeNode[] = [];
+    for (const run of groupByDate(sortByUpdatedAt(list.items), this.clock.now())) {
+      out.push({ type: 'heading', group: run.group, list, host });
+      for (const row of run.rows) {
+        seen.add(row.sessionId);
+        out.push(this.nodeOf(nodes, list, host, folder, row));
+      }
+    }
+    for (const id of nodes.keys()) if (!seen.has(id)) nodes.delete(id);
     return out;
   }
 
@@ -305,6 +342,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         return this.sessionItem(element);
       case 'state':
         return stateItem(element);
+      case 'heading':
+        return headingItem(element);
     }
   }
 

@@ -83,6 +83,10 @@ describe('First run: no agent, then Add Agent', function () {
     const sessions = seededSessions(fixture.storeDir, fixture.folders[0]!);
     await treeRow(page, titleOf(sessions[0]!)).waitFor({ state: 'visible', timeout: 60_000 });
     console.log(`      added and listed in ${since(started)}`);
-    await shot('first-run-4-sessions');
+    // The list under its date heading, newest first, each row with its time.
+    const labels = await page.locator(`${SELECTORS.treeRows} .label-name`).allInnerTexts();
+    assert.match(labels[0] ?? '', /^(Today|Yesterday)$/, labels.join(' | '));
+    assert.equal(labels[1], titleOf(sessions[0]!));
+    await shot('first-run-4-sessions-grouped');
   });
 });

@@ -31,6 +31,11 @@ describe('An agent whose command cannot be started', function () {
     for (const command of ['acp.restartAgent', 'acp.showLog', 'acp.openAgentSettings'])
       assert.ok(actions.includes(command), `${command} is offered on the row: ${actions.join(', ')}`);
     assert.ok(!actions.includes('acp.retryList'));
+    // The reason in full above the rows, where it wraps, not only in a row cut at the view's width.
+    assert.equal(
+      a.tree.message,
+      'Broken Agent could not be started: the command "/nonexistent/acp-agent-for-tests" was not found. Check "acp.agents" in your settings.',
+    );
   });
 
   it('says "failed to start", not "stopped", for an agent that never ran', async () => {
