@@ -105,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const tree = new SessionsTree(agents, lists, chats, starts);
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
   // Why a list failed, in full above the rows: a row is cut at the view's width.
-  tree.onDidChangeMessage((message) => (view.message = message));
+  tree.problems.onDidChange((message) => (view.message = message));
   const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: confirmModal };
   // With no agent, the view looks for agents written where this window does not read them.
   const ignored = watchIgnoredAgents(context.globalStorageUri);

@@ -22,6 +22,11 @@ export class ListProblems<K> extends Disposable {
     this.emitter.fire(message);
   }
 
+  /** Lists went away (agents or folders changed): their reasons go with them. */
+  clear(): void {
+    for (const key of [...this.reasons.keys()]) this.set(key, undefined);
+  }
+
   get message(): string | undefined {
     return this.shown;
   }

@@ -106,13 +106,13 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         this.fireList(list);
       }),
     );
-    this.register(agents.onDidChangeAgents(() => this.refreshAll()));
+    this.register(agents.onDidChangeAgents(() => this.forgetAndRefresh()));
     this.register(
       agents.onDidChangeState((host) => {
         for (const list of lists.listsOf(host.config.id)) this.fireList(list);
       }),
     );
-    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refreshAll()));
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.forgetAndRefresh()));
     this.register(
       chats.onDidChangeOpen(({ agentId, sessionId }) => {
         for (const list of lists.listsOf(agentId)) {
@@ -131,6 +131,12 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   useClock(clock: TreeClock): void {
     this.clock = clock;
     this.ticker.value = clock.every(60_000, () => this.refreshAll());
+  }
+
+  /** Agents or folders changed: the reasons of lists no longer shown go, the rest come back as drawn. */
+  private forgetAndRefresh(): void {
+    this.problems.clear();
+    this.refreshAll();
   }
 
   /** Coalesces full refreshes into one per microtask. */
@@ -246,8 +252,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   /** Why lists failed, in full, for the message above the rows (a row is cut at the view's width). */
-  private readonly problems = this.register(new ListProblems<SessionList>());
-  readonly onDidChangeMessage = this.problems.onDidChange;
+  readonly problems = this.register(new ListProblems<SessionList>());
 
   private noteProblem(list: SessionList, folder: vscode.WorkspaceFolder, rows: readonly TreeNode[]): void {
     const failed = rows.find(
@@ -256,11 +261,6 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     const why = failed && (failed.kind === 'error' ? failed.label : `${failed.label}: ${failed.detail ?? ''}`);
     const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     this.problems.set(list, why && several ? `${folder.name}: ${why}` : why);
-  }
-
-  /** The message above the rows (for tests). */
-  get message(): string | undefined {
-    return this.problems.message;
   }
 
   /** The session rows newest first, under date headings; nodes of rows no longer listed are dropped. */

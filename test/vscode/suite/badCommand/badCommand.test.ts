@@ -33,7 +33,7 @@ describe('An agent whose command cannot be started', function () {
     assert.ok(!actions.includes('acp.retryList'));
     // The reason in full above the rows, where it wraps, not only in a row cut at the view's width.
     assert.equal(
-      a.tree.message,
+      a.tree.problems.message,
       'Broken Agent could not be started: the command "/nonexistent/acp-agent-for-tests" was not found. Check "acp.agents" in your settings.',
     );
   });
