@@ -208,6 +208,7 @@ describe('Sessions view (one folder, one agent)', function () {
       { agentId: oldest.host.config.id, cwd, sessionId: oldest.row.sessionId },
       'resume',
     );
+    await until('attached', () => panel!.session.capabilities().canPrompt);
     await panel!.session.prompt('One more question');
     const top = await until('the session talked in on top, under Today', () => {
       const now = a.tree.getChildren();
