@@ -48,6 +48,12 @@ export interface ServeOptions {
   authRequired: boolean;
   /** Offer a `type: "terminal"` auth method (`--login`); sign-in is a marker in the store. */
   authTerminal: boolean;
+  /**
+   * Offer, to every client, an agent-typed method whose command is in `_meta["terminal-auth"]`
+   * (`--auth-terminal-meta`), as Copilot CLI does: lists work signed out, sessions do not, and
+   * `authenticate` with it fails; the command signs in like the terminal method.
+   */
+  authTerminalMeta: boolean;
   /** Session methods fail with -32000 unless `ACP_REF_KEY` in the environment equals this. */
   authEnv?: string;
   /** Advertise `mcpCapabilities.http` / `.sse`. */
@@ -134,6 +140,10 @@ export class UsageError extends Error {}
 
 const capabilitySwitches: Record<string, Capability> = {
   '--no-load': 'load',
+  --auth-terminal-meta          offer a method with no type whose command is in _meta["terminal-auth"]
+                                (this agent with --login), to every client, as Copilot CLI does;
+                                session/list works signed out, other session methods fail with
+                                -32000 until the store is signed in; authenticate with it fails
   '--no-list': 'list',
   '--no-resume': 'resume',
   '--no-close': 'close',
@@ -218,6 +228,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
       continue;
     }
     switch (arg) {
+    authTerminalMeta: false,
       case '--store':
         store = value();
         if (!store) throw new UsageError('--store needs a directory');
@@ -317,6 +328,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--launcher':
         options.launcher = true;
+        break;
+      case '--auth-terminal-meta':
+        options.authTerminalMeta = true;
         break;
       case '--exit-after-initialize':
         options.exitAfterInitialize = true;
