@@ -51,14 +51,17 @@ export const PRESETS: readonly AgentPreset[] = [
     install: 'Install Node.js (it provides npx, which fetches the adapter and Codex with it).',
     signIn: 'Lists sessions only once signed in: with ChatGPT or an API key, through the agent.',
   },
-  // @github/copilot 1.0.102: `--acp` starts the ACP server, `--stdio` keeps it on stdio.
+  // @github/copilot 1.0.102: `--acp` starts the ACP server, `--stdio` keeps it on stdio. The npm
+  // package is a loader for a native binary (no Node.js version asked for); its sign-in method
+  // names that binary with `login` in _meta["terminal-auth"].
   {
     id: 'copilot',
     name: 'GitHub Copilot CLI',
     command: 'copilot',
     args: ['--acp', '--stdio'],
     requires: 'copilot',
-    install: 'Install it with `npm install -g @github/copilot` (Node.js 22 or later).',
+    install:
+      'Install it with `npm install -g @github/copilot` (or Homebrew `copilot-cli`, WinGet `GitHub.Copilot`); it needs a Copilot subscription.',
     signIn: 'Lists sessions signed out; "Sign In" runs `copilot login` in a terminal, then restarts it.',
   },
   // @google/gemini-cli 0.61.0: `--acp` (the older `--experimental-acp` is deprecated).
