@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { customEntry, findOnPath, notInstalledMessage, presetEntry, PRESETS, type AgentEntry } from '../agent/presets';
+import { agentAdded, presetNotInstalled } from './messages';
 
 /**
  * "ACP: Add Agent": a preset or a custom command, written to `acp.agents` (user settings).
@@ -36,7 +37,7 @@ export async function addAgent(presetId?: string): Promise<AgentEntry | undefine
   if (choice.preset) {
     const p = choice.preset;
     if (!findOnPath(p.requires)) {
-      void vscode.window.showWarningMessage(`ACP: ${notInstalledMessage(p)}`);
+      presetNotInstalled(notInstalledMessage(p));
       return undefined;
     }
     entry = presetEntry(p, taken);
@@ -56,6 +57,6 @@ export async function addAgent(presetId?: string): Promise<AgentEntry | undefine
   if (!entry) return undefined;
   agents.push(entry);
   await config.update('agents', agents, vscode.ConfigurationTarget.Global);
-  void vscode.window.showInformationMessage(`ACP: added ${entry.name}.`);
+  agentAdded(entry.name);
   return entry;
 }
