@@ -1,10 +1,22 @@
 import * as assert from 'node:assert/strict';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { MessageTooLargeError } from '@agentclientprotocol/sdk';
 import { LineSplitter } from '../../../src/agent/ndjson';
 import { mcpValues, Redactor, withoutMcpValues } from '../../../src/agent/redact';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+// `gc` without starting mocha with --expose-gc: the flag applies to contexts made after it.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heldBytes = () => {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
 
 describe('LineSplitter (the agent stdout framing)', () => {
   it('splits LF and CRLF lines across chunks, and gives the unterminated last line on flush', () => {
@@ -27,6 +39,23 @@ describe('LineSplitter (the agent stdout framing)', () => {
     );
     const crlf = new LineSplitter(10);
     crlf.push(bytes('0123456789\r\n'), () => {});
+  });
+
+  it('holds an unfinished line written one byte at a time in memory proportional to its bytes', () => {
+    const s = new LineSplitter();
+    const one = bytes('x');
+    const n = 2 * 1024 * 1024;
+    const before = heldBytes();
+    for (let i = 0; i < n; i++) s.push(one, () => assert.fail('no line ended'));
+    const grown = heldBytes() - before;
+    // A separate copy per read cost about 200 bytes per byte (400 MiB here).
+    assert.ok(grown < 3 * n, `${(grown / n).toFixed(1)} bytes of memory per byte held`);
+    assert.equal(s.held, n);
+    assert.ok(s.capacity <= 2 * n, `reserved ${s.capacity} bytes for ${n}`);
+    let got = 0;
+    s.push(bytes('\n'), (l) => (got = l.length));
+    assert.equal(got, n);
+    assert.equal(s.held, 0);
   });
 });
 
