@@ -298,6 +298,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
         modeId: () => session.modeId,
         configOptions: () => configOptions(session),
         availableCommands,
+        stopReading: () => wire.stopReading(),
       };
       const promptText = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
       let stopReason: 'end_turn' | 'cancelled' = 'end_turn';

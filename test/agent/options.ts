@@ -61,6 +61,12 @@ export interface ServeOptions {
   exitAfterInitialize: boolean;
   /** Echo `ACP_REF_KEY` and MCP env/header values to stderr and on the wire (`--echo-key`), as careless agents do. */
   echoKey: boolean;
+  /** Print text on stdout once ready and for every answer to nothing (`--stdout-text`). */
+  stdoutText: boolean;
+  /** Write stdout one byte per write (`--byte-writes`). */
+  byteWrites: boolean;
+  /** Keep running when stdin ends, and ignore SIGTERM (`--ignore-eof`). */
+  ignoreEof: boolean;
   /** Every switch, from argv and the environment, for relaunching as a child. */
   args: string[];
 }
@@ -128,6 +134,14 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --exit-after-initialize       exit 0 as soon as the initialize response is written
   --echo-key                    echo $ACP_REF_KEY and received MCP env and header values to
                                 stderr, in auth errors and in session/list's _meta
+  --stdout-text                 print a line of text on stdout after initialize, and again for
+                                every answer to nothing (id null) it reads
+  --byte-writes                 write stdout one byte per write
+  --ignore-eof                  keep running when stdin ends, and ignore SIGTERM
+Prompt words for hostile turns: "flood read /abs/path N" (stop reading stdin, then ask for
+the file N times at once), "flood permission N" (N permission requests at once),
+"unfinished N" (an N-byte line that never ends), "nested" (a tool call whose raw input is
+nested 20,000 deep).
 Default store: $ACP_REF_AGENT_STORE or a new temporary directory.`;
 
 export class UsageError extends Error {}
@@ -208,6 +222,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
     launcher: false,
     exitAfterInitialize: false,
     echoKey: false,
+    stdoutText: false,
+    byteWrites: false,
+    ignoreEof: false,
     args,
   };
   for (let i = 0; i < args.length; i++) {
@@ -323,6 +340,15 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--echo-key':
         options.echoKey = true;
+        break;
+      case '--stdout-text':
+        options.stdoutText = true;
+        break;
+      case '--byte-writes':
+        options.byteWrites = true;
+        break;
+      case '--ignore-eof':
+        options.ignoreEof = true;
         break;
       default:
         throw new UsageError(`unknown argument ${arg}`);

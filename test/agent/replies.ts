@@ -8,6 +8,7 @@ import type {
   ToolCallContent,
 } from '@agentclientprotocol/sdk';
 import { toolCallPair } from './content';
+import { hostileTurn } from './floods';
 
 /** Thrown out of a script when the turn is cancelled; the prompt answers "cancelled". */
 export class TurnCancelled extends Error {}
@@ -25,6 +26,8 @@ export interface TurnContext {
   modeId(): string;
   configOptions(): SessionConfigOption[];
   availableCommands(): SessionUpdate;
+  /** Reads nothing more from the client, ever. */
+  stopReading(): void;
 }
 
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -442,6 +445,7 @@ async function echo(ctx: TurnContext, prompt: string): Promise<void> {
 
 /** Runs every script the prompt asks for, in a fixed order; a plain echo when none matches. */
 export async function reply(ctx: TurnContext, prompt: string): Promise<void> {
+  if (await hostileTurn(ctx, prompt)) return;
   let matched = false;
   const has = (word: string) => new RegExp(`\\b${word}\\b`, 'i').test(prompt);
   if (has('permission')) {
