@@ -35,7 +35,7 @@ export function buildClientApp(
   if (handlers.fs) {
     const fs = handlers.fs;
     capabilities.fs = { readTextFile: true, writeTextFile: config.allowFileWrites !== false };
-    app.onRequest(methods.client.fs.readTextFile, ({ params }) => fs.readTextFile(params));
+    app.onRequest(methods.client.fs.readTextFile, ({ params, signal }) => fs.readTextFile(params, signal));
     app.onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
       await fs.writeTextFile(params);
       return {};

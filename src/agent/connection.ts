@@ -49,7 +49,7 @@ import {
   validateNewSessionResult,
   validateSetupResult,
 } from './validate';
-import { WireCounter, wireStream, type TraceLevel, type WireStats } from './wireTap';
+import { AgentNotReading, WireCounter, wireStream, type TraceLevel, type WireStats } from './wireTap';
 
 /** What the agent may ask of us. Absent parts are neither announced nor served. */
 export interface ClientHandlers {
@@ -77,6 +77,8 @@ export interface ConnectOptions {
   secrets?: readonly string[];
   /** Limits of the buffer for updates of sessions nobody opened yet (1,000 for 5 s); tests shorten them. */
   updateBuffer?: { max?: number; maxAgeMs?: number };
+  /** Limits of the wire (bytes waiting for the agent, its requests answered at once); tests lower them. */
+  wire?: { maxQueuedBytes?: number; maxRequestsInFlight?: number };
 }
 
 /**
@@ -135,10 +137,9 @@ export class AgentConnection extends Disposable {
     this.timeouts = timeouts;
     const onClose = () => {
       const reason = conn.signal.reason;
-      if (reason instanceof MessageTooLargeError) {
-        this.closedBecause = tooLargeText(reason.maxMessageBytes);
-        logger.error(`${config.name} ${this.closedBecause}`);
-      }
+      if (reason instanceof MessageTooLargeError) this.closedBecause = tooLargeText(reason.maxMessageBytes);
+      else if (reason instanceof AgentNotReading) this.closedBecause = reason.message;
+      if (this.closedBecause) logger.error(`${config.name} ${this.closedBecause}`);
     };
     if (conn.signal.aborted) onClose();
     else conn.signal.addEventListener('abort', onClose, { once: true });
@@ -206,6 +207,7 @@ export class AgentConnection extends Disposable {
       trace: opts.trace ?? (() => 'off'),
       redactor,
       counter,
+      ...opts.wire,
     });
     const conn = app.connect(stream);
     const failEarly = proc.exited.then((e) => {

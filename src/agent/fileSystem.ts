@@ -7,12 +7,18 @@ import type {
   WriteTextFileRequest,
   WriteTextFileResponse,
 } from '@agentclientprotocol/sdk';
+import { ByteBudget } from './budget';
 import { ErrorCodes } from './errors';
 import type { Logger } from './log';
 import { resolveInRoots } from './roots';
 
 /** The largest file `fs/read_text_file` returns: past it an agent should read in pieces. */
 export const MAX_READ_BYTES = 10 * 1024 * 1024;
+/**
+ * File bytes held by reads at once (two of the largest). A flood of requests for a large file
+ * waits here instead of reading every copy into memory together.
+ */
+const READ_BUDGET_BYTES = 2 * MAX_READ_BYTES;
 
 /** What {@link ClientFileSystem} needs from its owner. The UI supplies the VS Code parts. */
 export interface ClientFileSystemHost {
@@ -33,10 +39,12 @@ export interface ClientFileSystemHost {
  * before all checks have passed.
  */
 export class ClientFileSystem {
+  private readonly reads = new ByteBudget(READ_BUDGET_BYTES);
+
   constructor(private readonly host: ClientFileSystemHost) {}
 
   /** `fs/read_text_file`: the whole file, or `limit` lines from the 1-based `line`. */
-  async readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse> {
+  async readTextFile(params: ReadTextFileRequest, signal?: AbortSignal): Promise<ReadTextFileResponse> {
     const roots = this.rootsOf(params.sessionId);
     const line = optionalCount(params.line, 'line', 1);
     const limit = optionalCount(params.limit, 'limit', 0);
@@ -51,7 +59,7 @@ export class ClientFileSystem {
       const bytes = Buffer.byteLength(text, 'utf8');
       if (bytes > MAX_READ_BYTES) throw tooLarge(params.path, bytes);
     } else {
-      text = await readFromDisk(abs, params.path);
+      text = await readFromDisk(abs, params.path, this.reads, signal);
     }
     return { content: sliceLines(text, line, limit) };
   }
@@ -96,7 +104,7 @@ export class ClientFileSystem {
   }
 }
 
-async function readFromDisk(abs: string, shown: string): Promise<string> {
+async function readFromDisk(abs: string, shown: string, budget: ByteBudget, signal?: AbortSignal): Promise<string> {
   const stat = await fs.stat(abs).catch((e: NodeJS.ErrnoException) => {
     // Gone between the check and the read.
     if (e.code === 'ENOENT')
@@ -105,7 +113,12 @@ async function readFromDisk(abs: string, shown: string): Promise<string> {
   });
   if (!stat.isFile()) throw new RequestError(ErrorCodes.InvalidParams, `"${shown}" is not a regular file.`);
   if (stat.size > MAX_READ_BYTES) throw tooLarge(shown, stat.size);
-  const handle = await fs.open(abs, 'r');
+  // The text and its JSON follow the bytes read; the budget covers the read itself.
+  const release = await budget.take(stat.size, signal);
+  const handle = await fs.open(abs, 'r').catch((e: unknown) => {
+    release();
+    throw e;
+  });
   try {
     // Read no more than the limit even if the file grew after the stat.
     const buffer = Buffer.alloc(Math.min(stat.size, MAX_READ_BYTES) + 1);
@@ -113,6 +126,7 @@ async function readFromDisk(abs: string, shown: string): Promise<string> {
     if (bytesRead > MAX_READ_BYTES) throw tooLarge(shown, bytesRead);
     return buffer.toString('utf8', 0, bytesRead);
   } finally {
+    release();
     await handle.close();
   }
 }

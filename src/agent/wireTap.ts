@@ -18,6 +18,8 @@ export interface WireStats {
   unknownUpdates: number;
   /** `session/update` notifications for a session nobody opened in time, dropped from the router's buffer. */
   droppedUpdates: number;
+  /** Requests refused because {@link MAX_REQUESTS_IN_FLIGHT} were being answered already. */
+  refusedRequests: number;
 }
 
 export type DropKind = keyof WireStats;
@@ -27,7 +29,14 @@ const LOG_LINES_PER_KIND = 100;
 
 /** Counts each kind of dropped input once and logs it once; `onChange` feeds `onDidDropInput`. */
 export class WireCounter {
-  readonly stats: WireStats = { notJson: 0, notJsonRpc: 0, unknownResponses: 0, unknownUpdates: 0, droppedUpdates: 0 };
+  readonly stats: WireStats = {
+    notJson: 0,
+    notJsonRpc: 0,
+    unknownResponses: 0,
+    unknownUpdates: 0,
+    droppedUpdates: 0,
+    refusedRequests: 0,
+  };
   private readonly logged = new Map<DropKind, number>();
 
   constructor(
@@ -65,6 +74,31 @@ const KNOWN_UPDATES = new Set([
   'compaction_summary_chunk',
 ]);
 
+/**
+ * The most bytes waiting for the agent to read them. An agent that stops reading its input while
+ * it asks for large files would otherwise grow the extension host without bound (and an
+ * extension host that runs out of memory takes every extension of the window with it).
+ */
+export const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+/**
+ * The most requests from the agent answered at a time; further ones get an error at once. A
+ * flood of requests (each reading a file, asking the user) must not pile up work without bound.
+ */
+export const MAX_REQUESTS_IN_FLIGHT = 256;
+
+/**
+ * The agent stopped reading what the client sends it: the connection closes, as for a message
+ * over the size limit. `message` is the words for the user, after the agent's name.
+ */
+export class AgentNotReading extends Error {
+  override readonly name = 'AgentNotReading';
+  constructor(readonly maxBytes: number) {
+    super(
+      `stopped reading what the client sends it (${Math.round(maxBytes / (1024 * 1024))} MiB were waiting for it), so the connection was closed and the agent stopped`,
+    );
+  }
+}
+
 /** The longest trace line; a 1 MiB reply is not copied into the log whole. */
 const TRACE_MAX = 20_000;
 /** Text kept past a cut while redacting: longer than any secret. */
@@ -77,6 +111,10 @@ export interface WireOptions {
   counter: WireCounter;
   /** The SDK's default (32 MiB) when absent. */
   maxMessageBytes?: number;
+  /** {@link MAX_QUEUED_BYTES} when absent; tests lower it. */
+  maxQueuedBytes?: number;
+  /** {@link MAX_REQUESTS_IN_FLIGHT} when absent; tests lower it. */
+  maxRequestsInFlight?: number;
 }
 
 const isId = (v: unknown) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
@@ -109,20 +147,51 @@ export function wireStream(
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const splitter = new LineSplitter(opts.maxMessageBytes);
+  const maxQueued = opts.maxQueuedBytes ?? MAX_QUEUED_BYTES;
+  const maxInFlight = opts.maxRequestsInFlight ?? MAX_REQUESTS_IN_FLIGHT;
+  /** Requests from the agent handed to the SDK and not answered yet. */
+  const inFlight = new Set<unknown>();
+  let answeredParseError = false;
+  /** Set once the connection is being closed from here; the readable side then fails with it. */
+  let failure: Error | undefined;
+  let incoming: TransformStreamDefaultController<AnyMessage> | undefined;
+  const fail = (e: Error) => {
+    if (failure) return;
+    failure = e;
+    incoming?.error(e);
+  };
 
+  // Bytes go out one message at a time, in order. What waits is counted: past the limit the
+  // agent is not reading, and the connection closes rather than hold more.
   let writes = Promise.resolve();
+  let queued = 0;
   const write = (m: AnyMessage): Promise<void> => {
+    if (failure) return Promise.reject(failure);
     const bytes = encoder.encode(JSON.stringify(m) + '\n');
-    const next = writes.then(async () => {
-      const w = output.getWriter();
+    // One message alone may exceed the limit (a large file's text): it waits only for itself.
+    if (queued > 0 && queued + bytes.length > maxQueued) {
+      fail(new AgentNotReading(maxQueued));
+      return Promise.reject(failure);
+    }
+    queued += bytes.length;
+    writes = writes.then(async () => {
       try {
-        await w.write(bytes);
+        if (failure) return;
+        const w = output.getWriter();
+        try {
+          await w.write(bytes);
+        } finally {
+          w.releaseLock();
+        }
+      } catch (e) {
+        fail(e instanceof Error ? e : new Error(String(e)));
       } finally {
-        w.releaseLock();
+        queued -= bytes.length;
       }
     });
-    writes = next.catch(() => {});
-    return next;
+    // Accepted: the SDK does not wait for the agent to read it, so nothing of the message stays
+    // reachable from its queue; only these bytes wait, and they are counted.
+    return Promise.resolve();
   };
 
   const trace = (dir: '→' | '←', m: unknown) => {
@@ -149,8 +218,12 @@ export function wireStream(
       m = JSON.parse(text);
     } catch {
       counter.count('notJson', `ignored a line from the agent that is not JSON: ${shown(text)}`);
-      // JSON-RPC answers a parse error with a null id, as the SDK's own reader does.
-      void write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }).catch(() => {});
+      // JSON-RPC answers a parse error with a null id, but only the first: an agent that prints
+      // text when it reads something it does not understand would answer every answer.
+      if (!answeredParseError) {
+        answeredParseError = true;
+        void write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }).catch(() => {});
+      }
       return;
     }
     trace('←', m);
@@ -176,12 +249,31 @@ export function wireStream(
         );
       }
     }
+    if (kind === 'request') {
+      const id = (m as { id: unknown }).id;
+      if (inFlight.size >= maxInFlight) {
+        counter.count('refusedRequests', `refused a request from the agent: ${maxInFlight} are being answered already`);
+        void write({
+          jsonrpc: '2.0',
+          id: id as string | number | null,
+          error: {
+            code: -32603,
+            message: `Too many requests at once: the client answers ${maxInFlight} at a time; this one was refused.`,
+          },
+        }).catch(() => {});
+        return;
+      }
+      inFlight.add(id);
+    }
     // Passed on even when invalid: the SDK answers a bad request with -32600 itself.
     controller.enqueue(m as AnyMessage);
   };
 
   const readable = input.pipeThrough(
     new TransformStream<Uint8Array, AnyMessage>({
+      start: (controller) => {
+        incoming = controller;
+      },
       transform: (chunk, controller) => splitter.push(chunk, (line) => onLine(line, controller)),
       flush: (controller) => splitter.flush((line) => onLine(line, controller)),
     }),
@@ -191,6 +283,7 @@ export function wireStream(
     write(m) {
       const r = m as Record<string, unknown>;
       if (typeof r.method === 'string' && 'id' in r) outstanding.add(r.id);
+      else if (!('method' in r) && 'id' in r) inFlight.delete(r.id);
       // Values typed into MCP settings may be keys: hidden wherever the agent echoes them later.
       redactor.add(mcpValues(m));
       trace('→', m);
