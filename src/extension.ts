@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AgentRegistry } from './agent/agentHost';
 import { ClientFileSystem } from './agent/fileSystem';
 import { McpSelector, mcpServersFor } from './agent/mcp';
+import { Redactor, redactingLogger } from './agent/redact';
 import { resolveAgentEnv, withSignInEnv } from './agent/secrets';
 import { SessionCache } from './sessions/cache';
 import { ChatPanels } from './ui/chatPanels';
@@ -45,7 +46,11 @@ let running: AgentRegistry | undefined;
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
 export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('ACP', { log: true });
+  const channel = vscode.window.createOutputChannel('ACP', { log: true });
+  // The values to hide of every agent (env, secrets, MCP values): the whole log passes through
+  // it, so a secret an agent echoes is masked whichever part of the extension logs it.
+  const redactor = new Redactor();
+  const log = redactingLogger(channel, redactor);
   const settings = new SettingsService();
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   // The agents' handlers reach the chats, which need the agents: a late-bound reference.
@@ -53,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const lookup = secretLookup(context.secrets);
   const agents = new AgentRegistry({
     logger: log,
+    redactor,
     clientInfo: { name: 'acp-client-vscode', version },
     trace: () => settings.value.trace,
     mayStart: mayStartAgent,
@@ -103,11 +109,11 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const chats = (late.chats = new ChatPanels(agents, context.extensionUri, context.workspaceState, log, mcp));
   const tree = new SessionsTree(agents, lists, chats);
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
-  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: defaultConfirm };
+  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log: channel, confirm: defaultConfirm };
   const statusBar = new AgentStatusBar(agents);
   const contextKeys = new AgentContextKeys(agents);
   context.subscriptions.push(
-    log,
+    channel,
     settings,
     agents,
     cache,

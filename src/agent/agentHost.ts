@@ -4,6 +4,7 @@ import { sameLaunch } from './config';
 import { AgentConnection, type ClientHandlers } from './connection';
 import { AgentExited } from './errors';
 import { tagged, TraceHint, type Logger } from './log';
+import type { Redactor } from './redact';
 import type { Timeouts } from './timeouts';
 import type { AgentConfig } from './types';
 import type { TraceLevel } from './wireTap';
@@ -26,6 +27,8 @@ export interface AgentHostDeps {
   /** Resolves `${secret:NAME}` in the launch at each start; the resolved values are redacted from the log. */
   prepare?: (config: AgentConfig) => Promise<{ config: AgentConfig; secrets: readonly string[] }>;
   timeouts?: Partial<Timeouts>;
+  /** The window's values to hide, shared with its log; each connection adds its own. */
+  redactor?: Redactor;
   /** First automatic restart delay (doubles per crash); tests shorten it. */
   restartBaseMs?: number;
 }
@@ -109,6 +112,7 @@ export class AgentHost extends Disposable {
         clientInfo: this.deps.clientInfo,
         trace: this.deps.trace,
         timeouts: this.deps.timeouts,
+        redactor: this.deps.redactor,
       });
       if (this.isDisposed || generation !== this.generation) {
         void connection.stop();

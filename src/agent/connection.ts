@@ -37,7 +37,7 @@ import {
 import type { ClientFileSystem } from './fileSystem';
 import type { Logger } from './log';
 import { AgentProcess } from './process';
-import { Redactor } from './redact';
+import { Redactor, redactingLogger } from './redact';
 import { DEFAULT_TIMEOUTS, delay, withTimeout, type Timeouts } from './timeouts';
 import { UpdateRouter } from './router';
 import type { Terminals } from './terminals';
@@ -75,6 +75,11 @@ export interface ConnectOptions {
   cwd?: string;
   /** Values resolved from secret storage: the wire tap redacts them like `env` values. */
   secrets?: readonly string[];
+  /**
+   * Where the values to hide are kept: the window's, shared with the log channel, so the
+   * connection's secrets are masked on every route to the log. A new one when absent.
+   */
+  redactor?: Redactor;
   /** Limits of the buffer for updates of sessions nobody opened yet (1,000 for 5 s); tests shorten them. */
   updateBuffer?: { max?: number; maxAgeMs?: number };
   /** Limits of the wire (bytes waiting for the agent, its requests answered at once); tests lower them. */
@@ -171,6 +176,11 @@ export class AgentConnection extends Disposable {
     this.redactor.add(values);
   }
 
+  /** `s` with this connection's secrets masked, cut to `max` characters after that. */
+  redact(s: string, max = Number.MAX_SAFE_INTEGER): string {
+    return this.redactor.cut(s, max);
+  }
+
   /** The last request failed with `AuthRequired` and nothing has succeeded since. */
   get needsSignIn(): boolean {
     return this.authNeeded;
@@ -188,12 +198,15 @@ export class AgentConnection extends Disposable {
 
   static async start(opts: ConnectOptions): Promise<AgentConnection> {
     const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
-    const { config, logger, handlers } = opts;
+    const { config, handlers } = opts;
     // Every env value is treated as a secret: none may reach the log, whatever its name.
-    const redactor = new Redactor([...Object.values(config.env), ...(opts.secrets ?? [])]);
-    logger.info(redactor.text(`starting ${config.command} ${config.args.join(' ')}`));
+    const redactor = opts.redactor ?? new Redactor();
+    redactor.add([...Object.values(config.env), ...(opts.secrets ?? [])]);
+    // Every line of this connection passes through the redactor, whatever wrote it.
+    const logger = redactingLogger(opts.logger, redactor);
+    logger.info(`starting ${config.command} ${config.args.join(' ')}`);
     const started = Date.now();
-    const proc = new AgentProcess(config, logger, opts.cwd, (line) => redactor.text(line));
+    const proc = new AgentProcess(config, logger, opts.cwd, redactor);
     const drops = new Emitter<WireStats>();
     const counter = new WireCounter(logger, (stats) => drops.fire({ ...stats }));
     const router = new UpdateRouter({

@@ -8,7 +8,22 @@ import type { Logger } from './log';
 import type { AgentConfig } from './types';
 
 const STDERR_TAIL_LINES = 40;
+/** The longest stderr line kept and logged; the rest of a longer line is dropped. */
+const STDERR_LINE_MAX = 2000;
+/** Text read past {@link STDERR_LINE_MAX} before a long line is logged: room for a secret to end. */
+const STDERR_MARGIN = 4096;
 const STOP_GRACE_MS = 2000;
+
+/** Masks known secrets in a line cut to a length (see `Redactor.cut`). */
+export interface LineRedactor {
+  cut(s: string, max: number): string;
+  readonly longest: number;
+}
+
+const asIs: LineRedactor = {
+  cut: (s, max) => (s.length > max ? `${s.slice(0, max)}…` : s),
+  longest: 0,
+};
 
 /**
  * One agent program, started in its own process group: launchers such as `npx` run the real
@@ -18,6 +33,8 @@ export class AgentProcess implements IDisposable {
   private readonly child: ChildProcess;
   private readonly stderrLines: string[] = [];
   private stderrPartial = '';
+  /** The head of a long line was logged; the rest of it, up to its line break, is dropped. */
+  private stderrSkipping = false;
   private exitInfo: AgentExited | undefined;
   private readonly exitEmitter = new Emitter<AgentExited>();
   /** Fires once when the process is gone (or could not start). */
@@ -32,7 +49,7 @@ export class AgentProcess implements IDisposable {
     private readonly logger: Logger,
     cwd?: string,
     /** Masks known secrets in stderr lines before they are logged or kept. */
-    private readonly redact: (line: string) => string = (line) => line,
+    private readonly redact: LineRedactor = asIs,
   ) {
     this.child = spawn(config.command, [...config.args], {
       cwd,
@@ -96,15 +113,25 @@ export class AgentProcess implements IDisposable {
     return this.stderrLines.join('\n');
   }
 
+  /**
+   * Lines are logged whole or by their head: a line longer than what is shown is logged once its
+   * head and enough text after it to finish any secret have arrived (so a secret split across
+   * reads is still masked), and the rest of it is dropped.
+   */
   private onStderr(chunk: string): void {
-    const text = this.stderrPartial + chunk;
-    const lines = text.split(/\r?\n/);
+    const lines = (this.stderrPartial + chunk).split(/\r?\n/);
     this.stderrPartial = lines.pop() ?? '';
-    if (this.stderrPartial.length > 8192) {
-      lines.push(this.stderrPartial);
-      this.stderrPartial = '';
+    if (this.stderrSkipping && lines.length > 0) {
+      lines.shift();
+      this.stderrSkipping = false;
     }
     for (const line of lines) this.pushStderr(line);
+    if (this.stderrSkipping) this.stderrPartial = '';
+    else if (this.stderrPartial.length > STDERR_LINE_MAX + Math.max(STDERR_MARGIN, this.redact.longest)) {
+      this.pushStderr(this.stderrPartial);
+      this.stderrPartial = '';
+      this.stderrSkipping = true;
+    }
   }
 
   private flushStderr(): void {
@@ -113,8 +140,7 @@ export class AgentProcess implements IDisposable {
   }
 
   private pushStderr(raw: string): void {
-    const line = this.redact(raw);
-    const capped = line.length > 2000 ? `${line.slice(0, 2000)}…` : line;
+    const capped = this.redact.cut(raw, STDERR_LINE_MAX);
     this.stderrLines.push(capped);
     if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.shift();
     this.logger.info(`stderr: ${capped}`);

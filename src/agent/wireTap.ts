@@ -101,8 +101,6 @@ export class AgentNotReading extends Error {
 
 /** The longest trace line; a 1 MiB reply is not copied into the log whole. */
 const TRACE_MAX = 20_000;
-/** Text kept past a cut while redacting: longer than any secret. */
-const REDACT_MARGIN = 4096;
 
 export interface WireOptions {
   logger: Logger;
@@ -202,13 +200,16 @@ export function wireStream(
       'method' in r
         ? `${String(r.method)}${'id' in r ? ` #${String(r.id)}` : ''}`
         : `response #${String(r.id)}${'error' in r ? ' (error)' : ''}`;
-    if (level === 'messages') return logger.trace(`${dir} ${what}`);
-    const full = preview(withoutMcpValues(m), Number.MAX_SAFE_INTEGER);
+    // The method and the id are the agent's strings too: redacted like the rest.
+    if (level === 'messages') return logger.trace(`${dir} ${shown(what, 200)}`);
+    const full = preview(withoutMcpValues(m));
     const text = shown(full, TRACE_MAX);
-    logger.trace(`${dir} ${what} ${full.length > TRACE_MAX ? `${text} (${full.length} characters)` : text}`);
+    logger.trace(
+      `${dir} ${shown(what, 200)} ${full.length > TRACE_MAX ? `${text} (${full.length} characters)` : text}`,
+    );
   };
-  /** Redacted before it is cut, so a secret across the cut is not left half visible. */
-  const shown = (s: string, max = 120) => cut(redactor.json(cut(s, max + REDACT_MARGIN)), max);
+  /** Redacted before it is cut (see {@link Redactor.cut}), so no value is left half visible. */
+  const shown = (s: string, max = 120) => redactor.cut(s, max, true);
 
   const onLine = (bytes: Uint8Array, controller: TransformStreamDefaultController<AnyMessage>) => {
     const text = decoder.decode(bytes).trim();
@@ -229,10 +230,7 @@ export function wireStream(
     trace('←', m);
     const kind = classify(m);
     if (kind === 'invalid') {
-      counter.count(
-        'notJsonRpc',
-        `ignored JSON from the agent that is not a JSON-RPC message: ${shown(preview(m, 120 + REDACT_MARGIN))}`,
-      );
+      counter.count('notJsonRpc', `ignored JSON from the agent that is not a JSON-RPC message: ${shown(preview(m))}`);
     } else if (kind === 'response') {
       const id = (m as { id: unknown }).id;
       if (!outstanding.delete(id))
@@ -293,17 +291,12 @@ export function wireStream(
   return { readable, writable };
 }
 
-function cut(s: string, max = 120): string {
-  return s.length > max ? `${s.slice(0, max)}…` : s;
-}
-
-function preview(m: unknown, max = 120): string {
-  let s: string;
+/** A message as JSON text, whole: it is redacted before anything cuts it. */
+function preview(m: unknown): string {
   try {
-    s = JSON.stringify(m) ?? String(m);
+    return JSON.stringify(m) ?? String(m);
   } catch {
     // Deeply nested input overflows JSON.stringify: say so rather than fail the stream.
     return '(too deeply nested to show)';
   }
-  return cut(s, max);
 }

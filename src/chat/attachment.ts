@@ -40,6 +40,8 @@ export interface ChatDeps {
 }
 
 const LOAD_PROGRESS_EVERY = 500;
+/** The longest log line about a session (what it quotes from the agent is cut after redaction). */
+const LOG_LINE_MAX = 400;
 
 /**
  * Quiet after which updates that came outside any turn or load end their message. Some agents
@@ -95,7 +97,7 @@ export abstract class SessionAttachment extends Disposable {
     super();
     this.agents = agentSource(agents);
     this.agentName = this.agents.get(target.agentId)?.config.name ?? target.agentId;
-    this.thread = this.register(new Thread({ log: (m) => deps.logger.warn(`[${target.sessionId ?? 'new'}] ${m}`) }));
+    this.thread = this.register(new Thread({ log: (m) => this.warn(m) }));
     this.historyState = target.sessionId ? 'resumed' : 'new';
     if (target.title) this.thread.updateMeta({ title: target.title });
     this.register(this.agents.onDidChangeState((host) => this.onAgentState(host)));
@@ -276,13 +278,19 @@ export abstract class SessionAttachment extends Disposable {
       cwd: this.target.cwd,
       workspaceFolders: this.deps.workspaceFolders?.() ?? [],
     });
-    for (const d of dropped)
-      this.deps.logger.warn(
-        `[${this.sessionId ?? 'new'}] not a root: ${JSON.stringify(d.slice(0, 300))} is outside the window's folders`,
-      );
+    for (const d of dropped) this.warn(`not a root: ${JSON.stringify(d)} is outside the window's folders`);
     this.sent = send;
     this.opened = c;
     return send.length ? { additionalDirectories: send } : {};
+  }
+
+  /**
+   * A log line about this session. The session id and what the line quotes came from the agent:
+   * they are redacted with the connection's secrets before anything cuts them.
+   */
+  private warn(line: string): void {
+    const text = `[${this.sessionId ?? 'new'}] ${line}`;
+    this.deps.logger.warn(this.connection ? this.connection.redact(text, LOG_LINE_MAX) : text);
   }
 
   /** Agents may send updates before the response: the route is registered before the request. */

@@ -1,5 +1,5 @@
-import type { LogOutputChannel } from 'vscode';
 import { Terminals, type TerminalRef, type TerminalsOptions } from '../agent/terminals';
+import type { Logger } from '../agent/log';
 import type { AgentConfig } from '../agent/types';
 import { keepTail, TERMINAL_VIEW_CHARS, type TerminalOutputDelta } from '../protocol/terminalOutput';
 import type { ChatPanels } from './chatPanels';
@@ -35,11 +35,7 @@ class ShownTerminals extends Terminals {
  * that embeds it: at most ten deltas a second per terminal, each only what the command printed
  * since the last one (and a reset when more arrived than the chat keeps); the exit always shows.
  */
-export function agentTerminals(
-  config: AgentConfig,
-  log: LogOutputChannel,
-  chats: () => ChatPanels | undefined,
-): Terminals {
+export function agentTerminals(config: AgentConfig, log: Logger, chats: () => ChatPanels | undefined): Terminals {
   const pending = new Map<string, Pending>();
   const send = (ref: TerminalRef, exit?: Pick<TerminalOutputDelta, 'exitCode' | 'signal'>) => {
     const p = pending.get(ref.terminalId);

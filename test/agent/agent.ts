@@ -183,7 +183,11 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
         additionalDirectories: dirs,
       };
       live.set(sessionId, session);
-      return { sessionId, modes: modeState(session), configOptions: configOptions(session) };
+      // --echo-key-routes: the key as the id of an option the client drops, and names in its log.
+      const echoed = options.echoKeyRoutes
+        ? [{ id: process.env.ACP_REF_KEY ?? '', name: 'Echo', type: 'unknown' } as unknown as SessionConfigOption]
+        : [];
+      return { sessionId, modes: modeState(session), configOptions: [...configOptions(session), ...echoed] };
     })
     .onRequest(methods.agent.session.list, ({ params }) => {
       refuseUnless('list', methods.agent.session.list);

@@ -61,6 +61,11 @@ export interface ServeOptions {
   exitAfterInitialize: boolean;
   /** Echo `ACP_REF_KEY` and MCP env/header values to stderr and on the wire (`--echo-key`), as careless agents do. */
   echoKey: boolean;
+  /**
+   * Echo `ACP_REF_KEY` on every route a log line can take (`--echo-key-routes`): a response id,
+   * a method name, a config option's id, a stderr line split across reads, a long list `_meta`.
+   */
+  echoKeyRoutes: boolean;
   /** Print text on stdout once ready and for every answer to nothing (`--stdout-text`). */
   stdoutText: boolean;
   /** Write stdout one byte per write (`--byte-writes`). */
@@ -134,6 +139,9 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --exit-after-initialize       exit 0 as soon as the initialize response is written
   --echo-key                    echo $ACP_REF_KEY and received MCP env and header values to
                                 stderr, in auth errors and in session/list's _meta
+  --echo-key-routes             echo $ACP_REF_KEY as a response id, a method name, the id of a
+                                malformed config option (session/new), across two stderr reads
+                                of a long line, and 2,500 times in session/list's _meta
   --stdout-text                 print a line of text on stdout after initialize, and again for
                                 every answer to nothing (id null) it reads
   --byte-writes                 write stdout one byte per write
@@ -222,6 +230,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
     launcher: false,
     exitAfterInitialize: false,
     echoKey: false,
+    echoKeyRoutes: false,
     stdoutText: false,
     byteWrites: false,
     ignoreEof: false,
@@ -340,6 +349,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--echo-key':
         options.echoKey = true;
+        break;
+      case '--echo-key-routes':
+        options.echoKeyRoutes = true;
         break;
       case '--stdout-text':
         options.stdoutText = true;

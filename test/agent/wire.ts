@@ -35,6 +35,22 @@ export async function writeBytewise(bytes: Uint8Array | string): Promise<void> {
   }
 }
 
+/** `--echo-key-routes` after initialize: the key as a response id, a method, and across two stderr reads. */
+async function echoKeyRoutes(key: string): Promise<void> {
+  await writeStdout(
+    `${JSON.stringify({ jsonrpc: '2.0', id: key, result: {} })}\n` +
+      `${JSON.stringify({ jsonrpc: '2.0', method: `${key}/notify`, params: {} })}\n`,
+  );
+  // A long line whose read ends inside the key: the rest of it comes in the next read.
+  const half = Math.floor(key.length / 2);
+  process.stderr.write(`reference agent: ${'a'.repeat(8190)}${key.slice(0, half)}`);
+  await delay(100);
+  process.stderr.write(`${key.slice(half)} is the key\n`);
+  process.stderr.write(`reference agent: short line with the key split across reads ${key.slice(0, half)}`);
+  await delay(100);
+  process.stderr.write(`${key.slice(half)}\n`);
+}
+
 export function crash(reason: string): never {
   process.stderr.write(`reference agent: crashing on purpose (${reason})\n`);
   process.exit(3);
@@ -157,6 +173,7 @@ export class Wire {
       await writeStdout(encoder.encode(lines.join('\n') + '\n'));
     }
     if (this.options.stdoutText && method === 'initialize') await writeStdout('agent ready, waiting for input\n');
+    if (this.options.echoKeyRoutes && method === 'initialize') await echoKeyRoutes(process.env.ACP_REF_KEY ?? '');
     if (this.options.exitAfterInitialize && method === 'initialize') {
       process.stderr.write('reference agent: exiting after initialize (--exit-after-initialize)\n');
       process.exit(0);

@@ -67,6 +67,21 @@ describe('Redactor', () => {
     assert.equal(r.json('{"apiKey":"zz","note":"ok"}'), '{"apiKey":"[redacted]","note":"ok"}');
   });
 
+  it('cuts a long text after masking it: a value across the cut, or shifted to it by masks before it, never shows in part', () => {
+    const secret = 'k'.repeat(20) + 'SECRET-TAIL-0123456789';
+    const r = new Redactor([secret]);
+    const many = `${secret} `.repeat(300);
+    for (let shift = 0; shift < secret.length + 1; shift++) {
+      const text = `${'x'.repeat(shift)}${many}`;
+      const shown = r.cut(text, 2000);
+      assert.ok(!shown.includes('SECRET') && !shown.includes('kkkkk'), `shift ${shift}: ${shown.slice(-80)}`);
+      assert.ok(shown.length <= 2001 && shown.endsWith('…'));
+    }
+    // A secret-looking field cut open at the end keeps its value hidden too.
+    assert.equal(r.cut(`{"apiKey":"${'v'.repeat(200)}"}`, 30, true), '{"apiKey":"[redacted]…');
+    assert.equal(r.cut('short', 30), 'short');
+  });
+
   it('masks values inside error data', () => {
     const r = new Redactor(['s3cret-value']);
     assert.deepEqual(r.data({ message: 'bad key s3cret-value' }), { message: 'bad key [redacted]' });
