@@ -21,6 +21,7 @@ import type {
   ToolCallEntry,
 } from '../protocol/entries';
 import { applyTerminalDelta, type TerminalOutputDelta, type TerminalOutputState } from '../protocol/terminalOutput';
+import { boundedUpdate } from './bounded';
 import { compactionNotice, patchCompaction } from './compaction';
 import type { Compaction } from './compaction';
 import { parseSessionUpdate } from './parseUpdate';
@@ -124,7 +125,8 @@ export class Thread implements IDisposable {
 
   /** Reduces one `SessionUpdate` (the `update` of a `session/update`). Bad input is counted, never thrown. */
   apply(update: unknown): void {
-    const parsed = parseSessionUpdate(update);
+    // Bounded first: free-form JSON nested thousands deep would break every message to the panel.
+    const parsed = parseSessionUpdate(boundedUpdate(update));
     if (typeof parsed === 'string') {
       this.skipped++;
       this.log(`Skipped a session update (${this.skipped} so far): ${parsed}`);
@@ -148,7 +150,7 @@ export class Thread implements IDisposable {
 
   /** Merges session-wide state from a response (`session/new`, `session/load` modes and config options). */
   updateMeta(patch: Partial<ThreadMeta>): void {
-    this.meta = { ...this.meta, ...patch };
+    this.meta = { ...this.meta, ...boundedUpdate(patch) };
     this.metaChanged();
     this.fire();
   }
@@ -184,7 +186,8 @@ export class Thread implements IDisposable {
   }
 
   addPermission(request: PermissionRequestView): number {
-    const { requestId, toolCallId, title, options } = request;
+    const { requestId, toolCallId, title } = request;
+    const options = boundedUpdate(request.options);
     const index = this.push({ type: 'permission', requestId, toolCallId, title, options });
     this.pendingPermissions.set(requestId, index);
     this.fire();
@@ -210,7 +213,7 @@ export class Thread implements IDisposable {
 
   /** Shows an elicitation card (its answer is the controller's business: see `Elicitations`). */
   addElicitation(entry: Omit<ElicitationEntry, 'type' | 'outcome' | 'completed'>): number {
-    const index = this.push({ type: 'elicitation', ...entry });
+    const index = this.push({ type: 'elicitation', ...boundedUpdate(entry) });
     this.elicitations.set(entry.requestId, index);
     this.fire();
     return index;

@@ -42,7 +42,7 @@ export class ChatPanels extends Disposable implements OpenChats {
     private readonly agents: AgentRegistry,
     private readonly extensionUri: vscode.Uri,
     private readonly state: vscode.Memento,
-    logger: Logger,
+    private readonly logger: Logger,
     mcpServers: ChatDeps['mcpServers'] = () => [],
   ) {
     super();
@@ -117,7 +117,7 @@ export class ChatPanels extends Disposable implements OpenChats {
   }
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
-    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs);
+    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.logger);
     const name = () => {
       const id = session.sessionId;
       if (!id) return;
