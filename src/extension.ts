@@ -18,7 +18,7 @@ import { AgentStatusBar } from './ui/statusBar';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/trust';
-import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
+import { openDocumentText } from './ui/workspaceFiles';
 
 /** What the extension hands to its own tests. */
 export interface AcpTestApi {
@@ -76,7 +76,6 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       fs: new ClientFileSystem({
         rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
         openText: openDocumentText,
-        writeText: writeThroughWorkspaceEdit,
         allowWrite: () => config.allowFileWrites !== false,
         logger: log,
       }),

@@ -40,6 +40,7 @@ import { AgentProcess } from './process';
 import { Redactor, redactingLogger } from './redact';
 import { DEFAULT_TIMEOUTS, delay, withTimeout, type Timeouts } from './timeouts';
 import { UpdateRouter } from './router';
+import type { PinnedRoot } from './roots';
 import type { Terminals } from './terminals';
 import type { AgentConfig, ListPage } from './types';
 import {
@@ -56,8 +57,8 @@ export interface ClientHandlers {
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
   fs?: ClientFileSystem;
   terminals?: Terminals;
-  /** A session's roots (cwd plus additional directories); terminals start only inside them. */
-  rootsFor?: (sessionId: string) => readonly string[] | undefined;
+  /** A session's roots (cwd plus additional directories), pinned when it attached; terminals start only inside them. */
+  rootsFor?: (sessionId: string) => readonly PinnedRoot[] | undefined;
   /** `elicitation/create` (forms and URLs); announced only when present. */
   elicit?(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
   /** `elicitation/complete`: a URL elicitation finished. */

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type {
@@ -17,7 +16,7 @@ import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import { ErrorCodes } from './errors';
 import type { Logger } from './log';
-import { resolveInRoots } from './roots';
+import { resolveInRoots, type PinnedRoot } from './roots';
 
 /** Output kept per terminal when the agent gives no `outputByteLimit`, and the most it may ask for. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
@@ -93,7 +92,7 @@ export class Terminals extends Disposable {
    * root when absent) and resolves once it is running. A command given without `args` that
    * reads as a shell line (pipes, quotes, spaces) runs through the shell.
    */
-  async create(params: CreateTerminalRequest, roots: readonly string[]): Promise<CreateTerminalResponse> {
+  async create(params: CreateTerminalRequest, roots: readonly PinnedRoot[]): Promise<CreateTerminalResponse> {
     if (this.isDisposed)
       throw new RequestError(ErrorCodes.InternalError, 'The client is shutting down; no terminal was created.');
     if (this.options.allowTerminal && !this.options.allowTerminal(params.sessionId)) {
@@ -104,8 +103,8 @@ export class Terminals extends Disposable {
     }
     if (roots.length === 0)
       throw new RequestError(ErrorCodes.InvalidParams, 'The session has no root folder to run a command in.');
-    // resolvePath() drops a root's trailing separator, which resolveInRoots refuses in a path.
-    const cwd = resolveInRoots(params.cwd ?? resolvePath(roots[0]), roots);
+    // The first root's real path when none is given: a path resolveInRoots accepts as it is.
+    const cwd = resolveInRoots(params.cwd ?? roots[0]!.real, roots);
     if (!statSync(cwd).isDirectory())
       throw new RequestError(ErrorCodes.InvalidParams, `The working directory "${params.cwd}" is not a folder.`);
     const asked = params.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;

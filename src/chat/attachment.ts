@@ -4,6 +4,7 @@ import { Disposable, MutableDisposable, toDisposable, type IDisposable } from '.
 import type { AgentConnection } from '../agent/connection';
 import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
 import { StartRefused, type AgentHost } from '../agent/agentHost';
+import { pinRoots, type PinnedRoot } from '../agent/roots';
 import type { Logger } from '../agent/log';
 import type { LoadingPhase } from '../protocol/entries';
 import type { HistoryState } from '../protocol/messages';
@@ -81,6 +82,8 @@ export abstract class SessionAttachment extends Disposable {
   private lastAttach: OpenMode | 'new' = 'auto';
   protected closed = false;
   private sent: readonly string[] = [];
+  /** The roots as they were when the session attached (see `pinRoots`). */
+  private pinned: readonly PinnedRoot[] = [];
   private settleTimer: ReturnType<typeof setTimeout> | undefined;
   protected readonly capsEmitter = this.register(new Emitter<void>());
   /** Fires when what the panel may offer changed. */
@@ -127,6 +130,11 @@ export abstract class SessionAttachment extends Disposable {
   /** The session's roots for the client's `fs/*` and terminals: the cwd and the directories sent. */
   get roots(): readonly string[] {
     return [this.target.cwd, ...this.sent];
+  }
+
+  /** The roots the client's `fs/*` and terminals check against: pinned when the request went out. */
+  get pinnedRoots(): readonly PinnedRoot[] {
+    return this.pinned;
   }
 
   /** The additional directories sent with the session (saved with the panel for a reload). */
@@ -280,6 +288,7 @@ export abstract class SessionAttachment extends Disposable {
     });
     for (const d of dropped) this.warn(`not a root: ${JSON.stringify(d)} is outside the window's folders`);
     this.sent = send;
+    this.pinned = pinRoots([this.target.cwd, ...send]);
     this.opened = c;
     return send.length ? { additionalDirectories: send } : {};
   }

@@ -8,6 +8,7 @@ import type {
 import { Disposable, DisposableMap } from '../base/lifecycle';
 import type { AgentRegistry } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
+import type { PinnedRoot } from '../agent/roots';
 import { ChatSession, type ChatDeps, type ChatTarget, type OpenMode } from '../chat/controller';
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
 import { readPanelTarget } from '../protocol/panelTarget';
@@ -191,9 +192,9 @@ export class ChatPanels extends Disposable implements OpenChats {
     }
   }
 
-  /** A session's roots: its cwd and the additional directories sent to the agent with it. */
-  rootsFor(agentId: string, sessionId: string): readonly string[] | undefined {
-    return this.sessionFor(agentId, sessionId)?.roots;
+  /** A session's roots: its cwd and the additional directories sent to the agent with it, pinned when it attached. */
+  rootsFor(agentId: string, sessionId: string): readonly PinnedRoot[] | undefined {
+    return this.sessionFor(agentId, sessionId)?.pinnedRoots;
   }
 
   /** After signing in, chats of that agent that failed (the banner's "Sign in to …") or lost their agent try again. */

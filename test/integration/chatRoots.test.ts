@@ -39,7 +39,7 @@ describe("A chat's roots (additional directories)", function () {
   after(() => dir.cleanup());
 
   // The extension's wiring: the client's fs asks the chats for a session's roots.
-  const rootsFor = (sessionId: string) => [...chats].find((c) => c.sessionId === sessionId)?.roots;
+  const rootsFor = (sessionId: string) => [...chats].find((c) => c.sessionId === sessionId)?.pinnedRoots;
   const deps = () => chatDeps({ workspaceFolders: () => [project, docs] });
 
   function setup(switches: string[] = []) {

@@ -8,6 +8,7 @@ import { AgentConnection, type ClientHandlers } from '../../src/agent/connection
 import { AgentExited } from '../../src/agent/errors';
 import { ClientFileSystem } from '../../src/agent/fileSystem';
 import { MemoryLogger } from '../../src/agent/log';
+import { pinRoots } from '../../src/agent/roots';
 import { waitFor } from '../support/chat';
 import { refAgentConfig, useSeededFolder } from '../support/refAgent';
 
@@ -56,7 +57,7 @@ describe('Agents that flood the client', function () {
     const file = join(cwd, 'large.txt');
     writeFileSync(file, 'y'.repeat(MiB));
     const logger = new MemoryLogger();
-    const fs = new ClientFileSystem({ rootsFor: () => [cwd], logger });
+    const fs = new ClientFileSystem({ rootsFor: () => pinRoots([cwd]), logger });
     const c = await start([], logger, { wire: { maxQueuedBytes: 4 * MiB } }, { fs });
     const { sessionId } = await c.newSession({ cwd, mcpServers: [] });
     await assert.rejects(prompt(c, sessionId, `flood read ${file} 40`), (e: unknown) => {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import type { ClientFileSystemHost } from '../../../src/agent/fileSystem';
 import { ClientFileSystem, MAX_READ_BYTES } from '../../../src/agent/fileSystem';
 import { MemoryLogger } from '../../../src/agent/log';
+import { pinRoots } from '../../../src/agent/roots';
 import { assertRejected } from './helpers';
 
 describe('ClientFileSystem', () => {
@@ -25,7 +27,7 @@ describe('ClientFileSystem', () => {
   let logger: MemoryLogger;
 
   const make = (extra: Partial<ClientFileSystemHost> = {}) =>
-    new ClientFileSystem({ rootsFor: (id) => (id === 's1' ? [root] : undefined), logger, ...extra });
+    new ClientFileSystem({ rootsFor: (id) => (id === 's1' ? pinRoots([root]) : undefined), logger, ...extra });
 
   beforeEach(() => {
     base = realpathSync(mkdtempSync(join(tmpdir(), 'acp-fs-')));
@@ -97,6 +99,27 @@ describe('ClientFileSystem', () => {
     it('refuses an unknown session', async () => {
       await assertRejected(make().readTextFile({ sessionId: 'nope', path: join(root, 'lines.txt') }), -32002);
     });
+
+    it('refuses a hard link inside the root to a file outside it', async () => {
+      linkSync(join(outside, 'secret.txt'), join(root, 'hard.txt'));
+      await assertRejected(
+        make().readTextFile({ sessionId: 's1', path: join(root, 'hard.txt') }),
+        -32602,
+        'more than one link',
+      );
+    });
+
+    it('reads lines of a file far over the read limit, stopping at the last line asked for', async () => {
+      const huge = join(root, 'huge.log');
+      writeFileSync(huge, 'first\nsecond\r\nthird\n');
+      truncateSync(huge, 1024 * 1024 * 1024);
+      const read = async (line?: number, limit?: number) =>
+        (await make().readTextFile({ sessionId: 's1', path: huge, line, limit })).content;
+      assert.equal(await read(2, 1), 'second\r\n');
+      assert.equal(await read(1, 3), 'first\nsecond\r\nthird\n');
+      await assertRejected(read(), -32602, '1024.0 MB');
+      await assertRejected(read(3), -32602, 'fewer lines');
+    });
   });
 
   describe('writeTextFile', () => {
@@ -150,23 +173,28 @@ describe('ClientFileSystem', () => {
     });
 
     it('refuses when writes are off for the session, and writes nothing', async () => {
-      let wrote = false;
-      const fs = make({ allowWrite: () => false, writeText: async () => void (wrote = true) });
+      const fs = make({ allowWrite: () => false });
       await assertRejected(
         fs.writeTextFile({ sessionId: 's1', path: join(root, 'x', 'new.txt'), content: 'x' }),
         -32602,
         'turned off',
       );
-      assert.equal(wrote, false);
       assert.deepEqual(readdirSync(root), ['lines.txt']);
     });
 
-    it("goes through the host's writeText when there is one", async () => {
-      const writes: Array<[string, string]> = [];
-      const fs = make({ writeText: async (p, t) => void writes.push([p, t]) });
-      await fs.writeTextFile({ sessionId: 's1', path: join(root, 'lines.txt'), content: 'new' });
-      assert.deepEqual(writes, [[join(root, 'lines.txt'), 'new']]);
-      assert.equal(readFileSync(join(root, 'lines.txt'), 'utf8'), 'one\ntwo\r\nthree\nfour\n');
+    it('refuses to write through a hard link to a file outside the root, which keeps its text', async () => {
+      linkSync(join(outside, 'secret.txt'), join(root, 'hard.txt'));
+      await assertRejected(
+        make().writeTextFile({ sessionId: 's1', path: join(root, 'hard.txt'), content: 'changed' }),
+        -32602,
+        'more than one link',
+      );
+      assert.equal(readFileSync(join(outside, 'secret.txt'), 'utf8'), 'secret');
+    });
+
+    it('replaces an existing file whole', async () => {
+      await make().writeTextFile({ sessionId: 's1', path: join(root, 'lines.txt'), content: 'new' });
+      assert.equal(readFileSync(join(root, 'lines.txt'), 'utf8'), 'new');
     });
 
     it('refuses an unknown session', async () => {

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/agent/log';
+import { pinRoots } from '../../../src/agent/roots';
 import { DEFAULT_OUTPUT_BYTE_LIMIT, Terminals } from '../../../src/agent/terminals';
 import type { TerminalsOptions } from '../../../src/agent/terminals';
 import { assertRejected, assertRefused } from './helpers';
@@ -53,7 +54,7 @@ describe('Terminals', function () {
         outputByteLimit: extra.outputByteLimit,
         cwd: extra.cwd,
       },
-      [root],
+      pinRoots([root]),
     );
 
   beforeEach(() => {
@@ -94,7 +95,7 @@ describe('Terminals', function () {
   it('runs in the first root by default, and in a cwd inside the roots', async () => {
     const a = await terminals.create(
       { sessionId: 's1', command: node, args: ['-e', 'process.stdout.write(process.cwd())'] },
-      [`${root}/`],
+      pinRoots([`${root}/`]),
     );
     const b = await run('process.stdout.write(process.cwd())', { cwd: join(root, 'sub') });
     await terminals.waitForExit({ sessionId: 's1', ...a });
@@ -116,9 +117,9 @@ describe('Terminals', function () {
         args: ['-e', 'process.stdout.write(process.env.ACP_T)'],
         env: [{ name: 'ACP_T', value: 'v1' }],
       },
-      [root],
+      pinRoots([root]),
     );
-    const b = await terminals.create({ sessionId: 's1', command: 'echo hello | tr a-z A-Z' }, [root]);
+    const b = await terminals.create({ sessionId: 's1', command: 'echo hello | tr a-z A-Z' }, pinRoots([root]));
     await terminals.waitForExit({ sessionId: 's1', ...a });
     await terminals.waitForExit({ sessionId: 's1', ...b });
     assert.equal(terminals.output({ sessionId: 's1', ...a }).output, 'v1');
@@ -242,7 +243,7 @@ describe('Terminals', function () {
     make({ allowTerminal: (id) => id !== 's1' });
     await assertRejected(run('1'), -32602, 'turned off');
     await assertRejected(
-      terminals.create({ sessionId: 's2', command: join(base, 'no-such-program'), args: ['x'] }, [root]),
+      terminals.create({ sessionId: 's2', command: join(base, 'no-such-program'), args: ['x'] }, pinRoots([root])),
       -32603,
       'Could not start',
     );
