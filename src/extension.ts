@@ -76,6 +76,10 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       fs: new ClientFileSystem({
         rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
         openText: openDocumentText,
+        confirmWritesTo: () => settings.value.confirmWritesTo,
+        confirmWrite: (request, signal) =>
+          late.chats?.confirmWrite(config.id, request, signal ?? new AbortController().signal) ??
+          Promise.resolve(false),
         allowWrite: () => config.allowFileWrites !== false,
         logger: log,
       }),

@@ -36,8 +36,8 @@ export function buildClientApp(
     const fs = handlers.fs;
     capabilities.fs = { readTextFile: true, writeTextFile: config.allowFileWrites !== false };
     app.onRequest(methods.client.fs.readTextFile, ({ params, signal }) => fs.readTextFile(params, signal));
-    app.onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
-      await fs.writeTextFile(params);
+    app.onRequest(methods.client.fs.writeTextFile, async ({ params, signal }) => {
+      await fs.writeTextFile(params, signal);
       return {};
     });
   }

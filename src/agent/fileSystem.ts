@@ -1,4 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
+import { relative } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type {
   ReadTextFileRequest,
@@ -9,7 +10,8 @@ import type {
 import { ByteBudget } from './budget';
 import { ErrorCodes } from './errors';
 import type { Logger } from './log';
-import { locate, type PinnedRoot } from './roots';
+import { confirmationReason, type WriteConfirmation } from './confirmWrites';
+import { locate, type Located, type PinnedRoot } from './roots';
 import { openToRead, openToWrite } from './safeFiles';
 
 /** The largest text `fs/read_text_file` returns: past it an agent should read in pieces. */
@@ -31,6 +33,13 @@ export interface ClientFileSystemHost {
   openText?(absPath: string): string | undefined;
   /** Whether the agent may write files in this session; writes are allowed when absent. */
   allowWrite?(sessionId: string): boolean;
+  /** More patterns of files whose writes need confirmation (`acp.confirmWritesTo`). */
+  confirmWritesTo?(): readonly string[];
+  /**
+   * Asks the user to allow a write to a file that makes tools run code, showing the path and the
+   * change. Absent, or false: the write is refused. Never done silently.
+   */
+  confirmWrite?(request: WriteConfirmation, signal?: AbortSignal): Promise<boolean>;
   logger: Logger;
 }
 
@@ -80,8 +89,11 @@ export class ClientFileSystem {
     }
   }
 
-  /** `fs/write_text_file`: creates or replaces the file, and any missing parent folders. */
-  async writeTextFile(params: WriteTextFileRequest): Promise<WriteTextFileResponse> {
+  /**
+   * `fs/write_text_file`: creates or replaces the file, and any missing parent folders. A file
+   * that makes tools run code (see `confirmWrites.ts`) is written only once the user allowed it.
+   */
+  async writeTextFile(params: WriteTextFileRequest, signal?: AbortSignal): Promise<WriteTextFileResponse> {
     const roots = this.rootsOf(params.sessionId);
     if (this.host.allowWrite && !this.host.allowWrite(params.sessionId)) {
       throw new RequestError(
@@ -91,8 +103,31 @@ export class ClientFileSystem {
     }
     if (typeof params.content !== 'string')
       throw new RequestError(ErrorCodes.InvalidParams, 'The content to write is not a string.');
-    const loc = locate(params.path, roots, { forWrite: true });
+    let loc = locate(params.path, roots, { forWrite: true });
     this.host.logger.debug(`fs/write_text_file ${loc.real} (${Buffer.byteLength(params.content, 'utf8')} bytes)`);
+    const reason = confirmationReason(relative(loc.root.real, loc.real), this.host.confirmWritesTo?.() ?? []);
+    if (reason !== undefined) {
+      const request: WriteConfirmation = {
+        sessionId: params.sessionId,
+        path: params.path,
+        realPath: loc.real,
+        newText: params.content,
+        reason,
+      };
+      const oldText = loc.rest.length ? undefined : await this.currentText(loc, params.path);
+      if (oldText !== undefined) request.oldText = oldText;
+      const allowed = (await this.host.confirmWrite?.(request, signal)) ?? false;
+      if (!allowed) {
+        throw new RequestError(
+          ErrorCodes.InvalidParams,
+          `"${params.path}" was not written: the user did not allow it (${reason}).`,
+        );
+      }
+      // The user took their time: the path must still name the file they allowed.
+      loc = locate(params.path, roots, { forWrite: true });
+      if (loc.real !== request.realPath)
+        throw new RequestError(ErrorCodes.InvalidParams, `"${params.path}" changed while the user was asked; refused.`);
+    }
     const file = await openToWrite(loc, params.path);
     try {
       // Emptied only now that the open file is known to be the one checked.
@@ -102,6 +137,17 @@ export class ClientFileSystem {
       await file.close();
     }
     return {};
+  }
+
+  /** A file's text as it is, to show beside what would replace it; undefined when it cannot be shown. */
+  private async currentText(loc: Located, shown: string): Promise<string | undefined> {
+    const file = await openToRead(loc, shown);
+    try {
+      const size = (await file.stat()).size;
+      return size > MAX_READ_BYTES ? undefined : await readWhole(file, size, shown);
+    } finally {
+      await file.close();
+    }
   }
 
   private rootsOf(sessionId: string): readonly PinnedRoot[] {

@@ -3,6 +3,7 @@ import type {
   RequestPermissionResponse,
   SessionConfigOption,
 } from '@agentclientprotocol/sdk';
+import type { WriteConfirmation } from '../agent/confirmWrites';
 import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
 import type { AgentHost } from '../agent/agentHost';
 import type { ChatCapabilities } from '../protocol/messages';
@@ -163,6 +164,11 @@ export class ChatSession extends SessionAttachment {
   /** Called by the permission bridge for this session's requests. */
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
     return this.permissions.request(params, signal);
+  }
+
+  /** The client's own question before a write to a file that makes tools run code (see `confirmWrites.ts`). */
+  confirmWrite(request: WriteConfirmation, signal: AbortSignal): Promise<boolean> {
+    return this.permissions.confirmWrite(request, signal);
   }
 
   answerPermission(requestId: string, optionId: string | null): void {

@@ -7,6 +7,7 @@ import type {
 } from '@agentclientprotocol/sdk';
 import { Disposable, DisposableMap } from '../base/lifecycle';
 import type { AgentRegistry } from '../agent/agentHost';
+import type { WriteConfirmation } from '../agent/confirmWrites';
 import type { Logger } from '../agent/log';
 import type { PinnedRoot } from '../agent/roots';
 import { ChatSession, type ChatDeps, type ChatTarget, type OpenMode } from '../chat/controller';
@@ -172,6 +173,12 @@ export class ChatPanels extends Disposable implements OpenChats {
     const session = this.sessionFor(agentId, params.sessionId);
     if (!session) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
     return session.requestPermission(params, signal);
+  }
+
+  /** A write to a file that makes tools run code: the session's panel asks; no panel, no write. */
+  confirmWrite(agentId: string, request: WriteConfirmation, signal: AbortSignal): Promise<boolean> {
+    const session = this.sessionFor(agentId, request.sessionId);
+    return session ? session.confirmWrite(request, signal) : Promise.resolve(false);
   }
 
   /**

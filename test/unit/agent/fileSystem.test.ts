@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { WriteConfirmation } from '../../../src/agent/confirmWrites';
 import type { ClientFileSystemHost } from '../../../src/agent/fileSystem';
 import { ClientFileSystem, MAX_READ_BYTES } from '../../../src/agent/fileSystem';
 import { MemoryLogger } from '../../../src/agent/log';
@@ -190,6 +191,51 @@ describe('ClientFileSystem', () => {
         'more than one link',
       );
       assert.equal(readFileSync(join(outside, 'secret.txt'), 'utf8'), 'secret');
+    });
+
+    it('writes a file that makes tools run code only once the user allowed it, showing the path and the change', async () => {
+      mkdirSync(join(root, '.git'));
+      writeFileSync(join(root, '.git', 'config'), '[core]\n');
+      const config = join(root, '.git', 'config');
+      const fsmonitor = '[core]\n\tfsmonitor = "touch /tmp/pwned"\n';
+      await assertRejected(
+        make().writeTextFile({ sessionId: 's1', path: config, content: fsmonitor }),
+        -32602,
+        'the user did not allow it',
+      );
+      assert.equal(readFileSync(config, 'utf8'), '[core]\n', 'not written without a way to ask');
+
+      const asked: WriteConfirmation[] = [];
+      const ask = (answer: boolean) =>
+        make({ confirmWrite: async (r) => (asked.push(r), answer), confirmWritesTo: () => ['*.env'] });
+      await assertRejected(
+        ask(false).writeTextFile({ sessionId: 's1', path: config, content: fsmonitor }),
+        -32602,
+        'Git',
+      );
+      assert.equal(readFileSync(config, 'utf8'), '[core]\n');
+      assert.equal(asked.length, 1);
+      assert.deepEqual(
+        { ...asked[0], reason: undefined },
+        { sessionId: 's1', path: config, realPath: config, oldText: '[core]\n', newText: fsmonitor, reason: undefined },
+      );
+
+      // Through a link with another name, in another case, a new file, and a pattern of the setting.
+      symlinkSync(join(root, '.git'), join(root, 'innocent'));
+      const paths = [join(root, 'innocent', 'config'), join(root, '.VSCODE', 'tasks.json'), join(root, 'prod.env')];
+      mkdirSync(join(root, '.VSCODE'));
+      for (const path of paths) await ask(true).writeTextFile({ sessionId: 's1', path, content: 'allowed' });
+      assert.deepEqual(
+        asked.slice(1).map((r) => [r.path, r.oldText]),
+        paths.map((p, i) => [p, i === 0 ? '[core]\n' : undefined]),
+      );
+      assert.equal(readFileSync(config, 'utf8'), 'allowed');
+      assert.match(asked.at(-1)!.reason, /acp\.confirmWritesTo/);
+      await make({ confirmWrite: async () => assert.fail('not asked') }).writeTextFile({
+        sessionId: 's1',
+        path: join(root, 'plain.txt'),
+        content: 'x',
+      });
     });
 
     it('replaces an existing file whole', async () => {
