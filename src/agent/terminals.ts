@@ -16,10 +16,15 @@ import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import { ErrorCodes } from './errors';
 import type { Logger } from './log';
+import { MARK_VARIABLE, signalMarked } from './marked';
 import { resolveInRoots, type PinnedRoot } from './roots';
 
 /** Output kept per terminal when the agent gives no `outputByteLimit`, and the most it may ask for. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
+/** Commands running at once per agent process; each holds two pipes and a process. */
+export const MAX_RUNNING_TERMINALS = 32;
+/** Terminals kept per agent process, running or ended but not released (each keeps its output). */
+export const MAX_KEPT_TERMINALS = 64;
 
 /** Names one terminal; every ACP `terminal/*` request has this shape. */
 export interface TerminalRef {
@@ -49,10 +54,15 @@ export interface TerminalsOptions {
    * ask for a terabyte); {@link DEFAULT_OUTPUT_BYTE_LIMIT} when absent.
    */
   maxOutputBytes?: number;
+  /** {@link MAX_RUNNING_TERMINALS} and {@link MAX_KEPT_TERMINALS} when absent; tests lower them. */
+  maxRunning?: number;
+  maxKept?: number;
 }
 
 interface Terminal extends TerminalRef {
   child: ChildProcess;
+  /** In the environment of the command and of everything it starts (see marked.ts). */
+  mark: string;
   /** Output as decoded pieces, oldest first, with their UTF-8 sizes. */
   chunks: string[];
   sizes: number[];
@@ -103,6 +113,7 @@ export class Terminals extends Disposable {
     }
     if (roots.length === 0)
       throw new RequestError(ErrorCodes.InvalidParams, 'The session has no root folder to run a command in.');
+    this.checkRoom();
     // The first root's real path when none is given: a path resolveInRoots accepts as it is.
     const cwd = resolveInRoots(params.cwd ?? roots[0]!.real, roots);
     if (!statSync(cwd).isDirectory())
@@ -119,6 +130,9 @@ export class Terminals extends Disposable {
 
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const v of params.env ?? []) env[v.name] = v.value;
+    // Set last, so the agent cannot unset it: it finds what left the process group (see marked.ts).
+    const mark = randomUUID();
+    env[MARK_VARIABLE] = mark;
     const args = params.args ?? [];
     const shell = needsShell(params.command, args);
     const child = spawn(params.command, args, {
@@ -135,6 +149,7 @@ export class Terminals extends Disposable {
     const terminal: Terminal = {
       sessionId: params.sessionId,
       terminalId: randomUUID(),
+      mark,
       child,
       chunks: [],
       sizes: [],
@@ -214,6 +229,23 @@ export class Terminals extends Disposable {
     super.dispose();
   }
 
+  /** A clear refusal when the agent already has as many terminals as it may. */
+  private checkRoom(): void {
+    const maxRunning = this.options.maxRunning ?? MAX_RUNNING_TERMINALS;
+    const maxKept = this.options.maxKept ?? MAX_KEPT_TERMINALS;
+    const running = [...this.terminals.values()].filter((t) => !t.exitStatus).length;
+    if (running >= maxRunning)
+      throw new RequestError(
+        ErrorCodes.InvalidParams,
+        `Too many terminals: ${running} commands are running, the most this client runs at once; kill or release one first.`,
+      );
+    if (this.terminals.size >= maxKept)
+      throw new RequestError(
+        ErrorCodes.InvalidParams,
+        `Too many terminals: ${this.terminals.size} are kept (their output too), the most this client keeps; release the ones that ended first.`,
+      );
+  }
+
   private get(ref: TerminalRef): Terminal {
     const t = this.terminals.get(ref.terminalId);
     // A terminal belongs to the session that made it: another session's id is unknown here.
@@ -265,12 +297,17 @@ export class Terminals extends Disposable {
   }
 
   private stop(t: Terminal): void {
-    // Once the command ended and nobody holds its output pipes, its group is gone and its id
-    // may belong to someone else: signal nothing.
-    if (t.exitStatus && t.closed) return;
     if (t.killTimer) return;
-    signalGroup(t.child, 'SIGTERM');
-    t.killTimer = setTimeout(() => signalGroup(t.child, 'SIGKILL'), this.graceMs);
+    // Once the command ended and nobody holds its output pipes, its group is gone and its id
+    // may belong to someone else: only what carries its mark is signalled (a child that left
+    // the group with setsid, and closed the pipes too).
+    const group = !(t.exitStatus && t.closed);
+    if (group) signalGroup(t.child, 'SIGTERM');
+    void signalMarked(t.mark, 'SIGTERM');
+    t.killTimer = setTimeout(() => {
+      if (group) signalGroup(t.child, 'SIGKILL');
+      void signalMarked(t.mark, 'SIGKILL');
+    }, this.graceMs);
     // Not cleared when the leader ends: members of its group that ignore SIGTERM still get
     // SIGKILL. Harmless when the group is gone (ESRCH).
     t.killTimer.unref();
