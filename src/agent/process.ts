@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { Emitter } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import { AgentExited } from './errors';
+import { processGuard } from './guard';
 import type { Logger } from './log';
+import { MARK_VARIABLE, signalMarked } from './marked';
 import type { AgentConfig } from './types';
 
 const STDERR_TAIL_LINES = 40;
@@ -43,6 +46,7 @@ export class AgentProcess implements IDisposable {
   private stopping = false;
   /** Ending what is left of the group after the leader exited on its own. */
   private groupEnding: Promise<void> | undefined;
+  private readonly mark = randomUUID();
 
   constructor(
     readonly config: AgentConfig,
@@ -53,7 +57,8 @@ export class AgentProcess implements IDisposable {
   ) {
     this.child = spawn(config.command, [...config.args], {
       cwd,
-      env: { ...process.env, ...config.env },
+      // Marked, so what it starts outside its group is found again (see marked.ts).
+      env: { ...process.env, ...config.env, [MARK_VARIABLE]: this.mark },
       stdio: ['pipe', 'pipe', 'pipe'],
       // Own process group (POSIX), so stop() can signal the whole tree.
       detached: process.platform !== 'win32',
@@ -75,10 +80,16 @@ export class AgentProcess implements IDisposable {
           logger.warn(`agent process exited (code ${code ?? '-'}, signal ${signal ?? '-'})`);
           // A launcher (npx, a shell script) that dies leaves the real agent running in its group.
           this.groupEnding = this.endGroup(STOP_GRACE_MS);
+          void this.groupEnding.then(() => this.unguard());
         }
         done(code, signal);
       });
     });
+    // If the host dies outright, the guard stops the group and what carries the mark.
+    if (this.child.pid !== undefined) {
+      processGuard.watchGroup(this.child.pid);
+      processGuard.watchMark(this.mark);
+    }
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (chunk: string) => this.onStderr(chunk));
     // A closed pipe on write raises EPIPE on the stream: the exit handler reports it.
@@ -166,6 +177,14 @@ export class AgentProcess implements IDisposable {
     }
     // The leader is gone; make sure nothing of its group outlives it.
     this.signal('SIGKILL');
+    this.unguard();
+  }
+
+  /** Nothing of it is left: the guard need not stop it. */
+  private unguard(): void {
+    const pid = this.child.pid;
+    if (pid !== undefined) processGuard.forgetGroup(pid);
+    processGuard.forgetMark(this.mark);
   }
 
   /** The leader is gone: SIGTERM to the rest of its group, SIGKILL to what is left after the grace period. */
@@ -191,6 +210,8 @@ export class AgentProcess implements IDisposable {
   private signal(sig: NodeJS.Signals): void {
     const pid = this.child.pid;
     if (pid === undefined) return;
+    // What the agent started outside its group (setsid) carries its mark.
+    void signalMarked(this.mark, sig);
     try {
       if (process.platform === 'win32') this.child.kill(sig);
       else process.kill(-pid, sig);

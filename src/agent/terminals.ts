@@ -16,6 +16,7 @@ import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import { ErrorCodes } from './errors';
 import type { Logger } from './log';
+import { processGuard } from './guard';
 import { MARK_VARIABLE, signalMarked } from './marked';
 import { resolveInRoots, type PinnedRoot } from './roots';
 
@@ -161,6 +162,9 @@ export class Terminals extends Disposable {
     };
     // Listening before the spawn settles, so not even a very short command's exit is missed.
     this.watch(terminal, resolveExit);
+    // If the host dies outright, the guard stops the command's group and what carries its mark.
+    if (child.pid !== undefined) processGuard.watchGroup(child.pid);
+    processGuard.watchMark(mark);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (e) =>
@@ -281,6 +285,8 @@ export class Terminals extends Disposable {
     });
     t.child.once('close', () => {
       t.closed = true;
+      // Ended and its pipes closed: its group is gone, and its id may soon be another's.
+      if (t.child.pid !== undefined) processGuard.forgetGroup(t.child.pid);
       for (const d of decoders) this.append(t, d.end());
       finish();
     });
@@ -306,7 +312,7 @@ export class Terminals extends Disposable {
     void signalMarked(t.mark, 'SIGTERM');
     t.killTimer = setTimeout(() => {
       if (group) signalGroup(t.child, 'SIGKILL');
-      void signalMarked(t.mark, 'SIGKILL');
+      void signalMarked(t.mark, 'SIGKILL').then(() => processGuard.forgetMark(t.mark));
     }, this.graceMs);
     // Not cleared when the leader ends: members of its group that ignore SIGTERM still get
     // SIGKILL. Harmless when the group is gone (ESRCH).
