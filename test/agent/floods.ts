@@ -1,5 +1,6 @@
 // Hostile turns: what a careless or hostile agent does to its client. Each is asked for by words
 // in the prompt (see USAGE), so a test or a benchmark can drive one through a real chat.
+import { writeFileSync } from 'node:fs';
 import { writeBytewise, writeStdout } from './wire';
 import { sleep, type TurnContext } from './replies';
 
@@ -36,10 +37,21 @@ async function floodPermission(ctx: TurnContext, count: number): Promise<void> {
   });
 }
 
-/** A line of `bytes` bytes that never ends, one byte per write; then the turn waits. */
-async function unfinished(ctx: TurnContext, bytes: number): Promise<void> {
+/** `count` lines that are not JSON ("x"), in writes of 64 KiB; then the turn goes on. */
+async function floodText(ctx: TurnContext, count: number): Promise<void> {
+  const block = 'x\n'.repeat(32 * 1024);
+  for (let left = count; left > 0; left -= 32 * 1024) await writeStdout(left >= 32 * 1024 ? block : 'x\n'.repeat(left));
+  await ctx.send({ sessionUpdate: 'agent_message_chunk', content: text(`Printed ${count} lines that are not JSON.`) });
+}
+
+/**
+ * A line of `bytes` bytes that never ends, one byte per write; then the turn waits. It says so on
+ * stderr, and by creating `signal` when one is given.
+ */
+async function unfinished(ctx: TurnContext, bytes: number, signal?: string): Promise<void> {
   await writeBytewise('x'.repeat(bytes));
   process.stderr.write(`reference agent: wrote an unfinished line of ${bytes} bytes\n`);
+  if (signal) writeFileSync(signal, String(bytes));
   await hold(ctx);
 }
 
@@ -68,9 +80,14 @@ export async function hostileTurn(ctx: TurnContext, prompt: string): Promise<boo
     await floodPermission(ctx, Number(permission[1]));
     return true;
   }
-  const line = /\bunfinished (\d+)\b/i.exec(prompt);
+  const lines = /\bflood text (\d+)\b/i.exec(prompt);
+  if (lines) {
+    await floodText(ctx, Number(lines[1]));
+    return true;
+  }
+  const line = /\bunfinished (\d+)(?: (\/\S+))?/i.exec(prompt);
   if (line) {
-    await unfinished(ctx, Number(line[1]));
+    await unfinished(ctx, Number(line[1]), line[2]);
     return true;
   }
   if (/\bnested\b/i.test(prompt)) {

@@ -148,7 +148,8 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --ignore-eof                  keep running when stdin ends, and ignore SIGTERM
 Prompt words for hostile turns: "flood read /abs/path N" (stop reading stdin, then ask for
 the file N times at once), "flood permission N" (N permission requests at once),
-"unfinished N" (an N-byte line that never ends), "nested" (a tool call whose raw input is
+"flood text N" (N lines that are not JSON),
+"unfinished N [/abs/file]" (an N-byte line that never ends, then the file is written), "nested" (a tool call whose raw input is
 nested 20,000 deep).
 Default store: $ACP_REF_AGENT_STORE or a new temporary directory.`;
 
