@@ -11,6 +11,7 @@ import { changedEvent, setConfigOptionRequest, setModeRequest, snapshotEvent } f
 import { everyKind, meta, snapshotOf } from './fixtures';
 import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
 import { longReplySuite, replaySuite } from './replaySuite';
+import { approvalSuite } from './approvalSuite';
 import { elicitationSuite } from './elicitationSuite';
 import { securitySuite } from './securitySuite';
 
@@ -739,6 +740,7 @@ describe('chat webview', function () {
 
   const env = { browser: () => browser, harness: () => harness };
   elicitationSuite(env);
+  approvalSuite(env);
   securitySuite(env);
   replaySuite(env);
   longReplySuite(env);

@@ -5,6 +5,7 @@
  */
 import { el } from '../dom';
 import { boundedJson } from '../json';
+import { visible } from './visible';
 
 const MAX_RAW_CHARS = 20_000;
 const MAX_RESOURCE_CHARS = 20_000;
@@ -21,7 +22,7 @@ export function renderRaw(label: string, value: unknown, which: 'input' | 'outpu
   details.open = open;
   details.append(el('summary', 'tool-raw-summary', label));
   const { text, cut } = boundedJson(value, MAX_RAW_CHARS);
-  details.append(el('pre', 'tool-raw-body', cut ? `${text}\n…` : text));
+  details.append(el('pre', 'tool-raw-body', visible(cut ? `${text}\n…` : text)));
   return details;
 }
 

@@ -10,6 +10,7 @@ import { diffLines, withContext, type DiffRow } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
 import { link, renderAttachments } from './attachments';
 import { renderRaw } from './rich';
+import { visible } from './visible';
 
 const KIND_ICON: Record<ToolKind, string> = {
   read: 'eye',
@@ -55,7 +56,7 @@ export function renderToolCall(
   const kind = el('span', 'tool-kind');
   kind.title = entry.kind;
   kind.append(icon(KIND_ICON[entry.kind] ?? KIND_ICON.other));
-  header.append(kind, el('span', 'tool-title', entry.title || entry.kind), status);
+  header.append(kind, el('span', 'tool-title', visible(entry.title || entry.kind)), status);
   card.append(header);
   entry.content.forEach((content, index) => {
     const node = renderContent(entry, content, index);
@@ -72,7 +73,7 @@ export function renderToolCall(
     const locations = el('div', 'tool-locations');
     for (const location of entry.locations) {
       const label = location.line ? `${location.path}:${location.line}` : location.path;
-      const anchor = el('a', 'location', label);
+      const anchor = el('a', 'location', visible(label));
       anchor.dataset.action = 'openLocation';
       anchor.dataset.path = location.path;
       if (location.line) anchor.dataset.line = String(location.line);
@@ -130,7 +131,7 @@ function renderDiff(content: ToolCallContent & { type: 'diff' }, contentIndex: n
   const box = el('div', 'diff');
   const header = el('div', 'diff-header');
   header.append(
-    link(path, path),
+    link(path, visible(path)),
     actionButton('Open diff', 'openDiff', 'button secondary small', { content: String(contentIndex) }),
   );
   box.append(header);
@@ -140,7 +141,11 @@ function renderDiff(content: ToolCallContent & { type: 'diff' }, contentIndex: n
       body.append(el('div', 'diff-skip', `⋯ ${row.count} unchanged line${row.count === 1 ? '' : 's'}`));
     } else {
       body.append(
-        el('div', row.op === '+' ? 'diff-add' : row.op === '-' ? 'diff-del' : 'diff-ctx', `${row.op} ${row.text}`),
+        el(
+          'div',
+          row.op === '+' ? 'diff-add' : row.op === '-' ? 'diff-del' : 'diff-ctx',
+          visible(`${row.op} ${row.text}`),
+        ),
       );
     }
   }
