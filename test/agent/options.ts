@@ -146,11 +146,14 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
                                 every answer to nothing (id null) it reads
   --byte-writes                 write stdout one byte per write
   --ignore-eof                  keep running when stdin ends, and ignore SIGTERM
-Prompt words for hostile turns: "flood read /abs/path N" (stop reading stdin, then ask for
-the file N times at once), "flood permission N" (N permission requests at once),
-"flood text N" (N lines that are not JSON),
-"unfinished N [/abs/file]" (an N-byte line that never ends, then the file is written), "nested" (a tool call whose raw input is
-nested 20,000 deep).
+Prompt words for hostile turns:
+  flood read /abs/path N        stop reading stdin, then ask for the file N times at once
+  flood permission N            N permission requests at once
+  flood text N                  N lines that are not JSON
+  unfinished N [/abs/file]      an N-byte line that never ends, one byte per write (then the
+                                file is written)
+  nested                        a tool call whose raw input is nested 20,000 deep
+  elicit url hostile            an address that shows one site and opens another
 Default store: $ACP_REF_AGENT_STORE or a new temporary directory.`;
 
 export class UsageError extends Error {}

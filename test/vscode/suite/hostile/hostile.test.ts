@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { PermissionEntry } from '../../../../src/protocol/entries';
 import type { ChatPanel } from '../../../../src/ui/chatPanel';
 import { api, until } from '../../support';
 
@@ -36,6 +39,23 @@ describe('What an agent sends cannot break the chat panel', function () {
     });
     assert.equal(posted, true);
     assert.deepEqual(unshown(chat), []);
+  });
+
+  it("a write to the folder's .vscode/tasks.json waits for Allow in the chat, which shows the path and the change", async () => {
+    const chat = await newChat();
+    mkdirSync(join(folder(), '.vscode'), { recursive: true });
+    const tasks = join(folder(), '.vscode', 'tasks.json');
+    const turn = chat.session.prompt(`write ${tasks}`);
+    const card = await until('the confirmation card', () =>
+      chat.session.thread.entries.find((e): e is PermissionEntry => e.type === 'permission' && e.outcome === undefined),
+    );
+    assert.match(card.title, /tasks\.json\? .*tasks run commands/);
+    const tool = chat.session.thread.entries.find((e) => e.type === 'tool' && e.toolCallId === card.toolCallId);
+    assert.ok(tool?.type === 'tool' && tool.content[0]?.type === 'diff' && tool.content[0].path === tasks);
+    assert.equal(existsSync(tasks), false, 'nothing written while it asks');
+    chat.session.answerPermission(card.requestId, 'allow-write');
+    await turn;
+    assert.match(readFileSync(tasks, 'utf8'), /written by acp-reference-agent/);
   });
 
   it('a message the panel cannot be sent is not lost silently: the chat says so once and carries on', async () => {
