@@ -79,6 +79,11 @@ export abstract class SessionAttachment extends Disposable {
   protected loading: AbortController | undefined;
   protected attaching: Promise<void> | undefined;
   private reattachWhenDone = false;
+  /**
+   * The last load did not finish (the agent died or failed in the middle of the replay): what the
+   * thread holds is part of the history, so the next attach loads again rather than resuming.
+   */
+  private loadUnfinished = false;
   private lastAttach: OpenMode | 'new' = 'auto';
   protected closed = false;
   private sent: readonly string[] = [];
@@ -238,6 +243,7 @@ export abstract class SessionAttachment extends Disposable {
       // Only a load leaves something partial behind; the session stays routed, as the agent may
       // have loaded it anyway and a prompt's updates must reach this thread.
       if (phase === 'load' && this.thread.entries.length > 0) {
+        this.loadUnfinished = false;
         this.thread.addDivider('History is partial: the load was cancelled');
         this.thread.setStatus({ state: 'idle' });
         return;
@@ -247,6 +253,9 @@ export abstract class SessionAttachment extends Disposable {
       return;
     }
     this.route.value = undefined;
+    // A replay cut short: said where it stops, and loaded again at the next attach.
+    if (phase === 'load' && this.loadUnfinished && this.thread.entries.length > 0)
+      this.thread.addDivider(`History is partial: ${this.deps.describeError(e)}`, { retry: true });
     const dead = this.connection;
     if ((e instanceof AgentExited && !e.spawnError) || (dead !== undefined && !dead.isAlive) || host !== current) {
       // The agent died (or new settings replaced it) under the attach: the chat attaches again
@@ -274,7 +283,8 @@ export abstract class SessionAttachment extends Disposable {
     if (!load && !resume) throw new Error(`${this.agentName} can neither load nor resume sessions.`);
     if (mode === 'load') return load ? 'load' : 'resume';
     if (mode === 'resume') return resume ? 'resume' : 'load';
-    const hasHistory = this.thread.entries.length > 0;
+    // Part of a history is not the history: an unfinished load is made again, replacing it.
+    const hasHistory = this.thread.entries.length > 0 && !this.loadUnfinished;
     if (hasHistory && resume) return 'resume';
     return load ? 'load' : 'resume';
   }
@@ -326,6 +336,7 @@ export abstract class SessionAttachment extends Disposable {
     const mcpServers = await this.deps.mcpServers(c);
     if (signal.aborted) throw new Cancelled('session/load');
     this.thread.reset();
+    this.loadUnfinished = true;
     let received = 0;
     this.routeUpdates(c, sessionId, () => {
       if (++received % LOAD_PROGRESS_EVERY === 0 && this.loading)
@@ -334,6 +345,7 @@ export abstract class SessionAttachment extends Disposable {
     const result = await c.loadSession({ sessionId, cwd: this.target.cwd, mcpServers, ...this.directories(c) }, signal);
     this.applySetup(result);
     this.thread.markTurnEnded();
+    this.loadUnfinished = false;
     this.historyState = 'loaded';
   }
 

@@ -155,8 +155,9 @@ export class Thread implements IDisposable {
     this.fire();
   }
 
-  addDivider(text: string): number {
-    const index = this.push({ type: 'divider', text });
+  /** `retry`: the divider offers Retry (what failed there can be tried again). */
+  addDivider(text: string, opts: { retry?: boolean } = {}): number {
+    const index = this.push(opts.retry ? { type: 'divider', text, retry: true } : { type: 'divider', text });
     this.fire();
     return index;
   }

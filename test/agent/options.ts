@@ -61,6 +61,8 @@ export interface ServeOptions {
   exitAfterInitialize: boolean;
   /** Echo `ACP_REF_KEY` and MCP env/header values to stderr and on the wire (`--echo-key`), as careless agents do. */
   echoKey: boolean;
+  /** Exit 3 after sending this many updates of a `session/load` replay, once per store (`--crash-after-replayed`). */
+  crashAfterReplayed?: number;
   /**
    * Echo `ACP_REF_KEY` on every route a log line can take (`--echo-key-routes`): a response id,
    * a method name, a config option's id, a stderr line split across reads, a long list `_meta`.
@@ -101,6 +103,8 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --crash-after K               exit 3 when the K-th incoming JSON-RPC message arrives
                                 (it is recorded but not answered)
   --crash-on METHOD             exit 3 when METHOD arrives
+  --crash-after-replayed K      exit 3 after sending K updates of a session/load replay, the
+                                first time only (a marker in the store remembers it)
   --hang METHOD                 never answer METHOD (repeatable)
   --garbage                     bad lines after initialize and between list pages: not JSON,
                                 JSON that is not JSON-RPC, a response to an unknown id, an
@@ -257,6 +261,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--crash-after':
         options.crashAfter = integer(arg, value(), 1, Number.MAX_SAFE_INTEGER);
+        break;
+      case '--crash-after-replayed':
+        options.crashAfterReplayed = integer(arg, value(), 0, Number.MAX_SAFE_INTEGER);
         break;
       case '--crash-on':
       case '--hang': {

@@ -39,6 +39,7 @@ export function renderDivider(entry: DividerEntry): HTMLElement {
   const box = el('div', 'divider');
   box.setAttribute('role', 'separator');
   box.append(el('span', 'divider-text', entry.text));
+  if (entry.retry) box.append(actionButton('Retry', 'retry', 'button link small'));
   return box;
 }
 
