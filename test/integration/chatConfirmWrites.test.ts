@@ -4,13 +4,12 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentRegistry } from '../../src/agent/agentHost';
 import type { WriteConfirmation } from '../../src/agent/confirmWrites';
 import { ClientFileSystem } from '../../src/agent/fileSystem';
 import { silentLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/controller';
 import type { PermissionEntry, ToolCallEntry } from '../../src/protocol/entries';
-import { chatDeps, hostDeps, registryWith, waitFor } from '../support/chat';
+import { chatDeps, hostDeps, registryWith, waitFor, useRegistries } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 
 describe('Writes to files that make tools run code', function () {
@@ -19,7 +18,7 @@ describe('Writes to files that make tools run code', function () {
   const store = join(dir.path, 'store');
   const project = join(dir.path, 'project');
   const config = join(project, '.git', 'config');
-  const registries: AgentRegistry[] = [];
+  const registries = useRegistries();
   const chats = new Set<ChatSession>();
 
   before(() => {
@@ -27,13 +26,7 @@ describe('Writes to files that make tools run code', function () {
     seed(store, [project], 1, 0);
   });
   beforeEach(() => writeFileSync(config, '[core]\n\tbare = false\n'));
-  afterEach(async () => {
-    for (const r of registries.splice(0)) {
-      await r.stopAll();
-      r.dispose();
-    }
-    chats.clear();
-  });
+  afterEach(() => chats.clear());
   after(() => dir.cleanup());
 
   const session = (id: string) => [...chats].find((c) => c.sessionId === id);

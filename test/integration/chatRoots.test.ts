@@ -9,7 +9,7 @@ import { ClientFileSystem } from '../../src/agent/fileSystem';
 import { silentLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/controller';
 import { panelTargetOf, readPanelTarget } from '../../src/protocol/panelTarget';
-import { chatDeps, hostDeps, hostOf, recorded, registryWith } from '../support/chat';
+import { chatDeps, hostDeps, hostOf, recorded, registryWith, useRegistries } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 
 describe("A chat's roots (additional directories)", function () {
@@ -19,7 +19,7 @@ describe("A chat's roots (additional directories)", function () {
   const project = join(dir.path, 'project');
   const docs = join(dir.path, 'docs');
   const outside = join(dir.path, 'outside');
-  const registries: AgentRegistry[] = [];
+  const registries = useRegistries();
   const chats = new Set<ChatSession>();
   let n = 0;
 
@@ -29,13 +29,7 @@ describe("A chat's roots (additional directories)", function () {
     writeFileSync(join(outside, 'secret.txt'), 'not for the agent');
     seed(store, [project], 2, 1);
   });
-  afterEach(async () => {
-    for (const r of registries.splice(0)) {
-      await r.stopAll();
-      r.dispose();
-    }
-    chats.clear();
-  });
+  afterEach(() => chats.clear());
   after(() => dir.cleanup());
 
   // The extension's wiring: the client's fs asks the chats for a session's roots.

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
 import { AgentExited } from '../../src/agent/errors';
@@ -10,17 +8,9 @@ import { ClientFileSystem } from '../../src/agent/fileSystem';
 import { MemoryLogger } from '../../src/agent/log';
 import { pinRoots } from '../../src/agent/roots';
 import { waitFor } from '../support/chat';
+import { heldBytes } from '../support/memory';
 import { refAgentConfig, useSeededFolder } from '../support/refAgent';
 
-// `gc` without starting mocha with --expose-gc: the flag applies to contexts made after it.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const heap = () => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
 const clientInfo = { name: 't', version: '0' };
 const MiB = 1024 * 1024;
 
@@ -110,7 +100,7 @@ describe('Agents that flood the client', function () {
     const logger = new MemoryLogger();
     const c = await start([], logger);
     const { sessionId } = await c.newSession({ cwd, mcpServers: [] });
-    const before = heap();
+    const before = heldBytes();
     const bytes = 12_000;
     void prompt(c, sessionId, `unfinished ${bytes}`).catch(() => undefined);
     await waitFor(
@@ -118,7 +108,7 @@ describe('Agents that flood the client', function () {
       () => logger.lines.some((l) => l.includes('wrote an unfinished line')),
       50_000,
     );
-    const grown = heap() - before;
+    const grown = heldBytes() - before;
     // A copy per read cost about 200 bytes per byte (2.4 MB here); the rest is the test's own noise.
     assert.ok(grown < MiB + 2 * bytes, `${(grown / bytes).toFixed(1)} bytes of memory per byte held`);
   });

@@ -1,22 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { MessageTooLargeError } from '@agentclientprotocol/sdk';
 import { LineSplitter } from '../../../src/agent/ndjson';
 import { mcpValues, Redactor, withoutMcpValues } from '../../../src/agent/redact';
+import { heldBytes } from '../../support/memory';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
-
-// `gc` without starting mocha with --expose-gc: the flag applies to contexts made after it.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const heldBytes = () => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
 
 describe('LineSplitter (the agent stdout framing)', () => {
   it('splits LF and CRLF lines across chunks, and gives the unterminated last line on flush', () => {
