@@ -44,12 +44,15 @@ export class WireCounter {
     private readonly onChange: (stats: WireStats) => void = () => {},
   ) {}
 
-  /** `line` absent: counted only, because a line already told of it. */
-  count(kind: DropKind, line: string | undefined, n = 1): void {
+  /**
+   * `line` absent: counted only, because a line already told of it. A function is called only
+   * when the line is logged: a flood past the log's limit costs a count, not a line each.
+   */
+  count(kind: DropKind, line: string | (() => string) | undefined, n = 1): void {
     this.stats[kind] += n;
     if (line === undefined) return this.onChange(this.stats);
     const logged = this.logged.get(kind) ?? 0;
-    if (logged < LOG_LINES_PER_KIND) this.logger.warn(line);
+    if (logged < LOG_LINES_PER_KIND) this.logger.warn(typeof line === 'string' ? line : line());
     else if (logged === LOG_LINES_PER_KIND)
       this.logger.warn(`more input of this kind (${kind}) is counted but no longer logged`);
     this.logged.set(kind, logged + 1);
@@ -98,6 +101,9 @@ export class AgentNotReading extends Error {
     );
   }
 }
+
+/** How every JSON text begins (after the whitespace `trim` removed). */
+const JSON_START = /^[{["\-0-9tfn]/;
 
 /** The longest trace line; a 1 MiB reply is not copied into the log whole. */
 const TRACE_MAX = 20_000;
@@ -214,11 +220,9 @@ export function wireStream(
   const onLine = (bytes: Uint8Array, controller: TransformStreamDefaultController<AnyMessage>) => {
     const text = decoder.decode(bytes).trim();
     if (!text) return;
-    let m: unknown;
-    try {
-      m = JSON.parse(text);
-    } catch {
-      counter.count('notJson', `ignored a line from the agent that is not JSON: ${shown(text)}`);
+    const m = parseJson(text);
+    if (m === NOT_JSON) {
+      counter.count('notJson', () => `ignored a line from the agent that is not JSON: ${shown(text)}`);
       // JSON-RPC answers a parse error with a null id, but only the first: an agent that prints
       // text when it reads something it does not understand would answer every answer.
       if (!answeredParseError) {
@@ -230,27 +234,33 @@ export function wireStream(
     trace('←', m);
     const kind = classify(m);
     if (kind === 'invalid') {
-      counter.count('notJsonRpc', `ignored JSON from the agent that is not a JSON-RPC message: ${shown(preview(m))}`);
+      counter.count(
+        'notJsonRpc',
+        () => `ignored JSON from the agent that is not a JSON-RPC message: ${shown(preview(m))}`,
+      );
     } else if (kind === 'response') {
       const id = (m as { id: unknown }).id;
       if (!outstanding.delete(id))
         counter.count(
           'unknownResponses',
-          `ignored a response to unknown request id ${shown(String(JSON.stringify(id)))}`,
+          () => `ignored a response to unknown request id ${shown(String(JSON.stringify(id)))}`,
         );
     } else if (kind === 'notification' && (m as { method: string }).method === 'session/update') {
       const update = (m as { params?: { update?: { sessionUpdate?: unknown } } }).params?.update?.sessionUpdate;
       if (typeof update !== 'string' || !KNOWN_UPDATES.has(update)) {
         counter.count(
           'unknownUpdates',
-          `ignored a session/update of unknown kind ${shown(String(JSON.stringify(update)))}`,
+          () => `ignored a session/update of unknown kind ${shown(String(JSON.stringify(update)))}`,
         );
       }
     }
     if (kind === 'request') {
       const id = (m as { id: unknown }).id;
       if (inFlight.size >= maxInFlight) {
-        counter.count('refusedRequests', `refused a request from the agent: ${maxInFlight} are being answered already`);
+        counter.count(
+          'refusedRequests',
+          () => `refused a request from the agent: ${maxInFlight} are being answered already`,
+        );
         void write({
           jsonrpc: '2.0',
           id: id as string | number | null,
@@ -289,6 +299,21 @@ export function wireStream(
     },
   });
   return { readable, writable };
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * The parsed line, or {@link NOT_JSON}. A line that cannot begin a JSON value is not parsed at
+ * all: an agent printing a million lines of text costs no million failed parses.
+ */
+function parseJson(text: string): unknown {
+  if (!JSON_START.test(text)) return NOT_JSON;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
 }
 
 /** A message as JSON text, whole: it is redacted before anything cuts it. */
