@@ -1,6 +1,6 @@
 /**
  * What the user approves must read as what happens: direction controls in a permission card, a
- * tool's title, input and files show as escapes; a web address whose site parsers read
+ * tool's title, input, files and an address card show as escapes; a web address whose site parsers read
  * differently is not offered to open; and a form's Submit never runs the agent's pattern, which
  * could freeze the panel.
  */
@@ -38,7 +38,7 @@ export function approvalSuite(env: SuiteEnv): void {
       await frames(view);
     }
 
-    it('shows direction controls as escapes in permission cards, tool titles, input, files and diffs', async () => {
+    it('shows direction controls as escapes in permission cards, tool titles, input, files, diffs and addresses', async () => {
       await show([
         {
           type: 'tool',
@@ -57,6 +57,13 @@ export function approvalSuite(env: SuiteEnv): void {
           title: `Allow ${reversed}?`,
           options: [{ optionId: 'a', name: `Allow ${RLO}ecno`, kind: 'allow_once' }],
         },
+        {
+          type: 'elicitation',
+          requestId: 'e',
+          mode: 'url',
+          message: `Open ${reversed}`,
+          url: `${HOSTILE_ADDRESS}${RLO}x`,
+        },
       ]);
       const texts = await view.page.evaluate(() =>
         [
@@ -67,6 +74,8 @@ export function approvalSuite(env: SuiteEnv): void {
           '.diff-add',
           '.permission-title',
           '.permission-options button',
+          '.elicitation-message',
+          '.elicitation-url',
         ].map((selector) => [selector, document.querySelector(selector)?.textContent ?? '']),
       );
       for (const [selector, text] of texts) {
