@@ -60,7 +60,8 @@ export async function openToWrite(loc: Located, shown: string): Promise<FileHand
     );
     return await checkedFile(file, shown);
   } catch (e) {
-    throw refusal(e, shown);
+    // The folders were there when checked: one gone now (removed under the open folder) is a swap.
+    throw (e as NodeJS.ErrnoException).code === 'ENOENT' ? changed(shown) : refusal(e, shown);
   } finally {
     await dir.close().catch(() => undefined);
   }

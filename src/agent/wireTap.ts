@@ -1,10 +1,9 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
-import type { Logger } from './log';
+import { AgentNotReading } from './errors';
+import type { Logger, TraceLevel } from './log';
 import { LineSplitter } from './ndjson';
 import { mcpValues, withoutMcpValues, type Redactor } from './redact';
 import { isRecord } from './validate';
-
-export type TraceLevel = 'off' | 'messages' | 'verbose';
 
 /** What the SDK would drop with only a `console.error` (or never see), counted for the log and the UI. */
 export interface WireStats {
@@ -88,19 +87,6 @@ export const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
  * flood of requests (each reading a file, asking the user) must not pile up work without bound.
  */
 export const MAX_REQUESTS_IN_FLIGHT = 256;
-
-/**
- * The agent stopped reading what the client sends it: the connection closes, as for a message
- * over the size limit. `message` is the words for the user, after the agent's name.
- */
-export class AgentNotReading extends Error {
-  override readonly name = 'AgentNotReading';
-  constructor(readonly maxBytes: number) {
-    super(
-      `stopped reading what the client sends it (${Math.round(maxBytes / (1024 * 1024))} MiB were waiting for it), so the connection was closed and the agent stopped`,
-    );
-  }
-}
 
 /** How every JSON text begins (after the whitespace `trim` removed). */
 const JSON_START = /^[{["\-0-9tfn]/;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc';
 import { Disposable } from '../base/lifecycle';
-import type { ChatSession } from '../chat/controller';
+import type { ChatSession } from '../chat/chatSession';
 import { ChangeBatcher } from '../chat/batcher';
 import { showableChanges, showableEntries, showableMeta } from '../chat/showable';
 import type { Logger } from '../agent/log';
@@ -13,6 +13,11 @@ import {
   cancelTurnRequest,
   capabilitiesChangedEvent,
   changedEvent,
+  copyTextRequest,
+  queueChangedEvent,
+  removeQueuedRequest,
+  sendQueuedRequest,
+  updateQueuedRequest,
   openDiffRequest,
   openLinkRequest,
   openLocationRequest,
@@ -45,6 +50,8 @@ export class ChatPanel extends Disposable {
   private readonly channel: MessageConnection;
   private readonly batcher: ChangeBatcher;
   private ready = false;
+  /** The panel was disposed: nothing more is posted to it or set on it (either would throw). */
+  private gone = false;
   /** A message to the panel failed: from then on, entries that cannot be sent are replaced first. */
   private careful = false;
 
@@ -56,19 +63,20 @@ export class ChatPanel extends Disposable {
     private readonly logger: Logger,
   ) {
     super();
+    // First of the panel's listeners: what the others do on disposal must not touch it.
+    this.register(panel.onDidDispose(() => (this.gone = true)));
     const webview = panel.webview;
-    webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-    };
+    webview.options = chatWebviewOptions(extensionUri);
     this.channel = createChannel({
-      post: (m) => void webview.postMessage(m).then(undefined, (e: unknown) => this.postFailed(m, e)),
+      post: (m) => {
+        if (!this.gone) void webview.postMessage(m).then(undefined, (e: unknown) => this.postFailed(m, e));
+      },
       onMessage: (listener) => webview.onDidReceiveMessage(listener),
     });
     this.register({ dispose: () => this.channel.dispose() });
     this.batcher = this.register(
       new ChangeBatcher((changes) => {
-        if (this.ready && panel.visible)
+        if (this.isShowing)
           void this.channel.sendNotification(changedEvent, {
             changes: this.careful ? showableChanges(changes) : changes,
           });
@@ -83,6 +91,13 @@ export class ChatPanel extends Disposable {
     );
     this.register(session.thread.onDidChange(() => this.updateTitle()));
     this.register(
+      session.queue.onDidChange((queue) => {
+        // In order with the thread's changes: a follow-up leaves the queue as its prompt is added.
+        this.batcher.flushNow();
+        if (this.ready && panel.visible) void this.channel.sendNotification(queueChangedEvent, queue);
+      }),
+    );
+    this.register(
       panel.onDidChangeViewState(() => {
         // A hidden webview is torn down; it asks for a snapshot when shown again.
         if (!panel.visible) this.ready = false;
@@ -92,6 +107,11 @@ export class ChatPanel extends Disposable {
     this.channel.listen();
     webview.html = this.html();
     this.updateTitle();
+  }
+
+  /** The webview has its snapshot and is visible: changes are sent to it as they come. */
+  get isShowing(): boolean {
+    return this.ready && !this.gone && this.panel.visible;
   }
 
   /**
@@ -122,7 +142,11 @@ export class ChatPanel extends Disposable {
     // A long history in one message is one long task in the webview (decoding megabytes): the
     // snapshot carries the first entries and the rest follows as batched additions, in order.
     const rest = thread.entries.splice(SNAPSHOT_HEAD);
-    void this.channel.sendNotification(snapshotEvent, { thread, capabilities: this.session.capabilities() });
+    void this.channel.sendNotification(snapshotEvent, {
+      thread,
+      capabilities: this.session.capabilities(),
+      queue: this.session.queue.state,
+    });
     this.ready = true;
     for (let i = 0; i < rest.length; i += 200) {
       this.batcher.push(
@@ -141,6 +165,17 @@ export class ChatPanel extends Disposable {
       if (typeof text !== 'string' || !text.trim()) return;
       // Accepted now; the turn streams into the thread and ends on its own.
       void s.prompt(text).catch((e) => s.thread.addNotice('error', describeError(e)));
+    });
+    c.onRequest(updateQueuedRequest, ({ id, text, editing }) => {
+      s.queue.update(String(id), {
+        ...(typeof text === 'string' ? { text } : {}),
+        ...(typeof editing === 'boolean' ? { editing } : {}),
+      });
+      if (editing === false) s.drainQueue();
+    });
+    c.onRequest(removeQueuedRequest, ({ id }) => void s.queue.remove(String(id)));
+    c.onRequest(sendQueuedRequest, ({ id }) => {
+      void s.sendQueued(String(id)).catch((e) => s.thread.addNotice('error', describeError(e)));
     });
     c.onRequest(cancelTurnRequest, () => s.cancel());
     c.onRequest(cancelLoadRequest, () => s.cancelLoad());
@@ -180,9 +215,13 @@ export class ChatPanel extends Disposable {
       await vscode.commands.executeCommand('acp.signIn', s.target.agentId);
     });
     c.onRequest(showLogRequest, () => vscode.commands.executeCommand('acp.showLog'));
+    c.onRequest(copyTextRequest, ({ text }) => {
+      if (typeof text === 'string') return vscode.env.clipboard.writeText(text);
+    });
   }
 
   private updateTitle(): void {
+    if (this.gone) return;
     const raw = this.session.thread.meta.title;
     const id = this.session.sessionId;
     const title = raw ? sanitizeText(raw, 60) : id ? `Session ${id.slice(0, 8)}` : 'New session';
@@ -193,7 +232,7 @@ export class ChatPanel extends Disposable {
     const webview = this.panel.webview;
     const nonce = makeNonce();
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'chat.css'));
     const csp = chatCsp(webview.cspSource, nonce);
     return `<!DOCTYPE html>
 <html lang="en">
@@ -215,6 +254,14 @@ export class ChatPanel extends Disposable {
     this.batcher.flushNow();
     super.dispose();
   }
+}
+
+/** What a chat webview may run and load: our script, and only files from `dist` and `media`. */
+export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
 }
 
 function makeNonce(): string {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { WriteConfirmation } from '../../src/agent/confirmWrites';
 import { ClientFileSystem } from '../../src/agent/fileSystem';
 import { silentLogger } from '../../src/agent/log';
-import { ChatSession } from '../../src/chat/controller';
+import { ChatSession } from '../../src/chat/chatSession';
 import type { PermissionEntry, ToolCallEntry } from '../../src/protocol/entries';
 import { chatDeps, hostDeps, registryWith, waitFor, useRegistries } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { AgentHost, type AgentState } from '../../src/agent/agentHost';
 import { AgentExited } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
-import { ChatSession } from '../../src/chat/controller';
+import { ChatSession } from '../../src/chat/chatSession';
 import { join } from 'node:path';
 import type { DividerEntry } from '../../src/protocol/entries';
 import { chatDeps, hostOf, methods, registryWith, useRegistries } from '../support/chat';

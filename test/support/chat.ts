@@ -1,19 +1,12 @@
 // Helpers for chat tests against the reference agent in plain Node.
 import { existsSync, readFileSync } from 'node:fs';
 import { AgentRegistry, type AgentHost, type AgentHostDeps } from '../../src/agent/agentHost';
-import type { ClientHandlers } from '../../src/agent/connection';
+import type { ClientHandlers } from '../../src/agent/clientApp';
 import { MemoryLogger } from '../../src/agent/log';
-import type { ChatDeps } from '../../src/chat/controller';
+import type { ChatDeps } from '../../src/chat/attachment';
 import type { AgentConfig } from '../../src/agent/types';
 
-/** Polls until `check` holds, or fails naming what it waited for. */
-export async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { waitFor } from './wait';
 
 /** Every request and notification the reference agent received with `--record`, in order. */
 export function recorded(file: string): { method: string; params: Record<string, unknown> }[] {
@@ -42,7 +35,7 @@ export function chatDeps(overrides: Partial<ChatDeps> = {}): ChatDeps & { logger
   };
 }
 
-/** Host deps for tests: quick restarts; the permission handler is late-bound, as in the extension. */
+/** Host deps for tests: quick restarts; the permission handler is one the test sets (or "cancelled"). */
 export function hostDeps(
   permissions: { handler?: ClientHandlers['requestPermission'] } = {},
   extra: Omit<ClientHandlers, 'requestPermission'> = {},

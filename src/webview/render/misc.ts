@@ -39,7 +39,7 @@ export function renderDivider(entry: DividerEntry): HTMLElement {
   const box = el('div', 'divider');
   box.setAttribute('role', 'separator');
   box.append(el('span', 'divider-text', entry.text));
-  if (entry.retry) box.append(actionButton('Retry', 'retry', 'button link small'));
+  if (entry.retry) box.append(actionButton('Retry', { kind: 'retry' }, 'button link small'));
   return box;
 }
 
@@ -65,18 +65,18 @@ export function renderPermission(entry: PermissionEntry, pending: ReadonlySet<st
     const primary = option.kind === 'allow_once' || option.kind === 'allow_always';
     const button = actionButton(
       visible(option.name),
-      'answer',
+      { kind: 'answerPermission', requestId: entry.requestId, optionId: option.optionId },
       `button ${primary ? 'primary' : 'secondary'} kind-${option.kind}`,
-      {
-        request: entry.requestId,
-        option: option.optionId,
-      },
     );
     button.disabled = waiting;
     buttons.append(button);
   }
   // Dismissing answers "cancelled", as closing the panel would.
-  const dismiss = actionButton('Dismiss', 'answer', 'button link', { request: entry.requestId });
+  const dismiss = actionButton(
+    'Dismiss',
+    { kind: 'answerPermission', requestId: entry.requestId, optionId: null },
+    'button link',
+  );
   dismiss.disabled = waiting;
   buttons.append(dismiss);
   card.append(buttons);

@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import { AgentExited, ErrorCodes, ProtocolError } from '../../../src/agent/errors';
 import { MemoryLogger } from '../../../src/agent/log';
 import { validateListResult } from '../../../src/agent/validate';
-import { MAX_BARREN_PAGES } from '../../../src/sessions/pager';
+import { MAX_BARREN_PAGES, Notices } from '../../../src/sessions/cursorRules';
 import type { SessionListChange } from '../../../src/sessions/sessionList';
-import { Notices, SessionList } from '../../../src/sessions/sessionList';
+import { SessionList } from '../../../src/sessions/sessionList';
 import type { Answer } from './fakeAgent';
 import { FakeAgent, page, session, sessions } from './fakeAgent';
 
@@ -311,6 +311,28 @@ describe('SessionList paging', () => {
     );
     assert.equal(list.nextCursor, undefined);
     assert.ok(agent.calls.length <= 6);
+  });
+
+  it('stops, instead of spinning, when an agent answers every cursor with the first page after a restart', async () => {
+    // The first cursor is refused; from then on every cursor brings the first page again, each
+    // time under a fresh token: catching up would never end.
+    let n = 0;
+    const { agent, list } = setup(
+      { c1: new ProtocolError('a', 'session/list', 'Invalid cursor', ErrorCodes.InvalidParams) },
+      () => page([session('a', FOLDER), session('b', FOLDER)], n++ === 0 ? 'c1' : `fresh${n}`),
+    );
+    await list.loadFirstPage();
+    await list.loadMore();
+    assert.equal(list.notice, Notices.cursorRejected);
+    assert.ok(list.nextCursor?.startsWith('fresh'));
+    await list.loadMore();
+    assert.deepEqual(ids(list), ['a', 'b']);
+    assert.equal(list.nextCursor, undefined, 'no "Load more" left');
+    assert.equal(list.notice, Notices.repeatedPage);
+    const asked = agent.calls.length;
+    assert.ok(asked <= 4, `${asked} calls`);
+    await list.loadMore();
+    assert.equal(agent.calls.length, asked, 'nothing more is asked');
   });
 
   it('keeps errors untouched in state error and retries the failed step', async () => {

@@ -1,8 +1,8 @@
-import { Terminals, type TerminalRef, type TerminalsOptions } from '../agent/terminals';
 import type { Logger } from '../agent/log';
+import { Terminals, type TerminalRef, type TerminalsOptions } from '../agent/terminals';
 import type { AgentConfig } from '../agent/types';
 import { keepTail, TERMINAL_VIEW_CHARS, type TerminalOutputDelta } from '../protocol/terminalOutput';
-import type { ChatPanels } from './chatPanels';
+import type { OpenSessions } from './openSessions';
 
 const OUTPUT_EVERY_MS = 100;
 
@@ -35,7 +35,11 @@ class ShownTerminals extends Terminals {
  * that embeds it: at most ten deltas a second per terminal, each only what the command printed
  * since the last one (and a reset when more arrived than the chat keeps); the exit always shows.
  */
-export function agentTerminals(config: AgentConfig, log: Logger, chats: () => ChatPanels | undefined): Terminals {
+export function agentTerminals(
+  config: AgentConfig,
+  log: Logger,
+  sessions: Pick<OpenSessions, 'terminalOutput' | 'terminalReleased' | 'onDidCloseSession'>,
+): Terminals {
   const pending = new Map<string, Pending>();
   const send = (ref: TerminalRef, exit?: Pick<TerminalOutputDelta, 'exitCode' | 'signal'>) => {
     const p = pending.get(ref.terminalId);
@@ -48,11 +52,11 @@ export function agentTerminals(config: AgentConfig, log: Logger, chats: () => Ch
       truncated: p?.cut ?? false,
       ...exit,
     };
-    chats()?.terminalOutput(config.id, ref.sessionId, ref.terminalId, delta);
+    sessions.terminalOutput(config.id, ref.sessionId, ref.terminalId, delta);
   };
   const terminals = new ShownTerminals({ logger: log, allowTerminal: () => config.allowTerminals !== false }, (ref) => {
     send(ref);
-    chats()?.terminalReleased(config.id, ref.sessionId, ref.terminalId);
+    sessions.terminalReleased(config.id, ref.sessionId, ref.terminalId);
   });
   terminals.onOutput((e) => {
     let p = pending.get(e.terminalId);
@@ -69,9 +73,10 @@ export function agentTerminals(config: AgentConfig, log: Logger, chats: () => Ch
     p.timer ??= setTimeout(() => send(p.ref), OUTPUT_EVERY_MS);
   });
   terminals.onExit((e) => send(e, { exitCode: e.exitStatus.exitCode ?? null, signal: e.exitStatus.signal ?? null }));
-  const closed = chats()?.onDidCloseSession(({ agentId, sessionId }) => {
-    if (agentId === config.id) terminals.releaseSession(sessionId);
-  });
-  if (closed) terminals.register(closed);
+  terminals.register(
+    sessions.onDidCloseSession(({ agentId, sessionId }) => {
+      if (agentId === config.id) terminals.releaseSession(sessionId);
+    }),
+  );
   return terminals;
 }
