@@ -118,6 +118,20 @@ describe("A chat's roots (additional directories)", function () {
     );
   });
 
+  it("logs a dropped directory with the agent's secrets masked before the line is cut", async () => {
+    const key = 'dropped-k3y-0123456789-qzxv-wjkp-9876543210';
+    const registry = registryWith({ ...refAgentConfig(store), env: { ACP_REF_KEY: key } }, hostDeps({}, { rootsFor }));
+    registries.push(registry);
+    const d = deps();
+    // The key lies across the length at which a line about a session is cut.
+    const c = chat(registry, { agentId: 'ref', cwd: project, additionalDirectories: [`/${'d'.repeat(370)}${key}`] }, d);
+    await c.attach('new');
+    const line = d.logger.lines.find((l) => /not a root/.test(l));
+    assert.ok(line, d.logger.lines.join('\n'));
+    const pieces = [...Array(key.length - 7).keys()].map((i) => key.slice(i, i + 8));
+    assert.ok(!pieces.some((p) => line.includes(p)), `no piece of the key shows: ${line}`);
+  });
+
   it("after a window reload the panel's saved state brings the directories back, and the load sends them again", async () => {
     const { registry, sent } = setup();
     const first = chat(registry, { agentId: 'ref', cwd: project, additionalDirectories: [docs] });
