@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ThreadEntry } from '../../src/protocol/entries';
-import { answerElicitationRequest, snapshotEvent, type AnswerElicitationParams } from '../../src/protocol/messages';
+import { snapshotEvent, type AnswerElicitationParams } from '../../src/protocol/messages';
 import { HOSTILE_ADDRESS } from '../agent/replies';
 import { snapshotOf } from './fixtures';
 import { frames, WebviewPage, type SuiteEnv } from './harness';
@@ -18,15 +18,9 @@ export function approvalSuite(env: SuiteEnv): void {
   describe('what the user approves', function () {
     this.timeout(60_000);
     let view: WebviewPage;
-    let answers: AnswerElicitationParams[];
 
     beforeEach(async () => {
       view = await WebviewPage.open(env.browser(), env.harness(), { height: 2000 });
-      answers = [];
-      view.host.onRequest(answerElicitationRequest, (params) => {
-        answers.push(params);
-        return true;
-      });
     });
     afterEach(async () => {
       await view?.close();
@@ -90,8 +84,8 @@ export function approvalSuite(env: SuiteEnv): void {
       assert.match((await view.page.textContent('.elicitation-site')) ?? '', /backslash.*cannot be opened/);
       assert.equal(await view.page.locator('.elicitation-host').count(), 0, 'no site is named as if it were sure');
       await view.page.click('.elicitation button:has-text("Decline")');
-      await view.waitForRequest('answerElicitation', () => answers.length === 1);
-      assert.equal(answers[0]!.action, 'decline');
+      const answer = await view.waitForRequest('answerElicitation');
+      assert.equal((answer.params as AnswerElicitationParams).action, 'decline');
     });
 
     it("submits a form without running the agent's pattern, which would take minutes for this value", async () => {
@@ -107,8 +101,8 @@ export function approvalSuite(env: SuiteEnv): void {
       ]);
       await view.page.fill('.elicitation-input', value);
       await view.page.click('.elicitation button:has-text("Submit")');
-      await view.waitForRequest('answerElicitation', () => answers.length === 1);
-      assert.deepEqual(answers[0], { requestId: 'f', action: 'accept', values: { code: value } });
+      const answer = await view.waitForRequest('answerElicitation');
+      assert.deepEqual(answer.params, { requestId: 'f', action: 'accept', values: { code: value } });
     });
   });
 }
