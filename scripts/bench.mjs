@@ -1,7 +1,7 @@
 // `npm run bench`: builds with the tests, runs each benchmark in turn and prints their tables,
 // then a summary. Figures and ratios only: a slow figure never fails the run. Exits 1 only when
 // a benchmark could not run (a build failure, a missing browser, a broken flow).
-// Usage: node scripts/bench.mjs [sessionList] [chatReplay] [quickPick] [load]
+// Usage: node scripts/bench.mjs [sessionList] [chatReplay] [quickPick] [load] [flood]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -22,6 +22,12 @@ const BENCHES = [
   {
     name: 'load',
     title: '4. A 20,000-update load while another chat streams (code-server + Chromium)',
+    host: true,
+    node: [],
+  },
+  {
+    name: 'flood',
+    title: '5. The extension host while agents flood it (code-server + Chromium)',
     host: true,
     node: [],
   },

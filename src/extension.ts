@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AgentRegistry } from './agent/agentHost';
 import { ClientFileSystem } from './agent/fileSystem';
 import { McpSelector, mcpServersFor } from './agent/mcp';
+import { Redactor, redactingLogger } from './agent/redact';
 import { resolveAgentEnv, withSignInEnv } from './agent/secrets';
 import { OpenSessions } from './chat/openSessions';
 import { agentTerminals } from './chat/terminalFeed';
@@ -20,7 +21,7 @@ import { AgentStatusBar } from './ui/statusBar';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/trust';
-import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
+import { openDocumentText } from './ui/workspaceFiles';
 
 /** What the extension hands to its own tests. */
 export interface AcpTestApi {
@@ -50,7 +51,11 @@ let running: AgentRegistry | undefined;
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
 export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('ACP', { log: true });
+  const channel = vscode.window.createOutputChannel('ACP', { log: true });
+  // The values to hide of every agent (env, secrets, MCP values): the whole log passes through
+  // it, so a secret an agent echoes is masked whichever part of the extension logs it.
+  const redactor = new Redactor();
+  const log = redactingLogger(channel, redactor);
   const settings = new SettingsService();
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   // The agents' requests about a session go straight to the session's chat.
@@ -58,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const lookup = secretLookup(context.secrets);
   const agents = new AgentRegistry({
     logger: log,
+    redactor,
     clientInfo: { name: 'acp-client-vscode', version },
     trace: () => settings.value.trace,
     mayStart: mayStartAgent,
@@ -68,7 +74,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       fs: new ClientFileSystem({
         rootsFor: (sessionId) => sessions.rootsFor(config.id, sessionId),
         openText: openDocumentText,
-        writeText: writeThroughWorkspaceEdit,
+        confirmWritesTo: () => settings.value.confirmWritesTo,
+        confirmWrite: (request, signal) =>
+          sessions.confirmWrite(config.id, request, signal ?? new AbortController().signal),
         allowWrite: () => config.allowFileWrites !== false,
         logger: log,
       }),
@@ -101,11 +109,11 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp);
   const tree = new SessionsTree(agents, lists, chats);
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
-  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: confirmModal };
+  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log: channel, confirm: confirmModal };
   const statusBar = new AgentStatusBar(agents);
   const contextKeys = new AgentContextKeys(agents);
   context.subscriptions.push(
-    log,
+    channel,
     settings,
     agents,
     cache,

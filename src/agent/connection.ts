@@ -17,13 +17,14 @@ import { Emitter, type Event } from '../base/event';
 import { Disposable, toDisposable } from '../base/lifecycle';
 import { signInMethods } from './auth';
 import { readFeatures, type AgentFeatures } from './capabilities';
-import { buildClientApp, type ClientHandlers } from './clientApp';
+import { buildClientApp } from './clientApp';
+import type { ConnectOptions } from './connectOptions';
 import { AgentExited, AgentTimedOut, AuthRequired, Cancelled, ProtocolError, toTypedError } from './errors';
-import type { Logger, TraceLevel } from './log';
+import type { Logger } from './log';
 import { ExitWatch } from './exitWatch';
 import { initialize } from './handshake';
 import { AgentProcess } from './process';
-import { Redactor } from './redact';
+import { Redactor, redactingLogger } from './redact';
 import { DEFAULT_TIMEOUTS, delay, type Timeouts } from './timeouts';
 import { UpdateRouter } from './router';
 import type { AgentConfig, ListPage } from './types';
@@ -34,21 +35,6 @@ import {
   validateSetupResult,
 } from './validate';
 import { WireCounter, wireStream, type WireStats } from './wireTap';
-
-export interface ConnectOptions {
-  config: AgentConfig;
-  logger: Logger;
-  handlers: ClientHandlers;
-  clientInfo: { name: string; version: string };
-  trace?: () => TraceLevel;
-  timeouts?: Partial<Timeouts>;
-  /** Where the process starts (the agent's cwd per session comes in each request). */
-  cwd?: string;
-  /** Values resolved from secret storage: the wire tap redacts them like `env` values. */
-  secrets?: readonly string[];
-  /** Limits of the buffer for updates of sessions nobody opened yet (1,000 for 5 s); tests shorten them. */
-  updateBuffer?: { max?: number; maxAgeMs?: number };
-}
 
 /**
  * One running agent and its ACP connection. Started by `AgentConnection.start`, which spawns
@@ -104,6 +90,11 @@ export class AgentConnection extends Disposable {
     this.redactor.add(values);
   }
 
+  /** `s` with this connection's secrets masked, cut to `max` characters after that. */
+  redact(s: string, max = Number.MAX_SAFE_INTEGER): string {
+    return this.redactor.cut(s, max);
+  }
+
   /** The last request failed with `AuthRequired` and nothing has succeeded since. */
   get needsSignIn(): boolean {
     return this.authNeeded;
@@ -121,12 +112,15 @@ export class AgentConnection extends Disposable {
 
   static async start(opts: ConnectOptions): Promise<AgentConnection> {
     const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
-    const { config, logger, handlers } = opts;
+    const { config, handlers } = opts;
     // Every env value is treated as a secret: none may reach the log, whatever its name.
-    const redactor = new Redactor([...Object.values(config.env), ...(opts.secrets ?? [])]);
-    logger.info(redactor.text(`starting ${config.command} ${config.args.join(' ')}`));
+    const redactor = opts.redactor ?? new Redactor();
+    redactor.add([...Object.values(config.env), ...(opts.secrets ?? [])]);
+    // Every line of this connection passes through the redactor, whatever wrote it.
+    const logger = redactingLogger(opts.logger, redactor);
+    logger.info(`starting ${config.command} ${config.args.join(' ')}`);
     const started = Date.now();
-    const proc = new AgentProcess(config, logger, opts.cwd, (line) => redactor.text(line));
+    const proc = new AgentProcess(config, logger, opts.cwd, redactor);
     const drops = new Emitter<WireStats>();
     const counter = new WireCounter(logger, (stats) => drops.fire({ ...stats }));
     const router = new UpdateRouter({
@@ -140,6 +134,7 @@ export class AgentConnection extends Disposable {
       trace: opts.trace ?? (() => 'off'),
       redactor,
       counter,
+      ...opts.wire,
     });
     const conn = app.connect(stream);
     let init: InitializeResponse;

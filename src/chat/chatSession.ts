@@ -3,9 +3,11 @@ import type {
   RequestPermissionResponse,
   SessionConfigOption,
 } from '@agentclientprotocol/sdk';
+import type { WriteConfirmation } from '../agent/confirmWrites';
 import type { AgentConnection } from '../agent/connection';
 import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
 import type { AgentHost } from '../agent/agentHost';
+import type { PinnedRoot } from '../agent/roots';
 import { Emitter, type Event } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import type { ChatCapabilities, HistoryState } from '../protocol/messages';
@@ -46,7 +48,8 @@ export class ChatSession extends Disposable {
     private readonly deps: ChatDeps,
   ) {
     super();
-    this.thread = this.register(new Thread({ log: (m) => deps.logger.warn(`[${target.sessionId ?? 'new'}] ${m}`) }));
+    // What the thread logs quotes the agent: redacted with the connection's secrets (see `warn`).
+    this.thread = this.register(new Thread({ log: (m) => this.attachment.warn(m) }));
     if (target.title) this.thread.updateMeta({ title: target.title });
     this.attachment = this.register(
       new SessionAttachment(agents, target, deps, this.thread, {
@@ -88,12 +91,17 @@ export class ChatSession extends Disposable {
 
   /** The session's roots for the client's `fs/*` and terminals: the cwd and the directories sent. */
   get roots(): readonly string[] {
-    return this.attachment.roots;
+    return this.attachment.roots.all;
+  }
+
+  /** The roots the client's `fs/*` and terminals check against: pinned when the session attached. */
+  get pinnedRoots(): readonly PinnedRoot[] {
+    return this.attachment.roots.pinned;
   }
 
   /** The additional directories sent with the session (saved with the panel for a reload). */
   get sentDirectories(): string[] {
-    return this.attachment.sentDirectories;
+    return this.attachment.roots.directories;
   }
 
   private get connection(): AgentConnection | undefined {
@@ -268,6 +276,11 @@ export class ChatSession extends Disposable {
   /** Called by the permission bridge for this session's requests. */
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
     return this.permissions.request(params, signal);
+  }
+
+  /** The client's own question before a write to a file that makes tools run code (see `confirmWrites.ts`). */
+  confirmWrite(request: WriteConfirmation, signal: AbortSignal): Promise<boolean> {
+    return this.permissions.confirmWrite(request, signal);
   }
 
   answerPermission(requestId: string, optionId: string | null): void {

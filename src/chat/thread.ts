@@ -20,6 +20,7 @@ import type {
   ToolCallEntry,
 } from '../protocol/entries';
 import { applyTerminalDelta, type TerminalOutputDelta, type TerminalOutputState } from '../protocol/terminalOutput';
+import { boundedUpdate } from './bounded';
 import { Compactions } from './compaction';
 import { parseSessionUpdate } from './parseUpdate';
 import { cloneEntry, ThreadChanges } from './threadChanges';
@@ -91,7 +92,8 @@ export class Thread implements IDisposable {
 
   /** Reduces one `SessionUpdate` (the `update` of a `session/update`). Bad input is counted, never thrown. */
   apply(update: unknown): void {
-    const parsed = parseSessionUpdate(update);
+    // Bounded first: free-form JSON nested thousands deep would break every message to the panel.
+    const parsed = parseSessionUpdate(boundedUpdate(update));
     if (typeof parsed === 'string') {
       this.skipped++;
       this.log(`Skipped a session update (${this.skipped} so far): ${parsed}`);
@@ -115,13 +117,14 @@ export class Thread implements IDisposable {
 
   /** Merges session-wide state from a response (`session/new`, `session/load` modes and config options). */
   updateMeta(patch: Partial<ThreadMeta>): void {
-    this.meta = { ...this.meta, ...patch };
+    this.meta = { ...this.meta, ...boundedUpdate(patch) };
     this.metaChanged();
     this.fire();
   }
 
-  addDivider(text: string): number {
-    const index = this.push({ type: 'divider', text });
+  /** `retry`: the divider offers Retry (what failed there can be tried again). */
+  addDivider(text: string, opts: { retry?: boolean } = {}): number {
+    const index = this.push(opts.retry ? { type: 'divider', text, retry: true } : { type: 'divider', text });
     this.fire();
     return index;
   }
@@ -151,7 +154,8 @@ export class Thread implements IDisposable {
   }
 
   addPermission(request: PermissionRequestView): number {
-    const { requestId, toolCallId, title, options } = request;
+    const { requestId, toolCallId, title } = request;
+    const options = boundedUpdate(request.options);
     const index = this.push({ type: 'permission', requestId, toolCallId, title, options });
     this.pendingPermissions.set(requestId, index);
     this.fire();
@@ -177,7 +181,7 @@ export class Thread implements IDisposable {
 
   /** Shows an elicitation card (its answer is the controller's business: see `Elicitations`). */
   addElicitation(entry: Omit<ElicitationEntry, 'type' | 'outcome' | 'completed'>): number {
-    const index = this.push({ type: 'elicitation', ...entry });
+    const index = this.push({ type: 'elicitation', ...boundedUpdate(entry) });
     this.elicitations.set(entry.requestId, index);
     this.fire();
     return index;

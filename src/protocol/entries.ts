@@ -64,6 +64,8 @@ export interface NoticeEntry {
 export interface DividerEntry {
   readonly type: 'divider';
   text: string;
+  /** Offers Retry: what stopped there (a load cut short) can be tried again. */
+  retry?: boolean;
 }
 
 /** A permission request from the agent, answered inline. */

@@ -3,6 +3,8 @@ import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrp
 import { Disposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import { ChangeBatcher } from '../chat/batcher';
+import { showableChanges, showableEntries, showableMeta } from '../chat/showable';
+import type { Logger } from '../agent/log';
 import { createChannel } from '../protocol/channel';
 import {
   answerElicitationRequest,
@@ -50,12 +52,15 @@ export class ChatPanel extends Disposable {
   private ready = false;
   /** The panel was disposed: nothing more is posted to it or set on it (either would throw). */
   private gone = false;
+  /** A message to the panel failed: from then on, entries that cannot be sent are replaced first. */
+  private careful = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     readonly session: ChatSession,
     private readonly extensionUri: vscode.Uri,
     private readonly diffs: DiffContents,
+    private readonly logger: Logger,
   ) {
     super();
     // First of the panel's listeners: what the others do on disposal must not touch it.
@@ -64,14 +69,17 @@ export class ChatPanel extends Disposable {
     webview.options = chatWebviewOptions(extensionUri);
     this.channel = createChannel({
       post: (m) => {
-        if (!this.gone) void webview.postMessage(m);
+        if (!this.gone) void webview.postMessage(m).then(undefined, (e: unknown) => this.postFailed(m, e));
       },
       onMessage: (listener) => webview.onDidReceiveMessage(listener),
     });
     this.register({ dispose: () => this.channel.dispose() });
     this.batcher = this.register(
       new ChangeBatcher((changes) => {
-        if (this.isShowing) void this.channel.sendNotification(changedEvent, { changes });
+        if (this.isShowing)
+          void this.channel.sendNotification(changedEvent, {
+            changes: this.careful ? showableChanges(changes) : changes,
+          });
       }),
     );
     this.register(session.thread.onDidChange((changes) => this.batcher.push(changes)));
@@ -106,9 +114,31 @@ export class ChatPanel extends Disposable {
     return this.ready && !this.gone && this.panel.visible;
   }
 
+  /**
+   * A message could not be sent (it did not serialise): logged, said in the chat once, and the
+   * panel starts over from a snapshot whose entries that cannot be sent are replaced by a
+   * notice. Nothing is lost silently and the rest of the chat still shows.
+   */
+  private postFailed(message: unknown, error: unknown): void {
+    const method = (message as { method?: unknown } | null)?.method;
+    this.logger.error(`the chat panel could not be sent "${String(method)}": ${String(error)}`);
+    if (this.careful || this.isDisposed) return;
+    this.careful = true;
+    this.session.thread.addNotice(
+      'error',
+      'Part of this chat could not be shown in the panel',
+      'The "ACP" log says why.',
+    );
+    if (this.ready) this.sendSnapshot();
+  }
+
   private sendSnapshot(): void {
     this.batcher.discard();
     const thread = this.session.thread.snapshot();
+    if (this.careful) {
+      thread.entries = showableEntries(thread.entries);
+      thread.meta = showableMeta(thread.meta);
+    }
     // A long history in one message is one long task in the webview (decoding megabytes): the
     // snapshot carries the first entries and the rest follows as batched additions, in order.
     const rest = thread.entries.splice(SNAPSHOT_HEAD);

@@ -109,7 +109,7 @@ export class ChatPanels extends Disposable implements OpenChats {
   }
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
-    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs);
+    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger);
     this.panels.set(session, chat);
     this.sessions.add(session);
     panel.onDidDispose(() => {

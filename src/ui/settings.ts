@@ -17,6 +17,8 @@ export interface Settings {
   readonly trace: TraceLevel;
   /** `acp.mcpServers`, validated (each agent may replace entries by name). */
   readonly mcpServers: readonly McpServer[];
+  /** `acp.confirmWritesTo`: more files whose writes by an agent need the user's confirmation. */
+  readonly confirmWritesTo: readonly string[];
 }
 
 function read(): Settings {
@@ -32,7 +34,12 @@ function read(): Settings {
     defaultAgent: c.get<string>('defaultAgent') ?? '',
     openMode: openMode === 'load' || openMode === 'resume' ? openMode : 'auto',
     trace: trace === 'messages' || trace === 'verbose' ? trace : 'off',
+    confirmWritesTo: stringList(c.get('confirmWritesTo')),
   };
+}
+
+function stringList(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
 }
 
 /** One settings module with defaults and one change event. */

@@ -120,7 +120,8 @@ function banner(className: string, message: string, buttons: HTMLElement[]): HTM
 /** The text shown over an empty thread. */
 export function emptyText(model: ThreadModel): string {
   const caps = model.capabilities;
-  if (!caps || model.status.state === 'loading') return '';
+  // An error or a lost agent is said in the banner: nothing over the thread claims what did not happen.
+  if (!caps || ['loading', 'error', 'disconnected'].includes(model.status.state)) return '';
   if (caps.history === 'resumed') return 'Session resumed. Earlier messages were not replayed.';
   return `Ask ${caps.agentName || 'the agent'} anything.`;
 }

@@ -1,7 +1,8 @@
 // The reference agent's ACP methods on the SDK's AgentApp. State that must outlive the process
 // lives in the store; what a real agent keeps per open session (mode, model, MCP servers, the
 // running turn) lives here.
-import { isAbsolute } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import {
   agent,
   type AgentApp,
@@ -23,7 +24,7 @@ import type { Capability, ServeOptions } from './options';
 import { reply, sleep, TurnCancelled, type TurnContext } from './replies';
 import { newSessionId } from './seed';
 import type { SessionStore } from './store';
-import type { Wire } from './wire';
+import { crash, type Wire } from './wire';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -53,6 +54,14 @@ function titleFrom(prompt: ContentBlock[]): string | undefined {
     .replace(/\s+/g, ' ')
     .trim();
   return text.length > 0 ? text.slice(0, 60) : undefined;
+}
+
+/** `--crash-after-replayed`: the first time in this store, the replay ends in a crash. */
+const replayMarker = (store: string) => join(store, '.crashed-in-replay');
+const crashedInReplay = (store: string) => existsSync(replayMarker(store));
+function crashInReplay(store: string, replayed: number): never {
+  writeFileSync(replayMarker(store), String(replayed));
+  crash(`--crash-after-replayed ${replayed}`);
 }
 
 export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wire): AgentApp {
@@ -183,7 +192,11 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
         additionalDirectories: dirs,
       };
       live.set(sessionId, session);
-      return { sessionId, modes: modeState(session), configOptions: configOptions(session) };
+      // --echo-key-routes: the key as the id of an option the client drops, and names in its log.
+      const echoed = options.echoKeyRoutes
+        ? [{ id: process.env.ACP_REF_KEY ?? '', name: 'Echo', type: 'unknown' } as unknown as SessionConfigOption]
+        : [];
+      return { sessionId, modes: modeState(session), configOptions: [...configOptions(session), ...echoed] };
     })
     .onRequest(methods.agent.session.list, ({ params }) => {
       refuseUnless('list', methods.agent.session.list);
@@ -212,6 +225,13 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
           void Promise.all(rest).catch(() => undefined);
         });
         await Promise.all(sent);
+      } else if (options.crashAfterReplayed !== undefined && !crashedInReplay(options.store)) {
+        // One by one, each on stdout before the next: the crash cuts the replay where it says.
+        const updates = [availableCommands(), info, ...history];
+        for (const [i, update] of updates.entries()) {
+          if (i === options.crashAfterReplayed) crashInReplay(options.store, i);
+          await send(update);
+        }
       } else {
         // Not awaited one by one: the SDK keeps the order and a replay goes out as fast as stdout takes it.
         await Promise.all([send(availableCommands()), send(info), ...history.map(send)]);
@@ -298,6 +318,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
         modeId: () => session.modeId,
         configOptions: () => configOptions(session),
         availableCommands,
+        stopReading: () => wire.stopReading(),
       };
       const promptText = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
       let stopReason: 'end_turn' | 'cancelled' = 'end_turn';

@@ -124,6 +124,8 @@ export class SessionLister {
     }
     const response: ListSessionsResponse = { sessions };
     if (options.echoKey) response._meta = { echo: `key ${process.env.ACP_REF_KEY ?? ''}` };
+    // Long enough to be cut in the trace, the key all along it: no cut may leave a piece visible.
+    if (options.echoKeyRoutes) response._meta = { many: `${process.env.ACP_REF_KEY ?? ''} `.repeat(2500) };
     if (nextCursor !== undefined) response.nextCursor = nextCursor;
     if (options.hugeMessage && !this.hugeSent) {
       this.hugeSent = true;

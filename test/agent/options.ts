@@ -67,6 +67,19 @@ export interface ServeOptions {
   exitAfterInitialize: boolean;
   /** Echo `ACP_REF_KEY` and MCP env/header values to stderr and on the wire (`--echo-key`), as careless agents do. */
   echoKey: boolean;
+  /** Exit 3 after sending this many updates of a `session/load` replay, once per store (`--crash-after-replayed`). */
+  crashAfterReplayed?: number;
+  /**
+   * Echo `ACP_REF_KEY` on every route a log line can take (`--echo-key-routes`): a response id,
+   * a method name, a config option's id, a stderr line split across reads, a long list `_meta`.
+   */
+  echoKeyRoutes: boolean;
+  /** Print text on stdout once ready and for every answer to nothing (`--stdout-text`). */
+  stdoutText: boolean;
+  /** Write stdout one byte per write (`--byte-writes`). */
+  byteWrites: boolean;
+  /** Keep running when stdin ends, and ignore SIGTERM (`--ignore-eof`). */
+  ignoreEof: boolean;
   /** Every switch, from argv and the environment, for relaunching as a child. */
   args: string[];
 }
@@ -109,6 +122,8 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --crash-after K               exit 3 when the K-th incoming JSON-RPC message arrives
                                 (it is recorded but not answered)
   --crash-on METHOD             exit 3 when METHOD arrives
+  --crash-after-replayed K      exit 3 after sending K updates of a session/load replay, the
+                                first time only (a marker in the store remembers it)
   --hang METHOD                 never answer METHOD (repeatable)
   --garbage                     bad lines after initialize and between list pages: not JSON,
                                 JSON that is not JSON-RPC, a response to an unknown id, an
@@ -151,6 +166,21 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --exit-after-initialize       exit 0 as soon as the initialize response is written
   --echo-key                    echo $ACP_REF_KEY and received MCP env and header values to
                                 stderr, in auth errors and in session/list's _meta
+  --echo-key-routes             echo $ACP_REF_KEY as a response id, a method name, the id of a
+                                malformed config option (session/new), across two stderr reads
+                                of a long line, and 2,500 times in session/list's _meta
+  --stdout-text                 print a line of text on stdout after initialize, and again for
+                                every answer to nothing (id null) it reads
+  --byte-writes                 write stdout one byte per write
+  --ignore-eof                  keep running when stdin ends, and ignore SIGTERM
+Prompt words for hostile turns:
+  flood read /abs/path N        stop reading stdin, then ask for the file N times at once
+  flood permission N            N permission requests at once
+  flood text N                  N lines that are not JSON
+  unfinished N [/abs/file]      an N-byte line that never ends, one byte per write (then the
+                                file is written)
+  nested                        a tool call whose raw input is nested 20,000 deep
+  elicit url hostile            an address that shows one site and opens another
 Default store: $ACP_REF_AGENT_STORE or a new temporary directory.`;
 
 export class UsageError extends Error {}
@@ -235,6 +265,10 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
     launcher: false,
     exitAfterInitialize: false,
     echoKey: false,
+    echoKeyRoutes: false,
+    stdoutText: false,
+    byteWrites: false,
+    ignoreEof: false,
     args,
   };
   for (let i = 0; i < args.length; i++) {
@@ -254,6 +288,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--crash-after':
         options.crashAfter = integer(arg, value(), 1, Number.MAX_SAFE_INTEGER);
+        break;
+      case '--crash-after-replayed':
+        options.crashAfterReplayed = integer(arg, value(), 0, Number.MAX_SAFE_INTEGER);
         break;
       case '--crash-on':
       case '--hang': {
@@ -353,6 +390,18 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--echo-key':
         options.echoKey = true;
+        break;
+      case '--echo-key-routes':
+        options.echoKeyRoutes = true;
+        break;
+      case '--stdout-text':
+        options.stdoutText = true;
+        break;
+      case '--byte-writes':
+        options.byteWrites = true;
+        break;
+      case '--ignore-eof':
+        options.ignoreEof = true;
         break;
       default:
         throw new UsageError(`unknown argument ${arg}`);
