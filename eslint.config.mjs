@@ -29,6 +29,25 @@ export default tseslint.config(
     },
   },
   {
+    // The session library is a room of its own: it uses agent, protocol and base only.
+    files: ['src/library/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          ...noVscode,
+          patterns: [
+            {
+              group: ['**/ui/*', '**/webview/*', '**/chat/*', '**/sessions/*'],
+              message:
+                'The library uses only src/agent, src/protocol and src/base; chat and sessions hand it what they see.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/protocol/**'],
     rules: {
       'no-restricted-imports': [

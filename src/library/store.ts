@@ -1,0 +1,367 @@
+/**
+ * The session library's store: kept transcripts, the paths their tool calls touched, and the
+ * full-text index, in one SQLite file in the extension's global storage (every window of the
+ * machine shares it). Synchronous, so it runs in the library's worker thread, off the
+ * extension host's event loop. Each write is one transaction: a process killed in the middle
+ * loses that write and nothing else.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SQLiteValue, Statement } from 'node-sqlite3-wasm';
+import { Redactor } from '../agent/redact';
+import type { ThreadEntry } from '../protocol/entries';
+import { keepEntry, type KeptEntry } from './keep';
+import { absoluteIn, pathKey } from './pathKey';
+import { DROP, FILE_NAME, FORMAT_VERSION, SCHEMA, chunkOf, chunkRange, chunkRowid } from './schema';
+import { searchSessions, touchedBy } from './searchIndex';
+import { keptFrom, num, str, type Queries, type Row } from './rows';
+import { ensureDir, isCorrupt, setAside, SqliteFile } from './sqlite';
+import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
+
+/** The file was written by a newer extension: this one leaves it alone. */
+export class LibraryTooNew extends Error {
+  constructor(readonly version: number) {
+    super(`The session library was written by a newer version of the extension (format ${version}).`);
+  }
+}
+
+export interface StoreOptions {
+  /** The extension's global storage directory (not synced). */
+  dir: string;
+  maxBytes: number;
+  now?: () => number;
+  log?: (message: string) => void;
+}
+
+/** Eviction frees space down to this share of the cap, so it does not run on every write. */
+const EVICT_TO = 0.9;
+/** An entry that redaction could not keep as JSON stays a placeholder, so indexes stay aligned. */
+const PLACEHOLDER: ThreadEntry = { type: 'notice', severity: 'info', title: 'An entry that could not be kept safely.' };
+
+/** A kept entry as the chat shows it again: nothing is still streaming or waiting for an answer. */
+function restored(entry: ThreadEntry): ThreadEntry {
+  switch (entry.type) {
+    case 'user':
+    case 'agent':
+    case 'thought':
+      return entry.done ? entry : { ...entry, done: true };
+    case 'permission':
+      return entry.outcome === undefined ? { ...entry, outcome: 'cancelled' } : entry;
+    case 'elicitation':
+      return entry.outcome === undefined ? { ...entry, outcome: 'cancel' } : entry;
+    default:
+      return entry;
+  }
+}
+
+export class LibraryStore implements Queries {
+  private readonly statements = new Map<string, Statement>();
+  private readonly redactors = new Map<string, Redactor>();
+  private readonly now: () => number;
+  private readonly log: (message: string) => void;
+
+  private constructor(
+    private readonly file: SqliteFile,
+    private maxBytes: number,
+    opts: StoreOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.log = opts.log ?? (() => {});
+  }
+
+  /**
+   * Opens (or creates) the library. A damaged file is set aside and a new one started; an
+   * older format is rebuilt empty (its sessions are kept again as they are opened); a newer
+   * one throws {@link LibraryTooNew}.
+   */
+  static open(opts: StoreOptions): LibraryStore {
+    ensureDir(opts.dir);
+    const path = join(opts.dir, FILE_NAME);
+    try {
+      return LibraryStore.openFile(path, opts);
+    } catch (e) {
+      if (!isCorrupt(e) || !existsSync(path)) throw e;
+      const aside = setAside(path, (opts.now ?? Date.now)());
+      opts.log?.(`The session library was damaged; it was moved to ${aside} and a new one started.`);
+      return LibraryStore.openFile(path, opts);
+    }
+  }
+
+  private static openFile(path: string, opts: StoreOptions): LibraryStore {
+    const file = new SqliteFile(path, opts.now);
+    try {
+      const store = new LibraryStore(file, opts.maxBytes, opts);
+      store.prepare();
+      return store;
+    } catch (e) {
+      file.close();
+      throw e;
+    }
+  }
+
+  private prepare(): void {
+    const version = this.file.retry(() => num(this.get('PRAGMA user_version')?.user_version));
+    if (version > FORMAT_VERSION) throw new LibraryTooNew(version);
+    this.file.db.exec('PRAGMA journal_mode = TRUNCATE');
+    if (version === FORMAT_VERSION) return;
+    if (version !== 0)
+      this.log(`The session library's format ${version} is older than ${FORMAT_VERSION}: it starts anew.`);
+    // auto_vacuum only takes hold before the first table exists, and not inside a transaction.
+    this.file.retry(() => this.file.db.exec('PRAGMA auto_vacuum = INCREMENTAL'));
+    this.file.transaction(() => this.file.db.exec(DROP + SCHEMA.replace('PRAGMA auto_vacuum = INCREMENTAL;', '')));
+    if (version !== 0) this.file.retry(() => this.file.db.exec('VACUUM'));
+  }
+
+  /** A prepared statement, made once. */
+  stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.file.db.prepare(sql)));
+    return s;
+  }
+
+  all(sql: string, values: SQLiteValue[] = []): Row[] {
+    return this.stmt(sql).all(values) as Row[];
+  }
+
+  /** The first row. Read to the end, so the statement leaves no read transaction (and lock) open. */
+  get(sql: string, values: SQLiteValue[] = []): Row | undefined {
+    return this.all(sql, values)[0];
+  }
+
+  run(sql: string, values: SQLiteValue[] = []): void {
+    this.stmt(sql).run(values);
+  }
+
+  retry<T>(fn: () => T): T {
+    return this.file.retry(fn);
+  }
+
+  setMaxBytes(maxBytes: number): void {
+    this.maxBytes = maxBytes;
+    this.enforceCap();
+  }
+
+  /** Applies one write: the session's row, then its changed entries, their paths and index chunks. */
+  write(w: SessionWrite): void {
+    const redact = this.redactor(w.secrets ?? []);
+    const kept = (w.entries ?? []).map(({ index, entry }) => ({
+      index,
+      kept: keepEntry(entry, (json) => redact.json(json)) ?? keepEntry(PLACEHOLDER, (json) => json)!,
+    }));
+    const sid = this.file.transaction(() => {
+      const sid = this.upsertSession(w);
+      if (w.reset) this.dropEntries(sid);
+      if (kept.length) this.putEntries(sid, w.cwd, kept);
+      return sid;
+    });
+    if (kept.length || w.reset) this.enforceCap(sid);
+  }
+
+  private upsertSession(w: SessionWrite): number {
+    const now = this.now();
+    this.run(
+      `INSERT INTO sessions (agent, session, cwd, cwdKey, keptAt, openedAt) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (agent, session) DO UPDATE SET cwd = excluded.cwd, cwdKey = excluded.cwdKey`,
+      [w.agentId, w.sessionId, w.cwd, pathKey(w.cwd), now, now],
+    );
+    const sid = num(
+      this.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId])?.sid,
+    );
+    const i = w.info;
+    if (i?.title !== undefined) this.run('UPDATE sessions SET title = ? WHERE sid = ?', [i.title, sid]);
+    if (i?.updatedAt !== undefined) this.run('UPDATE sessions SET updatedAt = ? WHERE sid = ?', [i.updatedAt, sid]);
+    if (i?.complete !== undefined)
+      this.run('UPDATE sessions SET complete = ? WHERE sid = ?', [i.complete ? 1 : 0, sid]);
+    if (w.opened) this.run('UPDATE sessions SET openedAt = ? WHERE sid = ?', [now, sid]);
+    return sid;
+  }
+
+  private dropEntries(sid: number): void {
+    const entries = num(this.get('SELECT entries FROM sessions WHERE sid = ?', [sid])?.entries);
+    for (let c = 0; c <= chunkOf(Math.max(0, entries - 1)); c++)
+      this.run('DELETE FROM search WHERE rowid = ?', [chunkRowid(sid, c)]);
+    this.run('DELETE FROM entries WHERE sid = ?', [sid]);
+    this.run('DELETE FROM paths WHERE sid = ?', [sid]);
+    this.run('UPDATE sessions SET entries = 0, bytes = 0 WHERE sid = ?', [sid]);
+  }
+
+  private putEntries(sid: number, cwd: string, kept: Array<{ index: number; kept: KeptEntry }>): void {
+    const row = this.get('SELECT entries, bytes FROM sessions WHERE sid = ?', [sid]);
+    let entries = num(row?.entries);
+    let bytes = num(row?.bytes);
+    const chunks = new Set<number>();
+    for (const { index, kept: k } of kept) {
+      const size = k.json.length + k.text.length;
+      const old = this.get('SELECT size, text FROM entries WHERE sid = ? AND idx = ?', [sid, index]);
+      bytes += size - num(old?.size);
+      entries = Math.max(entries, index + 1);
+      this.run('INSERT OR REPLACE INTO entries (sid, idx, size, text, json) VALUES (?, ?, ?, ?, ?)', [
+        sid,
+        index,
+        size,
+        k.text,
+        k.json,
+      ]);
+      if (str(old?.text) !== k.text) chunks.add(chunkOf(index));
+      for (const p of k.paths) {
+        const abs = absoluteIn(cwd, p);
+        this.run(
+          `INSERT INTO paths (pathKey, sid, path, idx) VALUES (?, ?, ?, ?)
+           ON CONFLICT (pathKey, sid) DO UPDATE SET idx = min(idx, excluded.idx),
+             path = CASE WHEN excluded.idx < idx THEN excluded.path ELSE path END`,
+          [pathKey(abs), sid, abs, index],
+        );
+      }
+    }
+    for (const c of chunks) this.indexChunk(sid, c);
+    this.run('UPDATE sessions SET entries = ?, bytes = ? WHERE sid = ?', [entries, bytes, sid]);
+  }
+
+  /** Re-indexes one chunk of a session's entries (the unchanged ones are read back from the file). */
+  private indexChunk(sid: number, chunk: number): void {
+    const rowid = chunkRowid(sid, chunk);
+    const [from, to] = chunkRange(chunk);
+    this.run('DELETE FROM search WHERE rowid = ?', [rowid]);
+    this.run(
+      `INSERT INTO search (rowid, body) SELECT ?, group_concat(text, char(10)) FROM entries
+       WHERE sid = ? AND idx BETWEEN ? AND ? AND text != '' HAVING count(*) > 0`,
+      [rowid, sid, from, to],
+    );
+  }
+
+  private redactor(secrets: readonly string[]): Redactor {
+    const key = secrets.join('\0');
+    let r = this.redactors.get(key);
+    if (!r) {
+      if (this.redactors.size > 16) this.redactors.clear();
+      this.redactors.set(key, (r = new Redactor(secrets)));
+    }
+    return r;
+  }
+
+  /** What the library knows of one session. */
+  session(key: SessionKey): KeptSession | undefined {
+    const r = this.retry(() =>
+      this.get('SELECT * FROM sessions WHERE agent = ? AND session = ?', [key.agentId, key.sessionId]),
+    );
+    return r ? keptFrom(r) : undefined;
+  }
+
+  /** The kept sessions in a scope, most recently opened first. */
+  sessions(scope: Scope = {}): KeptSession[] {
+    const rows = this.retry(() =>
+      this.all(
+        `SELECT * FROM sessions WHERE (?1 IS NULL OR agent = ?1) AND (?2 IS NULL OR cwdKey = ?2) ORDER BY openedAt DESC`,
+        [scope.agentId ?? null, scope.cwd === undefined ? null : pathKey(scope.cwd)],
+      ),
+    );
+    return rows.map(keptFrom);
+  }
+
+  /** The kept entries of a session in order, as the chat shows them; undefined when none are kept. */
+  transcript(key: SessionKey): ThreadEntry[] | undefined {
+    const rows = this.retry(() =>
+      this.all(
+        `SELECT e.json FROM entries e JOIN sessions s ON s.sid = e.sid
+         WHERE s.agent = ? AND s.session = ? ORDER BY e.idx`,
+        [key.agentId, key.sessionId],
+      ),
+    );
+    if (!rows.length) return undefined;
+    return rows.map((r) => restored(JSON.parse(str(r.json)!) as ThreadEntry));
+  }
+
+  search(typed: string, scope: Scope = {}, limit = 50): SearchHit[] {
+    return this.retry(() => searchSessions(this, typed, scope, limit));
+  }
+
+  /** Kept sessions whose tool calls touched any of `paths` (the same file, spelled several ways). */
+  touched(paths: readonly string[], scope: Scope = {}): TouchedHit[] {
+    return this.retry(() =>
+      touchedBy(
+        this,
+        paths.map((p) => pathKey(p)),
+        scope,
+      ),
+    );
+  }
+
+  remove(key: SessionKey): void {
+    this.file.transaction(() => {
+      const sid = this.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [key.agentId, key.sessionId]);
+      if (sid) this.removeSid(num(sid.sid));
+    });
+  }
+
+  private removeSid(sid: number): void {
+    this.dropEntries(sid);
+    this.run('DELETE FROM sessions WHERE sid = ?', [sid]);
+  }
+
+  /** Forgets every kept session and gives the space back. */
+  clear(): void {
+    this.file.transaction(() => {
+      this.file.db.exec(`DELETE FROM entries; DELETE FROM paths; DELETE FROM sessions;
+        INSERT INTO search (search) VALUES ('delete-all');`);
+    });
+    this.retry(() => this.file.db.exec('VACUUM'));
+  }
+
+  stats(): LibraryStats {
+    return this.retry(() => {
+      const totals = this.get('SELECT count(*) AS n, coalesce(sum(entries), 0) AS e FROM sessions');
+      const { used, file } = this.usedBytes();
+      return {
+        sessions: num(totals?.n),
+        entries: num(totals?.e),
+        bytes: used,
+        fileBytes: file,
+        maxBytes: this.maxBytes,
+      };
+    });
+  }
+
+  private usedBytes(): { used: number; file: number } {
+    const size = num(this.get('PRAGMA page_size')?.page_size);
+    const pages = num(this.get('PRAGMA page_count')?.page_count);
+    const free = num(this.get('PRAGMA freelist_count')?.freelist_count);
+    return { used: (pages - free) * size, file: pages * size };
+  }
+
+  /**
+   * Keeps the file under the cap: the least recently opened sessions go first, never the one
+   * just written. Space freed is given back to the file system.
+   */
+  enforceCap(keep?: number): void {
+    let evicted = 0;
+    for (let round = 0; round < 8; round++) {
+      const used = this.retry(() => this.usedBytes().used);
+      if (used <= this.maxBytes) break;
+      const excess = used - this.maxBytes * EVICT_TO;
+      const done = this.file.transaction(() => {
+        let freed = 0;
+        let n = 0;
+        for (const r of this.all('SELECT sid, bytes FROM sessions ORDER BY openedAt ASC, sid ASC')) {
+          const sid = num(r.sid);
+          if (sid === keep) continue;
+          this.removeSid(sid);
+          n++;
+          freed += num(r.bytes);
+          if (freed >= excess) break;
+        }
+        return n;
+      });
+      if (done === 0) break;
+      evicted += done;
+      this.retry(() => this.file.db.exec('PRAGMA incremental_vacuum'));
+    }
+    if (evicted)
+      this.log(`The session library was over its size limit: ${evicted} least recently opened sessions were removed.`);
+  }
+
+  close(): void {
+    for (const s of this.statements.values()) if (!s.isFinalized) s.finalize();
+    this.statements.clear();
+    this.file.close();
+  }
+}
