@@ -61,6 +61,7 @@ if (tests) {
         ...entries('test/webview'),
         ...entries('test/host'),
         ...entries('test/bench'),
+        'test/support/libraryWriter.ts',
       ],
       outbase: 'test',
       outdir: 'out/test',

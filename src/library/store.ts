@@ -29,7 +29,10 @@ export interface StoreOptions {
   /** The extension's global storage directory (not synced). */
   dir: string;
   maxBytes: number;
+  /** The clock for kept and opened times. */
   now?: () => number;
+  /** How long to wait for another window's transaction (tests shorten it). */
+  busyWaitMs?: number;
   log?: (message: string) => void;
 }
 
@@ -88,7 +91,7 @@ export class LibraryStore implements Queries {
   }
 
   private static openFile(path: string, opts: StoreOptions): LibraryStore {
-    const file = new SqliteFile(path, opts.now);
+    const file = new SqliteFile(path, opts.busyWaitMs);
     try {
       const store = new LibraryStore(file, opts.maxBytes, opts);
       store.prepare();
