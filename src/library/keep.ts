@@ -16,7 +16,11 @@ export const MAX_DIFF_TEXT = 512 * 1024;
 /** Masks secrets in the JSON text of an entry (the log's redaction: see `Redactor.json`). */
 export type RedactJson = (json: string) => string;
 
-/** An entry as the library stores it: the JSON to write and what search and the file query need. */
+/**
+ * An entry as the library stores it: the JSON to write and what search and the file query
+ * need. A message's text is its searchable text, so it is stored once: the JSON leaves it out
+ * and {@link entryFrom} puts it back.
+ */
 export interface KeptEntry {
   json: string;
   /** Searchable text: messages, tool call titles and paths (thoughts and tool output are not searched). */
@@ -136,5 +140,18 @@ export function keepEntry(entry: ThreadEntry, redact: RedactJson): KeptEntry | u
   } catch {
     return undefined;
   }
-  return { json, text: searchText(kept), paths: kept.type === 'tool' ? toolPaths(kept) : [] };
+  const text = searchText(kept);
+  const paths = kept.type === 'tool' ? toolPaths(kept) : [];
+  if ((kept.type === 'user' || kept.type === 'agent') && kept.text === text) {
+    const { text: _, ...rest } = kept;
+    return { json: JSON.stringify(rest), text, paths };
+  }
+  return { json, text, paths };
+}
+
+/** The entry a stored row holds: its JSON, with a message's text put back from the searchable text. */
+export function entryFrom(text: string, json: string): ThreadEntry {
+  const entry = JSON.parse(json) as ThreadEntry;
+  if ((entry.type === 'user' || entry.type === 'agent') && typeof entry.text !== 'string') entry.text = text;
+  return entry;
 }

@@ -60,9 +60,29 @@ export function timeOf(updatedAt: string | null | undefined): number | undefined
   return Number.isNaN(t) ? undefined : t;
 }
 
+const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** Where each word first starts a token in `text` (case and diacritics folded), or -1. */
 export function wordStarts(text: string, words: readonly string[]): number[] {
   const found = words.map(() => -1);
+  if (!words.length) return found;
+  const folded = fold(text);
+  if (folded.length === text.length) {
+    // Folding kept every position: one pass of a regular expression over the folded text.
+    const starts = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${words.map(escape).join('|')})`, 'gu');
+    let left = words.length;
+    for (const m of folded.matchAll(starts)) {
+      for (let i = 0; i < words.length; i++) {
+        if (found[i] === -1 && folded.startsWith(words[i]!, m.index)) {
+          found[i] = m.index;
+          left--;
+        }
+      }
+      if (left === 0) break;
+    }
+    return found;
+  }
+  // Some characters fold to more or fewer (Hangul, ligatures): token by token, in the original's positions.
   let left = words.length;
   for (const m of text.matchAll(TOKEN)) {
     const token = fold(m[0]);

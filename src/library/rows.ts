@@ -8,6 +8,8 @@ export type Row = Record<string, SQLiteValue>;
 export interface Queries {
   all(sql: string, values?: SQLiteValue[]): Row[];
   get(sql: string, values?: SQLiteValue[]): Row | undefined;
+  /** The searchable texts of one chunk of a session's entries, by entry index (cached). */
+  chunkTexts(sid: number, chunk: number): ReadonlyArray<{ index: number; text: string }>;
 }
 
 export const str = (v: SQLiteValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -4,8 +4,11 @@
  * agents), and an older extension leaves a newer file alone.
  *
  * - `sessions`: one row per kept session, with what the agent last reported of it.
- * - `entries`: the transcript, one row per chat entry (its JSON, and the text search looks
- *   through); a change to an entry rewrites that row only.
+ * - `entries`: the transcript, one row per chat entry: the text search looks through, then the
+ *   entry's JSON (a message's text is stored once, as its searchable text). The row's id is
+ *   the session's id shifted left by {@link ENTRY_BITS} plus the entry's index, so a session's
+ *   entries lie together in the file in order: reading a chunk or a transcript reads
+ *   neighbouring pages. A change to an entry rewrites that row only.
  * - `paths`: per session, each file its tool calls touched and the first entry that did.
  * - `search`: an FTS5 index (contentless, rowids only: small on disk) of the entries' text in
  *   chunks of {@link CHUNK} entries; a chunk's rowid is the session's id shifted left by
@@ -16,8 +19,15 @@ export const FILE_NAME = 'library.sqlite';
 
 /** Entries per indexed chunk: a change re-indexes one chunk, and a session has few rows. */
 export const CHUNK = 32;
+export const ENTRY_BITS = 20;
+/** Entries past this index share the last row of their session (a session of a million entries). */
+export const MAX_ENTRY = 2 ** ENTRY_BITS - 1;
 export const CHUNK_BITS = 16;
 export const MAX_CHUNK = 2 ** CHUNK_BITS - 1;
+
+export function entryId(sid: number, index: number): number {
+  return sid * 2 ** ENTRY_BITS + Math.min(index, MAX_ENTRY);
+}
 
 export function chunkOf(index: number): number {
   return Math.min(Math.floor(index / CHUNK), MAX_CHUNK);
@@ -32,8 +42,10 @@ export function chunkRange(chunk: number): [number, number] {
   return [chunk * CHUNK, chunk === MAX_CHUNK ? Number.MAX_SAFE_INTEGER : chunk * CHUNK + CHUNK - 1];
 }
 
+/** Set before the first table exists (and outside a transaction): they shape the file. */
+export const FILE_SETTINGS = 'PRAGMA page_size = 8192; PRAGMA auto_vacuum = INCREMENTAL';
+
 export const SCHEMA = `
-PRAGMA auto_vacuum = INCREMENTAL;
 CREATE TABLE sessions (
   sid INTEGER PRIMARY KEY,
   agent TEXT NOT NULL,
@@ -52,12 +64,10 @@ CREATE TABLE sessions (
 CREATE INDEX sessions_cwd ON sessions (cwdKey);
 CREATE INDEX sessions_opened ON sessions (openedAt);
 CREATE TABLE entries (
-  sid INTEGER NOT NULL,
-  idx INTEGER NOT NULL,
+  id INTEGER PRIMARY KEY,
   size INTEGER NOT NULL,
   text TEXT NOT NULL,
-  json TEXT NOT NULL,
-  PRIMARY KEY (sid, idx)
+  json TEXT NOT NULL
 );
 CREATE TABLE paths (
   pathKey TEXT NOT NULL,

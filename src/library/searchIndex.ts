@@ -5,8 +5,8 @@
  * are done here, on the few sessions that matched.
  */
 import { pathKey } from './pathKey';
-import { allQuery, bestText, compareRanked, prefixQuery, queryWords, snippet, timeOf } from './query';
-import { CHUNK_BITS, MAX_CHUNK, chunkRange, chunkRowid } from './schema';
+import { bestText, compareRanked, prefixQuery, queryWords, snippet, timeOf } from './query';
+import { CHUNK_BITS, chunkRowid } from './schema';
 import { keptFrom, type Queries, type Row } from './rows';
 import type { Scope, SearchHit, TouchedHit } from './types';
 
@@ -21,17 +21,31 @@ function sessionRows(store: Queries, sids: Iterable<number>): Row[] {
   return store.all('SELECT * FROM sessions WHERE sid IN (SELECT value FROM json_each(?))', [JSON.stringify([...sids])]);
 }
 
+/** The chunks (their rowids) that hold a word starting with `word`, read as one string. */
+function chunksWith(store: Queries, word: string): number[] {
+  const ids = store.get('SELECT group_concat(rowid) AS ids FROM search WHERE search MATCH ?', [prefixQuery(word)])?.ids;
+  return typeof ids === 'string' && ids ? ids.split(',').map(Number) : [];
+}
+
+const popcount = (n: number) => {
+  let c = 0;
+  for (; n; n &= n - 1) c++;
+  return c;
+};
+
 export function searchSessions(store: Queries, typed: string, scope: Scope, limit: number): SearchHit[] {
   const words = queryWords(typed);
   if (!words.length) return [];
-  // Bit i set: the session holds a word starting with words[i].
+  // Bit i set: the session (or the chunk) holds a word starting with words[i].
   const held = new Map<number, number>();
+  const chunks = new Map<number, Map<number, number>>();
   words.forEach((w, i) => {
-    for (const r of store.all(`SELECT DISTINCT rowid >> ${CHUNK_BITS} AS sid FROM search WHERE search MATCH ?`, [
-      prefixQuery(w),
-    ])) {
-      const sid = Number(r.sid);
+    for (const rowid of chunksWith(store, w)) {
+      const sid = Math.floor(rowid / 2 ** CHUNK_BITS);
       held.set(sid, (held.get(sid) ?? 0) | (1 << i));
+      let mine = chunks.get(sid);
+      if (!mine) chunks.set(sid, (mine = new Map()));
+      mine.set(rowid, (mine.get(rowid) ?? 0) | (1 << i));
     }
   });
   if (!held.size) return [];
@@ -39,19 +53,21 @@ export function searchSessions(store: Queries, typed: string, scope: Scope, limi
     .filter((r) => inScope(r, scope))
     .map((r) => {
       const mask = held.get(Number(r.sid)) ?? 0;
-      const mine = words.filter((_, i) => mask & (1 << i));
-      return { r, mine, matched: mine.length, time: timeOf(r.updatedAt as string | null) ?? Number(r.keptAt) };
+      return { r, mask, matched: popcount(mask), time: timeOf(r.updatedAt as string | null) ?? Number(r.keptAt) };
     })
     .sort(compareRanked)
     .slice(0, limit);
-  return ranked.map(({ r, mine, matched }) => {
+  return ranked.map(({ r, mask, matched }) => {
     const s = keptFrom(r);
     const hit: SearchHit = { agentId: s.agentId, sessionId: s.sessionId, cwd: s.cwd, matched, words: words.length };
     if (s.title !== undefined) hit.title = s.title;
     if (s.updatedAt !== undefined) hit.updatedAt = s.updatedAt;
-    const found = bestEntry(store, Number(r.sid), mine);
+    const found = bestEntry(store, Number(r.sid), chunks.get(Number(r.sid))!, words, mask);
     if (found) {
-      hit.snippet = snippet(found.text, mine);
+      hit.snippet = snippet(
+        found.text,
+        words.filter((_, i) => mask & (1 << i)),
+      );
       hit.entryIndex = found.index;
     }
     return hit;
@@ -59,31 +75,33 @@ export function searchSessions(store: Queries, typed: string, scope: Scope, limi
 }
 
 /**
- * The entry of a session that shows its matched words best: in the first chunk that holds all
- * of them (or, when they are spread over chunks, the first that holds the first word), the
- * entry that holds the most.
+ * The entry of a session that shows its words best: in the first chunk that holds the most of
+ * them (all, when one does), the entry that holds the most.
  */
-function bestEntry(store: Queries, sid: number, words: string[]): { index: number; text: string } | undefined {
-  const lo = chunkRowid(sid, 0);
-  const hi = chunkRowid(sid, MAX_CHUNK);
-  const first = (query: string) =>
-    store.get('SELECT rowid FROM search WHERE search MATCH ? AND rowid BETWEEN ? AND ? ORDER BY rowid LIMIT 1', [
-      query,
-      lo,
-      hi,
-    ]);
-  const row = first(allQuery(words)) ?? first(prefixQuery(words[0]!));
-  if (!row) return undefined;
-  const [from, to] = chunkRange(Number(row.rowid) - lo);
-  const entries = store.all(
-    "SELECT idx, text FROM entries WHERE sid = ? AND idx BETWEEN ? AND ? AND text != '' ORDER BY idx",
-    [sid, from, to],
+function bestEntry(
+  store: Queries,
+  sid: number,
+  chunks: Map<number, number>,
+  words: string[],
+  mask: number,
+): { index: number; text: string } | undefined {
+  let best = -1;
+  let bestCount = 0;
+  for (const [rowid, m] of chunks) {
+    const n = popcount(m);
+    if (n > bestCount || (n === bestCount && rowid < best)) {
+      best = rowid;
+      bestCount = n;
+    }
+  }
+  if (best < 0) return undefined;
+  const entries = store.chunkTexts(sid, best - chunkRowid(sid, 0));
+  const mine = words.filter((_, i) => mask & (chunks.get(best) ?? 0) & (1 << i));
+  const at = bestText(
+    entries.map((e) => e.text),
+    mine,
   );
-  const best = bestText(
-    entries.map((e) => String(e.text)),
-    words,
-  );
-  return best < 0 ? undefined : { index: Number(entries[best]!.idx), text: String(entries[best]!.text) };
+  return at < 0 ? undefined : entries[at];
 }
 
 /** Kept sessions that touched a file (any of its keys), newest first, with the first entry that did. */

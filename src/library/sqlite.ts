@@ -89,8 +89,20 @@ export class SqliteFile {
 
   /** Runs `fn` in one transaction (all of it or none of it reaches the file). */
   transaction<T>(fn: () => T): T {
+    return this.within('BEGIN IMMEDIATE', fn);
+  }
+
+  /**
+   * Runs the statements of `fn` as one read: the lock (a directory made and removed, slow on
+   * some file systems) is taken once for all of them, and they all see the same state.
+   */
+  read<T>(fn: () => T): T {
+    return this.within('BEGIN', fn);
+  }
+
+  private within<T>(begin: string, fn: () => T): T {
     return this.retry(() => {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.db.exec(begin);
       try {
         const out = fn();
         this.db.exec('COMMIT');

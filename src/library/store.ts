@@ -10,9 +10,20 @@ import { join } from 'node:path';
 import type { SQLiteValue, Statement } from 'node-sqlite3-wasm';
 import { Redactor } from '../agent/redact';
 import type { ThreadEntry } from '../protocol/entries';
-import { keepEntry, type KeptEntry } from './keep';
+import { entryFrom, keepEntry, type KeptEntry } from './keep';
 import { absoluteIn, pathKey } from './pathKey';
-import { DROP, FILE_NAME, FORMAT_VERSION, SCHEMA, chunkOf, chunkRange, chunkRowid } from './schema';
+import {
+  DROP,
+  FILE_NAME,
+  FILE_SETTINGS,
+  FORMAT_VERSION,
+  MAX_ENTRY,
+  SCHEMA,
+  entryId,
+  chunkOf,
+  chunkRange,
+  chunkRowid,
+} from './schema';
 import { searchSessions, touchedBy } from './searchIndex';
 import { keptFrom, num, str, type Queries, type Row } from './rows';
 import { ensureDir, isCorrupt, setAside, SqliteFile } from './sqlite';
@@ -36,6 +47,8 @@ export interface StoreOptions {
   log?: (message: string) => void;
 }
 
+/** Chunks whose texts stay in memory for snippets (about 16 KB each). */
+const CACHED_CHUNKS = 256;
 /** Eviction frees space down to this share of the cap, so it does not run on every write. */
 const EVICT_TO = 0.9;
 /** An entry that redaction could not keep as JSON stays a placeholder, so indexes stay aligned. */
@@ -60,6 +73,12 @@ function restored(entry: ThreadEntry): ThreadEntry {
 export class LibraryStore implements Queries {
   private readonly statements = new Map<string, Statement>();
   private readonly redactors = new Map<string, Redactor>();
+  /**
+   * Chunks' texts read for snippets, most recent last: the next keystroke mostly finds the same
+   * sessions. Dropped on every write here, and when another window wrote (`data_version`).
+   */
+  private readonly texts = new Map<string, Array<{ index: number; text: string }>>();
+  private dataVersion = -1;
   private readonly now: () => number;
   private readonly log: (message: string) => void;
 
@@ -105,13 +124,13 @@ export class LibraryStore implements Queries {
   private prepare(): void {
     const version = this.file.retry(() => num(this.get('PRAGMA user_version')?.user_version));
     if (version > FORMAT_VERSION) throw new LibraryTooNew(version);
-    this.file.db.exec('PRAGMA journal_mode = TRUNCATE');
+    // A larger page cache than the default 2 MB: a keystroke's search reads a few chunks of many sessions.
+    this.file.db.exec('PRAGMA journal_mode = TRUNCATE; PRAGMA cache_size = -8192');
     if (version === FORMAT_VERSION) return;
     if (version !== 0)
       this.log(`The session library's format ${version} is older than ${FORMAT_VERSION}: it starts anew.`);
-    // auto_vacuum only takes hold before the first table exists, and not inside a transaction.
-    this.file.retry(() => this.file.db.exec('PRAGMA auto_vacuum = INCREMENTAL'));
-    this.file.transaction(() => this.file.db.exec(DROP + SCHEMA.replace('PRAGMA auto_vacuum = INCREMENTAL;', '')));
+    this.file.retry(() => this.file.db.exec(FILE_SETTINGS));
+    this.file.transaction(() => this.file.db.exec(DROP + SCHEMA));
     if (version !== 0) this.file.retry(() => this.file.db.exec('VACUUM'));
   }
 
@@ -139,6 +158,11 @@ export class LibraryStore implements Queries {
     return this.file.retry(fn);
   }
 
+  /** Runs several statements as one read (one lock, one state). */
+  read<T>(fn: () => T): T {
+    return this.file.read(fn);
+  }
+
   setMaxBytes(maxBytes: number): void {
     this.maxBytes = maxBytes;
     this.enforceCap();
@@ -151,6 +175,7 @@ export class LibraryStore implements Queries {
       index,
       kept: keepEntry(entry, (json) => redact.json(json)) ?? keepEntry(PLACEHOLDER, (json) => json)!,
     }));
+    this.texts.clear();
     const sid = this.file.transaction(() => {
       const sid = this.upsertSession(w);
       if (w.reset) this.dropEntries(sid);
@@ -183,7 +208,7 @@ export class LibraryStore implements Queries {
     const entries = num(this.get('SELECT entries FROM sessions WHERE sid = ?', [sid])?.entries);
     for (let c = 0; c <= chunkOf(Math.max(0, entries - 1)); c++)
       this.run('DELETE FROM search WHERE rowid = ?', [chunkRowid(sid, c)]);
-    this.run('DELETE FROM entries WHERE sid = ?', [sid]);
+    this.run('DELETE FROM entries WHERE id BETWEEN ? AND ?', [entryId(sid, 0), entryId(sid, MAX_ENTRY)]);
     this.run('DELETE FROM paths WHERE sid = ?', [sid]);
     this.run('UPDATE sessions SET entries = 0, bytes = 0 WHERE sid = ?', [sid]);
   }
@@ -195,17 +220,12 @@ export class LibraryStore implements Queries {
     const chunks = new Set<number>();
     for (const { index, kept: k } of kept) {
       const size = k.json.length + k.text.length;
-      const old = this.get('SELECT size, text FROM entries WHERE sid = ? AND idx = ?', [sid, index]);
+      const id = entryId(sid, index);
+      const old = this.get('SELECT size, text FROM entries WHERE id = ?', [id]);
       bytes += size - num(old?.size);
       entries = Math.max(entries, index + 1);
-      this.run('INSERT OR REPLACE INTO entries (sid, idx, size, text, json) VALUES (?, ?, ?, ?, ?)', [
-        sid,
-        index,
-        size,
-        k.text,
-        k.json,
-      ]);
-      if (str(old?.text) !== k.text) chunks.add(chunkOf(index));
+      this.run('INSERT OR REPLACE INTO entries (id, size, text, json) VALUES (?, ?, ?, ?)', [id, size, k.text, k.json]);
+      if ((str(old?.text) ?? '') !== k.text) chunks.add(chunkOf(index));
       for (const p of k.paths) {
         const abs = absoluteIn(cwd, p);
         this.run(
@@ -227,8 +247,8 @@ export class LibraryStore implements Queries {
     this.run('DELETE FROM search WHERE rowid = ?', [rowid]);
     this.run(
       `INSERT INTO search (rowid, body) SELECT ?, group_concat(text, char(10)) FROM entries
-       WHERE sid = ? AND idx BETWEEN ? AND ? AND text != '' HAVING count(*) > 0`,
-      [rowid, sid, from, to],
+       WHERE id BETWEEN ? AND ? AND text != '' HAVING count(*) > 0`,
+      [rowid, entryId(sid, from), entryId(sid, to)],
     );
   }
 
@@ -252,7 +272,7 @@ export class LibraryStore implements Queries {
 
   /** The kept sessions in a scope, most recently opened first. */
   sessions(scope: Scope = {}): KeptSession[] {
-    const rows = this.retry(() =>
+    const rows = this.read(() =>
       this.all(
         `SELECT * FROM sessions WHERE (?1 IS NULL OR agent = ?1) AND (?2 IS NULL OR cwdKey = ?2) ORDER BY openedAt DESC`,
         [scope.agentId ?? null, scope.cwd === undefined ? null : pathKey(scope.cwd)],
@@ -263,24 +283,49 @@ export class LibraryStore implements Queries {
 
   /** The kept entries of a session in order, as the chat shows them; undefined when none are kept. */
   transcript(key: SessionKey): ThreadEntry[] | undefined {
-    const rows = this.retry(() =>
-      this.all(
-        `SELECT e.json FROM entries e JOIN sessions s ON s.sid = e.sid
-         WHERE s.agent = ? AND s.session = ? ORDER BY e.idx`,
-        [key.agentId, key.sessionId],
-      ),
-    );
+    const rows = this.read(() => {
+      const sid = this.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [key.agentId, key.sessionId]);
+      if (!sid) return [];
+      const from = entryId(num(sid.sid), 0);
+      return this.all('SELECT text, json FROM entries WHERE id BETWEEN ? AND ? ORDER BY id', [
+        from,
+        entryId(num(sid.sid), MAX_ENTRY),
+      ]);
+    });
     if (!rows.length) return undefined;
-    return rows.map((r) => restored(JSON.parse(str(r.json)!) as ThreadEntry));
+    return rows.map((r) => restored(entryFrom(str(r.text) ?? '', str(r.json)!)));
   }
 
   search(typed: string, scope: Scope = {}, limit = 50): SearchHit[] {
-    return this.retry(() => searchSessions(this, typed, scope, limit));
+    return this.read(() => {
+      const version = num(this.get('PRAGMA data_version')?.data_version);
+      if (version !== this.dataVersion) this.texts.clear();
+      this.dataVersion = version;
+      return searchSessions(this, typed, scope, limit);
+    });
+  }
+
+  chunkTexts(sid: number, chunk: number): ReadonlyArray<{ index: number; text: string }> {
+    const key = `${sid}:${chunk}`;
+    let texts = this.texts.get(key);
+    if (texts) {
+      this.texts.delete(key);
+    } else {
+      const [from, to] = chunkRange(chunk);
+      const base = entryId(sid, 0);
+      texts = this.all("SELECT id, text FROM entries WHERE id BETWEEN ? AND ? AND text != '' ORDER BY id", [
+        base + from,
+        entryId(sid, to),
+      ]).map((r) => ({ index: num(r.id) - base, text: str(r.text)! }));
+      if (this.texts.size >= CACHED_CHUNKS) this.texts.delete(this.texts.keys().next().value!);
+    }
+    this.texts.set(key, texts);
+    return texts;
   }
 
   /** Kept sessions whose tool calls touched any of `paths` (the same file, spelled several ways). */
   touched(paths: readonly string[], scope: Scope = {}): TouchedHit[] {
-    return this.retry(() =>
+    return this.read(() =>
       touchedBy(
         this,
         paths.map((p) => pathKey(p)),
@@ -297,12 +342,14 @@ export class LibraryStore implements Queries {
   }
 
   private removeSid(sid: number): void {
+    this.texts.clear();
     this.dropEntries(sid);
     this.run('DELETE FROM sessions WHERE sid = ?', [sid]);
   }
 
   /** Forgets every kept session and gives the space back. */
   clear(): void {
+    this.texts.clear();
     this.file.transaction(() => {
       this.file.db.exec(`DELETE FROM entries; DELETE FROM paths; DELETE FROM sessions;
         INSERT INTO search (search) VALUES ('delete-all');`);
@@ -311,7 +358,7 @@ export class LibraryStore implements Queries {
   }
 
   stats(): LibraryStats {
-    return this.retry(() => {
+    return this.read(() => {
       const totals = this.get('SELECT count(*) AS n, coalesce(sum(entries), 0) AS e FROM sessions');
       const { used, file } = this.usedBytes();
       return {
@@ -338,7 +385,7 @@ export class LibraryStore implements Queries {
   enforceCap(keep?: number): void {
     let evicted = 0;
     for (let round = 0; round < 8; round++) {
-      const used = this.retry(() => this.usedBytes().used);
+      const used = this.read(() => this.usedBytes().used);
       if (used <= this.maxBytes) break;
       const excess = used - this.maxBytes * EVICT_TO;
       const done = this.file.transaction(() => {

@@ -140,6 +140,18 @@ describe('library: store', () => {
     assert.equal(hit!.snippet, 'the turbine bearing overheated at noon');
   });
 
+  it('shows what another window wrote since the last search, not a remembered snippet', () => {
+    keep('s1', [user('the gearbox rattles')]);
+    assert.equal(store.search('gearbox')[0]!.snippet, 'the gearbox rattles');
+    const other = open();
+    try {
+      other.write({ agentId: 'a', sessionId: 's1', cwd: '/work/p', entries: entries([user('the gearbox hums now')]) });
+    } finally {
+      other.close();
+    }
+    assert.equal(store.search('gearbox')[0]!.snippet, 'the gearbox hums now');
+  });
+
   it('searches within a folder or an agent only when asked', () => {
     store.write({ agentId: 'a', sessionId: 'x', cwd: '/work/p', entries: entries([user('zebra')]) });
     store.write({ agentId: 'b', sessionId: 'y', cwd: '/work/q/', entries: entries([user('zebra')]) });
@@ -176,7 +188,7 @@ describe('library: store', () => {
   });
 
   it('evicts the least recently opened sessions first when over its size, never the one being written', () => {
-    const text = (n: number) => `${'payload '.repeat(2000)} ${n}`;
+    const text = (n: number) => `${'payload '.repeat(15_000)} ${n}`;
     for (let i = 0; i < 6; i++) {
       clock = 1_000 + i;
       keep(`s${i}`, [user(text(i))], { opened: true });
