@@ -232,6 +232,17 @@ describe('library: store', () => {
     assert.deepEqual(store.search('9876543210'), []);
   });
 
+  it('keeps a placeholder for an entry that redaction could not keep as JSON, so indexes stay aligned', () => {
+    keep('s1', [user('before'), agent('breaks'), user('after')], { secrets: ['"type":"'] });
+    const t = store.transcript({ agentId: 'a', sessionId: 's1' })!;
+    assert.equal(t.length, 3);
+    assert.deepEqual(
+      t.map((e) => e.type),
+      ['notice', 'notice', 'notice'],
+    );
+    assert.match((t[1] as { title: string }).title, /could not be kept safely/);
+  });
+
   it('forgets everything on clear', () => {
     keep('s1', [user('remember me')]);
     store.clear();
