@@ -6,6 +6,11 @@
 
 /** Words shorter than this are not looked up by content: a letter would match every session. */
 export const MIN_WORD = 2;
+/**
+ * Words this long or longer match as prefixes (the last one is still being typed); shorter
+ * ones only as whole words ("db", "ui"): as prefixes they would match nearly every session.
+ */
+export const PREFIX_FROM = 3;
 /** At most this many words of a query are looked up. */
 export const MAX_WORDS = 8;
 /** Characters of context a snippet shows before its first match. */
@@ -30,14 +35,15 @@ export function queryWords(typed: string): string[] {
   return [...words];
 }
 
-/** An FTS5 query for one word as a prefix (the word may still be being typed). */
-export function prefixQuery(word: string): string {
-  return `"${word.replace(/"/g, '""')}"*`;
+/** An FTS5 query for one word: a prefix, or a whole word when it is short (see {@link PREFIX_FROM}). */
+export function wordQuery(word: string): string {
+  const quoted = `"${word.replace(/"/g, '""')}"`;
+  return word.length >= PREFIX_FROM ? `${quoted}*` : quoted;
 }
 
-/** An FTS5 query that needs every word. */
-export function allQuery(words: readonly string[]): string {
-  return words.map(prefixQuery).join(' AND ');
+/** Whether a folded token holds the word as the index matches it. */
+export function tokenHolds(token: string, word: string): boolean {
+  return word.length >= PREFIX_FROM ? token.startsWith(word) : token === word;
 }
 
 /** A session's part in a search: how many of the query's words it holds, and when it was updated. */
@@ -69,11 +75,13 @@ export function wordStarts(text: string, words: readonly string[]): number[] {
   const folded = fold(text);
   if (folded.length === text.length) {
     // Folding kept every position: one pass of a regular expression over the folded text.
-    const starts = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${words.map(escape).join('|')})`, 'gu');
+    const alternatives = words.map((w) => (w.length >= PREFIX_FROM ? escape(w) : `${escape(w)}(?![\\p{L}\\p{N}_])`));
+    const starts = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives.join('|')})`, 'gu');
     let left = words.length;
     for (const m of folded.matchAll(starts)) {
       for (let i = 0; i < words.length; i++) {
-        if (found[i] === -1 && folded.startsWith(words[i]!, m.index)) {
+        const w = words[i]!;
+        if (found[i] === -1 && folded.startsWith(w, m.index) && (w.length >= PREFIX_FROM || m[0].length === w.length)) {
           found[i] = m.index;
           left--;
         }
@@ -87,7 +95,7 @@ export function wordStarts(text: string, words: readonly string[]): number[] {
   for (const m of text.matchAll(TOKEN)) {
     const token = fold(m[0]);
     for (let i = 0; i < words.length; i++) {
-      if (found[i] === -1 && token.startsWith(words[i]!)) {
+      if (found[i] === -1 && tokenHolds(token, words[i]!)) {
         found[i] = m.index;
         left--;
       }

@@ -10,6 +10,19 @@ export interface Queries {
   get(sql: string, values?: SQLiteValue[]): Row | undefined;
   /** The searchable texts of one chunk of a session's entries, by entry index (cached). */
   chunkTexts(sid: number, chunk: number): ReadonlyArray<{ index: number; text: string }>;
+  /** The rowids of the index chunks that hold a word (cached: typing changes the last word only). */
+  wordChunks(word: string): readonly number[];
+  /** Every kept session by its id, with what ranking reads of it (cached). */
+  sessionRows(): ReadonlyMap<number, SessionRow>;
+}
+
+/** A session's row with what a search reads on every keystroke, worked out once. */
+export interface SessionRow {
+  row: Row;
+  agent: string;
+  cwdKey: string;
+  /** The agent's `updatedAt` in milliseconds, else when it was first kept. */
+  time: number;
 }
 
 export const str = (v: SQLiteValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -78,7 +78,7 @@ CREATE TABLE paths (
 ) WITHOUT ROWID;
 CREATE INDEX paths_sid ON paths (sid);
 CREATE VIRTUAL TABLE search USING fts5(
-  body, content = '', contentless_delete = 1, detail = none, prefix = '2 3',
+  body, content = '', contentless_delete = 1, detail = none, prefix = '3 4 5 6',
   tokenize = "unicode61 tokenchars '_'"
 );
 PRAGMA user_version = ${FORMAT_VERSION};

@@ -5,26 +5,15 @@
  * are done here, on the few sessions that matched.
  */
 import { pathKey } from './pathKey';
-import { bestText, compareRanked, prefixQuery, queryWords, snippet, timeOf } from './query';
+import { bestText, compareRanked, queryWords, snippet, timeOf } from './query';
 import { CHUNK_BITS, chunkRowid } from './schema';
 import { keptFrom, type Queries, type Row } from './rows';
 import type { Scope, SearchHit, TouchedHit } from './types';
 
-function inScope(r: Row, scope: Scope): boolean {
+function inScope(r: { agent?: unknown; cwdKey?: unknown }, scope: Scope, cwdKey: string | undefined): boolean {
   if (scope.agentId !== undefined && r.agent !== scope.agentId) return false;
-  if (scope.cwd !== undefined && r.cwdKey !== pathKey(scope.cwd)) return false;
+  if (cwdKey !== undefined && r.cwdKey !== cwdKey) return false;
   return true;
-}
-
-/** The sessions' rows for a set of ids, in one statement. */
-function sessionRows(store: Queries, sids: Iterable<number>): Row[] {
-  return store.all('SELECT * FROM sessions WHERE sid IN (SELECT value FROM json_each(?))', [JSON.stringify([...sids])]);
-}
-
-/** The chunks (their rowids) that hold a word starting with `word`, read as one string. */
-function chunksWith(store: Queries, word: string): number[] {
-  const ids = store.get('SELECT group_concat(rowid) AS ids FROM search WHERE search MATCH ?', [prefixQuery(word)])?.ids;
-  return typeof ids === 'string' && ids ? ids.split(',').map(Number) : [];
 }
 
 const popcount = (n: number) => {
@@ -33,36 +22,50 @@ const popcount = (n: number) => {
   return c;
 };
 
+const SESSION_SPAN = 2 ** CHUNK_BITS;
+
+/** The first index in an ascending list at or above `value`. */
+function lowerBound(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export function searchSessions(store: Queries, typed: string, scope: Scope, limit: number): SearchHit[] {
   const words = queryWords(typed);
   if (!words.length) return [];
-  // Bit i set: the session (or the chunk) holds a word starting with words[i].
+  // Per word, the chunks that hold it (ascending rowids); per session, a bit per word it holds.
+  const lists = words.map((w) => store.wordChunks(w));
   const held = new Map<number, number>();
-  const chunks = new Map<number, Map<number, number>>();
-  words.forEach((w, i) => {
-    for (const rowid of chunksWith(store, w)) {
-      const sid = Math.floor(rowid / 2 ** CHUNK_BITS);
+  lists.forEach((list, i) => {
+    let last = -1;
+    for (const rowid of list) {
+      const sid = Math.floor(rowid / SESSION_SPAN);
+      if (sid === last) continue;
+      last = sid;
       held.set(sid, (held.get(sid) ?? 0) | (1 << i));
-      let mine = chunks.get(sid);
-      if (!mine) chunks.set(sid, (mine = new Map()));
-      mine.set(rowid, (mine.get(rowid) ?? 0) | (1 << i));
     }
   });
   if (!held.size) return [];
-  const ranked = sessionRows(store, held.keys())
-    .filter((r) => inScope(r, scope))
-    .map((r) => {
-      const mask = held.get(Number(r.sid)) ?? 0;
-      return { r, mask, matched: popcount(mask), time: timeOf(r.updatedAt as string | null) ?? Number(r.keptAt) };
-    })
-    .sort(compareRanked)
-    .slice(0, limit);
-  return ranked.map(({ r, mask, matched }) => {
-    const s = keptFrom(r);
+  const rows = store.sessionRows();
+  const cwdKey = scope.cwd === undefined ? undefined : pathKey(scope.cwd);
+  const ranked: Array<{ sid: number; mask: number; matched: number; time: number }> = [];
+  for (const [sid, mask] of held) {
+    const s = rows.get(sid);
+    if (s && inScope(s, scope, cwdKey)) ranked.push({ sid, mask, matched: popcount(mask), time: s.time });
+  }
+  ranked.sort(compareRanked);
+  return ranked.slice(0, limit).map(({ sid, mask, matched }) => {
+    const s = keptFrom(rows.get(sid)!.row);
     const hit: SearchHit = { agentId: s.agentId, sessionId: s.sessionId, cwd: s.cwd, matched, words: words.length };
     if (s.title !== undefined) hit.title = s.title;
     if (s.updatedAt !== undefined) hit.updatedAt = s.updatedAt;
-    const found = bestEntry(store, Number(r.sid), chunks.get(Number(r.sid))!, words, mask);
+    const found = bestEntry(store, sid, chunksOf(sid, lists), words);
     if (found) {
       hit.snippet = snippet(
         found.text,
@@ -74,6 +77,17 @@ export function searchSessions(store: Queries, typed: string, scope: Scope, limi
   });
 }
 
+/** A session's chunks that hold any of the words, with a bit per word each holds. */
+function chunksOf(sid: number, lists: ReadonlyArray<readonly number[]>): Map<number, number> {
+  const out = new Map<number, number>();
+  const lo = sid * SESSION_SPAN;
+  lists.forEach((list, i) => {
+    for (let at = lowerBound(list, lo); at < list.length && list[at]! < lo + SESSION_SPAN; at++)
+      out.set(list[at]!, (out.get(list[at]!) ?? 0) | (1 << i));
+  });
+  return out;
+}
+
 /**
  * The entry of a session that shows its words best: in the first chunk that holds the most of
  * them (all, when one does), the entry that holds the most.
@@ -83,7 +97,6 @@ function bestEntry(
   sid: number,
   chunks: Map<number, number>,
   words: string[],
-  mask: number,
 ): { index: number; text: string } | undefined {
   let best = -1;
   let bestCount = 0;
@@ -96,7 +109,7 @@ function bestEntry(
   }
   if (best < 0) return undefined;
   const entries = store.chunkTexts(sid, best - chunkRowid(sid, 0));
-  const mine = words.filter((_, i) => mask & (chunks.get(best) ?? 0) & (1 << i));
+  const mine = words.filter((_, i) => (chunks.get(best) ?? 0) & (1 << i));
   const at = bestText(
     entries.map((e) => e.text),
     mine,
@@ -112,8 +125,9 @@ export function touchedBy(store: Queries, keys: readonly string[], scope: Scope)
     [JSON.stringify([...new Set(keys)])],
   );
   const bySession = new Map<number, Row>();
+  const cwdKey = scope.cwd === undefined ? undefined : pathKey(scope.cwd);
   for (const r of rows) {
-    if (!inScope(r, scope)) continue;
+    if (!inScope(r, scope, cwdKey)) continue;
     const seen = bySession.get(Number(r.sid));
     if (!seen || Number(r.touchedIdx) < Number(seen.touchedIdx)) bySession.set(Number(r.sid), r);
   }

@@ -11,6 +11,7 @@ import type { SQLiteValue, Statement } from 'node-sqlite3-wasm';
 import { Redactor } from '../agent/redact';
 import type { ThreadEntry } from '../protocol/entries';
 import { entryFrom, keepEntry, type KeptEntry } from './keep';
+import { timeOf, wordQuery } from './query';
 import { absoluteIn, pathKey } from './pathKey';
 import {
   DROP,
@@ -25,7 +26,7 @@ import {
   chunkRowid,
 } from './schema';
 import { searchSessions, touchedBy } from './searchIndex';
-import { keptFrom, num, str, type Queries, type Row } from './rows';
+import { keptFrom, num, str, type Queries, type Row, type SessionRow } from './rows';
 import { ensureDir, isCorrupt, setAside, SqliteFile } from './sqlite';
 import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
 
@@ -49,6 +50,8 @@ export interface StoreOptions {
 
 /** Chunks whose texts stay in memory for snippets (about 16 KB each). */
 const CACHED_CHUNKS = 256;
+/** Words whose chunks stay in memory (a word matching every chunk of 2,000 sessions: 16,000 numbers). */
+const CACHED_WORDS = 32;
 /** Eviction frees space down to this share of the cap, so it does not run on every write. */
 const EVICT_TO = 0.9;
 /** An entry that redaction could not keep as JSON stays a placeholder, so indexes stay aligned. */
@@ -78,6 +81,8 @@ export class LibraryStore implements Queries {
    * sessions. Dropped on every write here, and when another window wrote (`data_version`).
    */
   private readonly texts = new Map<string, Array<{ index: number; text: string }>>();
+  private readonly words = new Map<string, number[]>();
+  private rows: Map<number, SessionRow> | undefined;
   private dataVersion = -1;
   private readonly now: () => number;
   private readonly log: (message: string) => void;
@@ -175,7 +180,7 @@ export class LibraryStore implements Queries {
       index,
       kept: keepEntry(entry, (json) => redact.json(json)) ?? keepEntry(PLACEHOLDER, (json) => json)!,
     }));
-    this.texts.clear();
+    this.forget();
     const sid = this.file.transaction(() => {
       const sid = this.upsertSession(w);
       if (w.reset) this.dropEntries(sid);
@@ -299,10 +304,42 @@ export class LibraryStore implements Queries {
   search(typed: string, scope: Scope = {}, limit = 50): SearchHit[] {
     return this.read(() => {
       const version = num(this.get('PRAGMA data_version')?.data_version);
-      if (version !== this.dataVersion) this.texts.clear();
+      if (version !== this.dataVersion) this.forget();
       this.dataVersion = version;
       return searchSessions(this, typed, scope, limit);
     });
+  }
+
+  /** Drops what searches remember: the file changed. */
+  private forget(): void {
+    this.texts.clear();
+    this.words.clear();
+    this.rows = undefined;
+  }
+
+  wordChunks(word: string): readonly number[] {
+    let ids = this.words.get(word);
+    if (ids) {
+      this.words.delete(word);
+    } else {
+      const list = this.get('SELECT group_concat(rowid) AS ids FROM search WHERE search MATCH ?', [
+        wordQuery(word),
+      ])?.ids;
+      ids = typeof list === 'string' && list ? list.split(',').map(Number) : [];
+      if (this.words.size >= CACHED_WORDS) this.words.delete(this.words.keys().next().value!);
+    }
+    this.words.set(word, ids);
+    return ids;
+  }
+
+  sessionRows(): ReadonlyMap<number, SessionRow> {
+    this.rows ??= new Map(
+      this.all('SELECT * FROM sessions').map((row) => [
+        num(row.sid),
+        { row, agent: str(row.agent)!, cwdKey: str(row.cwdKey)!, time: timeOf(str(row.updatedAt)) ?? num(row.keptAt) },
+      ]),
+    );
+    return this.rows;
   }
 
   chunkTexts(sid: number, chunk: number): ReadonlyArray<{ index: number; text: string }> {
@@ -342,14 +379,14 @@ export class LibraryStore implements Queries {
   }
 
   private removeSid(sid: number): void {
-    this.texts.clear();
+    this.forget();
     this.dropEntries(sid);
     this.run('DELETE FROM sessions WHERE sid = ?', [sid]);
   }
 
   /** Forgets every kept session and gives the space back. */
   clear(): void {
-    this.texts.clear();
+    this.forget();
     this.file.transaction(() => {
       this.file.db.exec(`DELETE FROM entries; DELETE FROM paths; DELETE FROM sessions;
         INSERT INTO search (search) VALUES ('delete-all');`);

@@ -10,7 +10,7 @@ import { create, insert, load, save, search as oramaSearch, type AnyOrama, type 
 import { Index } from 'flexsearch';
 import MiniSearch from 'minisearch';
 import { Database } from 'node-sqlite3-wasm';
-import { compareRanked, fold, prefixQuery, queryWords } from '../../src/library/query';
+import { PREFIX_FROM, compareRanked, fold, queryWords, wordQuery } from '../../src/library/query';
 import { corpusSession, corpusText, typedQueries } from './libraryCorpus';
 import { gc, median, percentile } from './lib';
 
@@ -49,7 +49,8 @@ function minisearch(): Candidate {
   let ms = new MiniSearch<{ id: number; text: string }>(options);
   return {
     add: (id, text) => ms.add({ id, text }),
-    find: (word) => ms.search(word, { prefix: true, fields: ['text'] }).map((r) => r.id as number),
+    find: (word) =>
+      ms.search(word, { prefix: word.length >= PREFIX_FROM, fields: ['text'] }).map((r) => r.id as number),
     save(dir) {
       writeFileSync(join(dir, 'minisearch.json'), JSON.stringify(ms));
       return statSync(join(dir, 'minisearch.json')).size;
@@ -61,7 +62,8 @@ function minisearch(): Candidate {
 }
 
 function flexsearch(): Candidate {
-  // "forward" indexes every prefix of each word: the only way FlexSearch matches while typing.
+  // "forward" indexes every prefix of each word: the only way FlexSearch matches while typing
+  // (so a two-letter word matches as a prefix here, where the others match it whole).
   const make = () => new Index({ tokenize: 'forward', encode: TOKEN, resolution: 1 });
   let ix = make();
   return {
@@ -90,7 +92,13 @@ function orama(): Candidate {
     add: (id, text) => void insert(db, { id: String(id), text }),
     find: (word) =>
       (
-        oramaSearch(db, { term: word, properties: ['text'], limit: 1_000_000, threshold: 1 }) as {
+        oramaSearch(db, {
+          term: word,
+          properties: ['text'],
+          limit: 1_000_000,
+          threshold: 1,
+          exact: word.length < PREFIX_FROM,
+        }) as {
           hits: Array<{ id: string }>;
         }
       ).hits.map((h) => Number(h.id)),
@@ -114,7 +122,7 @@ function fts5(dir: string): Candidate {
   let find = statement();
   return {
     add: (id, text) => void db.run('INSERT INTO s (rowid, body) VALUES (?, ?)', [id, text]),
-    find: (word) => find.all([prefixQuery(word)]).map((r) => Number(r.rowid)),
+    find: (word) => find.all([wordQuery(word)]).map((r) => Number(r.rowid)),
     save: () => statSync(file).size,
     load() {
       find.finalize();

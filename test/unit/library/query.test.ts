@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import {
   MAX_WORDS,
-  allQuery,
   bestText,
   compareRanked,
   fold,
-  prefixQuery,
+  tokenHolds,
+  wordQuery,
   queryWords,
   snippet,
   timeOf,
@@ -30,10 +30,13 @@ describe('library: search words', () => {
     assert.deepEqual(queryWords('!!'), []);
   });
 
-  it('quotes words for FTS5 as prefixes, doubling any quote', () => {
-    assert.equal(prefixQuery('abc'), '"abc"*');
-    assert.equal(prefixQuery('a"b'), '"a""b"*');
-    assert.equal(allQuery(['ab', 'cd']), '"ab"* AND "cd"*');
+  it('quotes words for FTS5 as prefixes, short ones as whole words, doubling any quote', () => {
+    assert.equal(wordQuery('abc'), '"abc"*');
+    assert.equal(wordQuery('a"b'), '"a""b"*');
+    assert.equal(wordQuery('db'), '"db"');
+    assert.equal(tokenHolds('dbconfig', 'db'), false);
+    assert.equal(tokenHolds('db', 'db'), true);
+    assert.equal(tokenHolds('dbconfig', 'dbc'), true);
   });
 
   it('ranks sessions with every word first, then more words, then the most recent', () => {
@@ -58,6 +61,9 @@ describe('library: search words', () => {
   it('finds where words start a token, not inside one', () => {
     assert.deepEqual(wordStarts('the Config parser reconfigured', ['conf', 'pars', 'zzz']), [4, 11, -1]);
     assert.deepEqual(wordStarts('Déjà vu', ['deja']), [0]);
+    assert.deepEqual(wordStarts('dbconfig and the db', ['db']), [17], 'a short word matches whole words only');
+    // Decomposed accents fold to fewer characters: the token path keeps the original positions.
+    assert.deepEqual(wordStarts('cafe\u0301 db here', ['db', 'her']), [6, 9]);
   });
 
   it('picks the text that holds the most words, the first on a tie', () => {

@@ -130,6 +130,22 @@ describe('library: store', () => {
     assert.equal(store.search('p').length, 0, 'a single letter is not looked up');
   });
 
+  it('matches a two-letter word whole, a longer one as a prefix', () => {
+    keep('whole', [user('the db is down')]);
+    keep('inside', [user('dbconfig is wrong')]);
+    assert.deepEqual(
+      store.search('db').map((h) => h.sessionId),
+      ['whole'],
+    );
+    assert.deepEqual(
+      store
+        .search('dbc')
+        .map((h) => h.sessionId)
+        .sort(),
+      ['inside'],
+    );
+  });
+
   it('finds a word in the middle of a long history, in its own entry', () => {
     const list: ThreadEntry[] = [];
     for (let i = 0; i < 300; i++) list.push(i % 2 ? agent(`answer number ${i}`) : user(`question number ${i}`));
