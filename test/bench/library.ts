@@ -38,8 +38,11 @@ function candidates(dir: string): CandidateResult[] {
     if (r.status !== 0) throw new Error(`candidate ${name} could not run (${r.status ?? r.signal})`);
     out.push(JSON.parse(r.stdout.trim().split('\n').pop()!) as CandidateResult);
   }
-  const hits = new Set(out.map((c) => c.hits));
-  if (hits.size !== 1) throw new Error(`the candidates found different sessions: ${out.map((c) => c.hits).join(', ')}`);
+  // FlexSearch matches a two-letter word as a prefix (the others as a whole word): it finds more.
+  const same = out.filter((c) => c.name !== 'flexsearch');
+  const flex = out.find((c) => c.name === 'flexsearch')!;
+  if (new Set(same.map((c) => c.hits)).size !== 1 || flex.hits < same[0]!.hits)
+    throw new Error(`the candidates found different sessions: ${out.map((c) => `${c.name} ${c.hits}`).join(', ')}`);
   return out;
 }
 
