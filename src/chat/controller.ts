@@ -11,6 +11,7 @@ import { SessionAttachment, type ChatDeps, type ChatTarget } from './attachment'
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
 import { Elicitations } from './elicitations';
 import { PermissionRequests } from './permissions';
+import { PromptQueue } from './promptQueue';
 import { TerminalViews } from './terminalViews';
 
 export type { ChatDeps, ChatTarget, OpenMode } from './attachment';
@@ -23,6 +24,8 @@ export type { ChatDeps, ChatTarget, OpenMode } from './attachment';
 export class ChatSession extends SessionAttachment {
   /** What the agent asked the user (`elicitation/create`), answered from the thread's cards. */
   readonly elicitations: Elicitations;
+  /** Follow-ups written during a turn, sent one per turn when it ends. */
+  readonly queue: PromptQueue;
   private prompting: AbortController | undefined;
   /** A prompt the agent refused for want of sign-in; it goes again once the chat can send. */
   private failedPrompt: string | undefined;
@@ -34,6 +37,7 @@ export class ChatSession extends SessionAttachment {
     this.permissions = new PermissionRequests(this.thread);
     this.terminals = this.register(new TerminalViews(this.thread));
     this.elicitations = this.register(new Elicitations(this.thread));
+    this.queue = this.register(new PromptQueue());
   }
 
   get isPrompting(): boolean {
@@ -50,6 +54,7 @@ export class ChatSession extends SessionAttachment {
     return {
       canPrompt: attached && !this.prompting,
       canCancel: this.prompting !== undefined,
+      canQueue: alive && this.prompting !== undefined,
       canSetMode: attached && (this.thread.meta.modes?.availableModes.length ?? 0) > 0,
       canSetConfig: attached && this.thread.meta.configOptions.length > 0,
       agentName: this.agentName,
@@ -81,8 +86,27 @@ export class ChatSession extends SessionAttachment {
     if (this.prompting) this.thread.markInterrupted();
   }
 
+  /** Sends `text` now, or queues it while a turn runs (it goes when the turn ends). */
   async prompt(text: string): Promise<void> {
+    if (this.prompting) {
+      if (!this.queue.add(text)) throw new Error('Too many follow-ups are queued: send or remove some first.');
+      return;
+    }
     return this.send(text, true);
+  }
+
+  /** The user's "Send now" on a queued follow-up (no turn running): it goes, and the queue resumes. */
+  async sendQueued(id: string): Promise<void> {
+    if (this.prompting) return;
+    const item = this.queue.take(id);
+    if (item) await this.send(item.text, true);
+  }
+
+  /** After a turn that ended by itself, or an edit that held the queue: the next follow-up goes. */
+  drainQueue(): void {
+    if (this.prompting || this.attaching || this.closed || !this.connection?.isAlive || !this.sessionId) return;
+    const next = this.queue.takeNext();
+    if (next) void this.send(next.text, true).catch((e) => this.thread.addNotice('error', this.deps.describeError(e)));
   }
 
   private resendFailedPrompt(): Promise<void> {
@@ -99,6 +123,7 @@ export class ChatSession extends SessionAttachment {
     if (this.prompting) throw new Error('A turn is already running.');
     const abort = (this.prompting = new AbortController());
     this.failedPrompt = undefined;
+    let ended = false;
     if (show) this.thread.addUserPrompt(text);
     this.thread.setStatus({ state: 'prompting' });
     this.capsEmitter.fire();
@@ -106,6 +131,7 @@ export class ChatSession extends SessionAttachment {
       const response = await c.prompt({ sessionId, prompt: [{ type: 'text', text }] }, abort.signal);
       if (response.stopReason === 'cancelled') this.thread.markInterrupted();
       else this.thread.markTurnEnded();
+      ended = response.stopReason !== 'cancelled';
       if (
         response.stopReason === 'max_tokens' ||
         response.stopReason === 'max_turn_requests' ||
@@ -134,8 +160,11 @@ export class ChatSession extends SessionAttachment {
       }
     } finally {
       this.prompting = undefined;
+      // Stop, a failure or a lost agent keeps what is queued without sending it.
+      if (!ended) this.queue.pause();
       this.capsEmitter.fire();
     }
+    if (ended) this.drainQueue();
   }
 
   /** `session/cancel`; the agent ends the turn with "cancelled" and answers pending permissions. */
