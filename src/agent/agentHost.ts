@@ -1,12 +1,12 @@
 import { Emitter } from '../base/event';
 import { Disposable, DisposableMap } from '../base/lifecycle';
 import { sameLaunch } from './config';
-import { AgentConnection, type ClientHandlers } from './connection';
-import { AgentExited } from './errors';
-import { tagged, TraceHint, type Logger } from './log';
+import type { ClientHandlers } from './clientApp';
+import { AgentConnection } from './connection';
+import { AgentExited, CannotList, StartRefused } from './errors';
+import { tagged, TraceHint, type Logger, type TraceLevel } from './log';
 import type { Timeouts } from './timeouts';
-import type { AgentConfig } from './types';
-import type { TraceLevel } from './wireTap';
+import type { AgentConfig, ListPage } from './types';
 
 /** Where one configured agent is in its life. */
 export type AgentState =
@@ -33,10 +33,6 @@ export interface AgentHostDeps {
 const RESTART_BASE_MS = 1000;
 const MAX_AUTO_RESTARTS = 3;
 const CRASH_WINDOW_MS = 5 * 60_000;
-
-export class StartRefused extends Error {
-  override readonly name = 'StartRefused';
-}
 
 /**
  * One configured agent: started on first need (`connect()`), shared by every folder and
@@ -91,6 +87,16 @@ export class AgentHost extends Disposable {
       this.starting = undefined;
     });
     return this.starting;
+  }
+
+  /**
+   * One page of `session/list`, starting the agent if needed. `CannotList`, before any request,
+   * when the agent does not advertise listing.
+   */
+  async listSessions(params: { cwd: string; cursor?: string }, signal?: AbortSignal): Promise<ListPage> {
+    const c = await this.connect();
+    if (!c.features.list) throw new CannotList(this.config.name);
+    return c.listSessions(params, signal);
   }
 
   private async start(): Promise<AgentConnection> {

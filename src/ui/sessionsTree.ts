@@ -1,15 +1,17 @@
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import { displayState, STATE_WORDS, type AgentDisplayState } from '../agent/auth';
-import { AgentExited, AuthRequired } from '../agent/errors';
+import { displayState, STATE_WORDS, type AgentDisplayState } from './agentStates';
+import { AgentExited } from '../agent/errors';
 import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
+import type { SessionLists } from '../sessions/sessionLists';
+import { stateRows } from '../sessions/stateRows';
 import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
-import { describeError, startFailure } from './errorText';
+import { describeError } from './errorText';
 import { canLogout, setContext } from './contextKeys';
-import { CannotList, type SessionLists } from './sessionLists';
+import { stateItem, type StateKind } from './stateItems';
 
 /** A workspace folder (only shown when the window has several). */
 export interface FolderNode {
@@ -34,8 +36,7 @@ export interface SessionNode {
 /** "Load more…", "Loading…", an error with Retry, "No sessions", a notice. */
 export interface StateNode {
   readonly type: 'state';
-  readonly kind:
-    'loadMore' | 'loading' | 'error' | 'empty' | 'notice' | 'stopped' | 'startFailed' | 'cannotList' | 'signIn';
+  readonly kind: StateKind;
   readonly list: SessionList;
   readonly host: AgentHost;
   readonly folder: vscode.WorkspaceFolder;
@@ -203,17 +204,16 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       label,
       detail,
     });
+    const rows = stateRows(list);
+    if (rows[0]?.kind === 'cannotList') return [state('cannotList', `${host.config.name} cannot list sessions`)];
     const out: TreeNode[] = [];
     const hostState = host.state;
     if (hostState.kind === 'failed' && hostState.error instanceof AgentExited) {
       // A process that never ran (a wrong command) needs the settings, not just a restart.
       const { error } = hostState;
       if (error.spawnError)
-        out.push(state('startFailed', `${host.config.name} could not be started`, startFailure(error)));
+        out.push(state('startFailed', `${host.config.name} could not be started`, error.startProblem));
       else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
-    }
-    if (list.state === 'error' && list.error instanceof CannotList) {
-      return [state('cannotList', `${host.config.name} cannot list sessions`)];
     }
     const nodes = this.nodesOf(list);
     const seen = new Set<string>();
@@ -223,16 +223,16 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       out.push(node);
     }
     for (const id of nodes.keys()) if (!seen.has(id)) nodes.delete(id);
-    if (list.notice) out.push(state('notice', list.notice));
-    if (list.state === 'loading' && list.items.length === 0) out.push(state('loading', 'Loading sessions…'));
-    else if (list.state === 'loadingMore') out.push(state('loading', 'Loading more…'));
-    else if (list.state === 'error') {
-      if (list.error instanceof AuthRequired) out.push(state('signIn', `Sign in to ${host.config.name}`));
-      else if (!(list.error instanceof AgentExited && out[0]?.type === 'state'))
-        out.push(state('error', describeError(list.error)));
-    } else if (list.nextCursor !== undefined) out.push(state('loadMore', 'Load more…'));
-    else if (list.items.length === 0 && list.loaded && list.state === 'idle')
-      out.push(state('empty', 'No sessions in this folder yet'));
+    for (const row of rows) {
+      if (row.kind === 'notice') out.push(state('notice', row.text));
+      else if (row.kind === 'loading') out.push(state('loading', row.more ? 'Loading more…' : 'Loading sessions…'));
+      else if (row.kind === 'signIn') out.push(state('signIn', `Sign in to ${host.config.name}`));
+      else if (row.kind === 'loadMore') out.push(state('loadMore', 'Load more…'));
+      else if (row.kind === 'empty') out.push(state('empty', 'No sessions in this folder yet'));
+      // A list that failed because the agent stopped says so once: the agent's row above.
+      else if (row.kind === 'error' && !(row.error instanceof AgentExited && out[0]?.type === 'state'))
+        out.push(state('error', describeError(row.error)));
+    }
     return out;
   }
 
@@ -343,57 +343,6 @@ const AGENT_ICONS: Record<AgentDisplayState, vscode.ThemeIcon> = {
   signIn: new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
 };
-
-function stateItem(node: StateNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
-  item.id = `state:${node.list.folder}:${node.host.config.id}:${node.kind}`;
-  item.contextValue = `state.${node.kind}`;
-  switch (node.kind) {
-    case 'loadMore':
-      item.iconPath = new vscode.ThemeIcon('ellipsis');
-      item.command = { command: 'acp.loadMore', title: 'Load more', arguments: [node] };
-      break;
-    case 'loading':
-      item.iconPath = new vscode.ThemeIcon('loading~spin');
-      break;
-    case 'error':
-      item.iconPath = new vscode.ThemeIcon('error');
-      item.tooltip = node.label;
-      item.command = { command: 'acp.retryList', title: 'Retry', arguments: [node] };
-      break;
-    case 'stopped':
-      item.iconPath = new vscode.ThemeIcon('debug-disconnect');
-      item.tooltip = node.detail;
-      item.command = { command: 'acp.restartAgent', title: 'Restart Agent', arguments: [node] };
-      break;
-    case 'startFailed':
-      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
-      item.description = node.detail;
-      item.tooltip = `${node.label}: ${node.detail ?? ''}\nClick to try again.`;
-      item.command = { command: 'acp.restartAgent', title: 'Restart Agent', arguments: [node] };
-      break;
-    case 'signIn':
-      item.iconPath = new vscode.ThemeIcon('account');
-      item.tooltip = `${node.host.config.name} asks you to sign in before it lists sessions.`;
-      item.command = { command: 'acp.signIn', title: 'Sign In', arguments: [node] };
-      break;
-    case 'cannotList':
-      item.iconPath = new vscode.ThemeIcon('info');
-      item.description = 'New Session';
-      item.command = { command: 'acp.newSession', title: 'New Session', arguments: [node] };
-      break;
-    case 'notice':
-      item.iconPath = new vscode.ThemeIcon('warning');
-      item.tooltip = node.label;
-      break;
-    case 'empty':
-      item.iconPath = new vscode.ThemeIcon('info');
-      item.description = 'New Session';
-      item.command = { command: 'acp.newSession', title: 'New Session', arguments: [node] };
-      break;
-  }
-  return item;
-}
 
 /**
  * The `cwd` a folder's sessions are listed with: the folder's absolute path as the user opened

@@ -3,8 +3,8 @@ import type { McpServer } from '@agentclientprotocol/sdk';
 import { parseAgents, type ConfigProblem } from '../agent/config';
 import { parseMcpServers } from '../agent/mcp';
 import type { AgentConfig } from '../agent/types';
-import type { TraceLevel } from '../agent/wireTap';
-import type { OpenMode } from '../chat/controller';
+import type { TraceLevel } from '../agent/log';
+import type { OpenMode } from '../chat/target';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 

@@ -4,10 +4,12 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentHost } from '../../src/agent/agentHost';
 import { signInMethods, terminalLaunch } from '../../src/agent/auth';
-import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
+import type { ClientHandlers } from '../../src/agent/clientApp';
+import { AgentConnection } from '../../src/agent/connection';
 import { AuthRequired, ProtocolError } from '../../src/agent/errors';
 import { MemoryLogger, silentLogger } from '../../src/agent/log';
-import { MissingSecret, resolveAgentEnv, withSignInEnv } from '../../src/agent/secrets';
+import { MissingSecret } from '../../src/agent/errors';
+import { resolveAgentEnv, withSignInEnv } from '../../src/agent/secrets';
 import type { AgentConfig } from '../../src/agent/types';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 

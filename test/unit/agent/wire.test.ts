@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { MessageTooLargeError } from '@agentclientprotocol/sdk';
 import { LineSplitter } from '../../../src/agent/ndjson';
-import { MemoryLogger } from '../../../src/agent/log';
+import { MemoryLogger, type TraceLevel } from '../../../src/agent/log';
 import { mcpValues, Redactor, withoutMcpValues } from '../../../src/agent/redact';
-import { WireCounter, wireStream, type TraceLevel } from '../../../src/agent/wireTap';
+import { WireCounter, wireStream } from '../../../src/agent/wireTap';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
