@@ -21,6 +21,9 @@ import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/trust';
 import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
+import { LibraryService } from './library/service';
+import { SessionLibrary } from './ui/sessionLibrary';
+import { registerLibraryCommands } from './ui/libraryCommands';
 
 /** What the extension hands to its own tests. */
 export interface AcpTestApi {
@@ -42,10 +45,14 @@ export interface AcpTestApi {
   readonly setTrustPrompt: typeof setTrustPrompt;
   /** A context key as the extension last set it (the workbench cannot be asked). */
   readonly contextKey: typeof contextKey;
+  /** The session library (kept transcripts), started on first use. */
+  readonly library: LibraryService;
 }
 
 /** The window's agents, so `deactivate()` can wait for them to stop. */
 let running: AgentRegistry | undefined;
+/** The library, so `deactivate()` lets its worker finish the last write. */
+let runningLibrary: LibraryService | undefined;
 
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
 export function activate(context: vscode.ExtensionContext): AcpTestApi {
@@ -76,10 +83,18 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     }),
   });
   running = agents;
+  // Kept transcripts live in global storage (not synced); nothing is read until first use.
+  const libraryService = new LibraryService({
+    workerPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'libraryWorker.js').fsPath,
+    dir: context.globalStorageUri.fsPath,
+    log: (m) => log.info(m),
+    failed: (m) => void vscode.window.showWarningMessage(`${m} Sessions open and work as without it.`),
+  });
   const applySettings = () => {
     const s = settings.value;
     for (const p of s.problems) log.warn(p.message);
     agents.update(s.agents, s.defaultAgent);
+    libraryService.configure(s.library);
   };
   applySettings();
   const cache = new SessionCache(
@@ -98,7 +113,8 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     },
     new McpSelector(log),
   );
-  const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp);
+  const library = new SessionLibrary(libraryService, log);
+  const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp, library);
   const tree = new SessionsTree(agents, lists, chats);
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
   const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: confirmModal };
@@ -131,8 +147,16 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
-      resumeSession({ agents, lists, chats: chats, settings }),
+      resumeSession({ agents, lists, chats: chats, settings, library: () => libraryService.get() }),
     ),
+    ...registerLibraryCommands({
+      agents,
+      lists,
+      chats,
+      service: libraryService,
+      library,
+      confirm: (m, a) => deps.confirm(m, a),
+    }),
     vscode.window.registerUriHandler({
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     }),
@@ -140,7 +164,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       continueLastSession({ agents, lists, chats: chats, settings }),
     ),
     { dispose: () => void agents.stopAll() },
+    library,
   );
+  runningLibrary = libraryService;
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
@@ -155,6 +181,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     setTrustPrompt,
     contextKey,
+    library: libraryService,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },
@@ -162,8 +189,10 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
 }
 
 /** VS Code waits for this promise: every agent's group gets SIGTERM, then SIGKILL, before the host goes. */
-export function deactivate(): Promise<void> | undefined {
+export async function deactivate(): Promise<void> {
   const agents = running;
+  const library = runningLibrary;
   running = undefined;
-  return agents?.stopAll();
+  runningLibrary = undefined;
+  await Promise.all([agents?.stopAll(), library?.close()]);
 }

@@ -103,6 +103,11 @@ export class AgentConnection extends Disposable {
     this.redactor.add(values);
   }
 
+  /** Every value the log hides: the agent's env, resolved secrets, MCP env and header values. */
+  get secretValues(): readonly string[] {
+    return this.redactor.secrets;
+  }
+
   /** The last request failed with `AuthRequired` and nothing has succeeded since. */
   get needsSignIn(): boolean {
     return this.authNeeded;

@@ -38,6 +38,11 @@ export class Redactor {
     this.forms = [...forms].sort((a, b) => b.length - a.length);
   }
 
+  /** The values hidden (the session library masks the same ones in what it keeps). */
+  get secrets(): string[] {
+    return [...this.values];
+  }
+
   /** Whether `value` is one of the values to hide. */
   has(value: string): boolean {
     return this.values.has(value);

@@ -17,17 +17,24 @@ export interface LibraryServiceOptions {
   /** The extension's global storage directory. */
   dir: string;
   log: (message: string) => void;
+  /** Told once, when the library could not start (the UI says so). */
+  failed?: (message: string) => void;
 }
 
 export class LibraryService implements IDisposable {
   private current: Library | undefined;
-  private failed = false;
+  private failed: string | undefined;
   private settings: LibrarySettings = { enabled: true, maxBytes: 256 * 1024 * 1024 };
 
   constructor(private readonly opts: LibraryServiceOptions) {}
 
   get enabled(): boolean {
-    return this.settings.enabled && !this.failed;
+    return this.settings.enabled && this.failed === undefined;
+  }
+
+  /** Why the library is off in this window, when it could not start. */
+  get failure(): string | undefined {
+    return this.failed;
   }
 
   configure(settings: LibrarySettings): void {
@@ -51,9 +58,10 @@ export class LibraryService implements IDisposable {
       this.current = library;
       library.ready.catch((e: unknown) => {
         if (this.current !== library) return;
-        this.failed = true;
         this.current = undefined;
-        this.opts.log(`The session library is off in this window: ${e instanceof Error ? e.message : String(e)}`);
+        this.failed = `The session library is off in this window: ${e instanceof Error ? e.message : String(e)}`;
+        this.opts.log(this.failed);
+        this.opts.failed?.(this.failed);
         void library.close();
       });
     }
