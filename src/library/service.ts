@@ -32,6 +32,11 @@ export class LibraryService implements IDisposable {
     return this.settings.enabled && this.failed === undefined;
   }
 
+  /** Where the library's file lives (the extension's global storage). */
+  get dir(): string {
+    return this.opts.dir;
+  }
+
   /** Why the library is off in this window, when it could not start. */
   get failure(): string | undefined {
     return this.failed;

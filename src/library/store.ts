@@ -10,24 +10,14 @@ import { join } from 'node:path';
 import type { SQLiteValue, Statement } from 'node-sqlite3-wasm';
 import { Redactor } from '../agent/redact';
 import type { ThreadEntry } from '../protocol/entries';
-import { entryFrom, keepEntry, type KeptEntry } from './keep';
+import { entryFrom, keepEntry } from './keep';
 import { timeOf, wordQuery } from './query';
-import { absoluteIn, pathKey } from './pathKey';
-import {
-  DROP,
-  FILE_NAME,
-  FILE_SETTINGS,
-  FORMAT_VERSION,
-  MAX_ENTRY,
-  SCHEMA,
-  entryId,
-  chunkOf,
-  chunkRange,
-  chunkRowid,
-} from './schema';
+import { pathKey } from './pathKey';
+import { DROP, FILE_NAME, FILE_SETTINGS, FORMAT_VERSION, MAX_ENTRY, SCHEMA, entryId, chunkRange } from './schema';
 import { searchSessions, touchedBy } from './searchIndex';
 import { keptFrom, num, str, type Queries, type Row, type SessionRow } from './rows';
 import { ensureDir, isCorrupt, setAside, SqliteFile } from './sqlite';
+import { dropEntries, putEntries, upsertSession } from './writes';
 import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
 
 /** The file was written by a newer extension: this one leaves it alone. */
@@ -182,79 +172,12 @@ export class LibraryStore implements Queries {
     }));
     this.forget();
     const sid = this.file.transaction(() => {
-      const sid = this.upsertSession(w);
-      if (w.reset) this.dropEntries(sid);
-      if (kept.length) this.putEntries(sid, w.cwd, kept);
+      const sid = upsertSession(this, w, this.now());
+      if (w.reset) dropEntries(this, sid);
+      if (kept.length) putEntries(this, sid, w.cwd, kept);
       return sid;
     });
     if (kept.length || w.reset) this.enforceCap(sid);
-  }
-
-  private upsertSession(w: SessionWrite): number {
-    const now = this.now();
-    this.run(
-      `INSERT INTO sessions (agent, session, cwd, cwdKey, keptAt, openedAt) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (agent, session) DO UPDATE SET cwd = excluded.cwd, cwdKey = excluded.cwdKey`,
-      [w.agentId, w.sessionId, w.cwd, pathKey(w.cwd), now, now],
-    );
-    const sid = num(
-      this.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId])?.sid,
-    );
-    const i = w.info;
-    if (i?.title !== undefined) this.run('UPDATE sessions SET title = ? WHERE sid = ?', [i.title, sid]);
-    if (i?.updatedAt !== undefined) this.run('UPDATE sessions SET updatedAt = ? WHERE sid = ?', [i.updatedAt, sid]);
-    if (i?.complete !== undefined)
-      this.run('UPDATE sessions SET complete = ? WHERE sid = ?', [i.complete ? 1 : 0, sid]);
-    if (w.opened) this.run('UPDATE sessions SET openedAt = ? WHERE sid = ?', [now, sid]);
-    return sid;
-  }
-
-  private dropEntries(sid: number): void {
-    const entries = num(this.get('SELECT entries FROM sessions WHERE sid = ?', [sid])?.entries);
-    for (let c = 0; c <= chunkOf(Math.max(0, entries - 1)); c++)
-      this.run('DELETE FROM search WHERE rowid = ?', [chunkRowid(sid, c)]);
-    this.run('DELETE FROM entries WHERE id BETWEEN ? AND ?', [entryId(sid, 0), entryId(sid, MAX_ENTRY)]);
-    this.run('DELETE FROM paths WHERE sid = ?', [sid]);
-    this.run('UPDATE sessions SET entries = 0, bytes = 0 WHERE sid = ?', [sid]);
-  }
-
-  private putEntries(sid: number, cwd: string, kept: Array<{ index: number; kept: KeptEntry }>): void {
-    const row = this.get('SELECT entries, bytes FROM sessions WHERE sid = ?', [sid]);
-    let entries = num(row?.entries);
-    let bytes = num(row?.bytes);
-    const chunks = new Set<number>();
-    for (const { index, kept: k } of kept) {
-      const size = k.json.length + k.text.length;
-      const id = entryId(sid, index);
-      const old = this.get('SELECT size, text FROM entries WHERE id = ?', [id]);
-      bytes += size - num(old?.size);
-      entries = Math.max(entries, index + 1);
-      this.run('INSERT OR REPLACE INTO entries (id, size, text, json) VALUES (?, ?, ?, ?)', [id, size, k.text, k.json]);
-      if ((str(old?.text) ?? '') !== k.text) chunks.add(chunkOf(index));
-      for (const p of k.paths) {
-        const abs = absoluteIn(cwd, p);
-        this.run(
-          `INSERT INTO paths (pathKey, sid, path, idx) VALUES (?, ?, ?, ?)
-           ON CONFLICT (pathKey, sid) DO UPDATE SET idx = min(idx, excluded.idx),
-             path = CASE WHEN excluded.idx < idx THEN excluded.path ELSE path END`,
-          [pathKey(abs), sid, abs, index],
-        );
-      }
-    }
-    for (const c of chunks) this.indexChunk(sid, c);
-    this.run('UPDATE sessions SET entries = ?, bytes = ? WHERE sid = ?', [entries, bytes, sid]);
-  }
-
-  /** Re-indexes one chunk of a session's entries (the unchanged ones are read back from the file). */
-  private indexChunk(sid: number, chunk: number): void {
-    const rowid = chunkRowid(sid, chunk);
-    const [from, to] = chunkRange(chunk);
-    this.run('DELETE FROM search WHERE rowid = ?', [rowid]);
-    this.run(
-      `INSERT INTO search (rowid, body) SELECT ?, group_concat(text, char(10)) FROM entries
-       WHERE id BETWEEN ? AND ? AND text != '' HAVING count(*) > 0`,
-      [rowid, entryId(sid, from), entryId(sid, to)],
-    );
   }
 
   private redactor(secrets: readonly string[]): Redactor {
@@ -380,7 +303,7 @@ export class LibraryStore implements Queries {
 
   private removeSid(sid: number): void {
     this.forget();
-    this.dropEntries(sid);
+    dropEntries(this, sid);
     this.run('DELETE FROM sessions WHERE sid = ?', [sid]);
   }
 

@@ -45,7 +45,7 @@ async function keptCurrent(a: AcpTestApi, agentId: string, sessionId: string, cw
 }
 
 /** Closes a chat of the first agent and waits until the agent heard `session/close`. */
-async function close(a: AcpTestApi, chat: ChatPanel): Promise<void> {
+async function close(chat: ChatPanel): Promise<void> {
   const sessionId = chat.session.sessionId!;
   const closes = methodsFor(sessionId).filter((m) => m === 'session/close').length;
   chat.panel.dispose();
@@ -116,7 +116,7 @@ describe('Session library', function () {
     const sessionId = chat.session.sessionId!;
     const shown = chat.session.thread.entries.length;
     await keptCurrent(a, agentId, sessionId, cwd());
-    await close(a, chat);
+    await close(chat);
 
     const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'auto'))!;
     await until('the kept transcript', () => again.session.thread.entries.length === shown);
@@ -140,7 +140,7 @@ describe('Session library', function () {
     await prompt(chat, 'a session about walruses');
     const sessionId = chat.session.sessionId!;
     await keptCurrent(a, agentId, sessionId, cwd());
-    await close(a, chat);
+    await close(chat);
 
     // The same session carried on by another client (here: the second agent on the same store).
     const other = (await a.chats.open({ agentId: 'elsewhere', sessionId, cwd: cwd() }, 'resume'))!;
@@ -169,7 +169,7 @@ describe('Session library', function () {
     await prompt(chat, 'about otters');
     const sessionId = chat.session.sessionId!;
     await keptCurrent(a, agentId, sessionId, cwd());
-    await close(a, chat);
+    await close(chat);
     const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'load'))!;
     await until('loaded', () => again.session.capabilities().canPrompt);
     assert.equal(methodsFor(sessionId).at(-1), 'session/load');
@@ -181,7 +181,7 @@ describe('Session library', function () {
     await prompt(chat, 'about beavers');
     const sessionId = chat.session.sessionId!;
     await keptCurrent(a, agentId, sessionId, cwd());
-    await close(a, chat);
+    await close(chat);
     const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'auto'))!;
     await until('resumed', () => again.session.capabilities().canPrompt);
     assert.equal(methodsFor(sessionId).at(-1), 'session/resume');
@@ -225,7 +225,7 @@ describe('Session library', function () {
     await until('kept', async () =>
       (await a.library.get()!.touched([path])).some((h) => h.sessionId === seeded.sessionId),
     );
-    await close(a, chat);
+    await close(chat);
 
     void vscode.commands.executeCommand('acp.library.sessionsThatTouched', vscode.Uri.file(path));
     await until('the sessions that touched it', async () => {
