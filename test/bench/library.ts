@@ -13,6 +13,7 @@ import { LibraryStore } from '../../src/library/store';
 import { repoRoot, tempDir } from '../support/refAgent';
 import { MESSAGES, corpusSession, typedQueries, uniqueWord } from './libraryCorpus';
 import { bytes, count, gc, median, ms, percentile, summary, table } from './lib';
+import { reopenFigures } from './libraryReopen';
 import type { CandidateResult } from './searchCandidates';
 
 const B = 'library';
@@ -174,6 +175,7 @@ async function main(): Promise<number> {
       cand.map((c) => `${c.name} ${ms(c.p95)}`).join(', '),
       `memory at ${count(SESSIONS)}: ${[best, ...others].map((c) => `${c.name} ${bytes(memoryAt(c))}`).join(', ')}`,
     );
+    await reopenFigures(dir.path);
     return 0;
   } finally {
     dir.cleanup();
