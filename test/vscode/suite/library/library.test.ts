@@ -2,7 +2,7 @@
 // is kept, Resume Session finds it by what was said, a kept session whose time has not moved
 // reopens from the library with `session/resume`, one that moved on elsewhere loads again.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -10,16 +10,13 @@ import type { AcpTestApi } from '../../../../src/extension';
 import type { ChatPanel } from '../../../../src/ui/chatPanel';
 import { suiteContext } from '../../../host/suiteContext';
 import { api, until } from '../../support';
+import { recorded } from '../../../support/chat';
 
 const record = join(mkdtempSync(join(tmpdir(), 'acp-library-suite-')), 'record.jsonl');
 
 /** The methods the first agent received for a session, in order (its `--record` file). */
 function methodsFor(sessionId: string): string[] {
-  if (!existsSync(record)) return [];
-  return readFileSync(record, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { method: string; params: { sessionId?: string } | null })
+  return recorded(record)
     .filter((m) => m.params?.sessionId === sessionId)
     .map((m) => m.method);
 }
