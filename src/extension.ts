@@ -22,6 +22,9 @@ import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/trust';
 import { openDocumentText } from './ui/workspaceFiles';
+import { LibraryService } from './library/service';
+import { SessionLibrary } from './ui/sessionLibrary';
+import { registerLibraryCommands } from './ui/libraryCommands';
 
 /** What the extension hands to its own tests. */
 export interface AcpTestApi {
@@ -43,10 +46,14 @@ export interface AcpTestApi {
   readonly setTrustPrompt: typeof setTrustPrompt;
   /** A context key as the extension last set it (the workbench cannot be asked). */
   readonly contextKey: typeof contextKey;
+  /** The session library (kept transcripts), started on first use. */
+  readonly library: LibraryService;
 }
 
 /** The window's agents, so `deactivate()` can wait for them to stop. */
 let running: AgentRegistry | undefined;
+/** The library, so `deactivate()` lets its worker finish the last write. */
+let runningLibrary: LibraryService | undefined;
 
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
 export function activate(context: vscode.ExtensionContext): AcpTestApi {
@@ -84,10 +91,18 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     }),
   });
   running = agents;
+  // Kept transcripts live in global storage (not synced); nothing is read until first use.
+  const libraryService = new LibraryService({
+    workerPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'libraryWorker.js').fsPath,
+    dir: context.globalStorageUri.fsPath,
+    log: (m) => log.info(m),
+    failed: (m) => void vscode.window.showWarningMessage(`${m} Sessions open and work as without it.`),
+  });
   const applySettings = () => {
     const s = settings.value;
     for (const p of s.problems) log.warn(p.message);
     agents.update(s.agents, s.defaultAgent);
+    libraryService.configure(s.library);
   };
   applySettings();
   const cache = new SessionCache(
@@ -106,7 +121,8 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     },
     new McpSelector(log),
   );
-  const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp);
+  const library = new SessionLibrary(libraryService, log);
+  const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp, library);
   const tree = new SessionsTree(agents, lists, chats);
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
   const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log: channel, confirm: confirmModal };
@@ -139,8 +155,16 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
-      resumeSession({ agents, lists, chats: chats, settings }),
+      resumeSession({ agents, lists, chats: chats, settings, library: () => libraryService.get() }),
     ),
+    ...registerLibraryCommands({
+      agents,
+      lists,
+      chats,
+      service: libraryService,
+      library,
+      confirm: (m, a) => deps.confirm(m, a),
+    }),
     vscode.window.registerUriHandler({
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     }),
@@ -148,7 +172,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       continueLastSession({ agents, lists, chats: chats, settings }),
     ),
     { dispose: () => void agents.stopAll() },
+    library,
   );
+  runningLibrary = libraryService;
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
@@ -163,6 +189,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     setTrustPrompt,
     contextKey,
+    library: libraryService,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },
@@ -170,8 +197,10 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
 }
 
 /** VS Code waits for this promise: every agent's group gets SIGTERM, then SIGKILL, before the host goes. */
-export function deactivate(): Promise<void> | undefined {
+export async function deactivate(): Promise<void> {
   const agents = running;
+  const library = runningLibrary;
   running = undefined;
-  return agents?.stopAll();
+  runningLibrary = undefined;
+  await Promise.all([agents?.stopAll(), library?.close()]);
 }

@@ -95,6 +95,11 @@ export class AgentConnection extends Disposable {
     return this.redactor.cut(s, max);
   }
 
+  /** Every value the log hides: the agent's env, resolved secrets, MCP env and header values. */
+  get secretValues(): readonly string[] {
+    return this.redactor.secrets;
+  }
+
   /** The last request failed with `AuthRequired` and nothing has succeeded since. */
   get needsSignIn(): boolean {
     return this.authNeeded;

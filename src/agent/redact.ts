@@ -48,6 +48,11 @@ export class Redactor {
     return this.forms[0]?.length ?? 0;
   }
 
+  /** The values hidden (the session library masks the same ones in what it keeps). */
+  get secrets(): string[] {
+    return [...this.values];
+  }
+
   /** Whether `value` is one of the values to hide. */
   has(value: string): boolean {
     return this.values.has(value);

@@ -38,8 +38,8 @@ const CANCELLED_TEXT: Record<LoadingPhase, string> = {
 export interface AttachmentOwner {
   /** A prompt turn is running: its end, not a quiet spell, closes its messages. */
   turnRunning(): boolean;
-  /** The session attached: the conversation may carry on what was refused before. */
-  attached(): void;
+  /** The session attached (`how`: created, loaded or resumed): the conversation may carry on what was refused before. */
+  attached(how: 'new' | 'load' | 'resume'): void;
   /** The agent went away: a turn under way is over. */
   lost(): void;
   /** What the panel may offer changed. */
@@ -165,6 +165,11 @@ export class SessionAttachment extends Disposable {
     await this.reattach();
   }
 
+  /** The thread shows a kept copy of the whole history (the session library's instant reopen). */
+  historyKept(): void {
+    this.historyState = 'loaded';
+  }
+
   /** "Open with history" on an open panel: replays the history into it unless it holds it already. */
   async openWithHistory(): Promise<void> {
     if (this.historyState === 'loaded' || this.attaching || !this.sessionId) return;
@@ -211,7 +216,7 @@ export class SessionAttachment extends Disposable {
       else if (phase === 'load') await this.load(connection, abort.signal);
       else await this.resume(connection, abort.signal);
       this.thread.setStatus({ state: 'idle' });
-      this.owner.attached();
+      this.owner.attached(phase);
     } catch (e) {
       this.attachFailed(e, phase, host, abort.signal.aborted);
     } finally {

@@ -10,6 +10,7 @@ import type { AgentHost } from '../agent/agentHost';
 import type { PinnedRoot } from '../agent/roots';
 import { Emitter, type Event } from '../base/event';
 import { Disposable } from '../base/lifecycle';
+import type { ThreadEntry } from '../protocol/entries';
 import type { ChatCapabilities, HistoryState } from '../protocol/messages';
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
 import type { AgentSource } from './agentSource';
@@ -41,6 +42,12 @@ export class ChatSession extends Disposable {
   private readonly capsEmitter = this.register(new Emitter<void>());
   /** Fires when what the panel may offer changed. */
   readonly onDidChangeCapabilities = this.capsEmitter.event;
+  private readonly attachEmitter = this.register(new Emitter<'new' | 'load' | 'resume'>());
+  /** Fires when the session attached: created, loaded (the whole history is in the thread) or resumed. */
+  readonly onDidAttach = this.attachEmitter.event;
+  private readonly turnEmitter = this.register(new Emitter<void>());
+  /** Fires when a prompt turn is over, however it ended. */
+  readonly onDidEndTurn = this.turnEmitter.event;
 
   constructor(
     agents: AgentSource | AgentHost,
@@ -54,7 +61,8 @@ export class ChatSession extends Disposable {
     this.attachment = this.register(
       new SessionAttachment(agents, target, deps, this.thread, {
         turnRunning: () => this.prompting !== undefined,
-        attached: () => {
+        attached: (how) => {
+          this.attachEmitter.fire(how);
           if (this.failedPrompt !== undefined) void this.resendFailedPrompt();
         },
         lost: () => {
@@ -115,6 +123,21 @@ export class ChatSession extends Disposable {
   /** Attaches the session (see {@link SessionAttachment.attach}). */
   attach(mode: OpenMode | 'new' = 'auto'): Promise<void> {
     return this.attachment.attach(mode);
+  }
+
+  /**
+   * Shows a kept copy of the whole history (the session library's, known to be current) in the
+   * empty thread, before the attach that resumes the session without a replay.
+   */
+  showKept(entries: readonly ThreadEntry[]): void {
+    if (this.thread.entries.length > 0) return;
+    this.thread.restore(entries);
+    this.attachment.historyKept();
+  }
+
+  /** "Reload History from Agent": replays the whole history with `session/load`, unless a turn is running. */
+  async reloadHistory(): Promise<void> {
+    if (!this.prompting) await this.attachment.attach('load');
   }
 
   /** After a restart: attach again, with a divider at the seam. */
@@ -247,6 +270,7 @@ export class ChatSession extends Disposable {
       // Stop, a failure or a lost agent keeps what is queued without sending it.
       if (!ended) this.queue.pause();
       this.capsEmitter.fire();
+      this.turnEmitter.fire();
     }
     if (ended) this.drainQueue();
   }

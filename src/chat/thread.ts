@@ -275,6 +275,12 @@ export class Thread implements IDisposable {
     this.fire();
   }
 
+  /** Shows kept entries as the history of an empty thread (the session library's instant reopen). */
+  restore(entries: readonly ThreadEntry[]): void {
+    for (const e of entries) this.push(e);
+    this.fire();
+  }
+
   /** A copy of the whole thread for a webview that (re)attaches. */
   snapshot(): ThreadSnapshot {
     return { entries: this.entries.map(cloneEntry), meta: { ...this.meta }, status: this.status };

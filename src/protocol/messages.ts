@@ -81,6 +81,8 @@ export const changedEvent = new NotificationType<ChangedParams>('changed');
 export const capabilitiesChangedEvent = new NotificationType<ChatCapabilities>('capabilitiesChanged');
 /** The queued follow-ups changed (one was added, edited, removed or sent). */
 export const queueChangedEvent = new NotificationType<QueueState>('queueChanged');
+/** Scroll to an entry (a session opened from a file it touched); sent after the entry itself. */
+export const revealEntryEvent = new NotificationType<{ index: number }>('revealEntry');
 
 // ---- webview → host ----
 

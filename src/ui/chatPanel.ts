@@ -15,6 +15,7 @@ import {
   changedEvent,
   copyTextRequest,
   queueChangedEvent,
+  revealEntryEvent,
   removeQueuedRequest,
   sendQueuedRequest,
   updateQueuedRequest,
@@ -54,6 +55,8 @@ export class ChatPanel extends Disposable {
   private gone = false;
   /** A message to the panel failed: from then on, entries that cannot be sent are replaced first. */
   private careful = false;
+  /** An entry to scroll to once the thread has it and the webview shows it. */
+  private revealing: number | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -82,7 +85,12 @@ export class ChatPanel extends Disposable {
           });
       }),
     );
-    this.register(session.thread.onDidChange((changes) => this.batcher.push(changes)));
+    this.register(
+      session.thread.onDidChange((changes) => {
+        this.batcher.push(changes);
+        this.tryReveal();
+      }),
+    );
     this.register(
       session.onDidChangeCapabilities(() => {
         if (this.ready) void this.channel.sendNotification(capabilitiesChangedEvent, session.capabilities());
@@ -155,6 +163,22 @@ export class ChatPanel extends Disposable {
           .map((entry, k) => ({ kind: 'entryAdded' as const, index: SNAPSHOT_HEAD + i + k, entry })),
       );
     }
+    this.tryReveal();
+  }
+
+  /** Scrolls the chat to an entry (a session opened from a file it touched), once it is there. */
+  revealEntry(index: number): void {
+    this.revealing = index;
+    this.tryReveal();
+  }
+
+  private tryReveal(): void {
+    const index = this.revealing;
+    if (index === undefined || !this.isShowing || this.session.thread.entries.length <= index) return;
+    this.revealing = undefined;
+    // The entry goes first, then the scroll to it.
+    this.batcher.flushNow();
+    void this.channel.sendNotification(revealEntryEvent, { index });
   }
 
   private handleRequests(): void {

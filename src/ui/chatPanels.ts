@@ -13,6 +13,7 @@ import { CHAT_VIEW_TYPE, ChatPanel, chatWebviewOptions } from './chatPanel';
 import { DiffContents } from './diffContents';
 import { describeError } from './errorText';
 import { noSuchAgent } from './messages';
+import type { SessionLibrary } from './sessionLibrary';
 import type { OpenChats } from './sessionsTree';
 
 const LAST_OPENED_KEY = 'acp.lastOpened';
@@ -36,6 +37,7 @@ export class ChatPanels extends Disposable implements OpenChats {
     private readonly state: vscode.Memento,
     logger: Logger,
     mcpServers: ChatDeps['mcpServers'] = () => [],
+    private readonly library?: SessionLibrary,
   ) {
     super();
     this.onDidChangeOpen = sessions.onDidChangeOpen;
@@ -62,6 +64,11 @@ export class ChatPanels extends Disposable implements OpenChats {
   get(agentId: string, sessionId: string): ChatPanel | undefined {
     const session = this.sessions.get(agentId, sessionId);
     return session && this.panels.get(session);
+  }
+
+  /** The chat panel in front, if a chat is the active editor. */
+  get active(): ChatPanel | undefined {
+    return this.all.find((p) => p.panel.active);
   }
 
   get all(): ChatPanel[] {
@@ -93,8 +100,34 @@ export class ChatPanels extends Disposable implements OpenChats {
       },
     );
     const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps));
-    void chat.session.attach(mode);
+    void this.attach(chat.session, mode);
     return chat;
+  }
+
+  /** Attaches a chat: from the session library at once when it keeps the session whole and current. */
+  private async attach(session: ChatSession, mode: OpenMode | 'new', fallback?: OpenMode): Promise<void> {
+    if (mode === 'new' || !this.library) return session.attach(fallback ?? mode);
+    const shown = await this.library.showKept(session, mode);
+    return session.attach(shown ? 'resume' : (fallback ?? mode));
+  }
+
+  /**
+   * Loads a session with no panel (indexing a folder, exporting a session not kept): the library
+   * records the load; the session is closed again once it is kept. Rejects when the load failed.
+   */
+  async loadInBackground(target: ChatTarget): Promise<ChatSession> {
+    const session = new ChatSession(this.agents, target, this.deps);
+    const recording = this.library?.record(session);
+    try {
+      await session.attach('load');
+      const status = session.thread.status;
+      if (status.state === 'error' || status.state === 'disconnected') throw new Error(status.message);
+      await recording?.flush();
+      return session;
+    } finally {
+      recording?.dispose();
+      void session.close();
+    }
   }
 
   /** After a window reload: the host has no thread, so the session is loaded again (resumed only when the agent cannot load). */
@@ -105,14 +138,17 @@ export class ChatPanels extends Disposable implements OpenChats {
       return;
     }
     const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps));
-    void chat.session.attach('load');
+    // Shown from the library when it keeps the session whole and current; else loaded again.
+    void this.attach(chat.session, 'auto', 'load');
   }
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
     const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger);
     this.panels.set(session, chat);
     this.sessions.add(session);
+    const recording = this.library?.record(session);
     panel.onDidDispose(() => {
+      recording?.dispose();
       this.panels.deleteAndLeak(session);
       // Out of the registry first: the agent's requests about it are answered "cancelled" from now on.
       this.sessions.remove(session);

@@ -9,7 +9,10 @@ import type { SessionLists } from '../sessions/sessionLists';
 import { stateRows } from '../sessions/stateRows';
 import { relativeTime } from '../sessions/time';
 import { sanitizeText, shortId } from '../sessions/title';
+import type { Library } from '../library/library';
+import { toRow } from '../sessions/rows';
 import { pickFolder } from './agentPicker';
+import { ContentSearch, hitKey } from './contentSearch';
 import type { ChatPanels } from './chatPanels';
 import { describeError } from './errorText';
 import { folderPath } from './sessionsTree';
@@ -43,6 +46,8 @@ export interface ResumeDeps {
   lists: SessionLists;
   chats: ChatPanels;
   settings: SettingsService;
+  /** The session library, whose kept sessions are searched by content (absent or off: titles only). */
+  library?: () => Library | undefined;
 }
 
 /** What the open QuickPick exposes to tests (item buttons cannot be clicked from the API). */
@@ -96,6 +101,8 @@ export class ResumePicker implements OpenPick {
   private lastRender = 0;
   private paging: Promise<void>;
   private readonly subscriptions: IDisposable[];
+  /** What typed words find in the text of kept sessions. */
+  private readonly content: ContentSearch;
 
   constructor(
     private readonly deps: ResumeDeps,
@@ -108,9 +115,16 @@ export class ResumePicker implements OpenPick {
     this.lists = hosts.map((host) => ({ host, list: deps.lists.get(host, this.cwd) }));
     const qp = this.quickPick;
     qp.title = `Resume Session — ${folder.name}`;
-    qp.placeholder = 'Search by title, time, id or folder; paste an id to find any session';
+    qp.placeholder = deps.library?.()
+      ? 'Search by what was said, title, time, id or folder; paste an id to find any session'
+      : 'Search by title, time, id or folder; paste an id to find any session';
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
+    // Title matches sort first (the workbench does that); content hits follow in the library's
+    // order (every word, then recency), then the other rows, newest first.
+    this.content = new ContentSearch(deps.library ?? (() => undefined), this.cwd, () => {
+      if (!this.stopped) this.render();
+    });
     this.subscriptions = [
       ...this.lists.map(({ list }) => list.onDidChange(() => this.scheduleRender())),
       qp.onDidChangeValue(() => this.valueChanged()),
@@ -185,11 +199,22 @@ export class ResumePicker implements OpenPick {
       this.renderTimer = undefined;
     }
     const rows = this.lists.flatMap(({ host, list }) => list.items.map((row) => ({ row, host })));
-    const sorted = sortByUpdatedAt(rows.map((r) => r.row));
     const hostOf = new Map(rows.map((r) => [r.row, r.host]));
+    const sorted = this.withContentHits(sortByUpdatedAt(rows.map((r) => r.row)), hostOf);
     const prefixHits = new Set(matchIdPrefix(sorted, qp.value).map((r) => r.sessionId));
     const items: SessionPick[] = sorted.slice(0, first).map((row) => {
-      const item = this.toItem(row, hostOf.get(row)!);
+      const host = hostOf.get(row)!;
+      const item = this.toItem(row, host);
+      const hit = this.content.hit(host.config.id, row.sessionId);
+      if (hit) {
+        const partial = hit.matched < hit.words ? ` · ${hit.matched} of ${hit.words} words` : '';
+        return {
+          ...item,
+          description: `${item.description ?? ''}${partial}`,
+          detail: hit.snippet ? `$(search) ${sanitizeText(hit.snippet, 300)}` : item.detail,
+          alwaysShow: true,
+        };
+      }
       return prefixHits.has(row.sessionId) ? { ...item, alwaysShow: true } : item;
     });
     if (first < sorted.length) {
@@ -249,6 +274,44 @@ export class ResumePicker implements OpenPick {
     }
   }
 
+  /**
+   * The rows with what content search found put first, in its order (every word, then recency);
+   * a kept session the lists have not paged to yet still shows, as the library knows it.
+   */
+  private withContentHits(sorted: SessionRow[], hostOf: Map<SessionRow, AgentHost>): SessionRow[] {
+    const hits = this.content.hits;
+    if (!hits.length) return sorted;
+    const byKey = new Map(sorted.map((row) => [hitKey(hostOf.get(row)!.config.id, row.sessionId), row]));
+    const first: SessionRow[] = [];
+    for (const hit of hits) {
+      const host = this.lists.find(({ host }) => host.config.id === hit.agentId)?.host;
+      if (!host) continue;
+      let row = byKey.get(hitKey(hit.agentId, hit.sessionId));
+      if (!row) {
+        row = toRow({
+          sessionId: hit.sessionId,
+          cwd: hit.cwd,
+          title: hit.title ?? null,
+          updatedAt: hit.updatedAt ?? null,
+        });
+        hostOf.set(row, host);
+      }
+      first.push(row);
+    }
+    const taken = new Set(first);
+    return [...first, ...sorted.filter((row) => !taken.has(row))];
+  }
+
+  /** Says in the title how many of the folder's listed sessions are searchable by content. */
+  private async countSearchable(): Promise<void> {
+    const listed = new Set(
+      this.lists.flatMap(({ host, list }) => list.items.map((r) => hitKey(host.config.id, r.sessionId))),
+    );
+    const n = await this.content.searchable(listed);
+    if (n === undefined || this.stopped) return;
+    this.quickPick.title = `Resume Session — ${this.folder.name} · ${n} of ${listed.size} searchable by content`;
+  }
+
   /** A typed id prefix that matches no row yet. */
   private wantsPrefix(): boolean {
     const q = this.quickPick.value.trim();
@@ -281,6 +344,7 @@ export class ResumePicker implements OpenPick {
       );
       qp.busy = false;
       if (!this.stopped) this.render();
+      void this.countSearchable();
     }
   }
 
@@ -292,6 +356,7 @@ export class ResumePicker implements OpenPick {
 
   private valueChanged(): void {
     this.render();
+    this.content.run(this.quickPick.value);
     // A pasted id that is not among the rows yet: page on until it is found or the list ends.
     if (!this.quickPick.busy && this.wantsPrefix() && this.lists.some(({ list }) => list.nextCursor !== undefined))
       this.paging = this.pageOn();

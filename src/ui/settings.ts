@@ -19,7 +19,12 @@ export interface Settings {
   readonly mcpServers: readonly McpServer[];
   /** `acp.confirmWritesTo`: more files whose writes by an agent need the user's confirmation. */
   readonly confirmWritesTo: readonly string[];
+  /** `acp.library.enabled` and `acp.library.maxSizeMB` (in bytes). */
+  readonly library: { readonly enabled: boolean; readonly maxBytes: number };
 }
+
+/** The library's size bounds, in MB (the setting's schema says the same). */
+const LIBRARY_MB = { min: 16, max: 65_536, default: 256 };
 
 function read(): Settings {
   const c = vscode.workspace.getConfiguration('acp');
@@ -27,6 +32,11 @@ function read(): Settings {
   const mcp = parseMcpServers(c.get('mcpServers'), 'acp.mcpServers');
   const openMode = c.get<string>('openMode');
   const trace = c.get<string>('trace');
+  const mb = c.get<number>('library.maxSizeMB');
+  const maxMB =
+    typeof mb === 'number' && Number.isFinite(mb)
+      ? Math.min(LIBRARY_MB.max, Math.max(LIBRARY_MB.min, mb))
+      : LIBRARY_MB.default;
   return {
     agents,
     problems: [...problems, ...mcp.problems.map((message) => ({ index: -1, message }))],
@@ -35,6 +45,7 @@ function read(): Settings {
     openMode: openMode === 'load' || openMode === 'resume' ? openMode : 'auto',
     trace: trace === 'messages' || trace === 'verbose' ? trace : 'off',
     confirmWritesTo: stringList(c.get('confirmWritesTo')),
+    library: { enabled: c.get<boolean>('library.enabled') !== false, maxBytes: Math.round(maxMB * 1024 * 1024) },
   };
 }
 

@@ -46,6 +46,8 @@ export class ChatApp {
   private readonly frames = new FrameScheduler(() => this.frame());
   private readonly highlighter: Highlighter;
   private readonly view: ThreadView;
+  /** An entry to scroll to once it is there. */
+  private revealing: number | undefined;
   private readonly composer: Composer;
   private readonly queue: QueueView;
   private readonly find: FindBar;
@@ -198,6 +200,12 @@ export class ChatApp {
     this.schedule();
   }
 
+  /** Scrolls to an entry once the changes that add it are applied (the next frame). */
+  revealEntry(index: number): void {
+    this.revealing = index;
+    this.schedule();
+  }
+
   private schedule(): void {
     this.frames.schedule();
   }
@@ -227,6 +235,10 @@ export class ChatApp {
       }
       if (touched.meta || touched.status) this.chromeDirty = true;
       this.find.threadChanged();
+    }
+    if (this.revealing !== undefined && this.revealing < this.model.entries.length) {
+      this.view.reveal(this.revealing);
+      this.revealing = undefined;
     }
     if (this.frames.repaintDue(this.model.status.state === 'loading' && this.view.sticking)) {
       this.view.frame();

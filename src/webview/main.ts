@@ -8,6 +8,7 @@ import {
   changedEvent,
   queueChangedEvent,
   readyRequest,
+  revealEntryEvent,
   snapshotEvent,
 } from '../protocol/messages';
 import { ChatApp } from './app';
@@ -33,5 +34,6 @@ connection.onNotification(snapshotEvent, (params) => app.snapshot(params));
 connection.onNotification(changedEvent, (params) => app.changed(params.changes));
 connection.onNotification(capabilitiesChangedEvent, (params) => app.capabilitiesChanged(params));
 connection.onNotification(queueChangedEvent, (params) => app.queueChanged(params));
+connection.onNotification(revealEntryEvent, (params) => app.revealEntry(params.index));
 connection.listen();
 connection.sendRequest(readyRequest).catch((error: unknown) => console.warn('acp webview: ready failed', error));

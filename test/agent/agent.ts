@@ -236,6 +236,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
         // Not awaited one by one: the SDK keeps the order and a replay goes out as fast as stdout takes it.
         await Promise.all([send(availableCommands()), send(info), ...history.map(send)]);
       }
+      if (options.touchOnLoad) store.touch(params.sessionId, new Date().toISOString());
       return { modes: modeState(session), configOptions: configOptions(session) };
     })
     .onRequest(methods.agent.session.resume, ({ params }) => {

@@ -36,6 +36,8 @@ export interface ServeOptions {
   lateUpdates: boolean;
   delay: number;
   loadDelay: number;
+  /** A load marks the session updated (`--touch-on-load`), as Claude Code does. */
+  touchOnLoad: boolean;
   /** Chunks the long reply is streamed in (`--reply-chunks`); 1 sends it whole. */
   replyChunks: number;
   startedFile?: string;
@@ -142,6 +144,8 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --late-updates                send half of a load replay after the load response
   --delay MS                    wait before each outgoing message
   --load-delay MS               wait before a load replay starts
+  --touch-on-load               a load moves the session's updatedAt to now (as Claude Code
+                                does); only session/list tells
   --reply-chunks N              stream the long reply in N chunks (default 1; with --delay
                                 they come at a model's pace)
   --started-file PATH           append this pid to PATH at start
@@ -252,6 +256,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
     lateUpdates: false,
     delay: 0,
     loadDelay: 0,
+    touchOnLoad: false,
     replyChunks: 1,
     badListShapes: false,
     hugeMessage: false,
@@ -339,6 +344,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--load-delay':
         options.loadDelay = integer(arg, value(), 0, 600_000);
+        break;
+      case '--touch-on-load':
+        options.touchOnLoad = true;
         break;
       case '--reply-chunks':
         options.replyChunks = integer(arg, value(), 1, 1_000_000);

@@ -172,13 +172,27 @@ export class SessionStore {
     this.detach(entry);
     const next: IndexEntry = { ...entry, updatedAt: changes.updatedAt, turns: entry.turns + 1 };
     if (changes.title !== undefined) next.title = changes.title;
-    this.byId.set(sessionId, next);
+    this.place(next);
+    return next;
+  }
+
+  /** Marks a session updated now without a new turn (a load that touches the session's file). */
+  touch(sessionId: string, updatedAt: string): void {
+    this.refresh();
+    const entry = this.byId.get(sessionId);
+    if (!entry) return;
+    this.detach(entry);
+    this.place({ ...entry, updatedAt });
+  }
+
+  /** Puts a changed entry back in its place in every order, and saves the index. */
+  private place(next: IndexEntry): void {
+    this.byId.set(next.sessionId, next);
     insertSorted(this.all, next);
     let forCwd = this.byCwd.get(next.cwd);
     if (!forCwd) this.byCwd.set(next.cwd, (forCwd = []));
     insertSorted(forCwd, next);
     this.saveIndex();
-    return next;
   }
 
   delete(sessionId: string): boolean {
