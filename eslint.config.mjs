@@ -17,6 +17,25 @@ export default tseslint.config(
     },
   },
   {
+    // The SDK's unstable entry carries its own schema for stable messages too: the extension
+    // runs on the stable entry and takes only types from the unstable one (src/agent/unstable.ts).
+    files: ['src/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@agentclientprotocol/sdk/unstable',
+              message: 'Types only from the unstable entry: the client parses messages with the stable one.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/base/**', 'src/agent/**', 'src/sessions/**', 'src/chat/**'],
     rules: {
       'no-restricted-imports': [

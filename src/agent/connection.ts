@@ -41,13 +41,14 @@ import { Redactor } from './redact';
 import { DEFAULT_TIMEOUTS, delay, withTimeout, type Timeouts } from './timeouts';
 import { UpdateRouter } from './router';
 import type { Terminals } from './terminals';
-import type { AgentConfig, ListPage } from './types';
+import type { AgentConfig, ArchivedFilter, ListPage } from './types';
 import {
   validateConfigOptionResult,
   validateInitializeResult,
   validateListResult,
   validateNewSessionResult,
   validateSetupResult,
+  type Note,
 } from './validate';
 import { WireCounter, wireStream, type TraceLevel, type WireStats } from './wireTap';
 
@@ -262,7 +263,8 @@ export class AgentConnection extends Disposable {
     });
     logger.info(
       `initialized in ${Date.now() - started} ms: ${features.agentName ?? config.name} ${features.agentVersion ?? ''} (pid ${proc.pid}) — ` +
-        `load ${features.load}, list ${features.list}, resume ${features.resume}, close ${features.close}, delete ${features.delete}`,
+        `load ${features.load}, list ${features.list}, resume ${features.resume}, close ${features.close}, delete ${features.delete}, ` +
+        `title ${features.title}, archive ${features.archive}, fork ${features.fork}`,
     );
     return connection;
   }
@@ -358,9 +360,25 @@ export class AgentConnection extends Disposable {
     await this.call(methods.agent.logout, {}, { timeoutMs: this.timeouts.other });
   }
 
-  /** One page of `session/list`, checked field by field. */
-  async listSessions(params: { cwd?: string; cursor?: string }, signal?: AbortSignal): Promise<ListPage> {
-    const result = await this.call<unknown>(methods.agent.session.list, params, {
+  /**
+   * One page of `session/list`, checked field by field. `archived` goes out only to an agent
+   * that advertises the capability ("Only send this when the Agent advertises" it); asking
+   * any other for archived sessions is refused here.
+   */
+  async listSessions(
+    params: { cwd?: string; cursor?: string; archived?: ArchivedFilter },
+    signal?: AbortSignal,
+  ): Promise<ListPage> {
+    const { archived, ...rest } = params;
+    if (archived !== undefined && archived !== 'exclude' && !this.features.archive) {
+      throw new ProtocolError(
+        this.config.name,
+        methods.agent.session.list,
+        'This agent cannot list archived sessions.',
+      );
+    }
+    const sent = archived !== undefined && this.features.archive ? params : rest;
+    const result = await this.call<unknown>(methods.agent.session.list, sent, {
       timeoutMs: this.timeouts.list,
       signal,
     });
@@ -452,6 +470,11 @@ export class AgentConnection extends Disposable {
       typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
     const result = await this.call<unknown>(method, params, { timeoutMs: this.timeouts.other });
     return this.checked(method, () => validateConfigOptionResult(result, this.note(method)));
+  }
+
+  /** Checks a result as the calls here do: a wrong shape is a `ProtocolError`, notes go to the log. */
+  validated<T>(method: string, check: (note: Note) => T): T {
+    return this.checked(method, () => check(this.note(method)));
   }
 
   /** Where the checks say what they dropped from a result. */

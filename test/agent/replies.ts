@@ -6,7 +6,7 @@ import type {
   SessionConfigOption,
   SessionUpdate,
   ToolCallContent,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
 import { toolCallPair } from './content';
 
 /** Thrown out of a script when the turn is cancelled; the prompt answers "cancelled". */
