@@ -30,8 +30,14 @@ export interface ArchivedSession {
   readonly at: number;
 }
 
-interface NameEntry {
+/** A name the user gave. */
+export interface SessionName {
   readonly name: string;
+  /**
+   * The agent's title when the user renamed it through an agent that stores titles
+   * (`session/set_title`): Reset Name gives that title back to the agent.
+   */
+  readonly before?: string;
   readonly at: number;
 }
 
@@ -56,7 +62,7 @@ export class SessionMarks implements IDisposable {
   /** Fires when a name or an archive state changed here. */
   readonly onDidChange: Event<{ agentId: string; sessionIds: readonly string[] }> = this.changed.event;
   private namesRaw: unknown = UNREAD;
-  private names = new Map<string, NameEntry>();
+  private names = new Map<string, SessionName>();
   private archiveRaw: unknown = UNREAD;
   private archive = new Map<string, ArchivedSession>();
   private readonly logger: Logger;
@@ -72,16 +78,23 @@ export class SessionMarks implements IDisposable {
     this.limit = options.limit ?? MAX_MARKS;
   }
 
-  /** The name the user gave a session here, if any. */
+  /** The name the user gave a session, if any. */
   nameOf(agentId: string, sessionId: string): string | undefined {
     return this.readNames().get(keyOf(agentId, sessionId))?.name;
   }
 
+  /** The name with what is kept beside it. */
+  nameEntry(agentId: string, sessionId: string): SessionName | undefined {
+    return this.readNames().get(keyOf(agentId, sessionId));
+  }
+
   /**
    * Names a session. The name is cleaned; one that cleans to nothing removes the name.
-   * Returns the name kept (or `undefined` when removed).
+   * `before` is the agent's title when the agent stores the name too (kept from the first
+   * rename on, so Reset Name goes back to the agent's own title). Returns the name kept (or
+   * `undefined` when removed).
    */
-  setName(agentId: string, sessionId: string, name: string): string | undefined {
+  setName(agentId: string, sessionId: string, name: string, before?: string): string | undefined {
     const clean = sanitizeText(name, MAX_TITLE);
     if (!clean) {
       this.resetName(agentId, sessionId);
@@ -89,9 +102,11 @@ export class SessionMarks implements IDisposable {
     }
     const names = this.readNames();
     const key = keyOf(agentId, sessionId);
-    if (names.get(key)?.name === clean) return clean;
+    const old = names.get(key);
+    if (old?.name === clean) return clean;
+    const kept = old ? old.before : before?.slice(0, 1000);
     names.delete(key);
-    names.set(key, { name: clean, at: this.now() });
+    names.set(key, { name: clean, at: this.now(), ...(kept !== undefined ? { before: kept } : {}) });
     this.writeNames(trim(names, this.limit));
     this.changed.fire({ agentId, sessionIds: [sessionId] });
     return clean;
@@ -150,7 +165,7 @@ export class SessionMarks implements IDisposable {
     this.changed.dispose();
   }
 
-  private readNames(): Map<string, NameEntry> {
+  private readNames(): Map<string, SessionName> {
     const raw = this.safeGet(NAMES_KEY);
     if (raw !== this.namesRaw) {
       this.namesRaw = raw;
@@ -172,7 +187,7 @@ export class SessionMarks implements IDisposable {
     return this.archive;
   }
 
-  private writeNames(names: Map<string, NameEntry>): void {
+  private writeNames(names: Map<string, SessionName>): void {
     const value = { v: 1, names: Object.fromEntries(names) };
     this.names = names;
     this.namesRaw = value;
@@ -218,20 +233,22 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const validId = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= MAX_ID;
 
-function parseNames(raw: unknown, limit: number, bad: () => void): Map<string, NameEntry> {
-  const out = new Map<string, NameEntry>();
+function parseNames(raw: unknown, limit: number, bad: () => void): Map<string, SessionName> {
+  const out = new Map<string, SessionName>();
   if (raw === undefined) return out;
   if (!isRecord(raw) || raw.v !== 1 || !isRecord(raw.names)) {
     bad();
     return out;
   }
-  const entries: [string, NameEntry][] = [];
+  const entries: [string, SessionName][] = [];
   for (const [key, value] of Object.entries(raw.names)) {
     const [agentId, sessionId, extra] = key.split('\n');
     if (extra !== undefined || !validId(agentId) || !validId(sessionId) || !isRecord(value)) continue;
     const name = typeof value.name === 'string' ? sanitizeText(value.name, MAX_TITLE) : '';
     if (!name) continue;
-    entries.push([key, { name, at: typeof value.at === 'number' && Number.isFinite(value.at) ? value.at : 0 }]);
+    const at = typeof value.at === 'number' && Number.isFinite(value.at) ? value.at : 0;
+    const before = typeof value.before === 'string' ? { before: value.before.slice(0, 1000) } : {};
+    entries.push([key, { name, at, ...before }]);
   }
   entries.sort((a, b) => a[1].at - b[1].at);
   for (const [key, entry] of entries.slice(-limit)) out.set(key, entry);

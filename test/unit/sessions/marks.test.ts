@@ -31,6 +31,18 @@ describe('SessionMarks: names', () => {
     assert.equal(marks.nameOf('claude', 's1'), undefined);
   });
 
+  it("keeps the agent's title from before the first rename, for Reset Name", () => {
+    const store = new MemoryStore();
+    const marks = new SessionMarks(store);
+    marks.setName('a', 's1', 'First', 'Agent title');
+    marks.setName('a', 's1', 'Second', 'First');
+    assert.deepEqual({ ...marks.nameEntry('a', 's1'), at: 0 }, { name: 'Second', before: 'Agent title', at: 0 });
+    store.reloadFromDisk();
+    assert.equal(new SessionMarks(store).nameEntry('a', 's1')?.before, 'Agent title');
+    marks.setName('a', 's2', 'Client-side');
+    assert.equal(marks.nameEntry('a', 's2')?.before, undefined);
+  });
+
   it('cleans a name like a title, and a name that cleans to nothing removes it', () => {
     const marks = new SessionMarks(new MemoryStore());
     assert.equal(marks.setName('a', 's1', '  two\nlines\u202e\u0007  '), 'two lines');
