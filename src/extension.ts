@@ -3,14 +3,16 @@ import { AgentRegistry } from './agent/agentHost';
 import { ClientFileSystem } from './agent/fileSystem';
 import { McpSelector, mcpServersFor } from './agent/mcp';
 import { resolveAgentEnv, withSignInEnv } from './agent/secrets';
+import { OpenSessions } from './chat/openSessions';
+import { agentTerminals } from './chat/terminalFeed';
 import { SessionCache } from './sessions/cache';
 import { ChatPanels } from './ui/chatPanels';
 import { registerCommands, defaultConfirm, type CommandDeps } from './ui/commands';
-import { continueLastSession, currentPick, resumeSession } from './ui/quickPick';
-import { SessionLists } from './ui/sessionLists';
+import { continueLastSession } from './ui/continueLast';
+import { currentPick, resumeSession } from './ui/resumePicker';
+import { SessionLists } from './sessions/sessionLists';
 import { SessionsTree } from './ui/sessionsTree';
 import { SettingsService } from './ui/settings';
-import { agentTerminals } from './ui/terminalOutput';
 import { registerAgentCommands } from './ui/agentCommands';
 import { secretLookup, signInEnvOf } from './ui/signIn';
 import { AgentStatusBar } from './ui/statusBar';
@@ -26,6 +28,8 @@ export interface AcpTestApi {
   readonly agents: AgentRegistry;
   readonly lists: SessionLists;
   readonly chats: ChatPanels;
+  /** The open chat sessions, which the agents' requests reach. */
+  readonly sessions: OpenSessions;
   readonly tree: SessionsTree;
   readonly currentPick: typeof currentPick;
   readonly statusBar: AgentStatusBar;
@@ -48,8 +52,8 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const log = vscode.window.createOutputChannel('ACP', { log: true });
   const settings = new SettingsService();
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
-  // The agents' handlers reach the chats, which need the agents: a late-bound reference.
-  const late: { chats?: ChatPanels } = {};
+  // The agents' requests about a session go straight to the session's chat.
+  const sessions = new OpenSessions();
   const lookup = secretLookup(context.secrets);
   const agents = new AgentRegistry({
     logger: log,
@@ -59,22 +63,15 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     prepare: async (config) =>
       withSignInEnv(await resolveAgentEnv(config, lookup), await signInEnvOf(context.secrets, config.id)),
     handlers: (config) => ({
-      requestPermission: (params, signal) =>
-        late.chats
-          ? late.chats.requestPermission(config.id, params, signal)
-          : Promise.resolve({ outcome: { outcome: 'cancelled' } }),
-      rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
-      elicit: (params, signal) =>
-        late.chats?.elicit(config.id, params, signal) ?? Promise.resolve({ action: 'cancel' }),
-      completeElicitation: ({ elicitationId }) => late.chats?.completeElicitation(config.id, elicitationId),
+      ...sessions.handlersFor(config.id),
       fs: new ClientFileSystem({
-        rootsFor: (sessionId) => late.chats?.rootsFor(config.id, sessionId),
+        rootsFor: (sessionId) => sessions.rootsFor(config.id, sessionId),
         openText: openDocumentText,
         writeText: writeThroughWorkspaceEdit,
         allowWrite: () => config.allowFileWrites !== false,
         logger: log,
       }),
-      terminals: agentTerminals(config, log, () => late.chats),
+      terminals: agentTerminals(config, log, sessions),
     }),
   });
   running = agents;
@@ -100,7 +97,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     },
     new McpSelector(log),
   );
-  const chats = (late.chats = new ChatPanels(agents, context.extensionUri, context.workspaceState, log, mcp));
+  const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp);
   const tree = new SessionsTree(agents, lists, chats);
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
   const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: defaultConfirm };
@@ -112,11 +109,12 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     agents,
     cache,
     lists,
+    sessions,
     chats,
     tree,
     view,
     settings.onDidChange(applySettings),
-    chats.onDidCreateSession(({ session }) => {
+    sessions.onDidCreateSession((session) => {
       const id = session.sessionId;
       if (id)
         lists.addCreated(session.target.agentId, {
@@ -130,7 +128,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     statusBar,
     contextKeys,
     retryListsOnTrust(lists),
-    ...registerAgentCommands({ agents, lists, chats, settings, secrets: context.secrets, log }),
+    ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
       resumeSession({ agents, lists, chats: chats, settings }),
     ),
@@ -149,6 +147,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     agents,
     lists,
     chats,
+    sessions,
     tree,
     currentPick,
     statusBar,

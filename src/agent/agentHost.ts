@@ -1,11 +1,12 @@
 import { Emitter } from '../base/event';
 import { Disposable, DisposableMap } from '../base/lifecycle';
 import { sameLaunch } from './config';
-import { AgentConnection, type ClientHandlers } from './connection';
-import { AgentExited } from './errors';
+import type { ClientHandlers } from './clientApp';
+import { AgentConnection } from './connection';
+import { AgentExited, CannotList } from './errors';
 import { tagged, TraceHint, type Logger } from './log';
 import type { Timeouts } from './timeouts';
-import type { AgentConfig } from './types';
+import type { AgentConfig, ListPage } from './types';
 import type { TraceLevel } from './wireTap';
 
 /** Where one configured agent is in its life. */
@@ -91,6 +92,16 @@ export class AgentHost extends Disposable {
       this.starting = undefined;
     });
     return this.starting;
+  }
+
+  /**
+   * One page of `session/list`, starting the agent if needed. `CannotList`, before any request,
+   * when the agent does not advertise listing.
+   */
+  async listSessions(params: { cwd: string; cursor?: string }, signal?: AbortSignal): Promise<ListPage> {
+    const c = await this.connect();
+    if (!c.features.list) throw new CannotList(this.config.name);
+    return c.listSessions(params, signal);
   }
 
   private async start(): Promise<AgentConnection> {

@@ -1,7 +1,32 @@
-import { client, methods, RequestError, type ClientApp, type ClientCapabilities } from '@agentclientprotocol/sdk';
-import type { ClientHandlers } from './connection';
+import {
+  client,
+  methods,
+  RequestError,
+  type ClientApp,
+  type ClientCapabilities,
+  type CompleteElicitationNotification,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+} from '@agentclientprotocol/sdk';
+import type { ClientFileSystem } from './fileSystem';
 import type { UpdateRouter } from './router';
+import type { Terminals } from './terminals';
 import type { AgentConfig } from './types';
+
+/** What the agent may ask of us. Absent parts are neither announced nor served. */
+export interface ClientHandlers {
+  requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
+  fs?: ClientFileSystem;
+  terminals?: Terminals;
+  /** A session's roots (cwd plus additional directories); terminals start only inside them. */
+  rootsFor?: (sessionId: string) => readonly string[] | undefined;
+  /** `elicitation/create` (forms and URLs); announced only when present. */
+  elicit?(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
+  /** `elicitation/complete`: a URL elicitation finished. */
+  completeElicitation?(params: CompleteElicitationNotification): void;
+}
 
 /**
  * The SDK client app with what we serve to the agent, and the capabilities that announce

@@ -3,9 +3,6 @@ import {
   PROTOCOL_VERSION,
   MessageTooLargeError,
   type ClientConnection,
-  type CompleteElicitationNotification,
-  type CreateElicitationRequest,
-  type CreateElicitationResponse,
   type InitializeResponse,
   type LoadSessionRequest,
   type LoadSessionResponse,
@@ -13,8 +10,6 @@ import {
   type NewSessionResponse,
   type PromptRequest,
   type PromptResponse,
-  type RequestPermissionRequest,
-  type RequestPermissionResponse,
   type ResumeSessionRequest,
   type ResumeSessionResponse,
   type SetSessionConfigOptionRequest,
@@ -23,7 +18,7 @@ import {
 import { Emitter, type Event } from '../base/event';
 import { Disposable, toDisposable } from '../base/lifecycle';
 import { readFeatures, type AgentFeatures } from './capabilities';
-import { buildClientApp } from './clientApp';
+import { buildClientApp, type ClientHandlers } from './clientApp';
 import {
   AgentExited,
   AgentTimedOut,
@@ -34,13 +29,11 @@ import {
   tooLargeText,
   toTypedError,
 } from './errors';
-import type { ClientFileSystem } from './fileSystem';
 import type { Logger } from './log';
 import { AgentProcess } from './process';
 import { Redactor } from './redact';
 import { DEFAULT_TIMEOUTS, delay, withTimeout, type Timeouts } from './timeouts';
 import { UpdateRouter } from './router';
-import type { Terminals } from './terminals';
 import type { AgentConfig, ArchivedFilter, ListPage } from './types';
 import {
   validateConfigOptionResult,
@@ -51,19 +44,6 @@ import {
   type Note,
 } from './validate';
 import { WireCounter, wireStream, type TraceLevel, type WireStats } from './wireTap';
-
-/** What the agent may ask of us. Absent parts are neither announced nor served. */
-export interface ClientHandlers {
-  requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
-  fs?: ClientFileSystem;
-  terminals?: Terminals;
-  /** A session's roots (cwd plus additional directories); terminals start only inside them. */
-  rootsFor?: (sessionId: string) => readonly string[] | undefined;
-  /** `elicitation/create` (forms and URLs); announced only when present. */
-  elicit?(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
-  /** `elicitation/complete`: a URL elicitation finished. */
-  completeElicitation?(params: CompleteElicitationNotification): void;
-}
 
 export interface ConnectOptions {
   config: AgentConfig;

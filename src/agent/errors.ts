@@ -90,6 +90,14 @@ export class ProtocolError extends Error {
   }
 }
 
+/** The agent does not advertise `sessionCapabilities.list`; views say so instead of asking. */
+export class CannotList extends Error {
+  override readonly name = 'CannotList';
+  constructor(readonly agentName: string) {
+    super(`${agentName} cannot list sessions.`);
+  }
+}
+
 /** The caller gave up (the user cancelled, the panel closed). */
 export class Cancelled extends Error {
   override readonly name = 'Cancelled';

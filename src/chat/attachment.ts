@@ -1,6 +1,6 @@
 import type { McpServer, SessionConfigOption, SessionModeState } from '@agentclientprotocol/sdk';
 import { Emitter } from '../base/event';
-import { Disposable, MutableDisposable, toDisposable, type IDisposable } from '../base/lifecycle';
+import { Disposable } from '../base/lifecycle';
 import type { AgentConnection } from '../agent/connection';
 import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
 import { StartRefused, type AgentHost } from '../agent/agentHost';
@@ -9,25 +9,9 @@ import type { LoadingPhase } from '../protocol/entries';
 import type { HistoryState } from '../protocol/messages';
 import { agentSource, type AgentSource } from './agentSource';
 import { directoriesToSend } from './roots';
-import { Thread } from './thread';
-
-/** How a chosen session is opened (`acp.openMode`). */
-export type OpenMode = 'auto' | 'load' | 'resume';
-
-/** What a chat is about: an existing session, or a new one in a folder. */
-export interface ChatTarget {
-  readonly agentId: string;
-  /** Absent for a session not created yet. */
-  sessionId?: string;
-  readonly cwd: string;
-  /**
-   * Further roots asked for: the other folders of a multi-root window for a new session, what
-   * the session reported for a load or resume. Only those that pass {@link directoriesToSend}
-   * are sent, and only those become roots.
-   */
-  additionalDirectories?: readonly string[];
-  title?: string;
-}
+import type { ChatTarget, OpenMode } from './target';
+import type { Thread } from './thread';
+import { ThreadRoute } from './threadRoute';
 
 export interface ChatDeps {
   logger: Logger;
@@ -41,14 +25,6 @@ export interface ChatDeps {
 
 const LOAD_PROGRESS_EVERY = 500;
 
-/**
- * Quiet after which updates that came outside any turn or load end their message. Some agents
- * answer `session/load` first and replay the history after it (Gemini CLI sends all but the
- * first message after the response); nothing else marks the last replayed message finished,
- * so it would stay open and never be rendered as Markdown.
- */
-export const IDLE_SETTLE_MS = 400;
-
 const CANCELLED_TEXT: Record<LoadingPhase, string> = {
   connect: 'Cancelled while the agent was starting.',
   new: 'Starting the session was cancelled.',
@@ -56,33 +32,40 @@ const CANCELLED_TEXT: Record<LoadingPhase, string> = {
   resume: 'Resuming the session was cancelled.',
 };
 
+/** The conversation on a session, as its attachment sees it. */
+export interface AttachmentOwner {
+  /** A prompt turn is running: its end, not a quiet spell, closes its messages. */
+  turnRunning(): boolean;
+  /** The session attached: the conversation may carry on what was refused before. */
+  attached(): void;
+  /** The agent went away: a turn under way is over. */
+  lost(): void;
+  /** What the panel may offer changed. */
+  changed(): void;
+}
+
 /**
  * A chat's hold on its session: attaches it (new, load or resume, gated by the agent's
  * capabilities), routes its updates into the thread, and survives the agent dying, restarting
  * or being replaced by new settings. The agent is looked up by id each time. One attach runs at
- * a time. {@link ChatSession} adds the conversation on top.
+ * a time. A `ChatSession` holds one and carries the conversation.
  */
-export abstract class SessionAttachment extends Disposable {
-  readonly thread: Thread;
+export class SessionAttachment extends Disposable {
   private readonly agents: AgentSource;
-  protected agentName: string;
-  protected historyState: HistoryState;
-  private readonly route = this.register(new MutableDisposable<IDisposable>());
-  protected connection: AgentConnection | undefined;
+  private name: string;
+  private historyState: HistoryState;
+  private readonly route: ThreadRoute;
+  private live: AgentConnection | undefined;
   /** The host `connection` came from: its crash or stop is this chat's loss. */
   private connectionHost: AgentHost | undefined;
   /** A connection a new, load or resume went out on: on close the agent hears the session is done. */
   private opened: AgentConnection | undefined;
-  protected loading: AbortController | undefined;
-  protected attaching: Promise<void> | undefined;
+  private loading: AbortController | undefined;
+  private attaching: Promise<void> | undefined;
   private reattachWhenDone = false;
   private lastAttach: OpenMode | 'new' = 'auto';
-  protected closed = false;
+  private isClosed = false;
   private sent: readonly string[] = [];
-  private settleTimer: ReturnType<typeof setTimeout> | undefined;
-  protected readonly capsEmitter = this.register(new Emitter<void>());
-  /** Fires when what the panel may offer changed. */
-  readonly onDidChangeCapabilities = this.capsEmitter.event;
   private readonly sessionEmitter = this.register(new Emitter<string>());
   /** Fires with the session id once a new session was created. */
   readonly onDidCreateSession = this.sessionEmitter.event;
@@ -90,24 +73,42 @@ export abstract class SessionAttachment extends Disposable {
   constructor(
     agents: AgentSource | AgentHost,
     readonly target: ChatTarget,
-    protected readonly deps: ChatDeps,
+    private readonly deps: ChatDeps,
+    private readonly thread: Thread,
+    private readonly owner: AttachmentOwner,
   ) {
     super();
     this.agents = agentSource(agents);
-    this.agentName = this.agents.get(target.agentId)?.config.name ?? target.agentId;
-    this.thread = this.register(new Thread({ log: (m) => deps.logger.warn(`[${target.sessionId ?? 'new'}] ${m}`) }));
+    this.name = this.agents.get(target.agentId)?.config.name ?? target.agentId;
     this.historyState = target.sessionId ? 'resumed' : 'new';
-    if (target.title) this.thread.updateMeta({ title: target.title });
     this.register(this.agents.onDidChangeState((host) => this.onAgentState(host)));
-    this.register(toDisposable(() => clearTimeout(this.settleTimer)));
+    this.route = this.register(new ThreadRoute(thread, () => this.loading !== undefined || owner.turnRunning()));
   }
 
-  /** The session attached; a conversation may carry on what was refused before. */
-  protected abstract afterAttach(): void;
-  /** The agent went away: a turn under way is over. */
-  protected abstract agentLost(): void;
-  /** A prompt turn is running: its end closes its messages. */
-  protected abstract get turnRunning(): boolean;
+  /** The connection the session is attached on, while there is one. */
+  get connection(): AgentConnection | undefined {
+    return this.live;
+  }
+
+  /** The agent's name as configured when the chat last heard of it. */
+  get agentName(): string {
+    return this.name;
+  }
+
+  /** A start, new, load or resume is under way. */
+  get isLoading(): boolean {
+    return this.loading !== undefined;
+  }
+
+  /** An attach is under way (a second one would join it). */
+  get isAttaching(): boolean {
+    return this.attaching !== undefined;
+  }
+
+  /** The chat closed: nothing attaches any more. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
 
   get sessionId(): string | undefined {
     return this.target.sessionId;
@@ -141,7 +142,7 @@ export abstract class SessionAttachment extends Disposable {
   }
 
   /** Attaches again the way the last attach was asked for. */
-  protected attachAgain(): Promise<void> {
+  attachAgain(): Promise<void> {
     return this.attach(this.sessionId ? (this.lastAttach === 'new' ? 'auto' : this.lastAttach) : 'new');
   }
 
@@ -153,7 +154,7 @@ export abstract class SessionAttachment extends Disposable {
     return this.once(async () => {
       const hadSession = this.sessionId !== undefined;
       await this.attachNow(hadSession ? 'auto' : 'new');
-      if (hadSession && this.thread.status.state === 'idle' && !this.closed) this.thread.addDivider('Reconnected');
+      if (hadSession && this.thread.status.state === 'idle' && !this.isClosed) this.thread.addDivider('Reconnected');
     });
   }
 
@@ -168,7 +169,7 @@ export abstract class SessionAttachment extends Disposable {
   /** "Open with history" on an open panel: replays the history into it unless it holds it already. */
   async openWithHistory(): Promise<void> {
     if (this.historyState === 'loaded' || this.attaching || !this.sessionId) return;
-    const c = this.connection?.isAlive ? this.connection : await this.host?.connect().catch(() => undefined);
+    const c = this.live?.isAlive ? this.live : await this.host?.connect().catch(() => undefined);
     if (c?.features.load) await this.attach('load');
   }
 
@@ -191,19 +192,19 @@ export abstract class SessionAttachment extends Disposable {
   }
 
   private async attachNow(mode: OpenMode | 'new'): Promise<void> {
-    if (this.closed) return;
+    if (this.isClosed) return;
     this.lastAttach = mode;
     const abort = (this.loading = new AbortController());
     let phase: LoadingPhase = 'connect';
     let host: AgentHost | undefined;
     this.thread.setStatus({ state: 'loading', received: 0, phase });
-    this.capsEmitter.fire();
+    this.owner.changed();
     try {
       host = this.host;
       if (!host) throw this.removed();
       const connection = await host.connect();
       if (abort.signal.aborted) throw new Cancelled('start');
-      this.connection = connection;
+      this.live = connection;
       this.connectionHost = host;
       phase = !this.sessionId || mode === 'new' ? 'new' : this.chooseMethod(connection, mode);
       this.thread.setStatus({ state: 'loading', received: 0, phase });
@@ -211,17 +212,17 @@ export abstract class SessionAttachment extends Disposable {
       else if (phase === 'load') await this.load(connection, abort.signal);
       else await this.resume(connection, abort.signal);
       this.thread.setStatus({ state: 'idle' });
-      this.afterAttach();
+      this.owner.attached();
     } catch (e) {
       this.attachFailed(e, phase, host, abort.signal.aborted);
     } finally {
       if (this.loading === abort) this.loading = undefined;
-      this.capsEmitter.fire();
+      this.owner.changed();
     }
   }
 
   private attachFailed(e: unknown, phase: LoadingPhase, host: AgentHost | undefined, cancelled: boolean): void {
-    if (this.closed) return;
+    if (this.isClosed) return;
     const current = this.host;
     if (!current) return this.onAgentLost(this.removed(), true);
     if (cancelled || e instanceof Cancelled) {
@@ -232,12 +233,12 @@ export abstract class SessionAttachment extends Disposable {
         this.thread.setStatus({ state: 'idle' });
         return;
       }
-      this.route.value = undefined;
+      this.route.close();
       this.thread.setStatus({ state: 'error', message: CANCELLED_TEXT[phase], canRetry: true });
       return;
     }
-    this.route.value = undefined;
-    const dead = this.connection;
+    this.route.close();
+    const dead = this.live;
     if ((e instanceof AgentExited && !e.spawnError) || (dead !== undefined && !dead.isAlive) || host !== current) {
       // The agent died (or new settings replaced it) under the attach: the chat attaches again
       // by itself once the agent is back, as after a crash in a turn.
@@ -285,32 +286,13 @@ export abstract class SessionAttachment extends Disposable {
     return send.length ? { additionalDirectories: send } : {};
   }
 
-  /** Agents may send updates before the response: the route is registered before the request. */
-  private routeUpdates(c: AgentConnection, sessionId: string, onUpdate?: () => void): void {
-    this.route.value = undefined;
-    this.route.value = c.router.register(sessionId, (n) => {
-      this.thread.apply(n.update);
-      onUpdate?.();
-      if (!this.loading && !this.turnRunning) this.settleSoon();
-    });
-  }
-
-  /** Updates outside a turn or a load (a replay after the load response): end their message once they stop. */
-  private settleSoon(): void {
-    clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = undefined;
-      if (!this.isDisposed && !this.loading && !this.turnRunning) this.thread.markTurnEnded();
-    }, IDLE_SETTLE_MS);
-  }
-
   private async load(c: AgentConnection, signal: AbortSignal): Promise<void> {
     const sessionId = this.sessionId!;
     const mcpServers = await this.deps.mcpServers(c);
     if (signal.aborted) throw new Cancelled('session/load');
     this.thread.reset();
     let received = 0;
-    this.routeUpdates(c, sessionId, () => {
+    this.route.open(c, sessionId, () => {
       if (++received % LOAD_PROGRESS_EVERY === 0 && this.loading)
         this.thread.setStatus({ state: 'loading', received, phase: 'load' });
     });
@@ -324,7 +306,7 @@ export abstract class SessionAttachment extends Disposable {
     const sessionId = this.sessionId!;
     const mcpServers = await this.deps.mcpServers(c);
     if (signal.aborted) throw new Cancelled('session/resume');
-    this.routeUpdates(c, sessionId);
+    this.route.open(c, sessionId);
     const result = await c.resumeSession(
       { sessionId, cwd: this.target.cwd, mcpServers, ...this.directories(c) },
       signal,
@@ -335,13 +317,13 @@ export abstract class SessionAttachment extends Disposable {
 
   private async createSession(c: AgentConnection, signal: AbortSignal): Promise<void> {
     const mcpServers = await this.deps.mcpServers(c);
-    if (signal.aborted || this.closed) throw new Cancelled('session/new');
+    if (signal.aborted || this.isClosed) throw new Cancelled('session/new');
     const result = await c.newSession({ cwd: this.target.cwd, mcpServers, ...this.directories(c) }, signal);
     this.target.sessionId = result.sessionId;
     // Closed while the agent created it: `close()` waits for this and closes the session.
-    if (this.closed) throw new Cancelled('session/new');
+    if (this.isClosed) throw new Cancelled('session/new');
     // Updates sent before the response wait in the router's buffer and arrive here now.
-    this.routeUpdates(c, result.sessionId);
+    this.route.open(c, result.sessionId);
     this.applySetup(result);
     this.historyState = 'new';
     this.sessionEmitter.fire(result.sessionId);
@@ -355,20 +337,20 @@ export abstract class SessionAttachment extends Disposable {
   }
 
   private onAgentState(host: AgentHost): void {
-    if (host.config.id !== this.target.agentId || this.closed) return;
+    if (host.config.id !== this.target.agentId || this.isClosed) return;
     const state = host.state;
-    if (host === this.connectionHost && this.connection) {
-      if (state.kind === 'failed' && !this.connection.isAlive) this.onAgentLost(state.error);
+    if (host === this.connectionHost && this.live) {
+      if (state.kind === 'failed' && !this.live.isAlive) this.onAgentLost(state.error);
       else if (state.kind === 'stopped') this.onAgentLost(this.stopReason(host), !this.host);
     }
     if (state.kind === 'ready' && host === this.host) {
-      this.agentName = host.config.name;
+      this.name = host.config.name;
       // After a restart (automatic or by the user) or new settings, a chat the agent dropped
       // attaches again; an attach under way finishes first.
       if (this.attaching) this.reattachWhenDone = true;
       else if (this.thread.status.state === 'disconnected') void this.reattach();
     }
-    this.capsEmitter.fire();
+    this.owner.changed();
   }
 
   private stopReason(host: AgentHost): Error {
@@ -380,21 +362,24 @@ export abstract class SessionAttachment extends Disposable {
 
   /** The agent went away: a removed agent is an error (nothing to restart), anything else waits for the agent to come back. */
   private onAgentLost(error: unknown, removed = false): void {
-    this.connection = undefined;
+    this.live = undefined;
     this.connectionHost = undefined;
-    this.route.value = undefined;
-    this.agentLost();
+    this.route.close();
+    this.owner.lost();
     if (removed) this.thread.setStatus({ state: 'error', message: this.deps.describeError(error), canRetry: true });
     else this.thread.setStatus({ state: 'disconnected', message: this.deps.describeError(error) });
   }
 
   /**
-   * The panel closed: an attach under way stops (a `session/new` already sent is waited for,
-   * to learn its id), and `session/close` goes out, where the agent has it, for a session that
-   * was opened.
+   * The panel closed: nothing attaches any more. First what the conversation settles (`settle`:
+   * its pending requests answered, a running turn cancelled); then an attach under way stops (a
+   * `session/new` already sent is waited for, to learn its id), and `session/close` goes out,
+   * where the agent has it, for a session that was opened.
    */
-  protected async detach(): Promise<void> {
-    this.closed = true;
+  async detach(settle?: () => Promise<void>): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    await settle?.();
     const status = this.thread.status;
     if (status.state !== 'loading' || status.phase !== 'new') this.loading?.abort();
     await this.attaching?.catch(() => {});

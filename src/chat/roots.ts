@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { isInside } from '../agent/roots';
-import { normalizePath } from '../sessions/paths';
+import { normalizePath } from '../agent/paths';
 
 export interface DirectoriesChoice {
   /** Sent as `additionalDirectories`; with the cwd, the session's roots. */

@@ -2,7 +2,7 @@ import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { IDisposable } from '../base/lifecycle';
 import type { Logger } from '../agent/log';
 import { silentLogger } from '../agent/log';
-import { normalizePath } from './paths';
+import { normalizePath } from '../agent/paths';
 
 /** Where the cache persists; the UI passes `context.workspaceState`. */
 export interface SessionCacheStore {

@@ -1,16 +1,8 @@
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { Logger } from '../agent/log';
 import type { ListPage, ListSessions } from '../agent/types';
-import { normalizePath } from './paths';
-
-/** Why paging stopped early, in words for the user (shown as a notice row). */
-export const PagingNotices = {
-  cursorLoop: 'The agent sent the same page cursor twice; paging stopped.',
-  badCursor: 'The agent sent a page cursor that is not a string; paging stopped.',
-} as const;
-
-/** Pages in a row that may bring nothing new before paging waits for the user again. */
-export const MAX_BARREN_PAGES = 10;
+import { normalizePath } from '../agent/paths';
+import { followCursor, logBarren, MAX_BARREN_PAGES } from './cursorRules';
 
 /** Pages fetched from the first one on, before they replace (or merge into) a list's rows. */
 export interface FirstPages {
@@ -23,15 +15,10 @@ export interface FirstPages {
   readonly notice?: string;
 }
 
-/** The cursor to follow after a page; `notice` when paging stops early and why. */
-export interface Followed {
-  readonly cursor: string | undefined;
-  readonly notice?: string;
-}
-
 /**
  * Reads `session/list` pages for one (agent, folder): asks with `cwd` set, drops what is not
- * this folder (the agent's filter is not trusted), logs what was dropped, and watches cursors.
+ * this folder (the agent's filter is not trusted), logs what was dropped, and fetches from the
+ * first page on. What a cursor means is {@link CursorRules}'s business.
  */
 export class FolderPager {
   private readonly folderKey: string;
@@ -79,25 +66,6 @@ export class FolderPager {
   }
 
   /**
-   * The cursor to follow: none at the end, none when it was received before (a loop), and none
-   * when it was unusable (not a string: the rows of its page are kept, paging stops).
-   */
-  follow(page: ListPage, seen: Set<string>): Followed {
-    if (page.badCursor) {
-      this.logger.warn(`${this.agentId}: session/list sent a cursor that is not a string; paging stopped`);
-      return { cursor: undefined, notice: PagingNotices.badCursor };
-    }
-    const next = page.nextCursor;
-    if (next === undefined) return { cursor: undefined };
-    if (seen.has(next)) {
-      this.logger.warn(`${this.agentId}: session/list sent a cursor it had sent before; paging stopped`);
-      return { cursor: undefined, notice: PagingNotices.cursorLoop };
-    }
-    seen.add(next);
-    return { cursor: next };
-  }
-
-  /**
    * Fetches from the first page, following pages that carry a cursor but no session of this
    * folder (agents that filter by cwd after paging), up to {@link MAX_BARREN_PAGES}; then the
    * cursor is kept so "Load more…" stays offered.
@@ -117,16 +85,12 @@ export class FolderPager {
           infos.push(info);
         }
       }
-      const next = this.follow(page, seen);
+      const next = followCursor(page, seen, (m) => this.logger.warn(`${this.agentId}: ${m}`));
       cursor = next.cursor;
       notice ??= next.notice;
       if (infos.length > 0 || cursor === undefined) break;
-      if (i === MAX_BARREN_PAGES - 1) this.logBarren(MAX_BARREN_PAGES);
+      if (i === MAX_BARREN_PAGES - 1) logBarren(this.logger, this.agentId, MAX_BARREN_PAGES);
     }
     return { infos, nextCursor: cursor, seen, notice };
-  }
-
-  logBarren(pages: number): void {
-    this.logger.info(`${this.agentId}: ${pages} pages in a row brought no new sessions; waiting for "Load more"`);
   }
 }

@@ -2,13 +2,15 @@ import type { SessionInfo, SessionInfoUpdate } from '@agentclientprotocol/sdk';
 import type { Event } from '../base/event';
 import { Emitter } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
-import { ErrorCodes, ProtocolError } from '../agent/errors';
+import { SingleFlight } from '../base/singleFlight';
+import type { ProtocolError } from '../agent/errors';
 import type { Logger } from '../agent/log';
 import type { ListPage, ListSessions } from '../agent/types';
 import type { SessionCache } from './cache';
 import { CACHE_ROWS } from './cache';
+import { CursorRules, isInvalidCursor, Notices } from './cursorRules';
 import type { FirstPages } from './pager';
-import { FolderPager, MAX_BARREN_PAGES, PagingNotices } from './pager';
+import { FolderPager } from './pager';
 import { RowStore } from './rowStore';
 import type { SessionRow } from './rows';
 import { applyUpdate, stripDerived, toRow } from './rows';
@@ -27,13 +29,6 @@ export type SessionListChange =
   | { readonly kind: 'row'; readonly sessionId: string }
   | { readonly kind: 'state' };
 
-/** Sentences for the user about how paging ended early. */
-export const Notices = {
-  ...PagingNotices,
-  repeatedPage: 'The agent repeated a page; paging stopped.',
-  cursorRejected: 'The list was refreshed: the agent no longer accepted the page cursor.',
-} as const;
-
 export interface SessionListOptions {
   readonly agentId: string;
   /** The workspace folder's absolute path, sent as `cwd`. */
@@ -47,7 +42,8 @@ export interface SessionListOptions {
  * The sessions of one agent in one folder, as `session/list` pages them: explicit paging state
  * (`items`, `nextCursor`, `state`) and a change event. The agent's order is kept; rows are
  * unique by `sessionId`; sessions whose `cwd` is another folder are dropped whatever the agent
- * filtered. No work per page grows with the number of rows already shown.
+ * filtered. No work per page grows with the number of rows already shown. What a cursor means
+ * (a loop, a restart, a page with nothing new, a refused cursor) is {@link CursorRules}'s call.
  *
  * The methods that fetch never reject: failures land in `state`/`error`.
  */
@@ -55,6 +51,7 @@ export class SessionList implements IDisposable {
   readonly agentId: string;
   readonly folder: string;
   private readonly pager: FolderPager;
+  private readonly rules: CursorRules;
   private readonly logger: Logger;
   private readonly cache: SessionCache | undefined;
   private readonly changed = new Emitter<SessionListChange>();
@@ -65,14 +62,6 @@ export class SessionList implements IDisposable {
   /** Created in this window and not yet listed by the agent (which may list a session only
    * after its first prompt): kept on top when the list is replaced. */
   private readonly pinned = new Map<string, SessionRow>();
-  /** Cursors received since the first page: one coming back means the agent loops. */
-  private seenCursors = new Set<string>();
-  /** The first session of the last first page, to recognise an agent starting over. */
-  private headId: string | undefined;
-  /** After a restart the next pages repeat rows already shown: skip them instead of stopping. */
-  private catchingUp = false;
-  /** Some page after the first added rows since the last fresh first page. */
-  private pastFirstPage = false;
   private cursor: string | undefined;
   private current: SessionListState = 'idle';
   private lastError: unknown;
@@ -80,10 +69,9 @@ export class SessionList implements IDisposable {
   private cached = false;
   private hasLoaded = false;
   private failedOp: 'first' | 'more' | undefined;
-  private firstLoad: Promise<void> | undefined;
-  private firstCtrl: AbortController | undefined;
-  private moreLoad: Promise<void> | undefined;
-  private moreCtrl: AbortController | undefined;
+  /** The first page being fetched, and the next page: one request of each at a time. */
+  private readonly first = new SingleFlight();
+  private readonly more = new SingleFlight();
   private disposed = false;
 
   constructor(options: SessionListOptions) {
@@ -91,6 +79,7 @@ export class SessionList implements IDisposable {
     this.folder = options.folder;
     this.logger = options.logger;
     this.pager = new FolderPager(options.agentId, options.folder, options.list, options.logger);
+    this.rules = new CursorRules(options.agentId, options.logger);
     this.cache = options.cache;
     this.changed.onListenerError = (e) => this.logger.error(`session list listener failed: ${String(e)}`);
   }
@@ -142,9 +131,7 @@ export class SessionList implements IDisposable {
    */
   reload(): Promise<void> {
     if (this.disposed) return Promise.resolve();
-    this.firstCtrl?.abort();
-    this.firstCtrl = undefined;
-    this.firstLoad = undefined;
+    this.first.cancel();
     this.cursor = undefined;
     this.lastNotice = undefined;
     return this.startFirst(this.hasLoaded);
@@ -152,44 +139,26 @@ export class SessionList implements IDisposable {
 
   private startFirst(keepRows: boolean): Promise<void> {
     if (this.disposed) return Promise.resolve();
-    if (this.firstLoad) return this.firstLoad;
-    this.cancelMore();
+    if (this.first.current) return this.first.current;
+    this.more.cancel();
     if (!this.hasLoaded && this.rows.size === 0) this.showCached();
-    const ctrl = new AbortController();
-    this.firstCtrl = ctrl;
     this.setState('loading');
-    const run = this.runFirst(ctrl.signal, keepRows).finally(() => {
-      if (this.firstCtrl === ctrl) {
-        this.firstCtrl = undefined;
-        this.firstLoad = undefined;
-      }
-    });
-    this.firstLoad = run;
-    return run;
+    return this.first.start((signal) => this.runFirst(signal, keepRows));
   }
 
   /** Fetches the first page unless the agent already answered one. */
   ensureLoaded(): Promise<void> {
-    return this.hasLoaded && !this.firstLoad ? Promise.resolve() : this.loadFirstPage();
+    return this.hasLoaded && !this.first.current ? Promise.resolve() : this.loadFirstPage();
   }
 
   /** Fetches the next page and appends it. A no-op without a cursor; concurrent calls share. */
   loadMore(): Promise<void> {
     if (this.disposed) return Promise.resolve();
-    if (this.firstLoad) return this.firstLoad;
-    if (this.moreLoad) return this.moreLoad;
+    const under = this.first.current ?? this.more.current;
+    if (under) return under;
     if (this.cursor === undefined) return Promise.resolve();
-    const ctrl = new AbortController();
-    this.moreCtrl = ctrl;
     this.setState('loadingMore');
-    const run = this.runMore(ctrl.signal).finally(() => {
-      if (this.moreCtrl === ctrl) {
-        this.moreCtrl = undefined;
-        this.moreLoad = undefined;
-      }
-    });
-    this.moreLoad = run;
-    return run;
+    return this.more.start((signal) => this.runMore(signal));
   }
 
   /** The user asked for a fresh list: stops paging and fetches the first page again. */
@@ -246,8 +215,8 @@ export class SessionList implements IDisposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.firstCtrl?.abort();
-    this.moreCtrl?.abort();
+    this.first.cancel();
+    this.more.cancel();
     this.changed.dispose();
   }
 
@@ -269,8 +238,8 @@ export class SessionList implements IDisposable {
 
   private async runMore(signal: AbortSignal): Promise<void> {
     try {
-      let cursor = this.cursor;
-      for (let barren = 0; cursor !== undefined;) {
+      this.rules.beginRun();
+      for (let cursor = this.cursor; cursor !== undefined;) {
         let page: ListPage;
         try {
           page = await this.pager.fetch(cursor, signal);
@@ -287,69 +256,52 @@ export class SessionList implements IDisposable {
         if (signal.aborted) return;
         const infos = this.pager.inFolder(page);
         const from = this.rows.size;
-        let progress = 0;
-        for (const info of infos) {
-          if (this.pinned.has(info.sessionId)) {
-            // Listed at last: it stays where it is, with the agent's data.
-            this.pinned.delete(info.sessionId);
-            this.replaceRow(toRow(info));
-            this.changed.fire({ kind: 'row', sessionId: info.sessionId });
-            progress++;
-          } else if (!this.rows.has(info.sessionId)) {
-            this.rows.append(toRow(info));
-            progress++;
-          }
-        }
-        const raw = page.nextCursor;
-        // An agent that treats an unknown cursor as "start again" sends the first page. A cursor
-        // already seen is no loop here when paging had got past the first page: an agent that
-        // ignores cursors never gets past page one.
-        if (
-          progress === 0 &&
-          !this.catchingUp &&
-          infos.length > 0 &&
-          infos[0].sessionId === this.headId &&
-          raw !== undefined &&
-          (this.pastFirstPage || !this.seenCursors.has(raw))
-        ) {
-          this.logger.warn(`${this.agentId}: session/list answered a cursor with the first page again; starting over`);
-          this.restartWith({ infos, nextCursor: raw, seen: new Set([raw]) }, Notices.cursorRejected);
+        const added = this.take(infos);
+        const verdict = this.rules.judge(page, { firstId: infos[0]?.sessionId, count: infos.length, added });
+        if (verdict.kind === 'startOver') {
+          this.restartWith(
+            { infos, nextCursor: verdict.cursor, seen: new Set([verdict.cursor]) },
+            Notices.cursorRejected,
+          );
           return;
         }
-        const next = this.pager.follow(page, this.seenCursors);
-        if (progress > 0) {
-          this.catchingUp = false;
-          this.pastFirstPage = true;
-          this.cursor = next.cursor;
-          if (next.notice) this.lastNotice = next.notice;
+        if (verdict.kind === 'stop') {
+          this.cursor = undefined;
+          this.lastNotice = verdict.notice;
+          this.succeed({ kind: 'state' });
+          return;
+        }
+        this.cursor = verdict.cursor;
+        if (verdict.notice) this.lastNotice = verdict.notice;
+        if (verdict.kind === 'append') {
           this.succeed(this.rows.size > from ? { kind: 'appended', from } : { kind: 'state' });
           if (from < CACHE_ROWS) this.saveCache();
           return;
         }
-        if (infos.length > 0) {
-          const backAtTop = infos[0].sessionId === this.headId;
-          if (!this.catchingUp || backAtTop) {
-            // Every row is one already shown: the agent ignores the cursor. Never spin.
-            this.logger.warn(`${this.agentId}: session/list repeated rows already shown; paging stopped`);
-            this.cursor = undefined;
-            this.lastNotice = Notices.repeatedPage;
-            this.succeed({ kind: 'state' });
-            return;
-          }
-        }
-        // Nothing new (an empty page, other folders' sessions, or rows skipped after a restart).
-        this.cursor = next.cursor;
-        cursor = next.cursor;
-        if (next.notice) this.lastNotice = next.notice;
-        if (++barren >= MAX_BARREN_PAGES && cursor !== undefined) {
-          this.pager.logBarren(barren);
-          break;
-        }
+        cursor = verdict.again ? verdict.cursor : undefined;
       }
       this.succeed({ kind: 'state' });
     } catch (e) {
       if (!signal.aborted) this.fail('more', e);
     }
+  }
+
+  /** Appends a page's rows not shown yet; a created-here row the agent lists at last takes its data. How many it took. */
+  private take(infos: readonly SessionInfo[]): number {
+    let added = 0;
+    for (const info of infos) {
+      if (this.pinned.has(info.sessionId)) {
+        // Listed at last: it stays where it is, with the agent's data.
+        this.pinned.delete(info.sessionId);
+        this.replaceRow(toRow(info));
+        this.changed.fire({ kind: 'row', sessionId: info.sessionId });
+        added++;
+      } else if (!this.rows.has(info.sessionId)) {
+        this.rows.append(toRow(info));
+        added++;
+      }
+    }
+    return added;
   }
 
   /** Replaces the rows with a fresh first page; created-here rows the agent does not list yet stay on top. */
@@ -363,10 +315,7 @@ export class SessionList implements IDisposable {
     for (const info of got.infos) rows.push(toRow(info));
     this.rows.reset(rows);
     this.cursor = got.nextCursor;
-    this.seenCursors = got.seen;
-    this.headId = got.infos[0]?.sessionId;
-    this.catchingUp = false;
-    this.pastFirstPage = false;
+    this.rules.fresh(got.infos[0]?.sessionId, got.seen);
   }
 
   /**
@@ -378,7 +327,7 @@ export class SessionList implements IDisposable {
     const before = this.rows.rows;
     this.replaceWith(got);
     for (const row of before) if (!this.rows.has(row.sessionId)) this.rows.append(row);
-    this.catchingUp = true;
+    this.rules.restarted(got.infos[0]?.sessionId, got.seen);
     this.lastNotice = notice ?? got.notice;
     this.succeed({ kind: 'reset' });
     this.saveCache();
@@ -397,12 +346,6 @@ export class SessionList implements IDisposable {
     const index = this.rows.replace(row);
     if (this.pinned.has(row.sessionId)) this.pinned.set(row.sessionId, row);
     return index;
-  }
-
-  private cancelMore(): void {
-    this.moreCtrl?.abort();
-    this.moreCtrl = undefined;
-    this.moreLoad = undefined;
   }
 
   private setState(state: SessionListState): void {
@@ -429,21 +372,4 @@ export class SessionList implements IDisposable {
   private saveCache(): void {
     this.cache?.save(this.agentId, this.folder, this.rows.rows.slice(0, CACHE_ROWS).map(stripDerived));
   }
-}
-
-/**
- * Agents reject a stale cursor with -32602, or with -32603 naming the cursor (Codex: "invalid
- * cursor" in `data`). Any other internal error is a failure to show, not a reason to start over.
- */
-function isInvalidCursor(e: unknown): boolean {
-  if (!(e instanceof ProtocolError)) return false;
-  if (e.code === ErrorCodes.InvalidParams) return true;
-  if (e.code !== ErrorCodes.InternalError) return false;
-  let data = '';
-  try {
-    data = typeof e.data === 'string' ? e.data : (JSON.stringify(e.data) ?? '');
-  } catch {
-    // Unserialisable data says nothing about the cursor.
-  }
-  return /cursor/i.test(e.message) || /cursor/i.test(data.slice(0, 2000));
 }

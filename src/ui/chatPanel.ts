@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc';
 import { Disposable } from '../base/lifecycle';
-import type { ChatSession } from '../chat/controller';
+import type { ChatSession } from '../chat/chatSession';
 import { ChangeBatcher } from '../chat/batcher';
 import { createChannel } from '../protocol/channel';
 import {
@@ -43,6 +43,8 @@ export class ChatPanel extends Disposable {
   private readonly channel: MessageConnection;
   private readonly batcher: ChangeBatcher;
   private ready = false;
+  /** The panel was disposed: nothing more is posted to it or set on it (either would throw). */
+  private gone = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -51,19 +53,20 @@ export class ChatPanel extends Disposable {
     private readonly diffs: DiffContents,
   ) {
     super();
+    // First of the panel's listeners: what the others do on disposal must not touch it.
+    this.register(panel.onDidDispose(() => (this.gone = true)));
     const webview = panel.webview;
-    webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
-    };
+    webview.options = chatWebviewOptions(extensionUri);
     this.channel = createChannel({
-      post: (m) => void webview.postMessage(m),
+      post: (m) => {
+        if (!this.gone) void webview.postMessage(m);
+      },
       onMessage: (listener) => webview.onDidReceiveMessage(listener),
     });
     this.register({ dispose: () => this.channel.dispose() });
     this.batcher = this.register(
       new ChangeBatcher((changes) => {
-        if (this.ready && panel.visible) void this.channel.sendNotification(changedEvent, { changes });
+        if (this.isShowing) void this.channel.sendNotification(changedEvent, { changes });
       }),
     );
     this.register(session.thread.onDidChange((changes) => this.batcher.push(changes)));
@@ -84,6 +87,11 @@ export class ChatPanel extends Disposable {
     this.channel.listen();
     webview.html = this.html();
     this.updateTitle();
+  }
+
+  /** The webview has its snapshot and is visible: changes are sent to it as they come. */
+  get isShowing(): boolean {
+    return this.ready && !this.gone && this.panel.visible;
   }
 
   private sendSnapshot(): void {
@@ -153,6 +161,7 @@ export class ChatPanel extends Disposable {
   }
 
   private updateTitle(): void {
+    if (this.gone) return;
     const raw = this.session.thread.meta.title;
     const id = this.session.sessionId;
     const title = raw ? sanitizeText(raw, 60) : id ? `Session ${id.slice(0, 8)}` : 'New session';
@@ -185,6 +194,14 @@ export class ChatPanel extends Disposable {
     this.batcher.flushNow();
     super.dispose();
   }
+}
+
+/** What a chat webview may run and load: our script, and only files from `dist` and `media`. */
+export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
+  return {
+    enableScripts: true,
+    localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
+  };
 }
 
 function makeNonce(): string {

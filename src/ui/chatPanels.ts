@@ -1,53 +1,53 @@
 import * as vscode from 'vscode';
-import type {
-  CreateElicitationRequest,
-  CreateElicitationResponse,
-  RequestPermissionRequest,
-  RequestPermissionResponse,
-} from '@agentclientprotocol/sdk';
 import { Disposable, DisposableMap } from '../base/lifecycle';
+import type { Event } from '../base/event';
 import type { AgentRegistry } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
-import { ChatSession, type ChatDeps, type ChatTarget, type OpenMode } from '../chat/controller';
-import type { TerminalOutputDelta } from '../protocol/terminalOutput';
+import { normalizePath } from '../agent/paths';
+import type { ChatDeps } from '../chat/attachment';
+import { ChatSession } from '../chat/chatSession';
+import type { OpenSessions, SessionKey } from '../chat/openSessions';
+import type { ChatTarget, OpenMode } from '../chat/target';
 import { readPanelTarget } from '../protocol/panelTarget';
-import { normalizePath } from '../sessions/paths';
-import { CHAT_VIEW_TYPE, ChatPanel } from './chatPanel';
+import { CHAT_VIEW_TYPE, ChatPanel, chatWebviewOptions } from './chatPanel';
 import { DiffContents } from './diffContents';
 import { describeError } from './errorText';
+import { noSuchAgent } from './messages';
 import type { OpenChats } from './sessionsTree';
 
 const LAST_OPENED_KEY = 'acp.lastOpened';
 
 /**
- * Every open chat panel, one per session: opening an open session reveals it. Also the bridge
- * for what the agent asks of a session (permissions, its roots) and the window's memory of
- * which session was opened last in each folder.
+ * The chat panels of the window, one per open session: opening an open session reveals it. The
+ * sessions themselves are held by {@link OpenSessions}, which the agent's requests reach; this
+ * shows them, and remembers which session was opened last in each folder.
  */
 export class ChatPanels extends Disposable implements OpenChats {
-  private readonly panels = this.register(new DisposableMap<string, ChatPanel>());
-  private readonly unnamed = new Set<ChatPanel>();
-  private readonly openEmitter = this.register(new vscode.EventEmitter<{ agentId: string; sessionId: string }>());
-  readonly onDidChangeOpen = this.openEmitter.event;
-  private readonly createdEmitter = this.register(new vscode.EventEmitter<{ session: ChatSession }>());
-  /** A session was created in this window (its list shows it at once). */
-  readonly onDidCreateSession = this.createdEmitter.event;
+  private readonly panels = this.register(new DisposableMap<ChatSession, ChatPanel>());
+  /** A session's chat opened or closed. */
+  readonly onDidChangeOpen: Event<SessionKey>;
   private readonly diffs = this.register(new DiffContents());
-  private readonly closedEmitter = this.register(new vscode.EventEmitter<{ agentId: string; sessionId: string }>());
-  /** A chat closed: what the session held on this side (terminals) can go. */
-  readonly onDidCloseSession = this.closedEmitter.event;
   private readonly deps: ChatDeps;
 
   constructor(
     private readonly agents: AgentRegistry,
+    private readonly sessions: OpenSessions,
     private readonly extensionUri: vscode.Uri,
     private readonly state: vscode.Memento,
     logger: Logger,
     mcpServers: ChatDeps['mcpServers'] = () => [],
   ) {
     super();
+    this.onDidChangeOpen = sessions.onDidChangeOpen;
     // Each chat reattaches by itself when its agent is back (see ChatSession).
     this.deps = { logger, mcpServers, describeError, workspaceFolders };
+    this.register(
+      sessions.onDidChangeOpen(({ agentId, sessionId }) => {
+        const session = sessions.get(agentId, sessionId);
+        if (session && this.panels.has(session))
+          void this.state.update(lastOpenedKey(session.target.cwd), { agentId, sessionId });
+      }),
+    );
     this.register(
       vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
         deserializeWebviewPanel: async (panel, state) => this.restore(panel, state),
@@ -55,27 +55,23 @@ export class ChatPanels extends Disposable implements OpenChats {
     );
   }
 
-  private key(agentId: string, sessionId: string): string {
-    return `${agentId}\u0000${sessionId}`;
-  }
-
   isOpen(agentId: string, sessionId: string): boolean {
-    return this.panels.has(this.key(agentId, sessionId));
+    return this.sessions.isOpen(agentId, sessionId);
   }
 
   get(agentId: string, sessionId: string): ChatPanel | undefined {
-    return this.panels.get(this.key(agentId, sessionId));
+    const session = this.sessions.get(agentId, sessionId);
+    return session && this.panels.get(session);
   }
 
   get all(): ChatPanel[] {
-    return [...this.panels.values(), ...this.unnamed];
+    return this.sessions.all.flatMap((s) => this.panels.get(s) ?? []);
   }
 
   /** Opens (or reveals) the chat of a session, attaching it as `mode` says. */
   async open(target: ChatTarget, mode: OpenMode | 'new'): Promise<ChatPanel | undefined> {
-    const host = this.agents.get(target.agentId);
-    if (!host) {
-      void vscode.window.showErrorMessage(`ACP: no agent "${target.agentId}" is configured.`);
+    if (!this.agents.get(target.agentId)) {
+      noSuchAgent(target.agentId);
       return undefined;
     }
     if (target.sessionId) {
@@ -92,12 +88,8 @@ export class ChatPanels extends Disposable implements OpenChats {
       target.title ?? 'ACP Chat',
       vscode.ViewColumn.Active,
       {
-        enableScripts: true,
+        ...chatWebviewOptions(this.extensionUri),
         enableFindWidget: true,
-        localResourceRoots: [
-          vscode.Uri.joinPath(this.extensionUri, 'dist'),
-          vscode.Uri.joinPath(this.extensionUri, 'media'),
-        ],
       },
     );
     const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps));
@@ -118,31 +110,18 @@ export class ChatPanels extends Disposable implements OpenChats {
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
     const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs);
-    const name = () => {
-      const id = session.sessionId;
-      if (!id) return;
-      this.unnamed.delete(chat);
-      this.panels.set(this.key(session.target.agentId, id), chat);
-      this.openEmitter.fire({ agentId: session.target.agentId, sessionId: id });
-      void this.state.update(lastOpenedKey(session.target.cwd), { agentId: session.target.agentId, sessionId: id });
-    };
-    if (session.sessionId) name();
-    else this.unnamed.add(chat);
-    session.onDidCreateSession(() => {
-      name();
-      this.createdEmitter.fire({ session });
-    });
+    this.panels.set(session, chat);
+    this.sessions.add(session);
     panel.onDidDispose(() => {
-      const id = session.sessionId;
-      this.unnamed.delete(chat);
-      if (id && this.panels.get(this.key(session.target.agentId, id)) === chat) {
-        this.panels.deleteAndLeak(this.key(session.target.agentId, id));
-        this.openEmitter.fire({ agentId: session.target.agentId, sessionId: id });
+      this.panels.deleteAndLeak(session);
+      // Out of the registry first: the agent's requests about it are answered "cancelled" from now on.
+      this.sessions.remove(session);
+      try {
+        chat.dispose();
+      } finally {
+        // Whatever the panel's teardown did, the session is let go: the agent hears session/close.
+        void this.sessions.close(session);
       }
-      chat.dispose();
-      void session.close().finally(() => {
-        if (id) this.closedEmitter.fire({ agentId: session.target.agentId, sessionId: id });
-      });
     });
     return chat;
   }
@@ -153,66 +132,6 @@ export class ChatPanels extends Disposable implements OpenChats {
     return v && typeof v.agentId === 'string' && typeof v.sessionId === 'string'
       ? { agentId: v.agentId, sessionId: v.sessionId }
       : undefined;
-  }
-
-  private sessionFor(agentId: string, sessionId: string): ChatSession | undefined {
-    return (
-      this.get(agentId, sessionId)?.session ??
-      [...this.unnamed].find((p) => p.session.sessionId === sessionId && p.session.target.agentId === agentId)?.session
-    );
-  }
-
-  /** The agent asks for permission: the session's panel shows a card; no panel, no permission. */
-  requestPermission(
-    agentId: string,
-    params: RequestPermissionRequest,
-    signal: AbortSignal,
-  ): Promise<RequestPermissionResponse> {
-    const session = this.sessionFor(agentId, params.sessionId);
-    if (!session) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
-    return session.requestPermission(params, signal);
-  }
-
-  /**
-   * The agent asks the user for input: the session's panel shows a card. Without a panel, or
-   * for a request tied to no session (before any session exists), there is no one to ask.
-   */
-  elicit(agentId: string, params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
-    const sessionId = (params as { sessionId?: unknown }).sessionId;
-    const session = typeof sessionId === 'string' ? this.sessionFor(agentId, sessionId) : undefined;
-    if (!session) return Promise.resolve({ action: 'cancel' });
-    return session.elicitations.request(params, signal);
-  }
-
-  /** A URL elicitation finished (`elicitation/complete` names no session: ask each chat of the agent). */
-  completeElicitation(agentId: string, elicitationId: string): void {
-    for (const chat of this.all) {
-      if (chat.session.target.agentId === agentId && chat.session.elicitations.complete(elicitationId)) return;
-    }
-  }
-
-  /** A session's roots: its cwd and the additional directories sent to the agent with it. */
-  rootsFor(agentId: string, sessionId: string): readonly string[] | undefined {
-    return this.sessionFor(agentId, sessionId)?.roots;
-  }
-
-  /** After signing in, chats of that agent that failed (the banner's "Sign in to …") or lost their agent try again. */
-  retryAfterSignIn(agentId: string): void {
-    for (const chat of this.all) {
-      const state = chat.session.thread.status.state;
-      if (chat.session.target.agentId === agentId && (state === 'error' || state === 'disconnected'))
-        void chat.session.retry();
-    }
-  }
-
-  /** What a client-side terminal printed since the last call, for the chat of the session that created it. */
-  terminalOutput(agentId: string, sessionId: string, terminalId: string, delta: TerminalOutputDelta): void {
-    this.sessionFor(agentId, sessionId)?.showTerminalOutput(terminalId, delta);
-  }
-
-  /** The agent released a terminal: its chat forgets what it kept for it. */
-  terminalReleased(agentId: string, sessionId: string, terminalId: string): void {
-    this.sessionFor(agentId, sessionId)?.releaseTerminal(terminalId);
   }
 }
 

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import type { OpenMode } from '../chat/controller';
+import { chatTarget, type OpenMode } from '../chat/target';
 import { pickAgent, pickFolder } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
 import { showError } from './messages';
 import { addAgent } from './presets';
 import { folderPath, type SessionNode, type SessionsTree, type TreeNode } from './sessionsTree';
-import type { SessionLists } from './sessionLists';
+import type { SessionLists } from '../sessions/sessionLists';
 import type { SettingsService } from './settings';
 import { sessionLink } from './uriHandler';
 
@@ -35,17 +35,7 @@ function otherFolders(cwd: string): string[] {
 
 /** Opens a listed session in its chat panel. */
 export function openRow(deps: CommandDeps, node: SessionNode, mode: OpenMode): void {
-  const { row, host } = node;
-  void deps.chats.open(
-    {
-      agentId: host.config.id,
-      sessionId: row.sessionId,
-      cwd: row.cwd,
-      additionalDirectories: row.additionalDirectories,
-      title: row.title ?? undefined,
-    },
-    mode,
-  );
+  void deps.chats.open(chatTarget(node.host.config.id, node.row), mode);
 }
 
 /** Starts a new session in a folder (the node's, or the user's choice) with an agent. */

@@ -2,14 +2,15 @@ import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { displayState, STATE_WORDS, type AgentDisplayState } from '../agent/auth';
-import { AgentExited, AuthRequired } from '../agent/errors';
+import { AgentExited } from '../agent/errors';
 import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
+import type { SessionLists } from '../sessions/sessionLists';
+import { stateRows } from '../sessions/stateRows';
 import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
 import { describeError, startFailure } from './errorText';
 import { canLogout, setContext } from './contextKeys';
-import { CannotList, type SessionLists } from './sessionLists';
 
 /** A workspace folder (only shown when the window has several). */
 export interface FolderNode {
@@ -203,6 +204,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       label,
       detail,
     });
+    const rows = stateRows(list);
+    if (rows[0]?.kind === 'cannotList') return [state('cannotList', `${host.config.name} cannot list sessions`)];
     const out: TreeNode[] = [];
     const hostState = host.state;
     if (hostState.kind === 'failed' && hostState.error instanceof AgentExited) {
@@ -212,9 +215,6 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         out.push(state('startFailed', `${host.config.name} could not be started`, startFailure(error)));
       else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
     }
-    if (list.state === 'error' && list.error instanceof CannotList) {
-      return [state('cannotList', `${host.config.name} cannot list sessions`)];
-    }
     const nodes = this.nodesOf(list);
     const seen = new Set<string>();
     for (const row of list.items) {
@@ -223,16 +223,16 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       out.push(node);
     }
     for (const id of nodes.keys()) if (!seen.has(id)) nodes.delete(id);
-    if (list.notice) out.push(state('notice', list.notice));
-    if (list.state === 'loading' && list.items.length === 0) out.push(state('loading', 'Loading sessions…'));
-    else if (list.state === 'loadingMore') out.push(state('loading', 'Loading more…'));
-    else if (list.state === 'error') {
-      if (list.error instanceof AuthRequired) out.push(state('signIn', `Sign in to ${host.config.name}`));
-      else if (!(list.error instanceof AgentExited && out[0]?.type === 'state'))
-        out.push(state('error', describeError(list.error)));
-    } else if (list.nextCursor !== undefined) out.push(state('loadMore', 'Load more…'));
-    else if (list.items.length === 0 && list.loaded && list.state === 'idle')
-      out.push(state('empty', 'No sessions in this folder yet'));
+    for (const row of rows) {
+      if (row.kind === 'notice') out.push(state('notice', row.text));
+      else if (row.kind === 'loading') out.push(state('loading', row.more ? 'Loading more…' : 'Loading sessions…'));
+      else if (row.kind === 'signIn') out.push(state('signIn', `Sign in to ${host.config.name}`));
+      else if (row.kind === 'loadMore') out.push(state('loadMore', 'Load more…'));
+      else if (row.kind === 'empty') out.push(state('empty', 'No sessions in this folder yet'));
+      // A list that failed because the agent stopped says so once: the agent's row above.
+      else if (row.kind === 'error' && !(row.error instanceof AgentExited && out[0]?.type === 'state'))
+        out.push(state('error', describeError(row.error)));
+    }
     return out;
   }
 

@@ -4,7 +4,7 @@ import { parseAgents, type ConfigProblem } from '../agent/config';
 import { parseMcpServers } from '../agent/mcp';
 import type { AgentConfig } from '../agent/types';
 import type { TraceLevel } from '../agent/wireTap';
-import type { OpenMode } from '../chat/controller';
+import type { OpenMode } from '../chat/target';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 

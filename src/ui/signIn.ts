@@ -6,15 +6,15 @@ import type { Logger } from '../agent/log';
 import { referencedSecrets } from '../agent/secrets';
 import type { AgentConfig } from '../agent/types';
 import { pickAgent } from './agentPicker';
-import type { ChatPanels } from './chatPanels';
+import type { OpenSessions } from '../chat/openSessions';
 import { describeError } from './errorText';
-import type { SessionLists } from './sessionLists';
+import type { SessionLists } from '../sessions/sessionLists';
 import type { SettingsService } from './settings';
 
 export interface SignInDeps {
   agents: AgentRegistry;
   lists: SessionLists;
-  chats: ChatPanels;
+  sessions: OpenSessions;
   settings: SettingsService;
   secrets: vscode.SecretStorage;
   log: Logger;
@@ -210,9 +210,9 @@ function runInTerminal(name: string, config: AgentConfig, method: SignInMethod):
 }
 
 /** What failed for want of sign-in runs again: the agent's lists and its open chats. */
-export async function retryAfterSignIn(deps: Pick<SignInDeps, 'lists' | 'chats'>, host: AgentHost): Promise<void> {
+export async function retryAfterSignIn(deps: Pick<SignInDeps, 'lists' | 'sessions'>, host: AgentHost): Promise<void> {
   const lists = deps.lists.listsOf(host.config.id);
-  deps.chats.retryAfterSignIn(host.config.id);
+  deps.sessions.retryAfterSignIn(host.config.id);
   await Promise.all(lists.map((l) => (l.state === 'error' ? l.retry() : l.refresh())));
 }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { StartRefused } from '../agent/agentHost';
 import type { AgentConfig } from '../agent/types';
-import type { SessionLists } from './sessionLists';
+import type { SessionLists } from '../sessions/sessionLists';
 
 /** What the user answered when asked to start an agent in Restricted Mode. */
 export type TrustAnswer = 'allowOnce' | 'manageTrust' | undefined;

@@ -1,10 +1,12 @@
 import * as vscode from 'vscode';
+import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import { samePath } from '../sessions/paths';
+import { samePath } from '../agent/paths';
 import type { ChatPanels } from './chatPanels';
 import type { CommandDeps } from './commands';
 import { showError } from './messages';
-import type { SessionLists } from './sessionLists';
+import { chatTarget } from '../chat/target';
+import { findListed, type SessionLists } from '../sessions/sessionLists';
 import { folderPath } from './sessionsTree';
 import type { SettingsService } from './settings';
 
@@ -28,10 +30,8 @@ export interface LinkDeps {
 
 interface Found {
   host: AgentHost;
-  cwd: string;
-  /** As the session reported them; the chat sends only those inside the window's folders. */
-  additionalDirectories?: readonly string[];
-  title?: string;
+  /** As the agent listed it; the chat sends only the additional directories inside the window's folders. */
+  session: SessionInfo;
 }
 
 /** Looks for a session id in the folders' lists first, then in the agent's whole list. */
@@ -43,17 +43,8 @@ async function find(
 ): Promise<Found | undefined> {
   for (const host of hosts) {
     for (const folder of folders) {
-      const list = deps.lists.get(host, folder);
-      await list.ensureLoaded();
-      for (
-        let i = 0;
-        !list.get(sessionId) && list.nextCursor !== undefined && list.state !== 'error' && i < MAX_PAGES;
-        i++
-      )
-        await list.loadMore();
-      const row = list.get(sessionId);
-      if (row)
-        return { host, cwd: row.cwd, additionalDirectories: row.additionalDirectories, title: row.title ?? undefined };
+      const row = await findListed(deps.lists.get(host, folder), sessionId, MAX_PAGES);
+      if (row) return { host, session: row };
     }
   }
   // Not in any folder of this window: ask each agent's unfiltered list, to learn its cwd.
@@ -64,13 +55,7 @@ async function find(
     for (let i = 0; i < MAX_PAGES; i++) {
       const page = await c.listSessions(cursor ? { cursor } : {});
       const hit = page.sessions.find((s) => s.sessionId === sessionId);
-      if (hit)
-        return {
-          host,
-          cwd: hit.cwd,
-          additionalDirectories: hit.additionalDirectories ?? undefined,
-          title: hit.title ?? undefined,
-        };
+      if (hit) return { host, session: hit };
       if (!page.nextCursor || page.nextCursor === cursor) break;
       cursor = page.nextCursor;
     }
@@ -117,23 +102,15 @@ export async function handleUri(deps: LinkDeps, uri: vscode.Uri): Promise<void> 
       void vscode.window.showErrorMessage(`ACP: no configured agent knows the session "${sessionId.slice(0, 64)}".`);
       return;
     }
-    if (!windowFolders.some((f) => samePath(f, found.cwd))) {
+    const { cwd } = found.session;
+    if (!windowFolders.some((f) => samePath(f, cwd))) {
       const ok = await deps.confirm(
-        `The session belongs to ${found.cwd}, which is not a folder of this window. Open it here anyway?`,
+        `The session belongs to ${cwd}, which is not a folder of this window. Open it here anyway?`,
         'Open',
       );
       if (!ok) return;
     }
-    await deps.chats.open(
-      {
-        agentId: found.host.config.id,
-        sessionId,
-        cwd: found.cwd,
-        additionalDirectories: found.additionalDirectories,
-        title: found.title,
-      },
-      deps.settings.value.openMode,
-    );
+    await deps.chats.open(chatTarget(found.host.config.id, found.session), deps.settings.value.openMode);
   } catch (e) {
     await showError('ACP: could not open the link', e);
   }

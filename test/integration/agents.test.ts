@@ -3,10 +3,10 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import { AgentHost, AgentRegistry, type AgentHostDeps } from '../../src/agent/agentHost';
-import type { ClientHandlers } from '../../src/agent/connection';
+import type { ClientHandlers } from '../../src/agent/clientApp';
 import { MemoryLogger, silentLogger } from '../../src/agent/log';
 import { McpSelector, mcpServersFor, parseMcpServers } from '../../src/agent/mcp';
-import { ChatSession } from '../../src/chat/controller';
+import { ChatSession } from '../../src/chat/chatSession';
 import { isRunning, refAgentConfig, seed, tempDir } from '../support/refAgent';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { AgentRegistry } from '../../src/agent/agentHost';
 import { ClientFileSystem } from '../../src/agent/fileSystem';
 import { silentLogger } from '../../src/agent/log';
-import { ChatSession } from '../../src/chat/controller';
+import { ChatSession } from '../../src/chat/chatSession';
 import { panelTargetOf, readPanelTarget } from '../../src/protocol/panelTarget';
 import { chatDeps, hostDeps, hostOf, recorded, registryWith } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentRegistry } from '../../src/agent/agentHost';
-import { ChatSession } from '../../src/chat/controller';
+import { ChatSession } from '../../src/chat/chatSession';
 import { chatDeps, hostOf, registryWith, waitFor } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 

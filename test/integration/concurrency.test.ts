@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentHost } from '../../src/agent/agentHost';
-import type { ClientHandlers } from '../../src/agent/connection';
+import type { ClientHandlers } from '../../src/agent/clientApp';
 import { silentLogger } from '../../src/agent/log';
-import { ChatSession } from '../../src/chat/controller';
+import { ChatSession } from '../../src/chat/chatSession';
 import { longReply } from '../agent/replies';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { CreateElicitationResponse } from '@agentclientprotocol/sdk';
 import { AgentHost } from '../../src/agent/agentHost';
 import { MemoryLogger } from '../../src/agent/log';
-import { ChatSession } from '../../src/chat/controller';
+import { ChatSession } from '../../src/chat/chatSession';
 import type { ElicitationEntry } from '../../src/protocol/entries';
 import { refAgentConfig, tempDir } from '../support/refAgent';
 

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
+import type { ClientHandlers } from '../../src/agent/clientApp';
+import { AgentConnection } from '../../src/agent/connection';
 import { ErrorCodes, ProtocolError } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
 import { forkSession, setSessionArchived, setSessionTitle } from '../../src/agent/manage';

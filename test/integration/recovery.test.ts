@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { AgentHost, type AgentState } from '../../src/agent/agentHost';
 import { AgentExited } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
-import { ChatSession } from '../../src/chat/controller';
+import { ChatSession } from '../../src/chat/chatSession';
 import { refAgentConfig, useSeededFolder } from '../support/refAgent';
 
 const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {

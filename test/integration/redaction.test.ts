@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { McpServer } from '@agentclientprotocol/sdk';
-import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
+import type { ClientHandlers } from '../../src/agent/clientApp';
+import { AgentConnection } from '../../src/agent/connection';
 import { AgentExited, AuthRequired } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
 import type { AgentConfig } from '../../src/agent/types';

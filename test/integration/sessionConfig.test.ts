@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { SessionConfigOption } from '@agentclientprotocol/sdk';
 import { AgentHost } from '../../src/agent/agentHost';
 import { MemoryLogger } from '../../src/agent/log';
-import { ChatSession } from '../../src/chat/controller';
+import { ChatSession } from '../../src/chat/chatSession';
 import { refAgentConfig, useSeededFolder } from '../support/refAgent';
 
 const option = (options: readonly SessionConfigOption[], id: string) => options.find((o) => o.id === id);

@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentHost } from '../../src/agent/agentHost';
 import { MemoryLogger } from '../../src/agent/log';
-import { ChatSession } from '../../src/chat/controller';
+import { ChatSession } from '../../src/chat/chatSession';
 import { refAgentConfig, tempDir } from '../support/refAgent';
 
 describe('Session modes and config options', function () {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { AgentConnection } from '../../src/agent/connection';
 import { AgentExited } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
-import { Notices, SessionList } from '../../src/sessions/sessionList';
+import { Notices } from '../../src/sessions/cursorRules';
+import { SessionList } from '../../src/sessions/sessionList';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 
 /**

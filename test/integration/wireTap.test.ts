@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { AgentConnection, type ClientHandlers } from '../../src/agent/connection';
+import type { ClientHandlers } from '../../src/agent/clientApp';
+import { AgentConnection } from '../../src/agent/connection';
 import { MemoryLogger } from '../../src/agent/log';
 import type { DropKind, WireStats } from '../../src/agent/wireTap';
 import { refAgentConfig, useSeededFolder } from '../support/refAgent';

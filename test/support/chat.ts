@@ -1,9 +1,9 @@
 // Helpers for chat tests against the reference agent in plain Node.
 import { existsSync, readFileSync } from 'node:fs';
 import { AgentRegistry, type AgentHost, type AgentHostDeps } from '../../src/agent/agentHost';
-import type { ClientHandlers } from '../../src/agent/connection';
+import type { ClientHandlers } from '../../src/agent/clientApp';
 import { MemoryLogger } from '../../src/agent/log';
-import type { ChatDeps } from '../../src/chat/controller';
+import type { ChatDeps } from '../../src/chat/attachment';
 import type { AgentConfig } from '../../src/agent/types';
 
 /** Polls until `check` holds, or fails naming what it waited for. */
@@ -42,7 +42,7 @@ export function chatDeps(overrides: Partial<ChatDeps> = {}): ChatDeps & { logger
   };
 }
 
-/** Host deps for tests: quick restarts; the permission handler is late-bound, as in the extension. */
+/** Host deps for tests: quick restarts; the permission handler is one the test sets (or "cancelled"). */
 export function hostDeps(
   permissions: { handler?: ClientHandlers['requestPermission'] } = {},
   extra: Omit<ClientHandlers, 'requestPermission'> = {},

@@ -2,7 +2,6 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LogOutputChannel } from 'vscode';
 import { MemoryLogger } from '../../../src/agent/log';
 import type { AgentConfig } from '../../../src/agent/types';
 import { ChangeBatcher } from '../../../src/chat/batcher';
@@ -14,8 +13,7 @@ import {
   TERMINAL_VIEW_CHARS,
   type TerminalOutputDelta,
 } from '../../../src/protocol/terminalOutput';
-import { agentTerminals } from '../../../src/ui/terminalOutput';
-import type { ChatPanels } from '../../../src/ui/chatPanels';
+import { agentTerminals } from '../../../src/chat/terminalFeed';
 
 const delta = (text: string, extra: Partial<TerminalOutputDelta> = {}): TerminalOutputDelta => ({
   text,
@@ -138,13 +136,13 @@ describe('terminal output in the chat', () => {
     function setup() {
       const deltas: TerminalOutputDelta[] = [];
       const released: string[] = [];
-      const chats = {
-        terminalOutput: (_a: string, _s: string, _t: string, d: TerminalOutputDelta) => deltas.push(d),
-        terminalReleased: (_a: string, _s: string, terminalId: string) => released.push(terminalId),
+      const sessions = {
+        terminalOutput: (_a: string, _s: string, _t: string, d: TerminalOutputDelta) => void deltas.push(d),
+        terminalReleased: (_a: string, _s: string, terminalId: string) => void released.push(terminalId),
         onDidCloseSession: () => ({ dispose() {} }),
-      } as unknown as ChatPanels;
+      };
       const config: AgentConfig = { id: 'ref', name: 'Ref', command: 'x', args: [], env: {} };
-      const terminals = agentTerminals(config, new MemoryLogger() as unknown as LogOutputChannel, () => chats);
+      const terminals = agentTerminals(config, new MemoryLogger(), sessions);
       return { terminals, deltas, released };
     }
 

@@ -5,9 +5,9 @@ import * as path from 'node:path';
 import { AgentExited, ErrorCodes, ProtocolError } from '../../../src/agent/errors';
 import { MemoryLogger } from '../../../src/agent/log';
 import { validateListResult } from '../../../src/agent/validate';
-import { MAX_BARREN_PAGES } from '../../../src/sessions/pager';
+import { MAX_BARREN_PAGES, Notices } from '../../../src/sessions/cursorRules';
 import type { SessionListChange } from '../../../src/sessions/sessionList';
-import { Notices, SessionList } from '../../../src/sessions/sessionList';
+import { SessionList } from '../../../src/sessions/sessionList';
 import type { Answer } from './fakeAgent';
 import { FakeAgent, page, session, sessions } from './fakeAgent';
 

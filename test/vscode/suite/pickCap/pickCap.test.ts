@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { suiteContext } from '../../../host/suiteContext';
-import { PICK_LIMIT } from '../../../../src/ui/quickPick';
+import { PICK_LIMIT } from '../../../../src/ui/resumePicker';
 import { api, until } from '../../support';
 
 /** The folder's session ids in the order the reference agent lists them (newest first, then by id). */

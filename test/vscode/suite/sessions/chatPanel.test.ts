@@ -67,6 +67,23 @@ describe('Chat panel from the Sessions view', function () {
     chat.panel.dispose();
   });
 
+  it('lets the session go when its panel closes with changes waiting to be sent, so it opens again', async () => {
+    const a = await api();
+    const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[5]!;
+    const target = { agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd };
+    const chat = (await a.chats.open(target, 'resume'))!;
+    await until('attached and shown', () => chat.session.capabilities().canPrompt && chat.isShowing);
+    // A change the batcher holds for its next frame: the panel's teardown flushes it.
+    chat.session.thread.addNotice('info', 'waiting to be sent');
+    chat.panel.dispose();
+    assert.equal(a.sessions.isOpen(target.agentId, target.sessionId), false, 'out of the registry at once');
+    await until('the session closed', () => chat.session.isDisposed);
+    const again = (await a.chats.open(target, 'resume'))!;
+    assert.notEqual(again, chat);
+    await until('attached again', () => again.session.capabilities().canPrompt);
+    again.panel.dispose();
+  });
+
   it("routes the agent's elicitation to the chat of its session, and answers cancel when the panel closes", async () => {
     const a = await api();
     const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[4]!;

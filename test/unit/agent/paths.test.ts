@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { clearPathCache, normalizePath, samePath } from '../../../src/sessions/paths';
+import { clearPathCache, normalizePath, samePath } from '../../../src/agent/paths';
 
 describe('normalizePath / samePath', () => {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-paths-')));

@@ -4,17 +4,9 @@ import { Disposable, DisposableMap, MutableDisposable, type IDisposable } from '
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import type { AgentConnection } from '../agent/connection';
 import type { Logger } from '../agent/log';
-import type { ListPage } from '../agent/types';
-import type { SessionCache } from '../sessions/cache';
-import { SessionList, type SessionListChange } from '../sessions/sessionList';
-
-/** The agent does not advertise `sessionCapabilities.list`; the view says so instead of asking. */
-export class CannotList extends Error {
-  override readonly name = 'CannotList';
-  constructor(readonly agentName: string) {
-    super(`${agentName} cannot list sessions.`);
-  }
-}
+import type { SessionCache } from './cache';
+import type { SessionRow } from './rows';
+import { SessionList, type SessionListChange } from './sessionList';
 
 /**
  * Every (agent, folder) session list of the window, made on first use and kept in step with
@@ -54,11 +46,7 @@ export class SessionLists extends Disposable {
         folder,
         logger: this.logger,
         cache: this.cache,
-        list: async (params, signal): Promise<ListPage> => {
-          const c = await host.connect();
-          if (!c.features.list) throw new CannotList(host.config.name);
-          return c.listSessions(params, signal);
-        },
+        list: (params, signal) => host.listSessions(params, signal),
       });
       const created = list;
       list.onDidChange((change) => this.emitter.fire({ list: created, change }));
@@ -122,4 +110,19 @@ export class SessionLists extends Disposable {
       if (this.agents.get(list.agentId) !== host) this.lists.deleteAndDispose(key);
     }
   }
+}
+
+/**
+ * The listed row of a session, paging on up to `maxPages` pages while it is not found; undefined
+ * when the agent does not list it that far (or listing failed).
+ */
+export async function findListed(
+  list: SessionList,
+  sessionId: string,
+  maxPages: number,
+): Promise<SessionRow | undefined> {
+  await list.ensureLoaded();
+  for (let i = 0; !list.get(sessionId) && list.nextCursor !== undefined && list.state !== 'error' && i < maxPages; i++)
+    await list.loadMore();
+  return list.get(sessionId);
 }

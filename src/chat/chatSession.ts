@@ -3,82 +3,151 @@ import type {
   RequestPermissionResponse,
   SessionConfigOption,
 } from '@agentclientprotocol/sdk';
+import type { AgentConnection } from '../agent/connection';
 import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
 import type { AgentHost } from '../agent/agentHost';
-import type { ChatCapabilities } from '../protocol/messages';
-import type { AgentSource } from './agentSource';
-import { SessionAttachment, type ChatDeps, type ChatTarget } from './attachment';
+import { Emitter, type Event } from '../base/event';
+import { Disposable } from '../base/lifecycle';
+import type { ChatCapabilities, HistoryState } from '../protocol/messages';
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
+import type { AgentSource } from './agentSource';
+import { SessionAttachment, type ChatDeps } from './attachment';
 import { Elicitations } from './elicitations';
 import { PermissionRequests } from './permissions';
+import type { ChatTarget, OpenMode } from './target';
 import { TerminalViews } from './terminalViews';
-
-export type { ChatDeps, ChatTarget, OpenMode } from './attachment';
+import { Thread } from './thread';
 
 /**
- * One open session: its attachment (see {@link SessionAttachment}) and the conversation on it —
- * prompts, cancel, permission requests, modes, config options, terminal output. No vscode
- * here: the panel translates the thread and the capabilities.
+ * One open session: the conversation on it — prompts, cancel, permission requests, modes, config
+ * options, terminal output — over its {@link SessionAttachment}, which keeps it attached to the
+ * agent. No vscode here: the panel translates the thread and the capabilities.
  */
-export class ChatSession extends SessionAttachment {
+export class ChatSession extends Disposable {
+  readonly thread: Thread;
   /** What the agent asked the user (`elicitation/create`), answered from the thread's cards. */
   readonly elicitations: Elicitations;
+  private readonly attachment: SessionAttachment;
   private prompting: AbortController | undefined;
   /** A prompt the agent refused for want of sign-in; it goes again once the chat can send. */
   private failedPrompt: string | undefined;
   private readonly permissions: PermissionRequests;
   private readonly terminals: TerminalViews;
+  private readonly capsEmitter = this.register(new Emitter<void>());
+  /** Fires when what the panel may offer changed. */
+  readonly onDidChangeCapabilities = this.capsEmitter.event;
 
-  constructor(agents: AgentSource | AgentHost, target: ChatTarget, deps: ChatDeps) {
-    super(agents, target, deps);
+  constructor(
+    agents: AgentSource | AgentHost,
+    readonly target: ChatTarget,
+    private readonly deps: ChatDeps,
+  ) {
+    super();
+    this.thread = this.register(new Thread({ log: (m) => deps.logger.warn(`[${target.sessionId ?? 'new'}] ${m}`) }));
+    if (target.title) this.thread.updateMeta({ title: target.title });
+    this.attachment = this.register(
+      new SessionAttachment(agents, target, deps, this.thread, {
+        turnRunning: () => this.prompting !== undefined,
+        attached: () => {
+          if (this.failedPrompt !== undefined) void this.resendFailedPrompt();
+        },
+        lost: () => {
+          this.cancelRequests();
+          if (this.prompting) this.thread.markInterrupted();
+        },
+        changed: () => this.capsEmitter.fire(),
+      }),
+    );
     this.permissions = new PermissionRequests(this.thread);
     this.terminals = this.register(new TerminalViews(this.thread));
     this.elicitations = this.register(new Elicitations(this.thread));
+  }
+
+  /** Fires with the session id once a new session was created. */
+  get onDidCreateSession(): Event<string> {
+    return this.attachment.onDidCreateSession;
+  }
+
+  get sessionId(): string | undefined {
+    return this.target.sessionId;
+  }
+
+  /** Whether the thread holds the history (loaded), was resumed without it, or is a new session. */
+  get history(): HistoryState {
+    return this.attachment.history;
+  }
+
+  /** The agent's host as configured now; undefined once the agent was removed from the settings. */
+  get host(): AgentHost | undefined {
+    return this.attachment.host;
+  }
+
+  /** The session's roots for the client's `fs/*` and terminals: the cwd and the directories sent. */
+  get roots(): readonly string[] {
+    return this.attachment.roots;
+  }
+
+  /** The additional directories sent with the session (saved with the panel for a reload). */
+  get sentDirectories(): string[] {
+    return this.attachment.sentDirectories;
+  }
+
+  private get connection(): AgentConnection | undefined {
+    return this.attachment.connection;
   }
 
   get isPrompting(): boolean {
     return this.prompting !== undefined;
   }
 
-  protected get turnRunning(): boolean {
-    return this.prompting !== undefined;
+  /** Attaches the session (see {@link SessionAttachment.attach}). */
+  attach(mode: OpenMode | 'new' = 'auto'): Promise<void> {
+    return this.attachment.attach(mode);
+  }
+
+  /** After a restart: attach again, with a divider at the seam. */
+  reattach(): Promise<void> {
+    return this.attachment.reattach();
+  }
+
+  /** The Restart Agent button: restarts this chat's agent and attaches again. */
+  restartAgent(): Promise<void> {
+    return this.attachment.restartAgent();
+  }
+
+  /** The status line's Cancel: stops the start, new, load or resume under way. */
+  cancelLoad(): void {
+    this.attachment.cancelLoad();
   }
 
   capabilities(): ChatCapabilities {
     const alive = this.connection?.isAlive === true;
-    const attached = alive && this.sessionId !== undefined && !this.loading && this.thread.status.state !== 'error';
+    const attached =
+      alive && this.sessionId !== undefined && !this.attachment.isLoading && this.thread.status.state !== 'error';
     return {
       canPrompt: attached && !this.prompting,
       canCancel: this.prompting !== undefined,
       canSetMode: attached && (this.thread.meta.modes?.availableModes.length ?? 0) > 0,
       canSetConfig: attached && this.thread.meta.configOptions.length > 0,
-      agentName: this.agentName,
+      agentName: this.attachment.agentName,
       agentId: this.target.agentId,
       sessionId: this.sessionId ?? '',
       cwd: this.target.cwd,
       additionalDirectories: this.sentDirectories,
-      history: this.historyState,
+      history: this.attachment.history,
     };
   }
 
   /** The banner's Retry (and what follows a sign-in): a prompt refused for want of sign-in goes again, else the attach. */
   retry(): Promise<void> {
-    if (this.failedPrompt !== undefined && this.connection?.isAlive && !this.attaching)
+    if (this.failedPrompt !== undefined && this.connection?.isAlive && !this.attachment.isAttaching)
       return this.resendFailedPrompt();
-    return this.attachAgain();
+    return this.attachment.attachAgain();
   }
 
-  override async openWithHistory(): Promise<void> {
-    if (!this.prompting) await super.openWithHistory();
-  }
-
-  protected afterAttach(): void {
-    if (this.failedPrompt !== undefined) void this.resendFailedPrompt();
-  }
-
-  protected agentLost(): void {
-    this.cancelRequests();
-    if (this.prompting) this.thread.markInterrupted();
+  /** "Open with history" on an open panel: replays the history into it, unless a turn is running. */
+  async openWithHistory(): Promise<void> {
+    if (!this.prompting) await this.attachment.openWithHistory();
   }
 
   async prompt(text: string): Promise<void> {
@@ -195,10 +264,11 @@ export class ChatSession extends SessionAttachment {
    * `session/cancel`, both before `session/close` (see {@link SessionAttachment.detach}).
    */
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.cancelRequests();
-    if (this.prompting && this.connection?.isAlive) await this.cancel();
-    await this.detach();
+    if (this.attachment.closed) return;
+    await this.attachment.detach(async () => {
+      this.cancelRequests();
+      if (this.prompting && this.connection?.isAlive) await this.cancel();
+    });
+    this.dispose();
   }
 }

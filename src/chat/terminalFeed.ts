@@ -1,8 +1,8 @@
-import type { LogOutputChannel } from 'vscode';
+import type { Logger } from '../agent/log';
 import { Terminals, type TerminalRef, type TerminalsOptions } from '../agent/terminals';
 import type { AgentConfig } from '../agent/types';
 import { keepTail, TERMINAL_VIEW_CHARS, type TerminalOutputDelta } from '../protocol/terminalOutput';
-import type { ChatPanels } from './chatPanels';
+import type { OpenSessions } from './openSessions';
 
 const OUTPUT_EVERY_MS = 100;
 
@@ -37,8 +37,8 @@ class ShownTerminals extends Terminals {
  */
 export function agentTerminals(
   config: AgentConfig,
-  log: LogOutputChannel,
-  chats: () => ChatPanels | undefined,
+  log: Logger,
+  sessions: Pick<OpenSessions, 'terminalOutput' | 'terminalReleased' | 'onDidCloseSession'>,
 ): Terminals {
   const pending = new Map<string, Pending>();
   const send = (ref: TerminalRef, exit?: Pick<TerminalOutputDelta, 'exitCode' | 'signal'>) => {
@@ -52,11 +52,11 @@ export function agentTerminals(
       truncated: p?.cut ?? false,
       ...exit,
     };
-    chats()?.terminalOutput(config.id, ref.sessionId, ref.terminalId, delta);
+    sessions.terminalOutput(config.id, ref.sessionId, ref.terminalId, delta);
   };
   const terminals = new ShownTerminals({ logger: log, allowTerminal: () => config.allowTerminals !== false }, (ref) => {
     send(ref);
-    chats()?.terminalReleased(config.id, ref.sessionId, ref.terminalId);
+    sessions.terminalReleased(config.id, ref.sessionId, ref.terminalId);
   });
   terminals.onOutput((e) => {
     let p = pending.get(e.terminalId);
@@ -73,9 +73,10 @@ export function agentTerminals(
     p.timer ??= setTimeout(() => send(p.ref), OUTPUT_EVERY_MS);
   });
   terminals.onExit((e) => send(e, { exitCode: e.exitStatus.exitCode ?? null, signal: e.exitStatus.signal ?? null }));
-  const closed = chats()?.onDidCloseSession(({ agentId, sessionId }) => {
-    if (agentId === config.id) terminals.releaseSession(sessionId);
-  });
-  if (closed) terminals.register(closed);
+  terminals.register(
+    sessions.onDidCloseSession(({ agentId, sessionId }) => {
+      if (agentId === config.id) terminals.releaseSession(sessionId);
+    }),
+  );
   return terminals;
 }

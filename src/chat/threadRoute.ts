@@ -1,0 +1,53 @@
+import type { AgentConnection } from '../agent/connection';
+import { Disposable, MutableDisposable, toDisposable, type IDisposable } from '../base/lifecycle';
+import type { Thread } from './thread';
+
+/**
+ * Quiet after which updates that came outside any turn or load end their message. Some agents
+ * answer `session/load` first and replay the history after it (Gemini CLI sends all but the
+ * first message after the response); nothing else marks the last replayed message finished,
+ * so it would stay open and never be rendered as Markdown.
+ */
+export const IDLE_SETTLE_MS = 400;
+
+/**
+ * The way one session's updates reach its thread: registered with the connection's router,
+ * and a quiet spell outside a turn or a load ends the open message.
+ */
+export class ThreadRoute extends Disposable {
+  private readonly route = this.register(new MutableDisposable<IDisposable>());
+  private settleTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** `busy`: a turn or a load is under way, whose end closes its messages instead. */
+  constructor(
+    private readonly thread: Thread,
+    private readonly busy: () => boolean,
+  ) {
+    super();
+    this.register(toDisposable(() => clearTimeout(this.settleTimer)));
+  }
+
+  /** Agents may send updates before the response: open the route before the request. */
+  open(c: AgentConnection, sessionId: string, onUpdate?: () => void): void {
+    this.route.value = undefined;
+    this.route.value = c.router.register(sessionId, (n) => {
+      this.thread.apply(n.update);
+      onUpdate?.();
+      if (!this.busy()) this.settleSoon();
+    });
+  }
+
+  /** No more updates of the session reach the thread. */
+  close(): void {
+    this.route.value = undefined;
+  }
+
+  /** Updates outside a turn or a load (a replay after the load response): end their message once they stop. */
+  private settleSoon(): void {
+    clearTimeout(this.settleTimer);
+    this.settleTimer = setTimeout(() => {
+      this.settleTimer = undefined;
+      if (!this.isDisposed && !this.busy()) this.thread.markTurnEnded();
+    }, IDLE_SETTLE_MS);
+  }
+}

@@ -1,0 +1,331 @@
+import * as vscode from 'vscode';
+import type { AgentHost, AgentRegistry } from '../agent/agentHost';
+import type { IDisposable } from '../base/lifecycle';
+import { chatTarget, type OpenMode } from '../chat/target';
+import { matchIdPrefix, MIN_ID_PREFIX, sortByUpdatedAt } from '../sessions/picks';
+import type { SessionRow } from '../sessions/rows';
+import type { SessionList } from '../sessions/sessionList';
+import type { SessionLists } from '../sessions/sessionLists';
+import { stateRows } from '../sessions/stateRows';
+import { relativeTime } from '../sessions/time';
+import { sanitizeText, shortId } from '../sessions/title';
+import { pickFolder } from './agentPicker';
+import type { ChatPanels } from './chatPanels';
+import { describeError } from './errorText';
+import { folderPath } from './sessionsTree';
+import type { SettingsService } from './settings';
+
+/** Background paging stops here; a "Load more…" row goes on. */
+export const PICK_LIMIT = 5000;
+/** Rows shown in the first render when more are known; the rest follow on the next tick. */
+const FIRST_ROWS = 200;
+/** The shortest time between two renders while pages arrive. */
+const RENDER_EVERY_MS = 250;
+
+interface SessionPick extends vscode.QuickPickItem {
+  readonly kind?: undefined;
+  readonly row?: SessionRow;
+  readonly host?: AgentHost;
+  readonly action?: 'new' | 'more' | 'retry' | 'signIn';
+}
+
+const resumeButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('debug-continue'),
+  tooltip: 'Resume (no history)',
+};
+const historyButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('history'),
+  tooltip: 'Open with history',
+};
+
+export interface ResumeDeps {
+  agents: AgentRegistry;
+  lists: SessionLists;
+  chats: ChatPanels;
+  settings: SettingsService;
+}
+
+/** What the open QuickPick exposes to tests (item buttons cannot be clicked from the API). */
+export interface OpenPick {
+  readonly quickPick: vscode.QuickPick<SessionPick>;
+  trigger(sessionId: string, button: 'resume' | 'history'): void;
+  /** Types into the filter as a user would (a programmatic `value` set fires no change event). */
+  type(value: string): void;
+  /** Resolves when background paging has stopped. */
+  readonly settled: Promise<void>;
+}
+
+let current: OpenPick | undefined;
+/** The QuickPick "ACP: Resume Session" has open, if any (for tests). */
+export function currentPick(): OpenPick | undefined {
+  return current;
+}
+
+/** "ACP: Resume Session": asks for the folder in a multi-root window, then opens the picker. */
+export async function resumeSession(deps: ResumeDeps): Promise<void> {
+  const folder = await pickFolder('Resume a session from which folder?');
+  if (!folder) return;
+  if (deps.agents.all.length === 0) {
+    void vscode.commands.executeCommand('acp.addAgent');
+    return;
+  }
+  const picker = new ResumePicker(deps, folder, () => {
+    if (current === picker) current = undefined;
+  });
+  current = picker;
+  picker.show();
+}
+
+/**
+ * The folder's sessions, newest first, searchable by title, time, id and cwd. It opens at once
+ * with what is cached or loaded, then pages on in the background and adds rows without losing
+ * what the user typed or the active row.
+ */
+export class ResumePicker implements OpenPick {
+  readonly quickPick = vscode.window.createQuickPick<SessionPick>();
+  private readonly lists: readonly { host: AgentHost; list: SessionList }[];
+  private readonly cwd: string;
+  private readonly several: boolean;
+  /** Items by agent and session, reused while their row is unchanged. */
+  private readonly itemsById = new Map<string, SessionPick>();
+  /** Why lists failed, as of the end of the last paging (shown under the rows). */
+  private errors: string[] = [];
+  private stopped = false;
+  private limit = PICK_LIMIT;
+  private renderTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastRender = 0;
+  private paging: Promise<void>;
+  private readonly subscriptions: IDisposable[];
+
+  constructor(
+    private readonly deps: ResumeDeps,
+    private readonly folder: vscode.WorkspaceFolder,
+    private readonly onHidden: () => void = () => {},
+  ) {
+    this.cwd = folderPath(folder);
+    const hosts = deps.agents.all;
+    this.several = hosts.length > 1;
+    this.lists = hosts.map((host) => ({ host, list: deps.lists.get(host, this.cwd) }));
+    const qp = this.quickPick;
+    qp.title = `Resume Session — ${folder.name}`;
+    qp.placeholder = 'Search by title, time, id or folder; paste an id to find any session';
+    qp.matchOnDescription = true;
+    qp.matchOnDetail = true;
+    this.subscriptions = [
+      ...this.lists.map(({ list }) => list.onDidChange(() => this.scheduleRender())),
+      qp.onDidChangeValue(() => this.valueChanged()),
+      qp.onDidAccept(() => this.accept()),
+      qp.onDidTriggerItemButton(({ item, button }) => this.open(item, button === resumeButton ? 'resume' : 'load')),
+      qp.onDidHide(() => this.hidden()),
+    ];
+    this.paging = this.pageOn();
+  }
+
+  get settled(): Promise<void> {
+    return this.paging;
+  }
+
+  trigger(sessionId: string, button: 'resume' | 'history'): void {
+    const item = this.quickPick.items.find((i) => i.row?.sessionId === sessionId);
+    if (item) this.open(item, button === 'resume' ? 'resume' : 'load');
+  }
+
+  type(value: string): void {
+    this.quickPick.value = value;
+    this.valueChanged();
+  }
+
+  /**
+   * Thousands of known rows: the newest show at once, the rest a moment later (handing every
+   * row to the workbench is what takes the time).
+   */
+  show(): void {
+    this.render(FIRST_ROWS);
+    this.quickPick.show();
+    if (this.quickPick.items.length >= FIRST_ROWS) this.renderTimer = setTimeout(() => this.render(), 0);
+  }
+
+  private toItem(row: SessionRow, host: AgentHost): SessionPick {
+    const key = `${host.config.id}\u0000${row.sessionId}`;
+    let item = this.itemsById.get(key);
+    if (!item || item.row !== row) {
+      const f = host.connection?.features;
+      const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
+      item = {
+        label: row.label,
+        description: [time, this.several ? host.config.name : ''].filter(Boolean).join(' · '),
+        detail: `${shortId(row.sessionId)} · ${sanitizeText(row.cwd, 300)}`,
+        row,
+        host,
+        buttons: [...(f?.resume ? [resumeButton] : []), ...(f?.load !== false ? [historyButton] : [])],
+      };
+      this.itemsById.set(key, item);
+    }
+    return item;
+  }
+
+  // Background paging changes the lists several times a page; each render hands every row to
+  // the workbench, so renders during paging are spaced out. The first rows show at once.
+  private scheduleRender(): void {
+    if (this.stopped || this.renderTimer) return;
+    const shown = this.quickPick.items.some((i) => i.row);
+    const wait = shown ? Math.max(0, this.lastRender + RENDER_EVERY_MS - Date.now()) : 0;
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = undefined;
+      if (!this.stopped) this.render();
+    }, wait);
+  }
+
+  /** Renders the rows; with `first`, only the newest `first` of them (then call again for all). */
+  private render(first = Infinity): void {
+    const qp = this.quickPick;
+    this.lastRender = Date.now();
+    if (this.renderTimer) {
+      clearTimeout(this.renderTimer);
+      this.renderTimer = undefined;
+    }
+    const rows = this.lists.flatMap(({ host, list }) => list.items.map((row) => ({ row, host })));
+    const sorted = sortByUpdatedAt(rows.map((r) => r.row));
+    const hostOf = new Map(rows.map((r) => [r.row, r.host]));
+    const prefixHits = new Set(matchIdPrefix(sorted, qp.value).map((r) => r.sessionId));
+    const items: SessionPick[] = sorted.slice(0, first).map((row) => {
+      const item = this.toItem(row, hostOf.get(row)!);
+      return prefixHits.has(row.sessionId) ? { ...item, alwaysShow: true } : item;
+    });
+    if (first < sorted.length) {
+      qp.items = items;
+      return;
+    }
+    const states = this.lists.map(({ host, list }) => ({ host, rows: stateRows(list) }));
+    const more = states.some((s) => s.rows.some((r) => r.kind === 'loadMore'));
+    if (more && rows.length >= this.limit)
+      items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
+    for (const { host, rows: stateOf } of states) {
+      // An agent that wants sign-in gets a row that signs in, not an error.
+      if (stateOf.some((r) => r.kind === 'signIn'))
+        items.unshift({
+          label: `$(account) Sign in to ${host.config.name}`,
+          description: 'to see its sessions',
+          action: 'signIn',
+          host,
+          alwaysShow: true,
+        });
+      // Not an error to retry: this agent has no session/list. It can still start a session.
+      if (stateOf.some((r) => r.kind === 'cannotList'))
+        items.unshift({
+          label: `$(info) ${this.several ? host.config.name : 'This agent'} cannot list sessions — New Session`,
+          action: 'new',
+          host,
+          alwaysShow: true,
+        });
+    }
+    const errors = this.errors;
+    // Paging that stopped early says why, below the rows it did list.
+    if (items.length > 0 && !qp.busy) {
+      if (errors.length > 0)
+        items.push({
+          label: `$(error) ${errors[0]}`,
+          description: 'Enter to retry',
+          action: 'retry',
+          alwaysShow: true,
+        });
+      for (const { rows: stateOf } of states)
+        for (const r of stateOf)
+          if (r.kind === 'notice') items.push({ label: `$(warning) ${r.text}`, alwaysShow: true });
+    }
+    if (items.length === 0 && !qp.busy) {
+      items.push({
+        label: errors.length ? `$(error) ${errors[0]}` : `No sessions in ${this.folder.name} yet — New Session`,
+        action: errors.length ? 'retry' : 'new',
+        alwaysShow: true,
+      });
+    }
+    const active = qp.activeItems[0];
+    const activeKey = active?.row && active.host ? `${active.host.config.id}\u0000${active.row.sessionId}` : undefined;
+    qp.items = items;
+    if (activeKey) {
+      const again = items.find((i) => i.row && i.host && `${i.host.config.id}\u0000${i.row.sessionId}` === activeKey);
+      if (again) qp.activeItems = [again];
+    }
+  }
+
+  /** A typed id prefix that matches no row yet. */
+  private wantsPrefix(): boolean {
+    const q = this.quickPick.value.trim();
+    if (q.length < MIN_ID_PREFIX) return false;
+    return (
+      matchIdPrefix(
+        this.lists.flatMap(({ list }) => list.items),
+        q,
+      ).length === 0
+    );
+  }
+
+  /** Pages on up to `limit` rows; past it only while a typed id prefix matches no row yet. */
+  private async pageOn(): Promise<void> {
+    const qp = this.quickPick;
+    qp.busy = true;
+    try {
+      await Promise.all(this.lists.map(({ list }) => list.ensureLoaded()));
+      for (;;) {
+        if (this.stopped) return;
+        const total = this.lists.reduce((n, { list }) => n + list.items.length, 0);
+        const next = this.lists.filter(({ list }) => list.nextCursor !== undefined && list.state !== 'error');
+        if (next.length === 0) break;
+        if (total >= this.limit && !this.wantsPrefix()) break;
+        await Promise.all(next.map(({ list }) => list.loadMore()));
+      }
+    } finally {
+      this.errors = this.lists.flatMap(({ list }) =>
+        stateRows(list).flatMap((r) => (r.kind === 'error' ? [describeError(r.error)] : [])),
+      );
+      qp.busy = false;
+      if (!this.stopped) this.render();
+    }
+  }
+
+  private open(item: SessionPick, mode: OpenMode): void {
+    if (!item.row || !item.host) return;
+    this.quickPick.hide();
+    void this.deps.chats.open(chatTarget(item.host.config.id, item.row), mode);
+  }
+
+  private valueChanged(): void {
+    this.render();
+    // A pasted id that is not among the rows yet: page on until it is found or the list ends.
+    if (!this.quickPick.busy && this.wantsPrefix() && this.lists.some(({ list }) => list.nextCursor !== undefined))
+      this.paging = this.pageOn();
+  }
+
+  private accept(): void {
+    const qp = this.quickPick;
+    const item = qp.selectedItems[0] ?? qp.activeItems[0];
+    if (!item) return;
+    if (item.action === 'new') {
+      qp.hide();
+      // With the agent known (a row for an agent that cannot list), start with that one.
+      void vscode.commands.executeCommand(
+        'acp.newSession',
+        item.host && { type: 'agent', host: item.host, folder: this.folder, path: this.cwd },
+      );
+    } else if (item.action === 'signIn') {
+      qp.hide();
+      void vscode.commands.executeCommand('acp.signIn', item.host);
+    } else if (item.action === 'more') {
+      this.limit += PICK_LIMIT;
+      this.paging = this.pageOn();
+    } else if (item.action === 'retry') {
+      this.paging = Promise.all(
+        this.lists.filter(({ list }) => list.state === 'error').map(({ list }) => list.retry()),
+      ).then(() => this.pageOn());
+    } else this.open(item, this.deps.settings.value.openMode);
+  }
+
+  private hidden(): void {
+    this.stopped = true;
+    if (this.renderTimer) clearTimeout(this.renderTimer);
+    this.onHidden();
+    for (const s of this.subscriptions) s.dispose();
+    this.quickPick.dispose();
+  }
+}
