@@ -12,12 +12,18 @@ import type { IDisposable } from '../base/lifecycle';
  */
 export type ChatActivity = 'needsInput' | 'running' | 'failed' | 'unseen' | 'idle';
 
-/** How a turn ended, as far as the status cares. */
-export type TurnOutcome = 'done' | 'cancelled' | 'failed';
+/** What a chat reports of its session at a moment; {@link ChatStatuses} keeps what follows from the changes. */
+export interface ChatReport {
+  /** A turn is in flight. */
+  readonly running: boolean;
+  /** Permissions and elicitations waiting for the user. */
+  readonly waiting: number;
+  /** The last turn, or opening the session, failed. */
+  readonly failed: boolean;
+}
 
 interface Entry {
   running: boolean;
-  /** Requests waiting for the user (several permissions can wait at once). */
   waiting: number;
   failed: boolean;
   unseen: boolean;
@@ -28,8 +34,9 @@ const keyOf = (agentId: string, sessionId: string) => `${agentId}\n${sessionId}`
 
 /**
  * The activity of every session open in a chat in this window, by (agent, session id), and
- * how many need the user (the view's badge and the status bar count them). The chat layer
- * reports what happens; the views read `activity` and listen to `onDidChange`.
+ * how many need the user (the view's badge and the status bar count them). Each chat reports
+ * what it holds ({@link ChatReport}) whenever it changes; the views read `activity` and
+ * listen to `onDidChange`.
  */
 export class ChatStatuses implements IDisposable {
   private readonly entries = new Map<string, Entry>();
@@ -41,8 +48,7 @@ export class ChatStatuses implements IDisposable {
   /** A chat opened on the session (visible or not). */
   opened(agentId: string, sessionId: string, visible: boolean): void {
     const key = keyOf(agentId, sessionId);
-    const entry = this.entries.get(key);
-    if (entry) return this.visible(agentId, sessionId, visible);
+    if (this.entries.has(key)) return this.visible(agentId, sessionId, visible);
     this.entries.set(key, { running: false, waiting: 0, failed: false, unseen: false, visible });
   }
 
@@ -51,7 +57,7 @@ export class ChatStatuses implements IDisposable {
     const key = keyOf(agentId, sessionId);
     const entry = this.entries.get(key);
     if (!entry) return;
-    const before = this.activityOf(entry);
+    const before = activityOf(entry);
     if (entry.waiting > 0) this.waitingSessions--;
     this.entries.delete(key);
     if (before !== 'idle') this.changed.fire({ agentId, sessionId });
@@ -65,50 +71,25 @@ export class ChatStatuses implements IDisposable {
     });
   }
 
-  turnStarted(agentId: string, sessionId: string): void {
+  /**
+   * What the chat holds now. A turn that ends without failing while the chat is hidden
+   * leaves the session "unseen"; a turn that starts clears it.
+   */
+  report(agentId: string, sessionId: string, now: ChatReport): void {
     this.update(agentId, sessionId, (e) => {
-      e.running = true;
-      e.failed = false;
-      e.unseen = false;
+      if (now.running && !e.running) e.unseen = false;
+      if (!now.running && e.running && !now.failed && !e.visible) e.unseen = true;
+      if (now.waiting > 0 !== e.waiting > 0) this.waitingSessions += now.waiting > 0 ? 1 : -1;
+      e.running = now.running;
+      e.waiting = now.waiting;
+      e.failed = now.failed;
     });
-  }
-
-  /** A turn ended. One that finished while the chat was hidden is "unseen"; a cancelled one is not news. */
-  turnEnded(agentId: string, sessionId: string, outcome: TurnOutcome): void {
-    this.update(agentId, sessionId, (e) => {
-      e.running = false;
-      e.failed = outcome === 'failed';
-      e.unseen = outcome === 'done' && !e.visible;
-    });
-  }
-
-  /** Opening the session failed (load or resume): the row says so until a turn starts. */
-  attachFailed(agentId: string, sessionId: string): void {
-    this.update(agentId, sessionId, (e) => {
-      e.failed = true;
-    });
-  }
-
-  /** A permission or elicitation now waits for the user. Returns the call that ends the wait (once). */
-  inputRequested(agentId: string, sessionId: string): () => void {
-    if (!this.entries.has(keyOf(agentId, sessionId))) return () => {};
-    this.update(agentId, sessionId, (e) => {
-      if (e.waiting++ === 0) this.waitingSessions++;
-    });
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.update(agentId, sessionId, (e) => {
-        if (e.waiting > 0 && --e.waiting === 0) this.waitingSessions--;
-      });
-    };
   }
 
   /** What the session is doing; `idle` when no chat is open on it here. */
   activity(agentId: string, sessionId: string): ChatActivity {
     const entry = this.entries.get(keyOf(agentId, sessionId));
-    return entry ? this.activityOf(entry) : 'idle';
+    return entry ? activityOf(entry) : 'idle';
   }
 
   /** How many sessions wait for the user. */
@@ -121,22 +102,22 @@ export class ChatStatuses implements IDisposable {
     this.changed.dispose();
   }
 
-  private activityOf(e: Entry): ChatActivity {
-    if (e.waiting > 0) return 'needsInput';
-    if (e.running) return 'running';
-    if (e.failed) return 'failed';
-    if (e.unseen) return 'unseen';
-    return 'idle';
-  }
-
   private update(agentId: string, sessionId: string, change: (e: Entry) => void): void {
     const entry = this.entries.get(keyOf(agentId, sessionId));
     if (!entry) return;
-    const before = this.activityOf(entry);
+    const before = activityOf(entry);
     const waiting = this.waitingSessions;
     change(entry);
-    if (this.activityOf(entry) !== before || this.waitingSessions !== waiting) {
+    if (activityOf(entry) !== before || this.waitingSessions !== waiting) {
       this.changed.fire({ agentId, sessionId });
     }
   }
+}
+
+function activityOf(e: Entry): ChatActivity {
+  if (e.waiting > 0) return 'needsInput';
+  if (e.running) return 'running';
+  if (e.failed) return 'failed';
+  if (e.unseen) return 'unseen';
+  return 'idle';
 }

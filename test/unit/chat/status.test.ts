@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { ChatStatuses } from '../../../src/chat/status';
 
+const idle = { running: false, waiting: 0, failed: false };
+const running = { running: true, waiting: 0, failed: false };
+
 describe('ChatStatuses', () => {
   const setup = () => {
     const s = new ChatStatuses();
@@ -13,24 +16,32 @@ describe('ChatStatuses', () => {
     const { s, events } = setup();
     s.opened('a', 's1', false);
     assert.equal(s.activity('a', 's1'), 'idle');
-    s.turnStarted('a', 's1');
+    s.report('a', 's1', running);
     assert.equal(s.activity('a', 's1'), 'running');
-    s.turnEnded('a', 's1', 'done');
+    s.report('a', 's1', idle);
     assert.equal(s.activity('a', 's1'), 'unseen');
     s.visible('a', 's1', true);
     assert.equal(s.activity('a', 's1'), 'idle', 'showing the chat clears unseen');
     assert.deepEqual(events, ['a/s1', 'a/s1', 'a/s1']);
   });
 
-  it('is not "unseen" when the chat was visible, or the turn was cancelled', () => {
+  it('is not "unseen" when the chat was visible as the turn ended', () => {
     const { s } = setup();
     s.opened('a', 's1', true);
-    s.turnStarted('a', 's1');
-    s.turnEnded('a', 's1', 'done');
+    s.report('a', 's1', running);
+    s.report('a', 's1', idle);
     assert.equal(s.activity('a', 's1'), 'idle');
-    s.visible('a', 's1', false);
-    s.turnStarted('a', 's1');
-    s.turnEnded('a', 's1', 'cancelled');
+  });
+
+  it('clears "unseen" when the next turn starts', () => {
+    const { s } = setup();
+    s.opened('a', 's1', false);
+    s.report('a', 's1', running);
+    s.report('a', 's1', idle);
+    s.report('a', 's1', running);
+    assert.equal(s.activity('a', 's1'), 'running');
+    s.visible('a', 's1', true);
+    s.report('a', 's1', idle);
     assert.equal(s.activity('a', 's1'), 'idle');
   });
 
@@ -38,49 +49,41 @@ describe('ChatStatuses', () => {
     const { s } = setup();
     s.opened('a', 's1', false);
     s.opened('b', 's1', false);
-    s.turnStarted('a', 's1');
-    const first = s.inputRequested('a', 's1');
-    const second = s.inputRequested('a', 's1');
-    const other = s.inputRequested('b', 's1');
+    s.report('a', 's1', { running: true, waiting: 2, failed: false });
+    s.report('b', 's1', { running: true, waiting: 1, failed: false });
     assert.equal(s.activity('a', 's1'), 'needsInput', 'input comes before running');
     assert.equal(s.needsInput, 2);
-    first();
-    first();
-    assert.equal(s.needsInput, 2, 'one answered, one still waits; answering twice counts once');
-    second();
+    s.report('a', 's1', { running: true, waiting: 1, failed: false });
+    assert.equal(s.needsInput, 2, 'one answered, one still waits');
+    s.report('a', 's1', running);
     assert.equal(s.activity('a', 's1'), 'running');
     assert.equal(s.needsInput, 1);
-    other();
+    s.report('b', 's1', running);
     assert.equal(s.needsInput, 0);
   });
 
-  it('shows a failed turn or a failed open until the next turn starts', () => {
+  it('shows a failed turn or a failed open until it no longer holds, and a failure is not "unseen"', () => {
     const { s } = setup();
-    s.opened('a', 's1', true);
-    s.turnStarted('a', 's1');
-    s.turnEnded('a', 's1', 'failed');
+    s.opened('a', 's1', false);
+    s.report('a', 's1', running);
+    s.report('a', 's1', { running: false, waiting: 0, failed: true });
     assert.equal(s.activity('a', 's1'), 'failed');
-    s.visible('a', 's1', false);
     s.visible('a', 's1', true);
     assert.equal(s.activity('a', 's1'), 'failed', 'seeing it does not make it succeed');
-    s.turnStarted('a', 's1');
+    s.report('a', 's1', running);
     assert.equal(s.activity('a', 's1'), 'running');
-    s.turnEnded('a', 's1', 'done');
-    s.attachFailed('a', 's1');
-    assert.equal(s.activity('a', 's1'), 'failed');
   });
 
-  it('forgets a closed chat, with its waiting input, and ignores sessions not open here', () => {
+  it('forgets a closed chat with its waiting input, and ignores sessions not open here', () => {
     const { s, events } = setup();
     s.opened('a', 's1', false);
-    s.inputRequested('a', 's1');
+    s.report('a', 's1', { running: true, waiting: 1, failed: false });
     s.closed('a', 's1');
     assert.equal(s.activity('a', 's1'), 'idle');
     assert.equal(s.needsInput, 0);
     const before = events.length;
-    s.turnStarted('a', 'never-opened');
-    const release = s.inputRequested('a', 'never-opened');
-    release();
+    s.report('a', 'never-opened', { running: true, waiting: 3, failed: false });
+    s.visible('a', 'never-opened', true);
     s.closed('a', 'never-opened');
     assert.equal(s.needsInput, 0);
     assert.equal(events.length, before, 'no event for a session not open here');
@@ -91,7 +94,8 @@ describe('ChatStatuses', () => {
     s.opened('a', 's1', true);
     s.visible('a', 's1', true);
     s.visible('a', 's1', false);
-    assert.deepEqual(events, [], 'visibility alone changes nothing shown');
+    s.report('a', 's1', idle);
+    assert.deepEqual(events, [], 'nothing shown changed');
     s.opened('a', 's1', true);
     assert.equal(s.activity('a', 's1'), 'idle');
   });
