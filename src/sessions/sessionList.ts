@@ -10,6 +10,7 @@ import type { SessionCache } from './cache';
 import { CACHE_ROWS } from './cache';
 import { CursorRules, isInvalidCursor, Notices } from './cursorRules';
 import type { FirstPages } from './pager';
+import { mergeFirstPage } from './mergePage';
 import { FolderPager } from './pager';
 import { RowStore } from './rowStore';
 import type { SessionRow } from './rows';
@@ -72,6 +73,8 @@ export class SessionList implements IDisposable {
   /** The first page being fetched, and the next page: one request of each at a time. */
   private readonly first = new SingleFlight();
   private readonly more = new SingleFlight();
+  /** A re-read of the first page while the list is shown (see {@link revalidate}). */
+  private readonly fresh = new SingleFlight();
   private disposed = false;
 
   constructor(options: SessionListOptions) {
@@ -141,6 +144,7 @@ export class SessionList implements IDisposable {
     if (this.disposed) return Promise.resolve();
     if (this.first.current) return this.first.current;
     this.more.cancel();
+    this.fresh.cancel();
     if (!this.hasLoaded && this.rows.size === 0) this.showCached();
     this.setState('loading');
     return this.first.start((signal) => this.runFirst(signal, keepRows));
@@ -165,6 +169,22 @@ export class SessionList implements IDisposable {
   refresh(): Promise<void> {
     this.lastNotice = undefined;
     return this.loadFirstPage();
+  }
+
+  /**
+   * Reads the first page again so a shown list stays fresh ({@link mergeFirstPage}): paging
+   * goes on where it was and no "Loading…" shows. Only on a loaded, idle list; a failure is
+   * logged and the rows stay.
+   */
+  revalidate(): Promise<void> {
+    if (this.disposed || !this.hasLoaded || this.current !== 'idle') return Promise.resolve();
+    if (this.first.current || this.more.current) return Promise.resolve();
+    return this.fresh.current ?? this.fresh.start((signal) => this.runFresh(signal));
+  }
+
+  /** Created in this window and not listed by the agent yet. */
+  isCreatedHere(sessionId: string): boolean {
+    return this.pinned.has(sessionId);
   }
 
   /** Repeats what failed: the next page when that failed, else the first page. */
@@ -217,6 +237,7 @@ export class SessionList implements IDisposable {
     this.disposed = true;
     this.first.cancel();
     this.more.cancel();
+    this.fresh.cancel();
     this.changed.dispose();
   }
 
@@ -233,6 +254,22 @@ export class SessionList implements IDisposable {
       this.saveCache();
     } catch (e) {
       if (!signal.aborted) this.fail('first', e);
+    }
+  }
+
+  private async runFresh(signal: AbortSignal): Promise<void> {
+    try {
+      const got = await this.pager.fromStart(signal);
+      if (signal.aborted) return;
+      for (const info of got.infos) this.pinned.delete(info.sessionId);
+      const merged = mergeFirstPage(this.rows.rows, got.infos);
+      if (!merged) return;
+      this.rows.reset(merged.rows);
+      const one = merged.added === 0 && merged.changed.length === 1;
+      this.changed.fire(one ? { kind: 'row', sessionId: merged.changed[0]! } : { kind: 'reset' });
+      this.saveCache();
+    } catch (e) {
+      if (!signal.aborted) this.logger.warn(`${this.agentId}: re-reading the first page failed: ${String(e)}`);
     }
   }
 
