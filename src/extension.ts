@@ -7,7 +7,8 @@ import { OpenSessions } from './chat/openSessions';
 import { agentTerminals } from './chat/terminalFeed';
 import { SessionCache } from './sessions/cache';
 import { ChatPanels } from './ui/chatPanels';
-import { registerCommands, defaultConfirm, type CommandDeps } from './ui/commands';
+import { registerCommands, type CommandDeps } from './ui/commands';
+import { confirmModal } from './ui/messages';
 import { continueLastSession } from './ui/continueLast';
 import { currentPick, resumeSession } from './ui/resumePicker';
 import { SessionLists } from './sessions/sessionLists';
@@ -100,7 +101,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp);
   const tree = new SessionsTree(agents, lists, chats);
   const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
-  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: defaultConfirm };
+  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: confirmModal };
   const statusBar = new AgentStatusBar(agents);
   const contextKeys = new AgentContextKeys(agents);
   context.subscriptions.push(

@@ -3,7 +3,7 @@ import { Disposable, DisposableMap } from '../base/lifecycle';
 import { sameLaunch } from './config';
 import type { ClientHandlers } from './clientApp';
 import { AgentConnection } from './connection';
-import { AgentExited, CannotList } from './errors';
+import { AgentExited, CannotList, StartRefused } from './errors';
 import { tagged, TraceHint, type Logger } from './log';
 import type { Timeouts } from './timeouts';
 import type { AgentConfig, ListPage } from './types';
@@ -34,10 +34,6 @@ export interface AgentHostDeps {
 const RESTART_BASE_MS = 1000;
 const MAX_AUTO_RESTARTS = 3;
 const CRASH_WINDOW_MS = 5 * 60_000;
-
-export class StartRefused extends Error {
-  override readonly name = 'StartRefused';
-}
 
 /**
  * One configured agent: started on first need (`connect()`), shared by every folder and

@@ -25,7 +25,7 @@ import {
   AuthRequired,
   Cancelled,
   ProtocolError,
-  startFailure,
+  failedStartError,
   tooLargeText,
   toTypedError,
 } from './errors';
@@ -214,7 +214,7 @@ export class AgentConnection extends Disposable {
       router.dispose();
       drops.dispose();
       await proc.stop(500);
-      throw await startFailure(config.name, e, closed, proc, redactor);
+      throw await failedStartError(config.name, e, closed, proc, redactor);
     }
     const features = readFeatures(init);
     const connection = new AgentConnection(

@@ -1,9 +1,25 @@
 import { MessageTooLargeError, RequestError } from '@agentclientprotocol/sdk';
 
 /**
- * The few typed errors of the core. `ui/messages.ts` is the one place that turns them into
- * words for the user; nobody else shows a raw `e.message`.
+ * The typed errors of the extension, all here. Each one's message is its one sentence for the
+ * user, written once, in its constructor (the agent's own words only ever as a capped part of
+ * it; a `ProtocolError` carries just those words, and `ui/errorText.ts` makes its sentence).
+ * `ui/errorText.ts` adds what to do in VS Code where that helps; nobody else shows an error.
  */
+
+/** One line, at most 300 characters, no control or bidi characters: how others' text enters our sentences. */
+export function oneLine(s: string): string {
+  const line = s
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
+/** What a start that never ran needs: the words after "<agent> could not be started: ". */
+function startProblem(spawnError: string): string {
+  return `${oneLine(spawnError)}. Check "acp.agents" in your settings.`;
+}
 
 /** The agent process ended (or never got as far as answering `initialize`: `spawnError`). */
 export class AgentExited extends Error {
@@ -21,11 +37,16 @@ export class AgentExited extends Error {
   ) {
     super(
       spawnError
-        ? `${agentName} could not be started: ${spawnError}. Check "acp.agents" in your settings.`
+        ? `${agentName} could not be started: ${startProblem(spawnError)}`
         : reason
           ? `${agentName} ${reason}`
-          : `${agentName} stopped${code !== null ? ` with exit code ${code}` : ''}${signal ? ` (${signal})` : ''}`,
+          : `${agentName} stopped (${code !== null ? `exit code ${code}` : signal ? `signal ${signal}` : 'no exit code'})`,
     );
+  }
+
+  /** Why the process never ran and what to do, when it never did (a row's detail under its name). */
+  get startProblem(): string | undefined {
+    return this.spawnError === undefined ? undefined : startProblem(this.spawnError);
   }
 
   /** The same exit, told as a start that failed (it ended before answering `initialize`). */
@@ -60,18 +81,20 @@ export class AgentTimedOut extends Error {
     readonly phase: string,
     readonly ms: number,
   ) {
-    super(`${agentName} did not answer ${phase} within ${Math.round(ms / 1000)} s`);
+    super(`${agentName} did not answer ${phase} within ${Math.round(ms / 1000)} seconds.`);
   }
 }
 
-/** The agent wants the user to sign in first (`-32000`). */
+/** The agent wants the user to sign in first (`-32000`). `detail` is what the agent said. */
 export class AuthRequired extends Error {
   override readonly name = 'AuthRequired';
   constructor(
     readonly agentName: string,
     readonly detail: string,
   ) {
-    super(`${agentName} needs you to sign in${detail ? `: ${detail}` : ''}`);
+    // The agent's own reason ("the API key is wrong") helps when signing in is not the fix.
+    const why = oneLine(detail.replace(/^Authentication required:?\s*/i, ''));
+    super(`Sign in to ${agentName} to continue${why ? ` (${agentName} says: ${why})` : ''}`);
   }
 }
 
@@ -90,6 +113,23 @@ export class ProtocolError extends Error {
   }
 }
 
+/** An agent was not started: it was removed or stopped meanwhile, or the workspace is not trusted. */
+export class StartRefused extends Error {
+  override readonly name = 'StartRefused';
+}
+
+/** A setting refers to a secret that was never stored. */
+export class MissingSecret extends Error {
+  override readonly name = 'MissingSecret';
+  constructor(
+    readonly secretName: string,
+    /** Where the reference is, e.g. `Claude Code (env.ANTHROPIC_API_KEY)`. */
+    readonly where: string,
+  ) {
+    super(`the secret "${secretName}" used by ${where} is not set`);
+  }
+}
+
 /** The agent does not advertise `sessionCapabilities.list`; views say so instead of asking. */
 export class CannotList extends Error {
   override readonly name = 'CannotList';
@@ -102,7 +142,7 @@ export class CannotList extends Error {
 export class Cancelled extends Error {
   override readonly name = 'Cancelled';
   constructor(readonly phase: string) {
-    super(`${phase} was cancelled`);
+    super('Cancelled.');
   }
 }
 
@@ -159,7 +199,7 @@ export function tooLargeText(maxBytes: number): string {
  * The error a failed start reports: what the user can act on, with the agent's exit where
  * there was one. `closed` is why the connection closed, if it did before we closed it.
  */
-export async function startFailure(
+export async function failedStartError(
   name: string,
   e: unknown,
   closed: unknown,

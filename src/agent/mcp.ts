@@ -2,7 +2,8 @@ import { isAbsolute } from 'node:path';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { AgentFeatures } from './capabilities';
 import type { Logger } from './log';
-import { MissingSecret, resolveSecretRefs, type SecretLookup } from './secrets';
+import { MissingSecret } from './errors';
+import { resolveSecretRefs, type SecretLookup } from './secrets';
 
 /** Parsed MCP servers and the entries that could not be used, with the reason. */
 export interface McpParse {

@@ -1,3 +1,4 @@
+import { MissingSecret } from './errors';
 import type { AgentConfig } from './types';
 
 /** Reads one secret by name (VS Code's `SecretStorage` in the extension, a map in tests). */
@@ -5,18 +6,6 @@ export type SecretLookup = (name: string) => Promise<string | undefined>;
 
 /** `${secret:NAME}`: NAME is letters, digits, ".", "_" or "-". */
 const REF = /\$\{secret:([A-Za-z0-9._-]+)\}/g;
-
-/** A setting refers to a secret that was never stored. */
-export class MissingSecret extends Error {
-  override readonly name = 'MissingSecret';
-  constructor(
-    readonly secretName: string,
-    /** Where the reference is, e.g. `Claude Code (env.ANTHROPIC_API_KEY)`. */
-    readonly where: string,
-  ) {
-    super(`the secret "${secretName}" used by ${where} is not set`);
-  }
-}
 
 /** The secret names a value refers to. */
 export function secretRefs(value: string): string[] {

@@ -2,8 +2,8 @@ import type { McpServer, SessionConfigOption, SessionModeState } from '@agentcli
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import type { AgentConnection } from '../agent/connection';
-import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
-import { StartRefused, type AgentHost } from '../agent/agentHost';
+import { AgentExited, AuthRequired, Cancelled, StartRefused } from '../agent/errors';
+import type { AgentHost } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
 import type { LoadingPhase } from '../protocol/entries';
 import type { HistoryState } from '../protocol/messages';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentHost } from '../agent/agentHost';
-import { displayState, STATE_WORDS } from '../agent/auth';
+import { displayState, STATE_WORDS } from './agentStates';
 import { pickAgent } from './agentPicker';
 import { showError } from './messages';
 import { setAgentSecret, signIn, signOut, type SignInDeps } from './signIn';

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
+import { noAgentConfigured, openAFolder } from './messages';
 
 /** The agent a command acts on: the only one, or the user's choice (default first). */
 export async function pickAgent(agents: AgentRegistry, placeHolder: string): Promise<AgentHost | undefined> {
   const all = agents.all;
   if (all.length === 0) {
-    const choice = await vscode.window.showInformationMessage('ACP: no agent is configured yet.', 'Add Agent');
-    if (choice === 'Add Agent') void vscode.commands.executeCommand('acp.addAgent');
+    await noAgentConfigured();
     return undefined;
   }
   if (all.length === 1) return all[0];
@@ -29,7 +29,7 @@ let lastFolder: string | undefined;
 export async function pickFolder(placeHolder: string): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   if (folders.length === 0) {
-    void vscode.window.showInformationMessage('ACP: open a folder to see and start its sessions.');
+    openAFolder();
     return undefined;
   }
   if (folders.length === 1) return folders[0];

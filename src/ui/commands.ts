@@ -3,7 +3,7 @@ import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { chatTarget, type OpenMode } from '../chat/target';
 import { pickAgent, pickFolder } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
-import { showError } from './messages';
+import { showError, type Confirm } from './messages';
 import { addAgent } from './presets';
 import { folderPath, type SessionNode, type SessionsTree, type TreeNode } from './sessionsTree';
 import type { SessionLists } from '../sessions/sessionLists';
@@ -20,11 +20,8 @@ export interface CommandDeps {
   settings: SettingsService;
   log: vscode.LogOutputChannel;
   /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
-  confirm: (message: string, action: string) => Thenable<boolean>;
+  confirm: Confirm;
 }
-
-export const defaultConfirm = async (message: string, action: string): Promise<boolean> =>
-  (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action;
 
 /** The other folders of a multi-root window: extra roots for a new session. */
 function otherFolders(cwd: string): string[] {

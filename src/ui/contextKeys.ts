@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import { displayState } from '../agent/auth';
+import { displayState } from './agentStates';
 import { Disposable } from '../base/lifecycle';
 
 // The workbench gives no way to read a context key back, so the values set are kept here for

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { cannotOpenFile } from './messages';
 
 /**
  * Opens a file from agent text at a line. Relative paths resolve against the session's cwd;
@@ -23,7 +24,7 @@ export async function openLocation(raw: string, line: number | undefined, cwd: s
   try {
     await vscode.window.showTextDocument(uri, { preview: true, selection });
   } catch {
-    void vscode.window.showWarningMessage(`ACP: cannot open ${fsPath}.`);
+    cannotOpenFile(fsPath);
   }
 }
 

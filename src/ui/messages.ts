@@ -1,15 +1,122 @@
 import * as vscode from 'vscode';
 import { Cancelled } from '../agent/errors';
+import type { AgentConfig } from '../agent/types';
 import { describeError } from './errorText';
 
-/** Shows an error as the answer to a command the user ran, with Show Log. */
+/**
+ * Every pop-up the extension shows, in one place: what it says and which actions it offers. A
+ * notification only answers a command the user ran (states are rows in the Sessions view).
+ * Errors come with Show Log, which holds the agent's side of the story.
+ */
+
+const SHOW_LOG = 'Show Log';
+
+async function withShowLog(shown: Thenable<string | undefined>): Promise<void> {
+  if ((await shown) === SHOW_LOG) void vscode.commands.executeCommand('acp.showLog');
+}
+
+/** Shows an error as the answer to a command the user ran, with Show Log. A cancel is no error. */
 export async function showError(prefix: string, e: unknown): Promise<void> {
   if (e instanceof Cancelled) return;
-  const choice = await vscode.window.showErrorMessage(`${prefix}: ${describeError(e)}`, 'Show Log');
-  if (choice === 'Show Log') void vscode.commands.executeCommand('acp.showLog');
+  await withShowLog(vscode.window.showErrorMessage(`${prefix}: ${describeError(e)}`, SHOW_LOG));
+}
+
+/** Asks before a destructive action (modal); true when the user chose `action`. */
+export type Confirm = (message: string, action: string) => Thenable<boolean>;
+
+export const confirmModal: Confirm = async (message, action) =>
+  (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action;
+
+/** What the user answered when asked to start an agent in Restricted Mode. */
+export type TrustAnswer = 'allowOnce' | 'manageTrust' | undefined;
+
+/** Restricted Mode: may this agent start anyway (modal)? */
+export async function askToStartUntrusted(config: AgentConfig): Promise<TrustAnswer> {
+  const choice = await vscode.window.showWarningMessage(
+    `This workspace is in Restricted Mode. Start the agent "${config.name}" (${config.command}) anyway? It can read and change files.`,
+    { modal: true },
+    'Allow Once',
+    'Manage Workspace Trust',
+  );
+  return choice === 'Allow Once' ? 'allowOnce' : choice === 'Manage Workspace Trust' ? 'manageTrust' : undefined;
+}
+
+/** A command needs an agent and none is configured: offers Add Agent. */
+export async function noAgentConfigured(): Promise<void> {
+  const choice = await vscode.window.showInformationMessage('ACP: no agent is configured yet.', 'Add Agent');
+  if (choice === 'Add Agent') void vscode.commands.executeCommand('acp.addAgent');
+}
+
+/** A command needs a folder and the window has none. */
+export function openAFolder(): void {
+  void vscode.window.showInformationMessage('ACP: open a folder to see and start its sessions.');
 }
 
 /** A chat was asked for an agent the settings no longer name. */
 export function noSuchAgent(agentId: string): void {
   void vscode.window.showErrorMessage(`ACP: no agent "${agentId}" is configured.`);
+}
+
+/** A session link the extension cannot act on: `why` says what is wrong with it. */
+export function badLink(why: string): void {
+  void vscode.window.showErrorMessage(`ACP: ${why}`);
+}
+
+/** No configured agent lists the session a link names (listing failures are in the log). */
+export function linkedSessionNotFound(sessionId: string): void {
+  void withShowLog(
+    vscode.window.showErrorMessage(`ACP: no configured agent knows the session "${sessionId.slice(0, 64)}".`, SHOW_LOG),
+  );
+}
+
+/** A location the agent named cannot be opened. */
+export function cannotOpenFile(fsPath: string): void {
+  void vscode.window.showWarningMessage(`ACP: cannot open ${fsPath}.`);
+}
+
+/** An agent preset's program is not installed: `how` says what to install. */
+export function presetNotInstalled(how: string): void {
+  void vscode.window.showWarningMessage(`ACP: ${how}`);
+}
+
+export function agentAdded(name: string): void {
+  void vscode.window.showInformationMessage(`ACP: added ${name}.`);
+}
+
+/** The agent offers no way to sign in through the client. */
+export function noSignInMethod(name: string): void {
+  void vscode.window.showWarningMessage(
+    `ACP: ${name} offers no sign-in method. Sign in with its own command line, or set the key it needs in "acp.agents" (secrets: "ACP: Set Agent Secret").`,
+  );
+}
+
+/** A sign-in run in a terminal failed (`code`) or was closed before it finished. */
+export function terminalSignInFailed(name: string, code: number | undefined): void {
+  void withShowLog(
+    vscode.window.showWarningMessage(
+      code === undefined
+        ? `ACP: signing in to ${name} was closed before it finished.`
+        : `ACP: signing in to ${name} failed (exit code ${code}).`,
+      SHOW_LOG,
+    ),
+  );
+}
+
+export function signedIn(name: string): void {
+  void vscode.window.showInformationMessage(`ACP: signed in to ${name}.`);
+}
+
+export function cannotSignOut(name: string): void {
+  void vscode.window.showInformationMessage(`ACP: ${name} does not offer signing out.`);
+}
+
+export function signedOut(name: string): void {
+  void vscode.window.showInformationMessage(`ACP: signed out of ${name}.`);
+}
+
+/** A secret was stored; the agents that use it were restarted. */
+export function secretStored(secretName: string, restarted: readonly string[]): void {
+  void vscode.window.showInformationMessage(
+    `ACP: stored the secret "${secretName}".${restarted.length ? ` Restarted ${restarted.join(', ')}.` : ''}`,
+  );
 }

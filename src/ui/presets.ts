@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { customEntry, findOnPath, notInstalledMessage, presetEntry, PRESETS, type AgentEntry } from '../agent/presets';
+import { agentAdded, presetNotInstalled } from './messages';
 
 /** "ACP: Add Agent": a preset or a custom command, written to `acp.agents` (user settings). */
 export async function addAgent(): Promise<void> {
@@ -21,7 +22,7 @@ export async function addAgent(): Promise<void> {
   if (choice.preset) {
     const p = choice.preset;
     if (!findOnPath(p.requires)) {
-      void vscode.window.showWarningMessage(`ACP: ${notInstalledMessage(p)}`);
+      presetNotInstalled(notInstalledMessage(p));
       return;
     }
     entry = presetEntry(p, taken);
@@ -41,5 +42,5 @@ export async function addAgent(): Promise<void> {
   if (!entry) return;
   agents.push(entry);
   await config.update('agents', agents, vscode.ConfigurationTarget.Global);
-  void vscode.window.showInformationMessage(`ACP: added ${entry.name}.`);
+  agentAdded(entry.name);
 }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import { displayState, STATE_WORDS, type AgentDisplayState } from '../agent/auth';
+import { displayState, STATE_WORDS, type AgentDisplayState } from './agentStates';
 import { AgentExited } from '../agent/errors';
 import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
@@ -9,7 +9,7 @@ import type { SessionLists } from '../sessions/sessionLists';
 import { stateRows } from '../sessions/stateRows';
 import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
-import { describeError, startFailure } from './errorText';
+import { describeError } from './errorText';
 import { canLogout, setContext } from './contextKeys';
 
 /** A workspace folder (only shown when the window has several). */
@@ -212,7 +212,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       // A process that never ran (a wrong command) needs the settings, not just a restart.
       const { error } = hostState;
       if (error.spawnError)
-        out.push(state('startFailed', `${host.config.name} could not be started`, startFailure(error)));
+        out.push(state('startFailed', `${host.config.name} could not be started`, error.startProblem));
       else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
     }
     const nodes = this.nodesOf(list);

@@ -8,6 +8,7 @@ import type { AgentConfig } from '../agent/types';
 import { pickAgent } from './agentPicker';
 import type { OpenSessions } from '../chat/openSessions';
 import { describeError } from './errorText';
+import { cannotSignOut, noSignInMethod, secretStored, signedIn, signedOut, terminalSignInFailed } from './messages';
 import type { SessionLists } from '../sessions/sessionLists';
 import type { SettingsService } from './settings';
 
@@ -62,9 +63,7 @@ export async function signIn(
   const connection = await host.connect();
   const methods = signInMethods(connection.features.authMethods);
   if (methods.length === 0) {
-    void vscode.window.showWarningMessage(
-      `ACP: ${name} offers no sign-in method. Sign in with its own command line, or set the key it needs in "acp.agents" (secrets: "ACP: Set Agent Secret").`,
-    );
+    noSignInMethod(name);
     return false;
   }
   const method = methodId ? methods.find((m) => m.id === methodId) : await pickMethod(name, connection.config, methods);
@@ -87,11 +86,7 @@ export async function signIn(
   } else {
     const code = await runInTerminal(name, connection.config, method);
     if (code !== 0) {
-      void vscode.window.showWarningMessage(
-        code === undefined
-          ? `ACP: signing in to ${name} was closed before it finished.`
-          : `ACP: signing in to ${name} failed (exit code ${code}).`,
-      );
+      terminalSignInFailed(name, code);
       return false;
     }
     // The agent reads its credentials at start: start it again to see them.
@@ -99,7 +94,7 @@ export async function signIn(
   }
   deps.log.info(`[${host.config.id}] signed in with "${method.name}"`);
   await retryAfterSignIn(deps, host);
-  void vscode.window.showInformationMessage(`ACP: signed in to ${name}.`);
+  signedIn(name);
   return true;
 }
 
@@ -222,13 +217,13 @@ export async function signOut(deps: SignInDeps, host?: AgentHost): Promise<void>
   if (!host) return;
   const c = await host.connect();
   if (!c.features.logout) {
-    void vscode.window.showInformationMessage(`ACP: ${host.config.name} does not offer signing out.`);
+    cannotSignOut(host.config.name);
     return;
   }
   await c.logout();
   await forgetSignInEnv(deps, host);
   deps.log.info(`[${host.config.id}] signed out`);
-  void vscode.window.showInformationMessage(`ACP: signed out of ${host.config.name}.`);
+  signedOut(host.config.name);
   await Promise.all(deps.lists.listsOf(host.config.id).map((l) => l.refresh()));
 }
 
@@ -275,7 +270,8 @@ export async function setAgentSecret(deps: SignInDeps): Promise<void> {
       .catch((e) => deps.log.warn(`[${host.config.id}] restart after a secret change failed: ${describeError(e)}`));
     await retryAfterSignIn(deps, host);
   }
-  void vscode.window.showInformationMessage(
-    `ACP: stored the secret "${secretName}".${restart.length ? ` Restarted ${restart.map((h) => h.config.name).join(', ')}.` : ''}`,
+  secretStored(
+    secretName,
+    restart.map((h) => h.config.name),
   );
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentRegistry } from '../agent/agentHost';
-import { displayState, summarize } from '../agent/auth';
+import { displayState, summarize } from './agentStates';
 import { Disposable } from '../base/lifecycle';
 
 /** One status bar item over every agent: what needs the user first, then how many are ready. */

@@ -1,21 +1,12 @@
 import * as vscode from 'vscode';
-import { StartRefused } from '../agent/agentHost';
+import { StartRefused } from '../agent/errors';
 import type { AgentConfig } from '../agent/types';
 import type { SessionLists } from '../sessions/sessionLists';
+import { askToStartUntrusted, type TrustAnswer } from './messages';
 
-/** What the user answered when asked to start an agent in Restricted Mode. */
-export type TrustAnswer = 'allowOnce' | 'manageTrust' | undefined;
 export type TrustPrompt = (config: AgentConfig) => Thenable<TrustAnswer>;
 
-const defaultPrompt: TrustPrompt = async (config) => {
-  const choice = await vscode.window.showWarningMessage(
-    `This workspace is in Restricted Mode. Start the agent "${config.name}" (${config.command}) anyway? It can read and change files.`,
-    { modal: true },
-    'Allow Once',
-    'Manage Workspace Trust',
-  );
-  return choice === 'Allow Once' ? 'allowOnce' : choice === 'Manage Workspace Trust' ? 'manageTrust' : undefined;
-};
+const defaultPrompt: TrustPrompt = askToStartUntrusted;
 
 let prompt: TrustPrompt = defaultPrompt;
 const allowedOnce = new Set<string>();

@@ -3,8 +3,7 @@ import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { samePath } from '../agent/paths';
 import type { ChatPanels } from './chatPanels';
-import type { CommandDeps } from './commands';
-import { showError } from './messages';
+import { badLink, linkedSessionNotFound, showError, type Confirm } from './messages';
 import { chatTarget } from '../chat/target';
 import { findListed, type SessionLists } from '../sessions/sessionLists';
 import { folderPath } from './sessionsTree';
@@ -25,7 +24,7 @@ export interface LinkDeps {
   lists: SessionLists;
   chats: ChatPanels;
   settings: SettingsService;
-  confirm: CommandDeps['confirm'];
+  confirm: Confirm;
 }
 
 interface Found {
@@ -66,21 +65,19 @@ async function find(
 /** Opens the session a link names; asks first when its cwd is not a folder of this window. */
 export async function handleUri(deps: LinkDeps, uri: vscode.Uri): Promise<void> {
   if (uri.path !== '/resume') {
-    void vscode.window.showErrorMessage(`ACP: this link is not one the extension knows (${uri.path.slice(0, 80)}).`);
+    badLink(`this link is not one the extension knows (${uri.path.slice(0, 80)}).`);
     return;
   }
   const q = new URLSearchParams(uri.query);
   const sessionId = q.get('session')?.trim();
   if (!sessionId || sessionId.length > 1024) {
-    void vscode.window.showErrorMessage('ACP: the link names no session.');
+    badLink('the link names no session.');
     return;
   }
   const agentId = q.get('agent') ?? undefined;
   const hosts = agentId ? [deps.agents.get(agentId)].filter((h): h is AgentHost => !!h) : deps.agents.all;
   if (hosts.length === 0) {
-    void vscode.window.showErrorMessage(
-      agentId ? `ACP: the link names the agent "${agentId}", which is not configured.` : 'ACP: no agent is configured.',
-    );
+    badLink(agentId ? `the link names the agent "${agentId}", which is not configured.` : 'no agent is configured.');
     return;
   }
   const windowFolders = (vscode.workspace.workspaceFolders ?? [])
@@ -99,7 +96,7 @@ export async function handleUri(deps: LinkDeps, uri: vscode.Uri): Promise<void> 
       () => find(deps, sessionId, hosts, folders),
     );
     if (!found) {
-      void vscode.window.showErrorMessage(`ACP: no configured agent knows the session "${sessionId.slice(0, 64)}".`);
+      linkedSessionNotFound(sessionId);
       return;
     }
     const { cwd } = found.session;

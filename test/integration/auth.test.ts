@@ -8,7 +8,8 @@ import type { ClientHandlers } from '../../src/agent/clientApp';
 import { AgentConnection } from '../../src/agent/connection';
 import { AuthRequired, ProtocolError } from '../../src/agent/errors';
 import { MemoryLogger, silentLogger } from '../../src/agent/log';
-import { MissingSecret, resolveAgentEnv, withSignInEnv } from '../../src/agent/secrets';
+import { MissingSecret } from '../../src/agent/errors';
+import { resolveAgentEnv, withSignInEnv } from '../../src/agent/secrets';
 import type { AgentConfig } from '../../src/agent/types';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 

@@ -5,7 +5,8 @@ import type { AgentFeatures } from '../../../src/agent/capabilities';
 import { parseAgents } from '../../../src/agent/config';
 import { MemoryLogger } from '../../../src/agent/log';
 import { McpSelector, mergeMcpServers, parseMcpServers } from '../../../src/agent/mcp';
-import { MissingSecret, referencedSecrets, resolveAgentEnv, resolveSecretRefs } from '../../../src/agent/secrets';
+import { MissingSecret } from '../../../src/agent/errors';
+import { referencedSecrets, resolveAgentEnv, resolveSecretRefs } from '../../../src/agent/secrets';
 
 /** The repository root: the nearest folder up from this (bundled) file with a package.json. */
 let repoRoot = __dirname;

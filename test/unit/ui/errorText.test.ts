@@ -1,5 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { AgentExited, ErrorCodes, ProtocolError } from '../../../src/agent/errors';
+import {
+  AgentExited,
+  AgentTimedOut,
+  AuthRequired,
+  Cancelled,
+  CannotList,
+  ErrorCodes,
+  MissingSecret,
+  ProtocolError,
+  StartRefused,
+} from '../../../src/agent/errors';
 import { describeError } from '../../../src/ui/errorText';
 
 describe('error text', () => {
@@ -61,5 +71,49 @@ describe('error text', () => {
       describeError(new AgentExited('A', 3, null, '')),
       'A stopped (exit code 3). The log has its last output.',
     );
+  });
+
+  it("says each error in one sentence, the error's own, with what to do in VS Code where that helps", () => {
+    const cases: [Error, string][] = [
+      [new AgentTimedOut('A', 'session/list', 30_000), 'A did not answer session/list within 30 seconds.'],
+      [
+        new AuthRequired('A', 'Authentication required: the API key is wrong'),
+        'Sign in to A to continue (A says: the API key is wrong): choose "Sign in to A" in the Sessions view or run "ACP: Sign In".',
+      ],
+      [
+        new AuthRequired('A', ''),
+        'Sign in to A to continue: choose "Sign in to A" in the Sessions view or run "ACP: Sign In".',
+      ],
+      [
+        new MissingSecret('KEY', 'A (env.KEY)'),
+        'the secret "KEY" used by A (env.KEY) is not set. Run "ACP: Set Agent Secret" to store it.',
+      ],
+      [
+        new StartRefused('A was not started: this workspace is not trusted.'),
+        'A was not started: this workspace is not trusted.',
+      ],
+      [new CannotList('A'), 'A cannot list sessions.'],
+      [new Cancelled('session/load'), 'Cancelled.'],
+      [new AgentExited('A', null, 'SIGKILL', ''), 'A stopped (signal SIGKILL). The log has its last output.'],
+      [
+        new AgentExited('A', 0, null, '').because('sent a message over 32 MiB'),
+        'A sent a message over 32 MiB. The log has the details.',
+      ],
+    ];
+    for (const [e, text] of cases) assert.equal(describeError(e), text, e.name);
+  });
+
+  it("keeps an agent's words in our sentences to one clean line", () => {
+    const text = describeError(new AuthRequired('A', `\u202Eevil\nline${'x'.repeat(1000)}`));
+    assert.ok(!/[\u0000-\u001f\u202a-\u202e]/.test(text));
+    assert.ok(text.length < 500, `capped (${text.length})`);
+  });
+
+  it('words a start that never ran once: the row says the part after the name', () => {
+    const e = new AgentExited('A', null, null, '', 'the command "nope" was not found');
+    assert.equal(e.startProblem, 'the command "nope" was not found. Check "acp.agents" in your settings.');
+    assert.equal(e.message, `A could not be started: ${e.startProblem}`);
+    assert.equal(describeError(e), e.message);
+    assert.equal(new AgentExited('A', 1, null, '').startProblem, undefined);
   });
 });
