@@ -13,6 +13,14 @@ import { continueLastSession } from './ui/continueLast';
 import { currentPick, resumeSession } from './ui/resumePicker';
 import { SessionLists } from './sessions/sessionLists';
 import { SessionsTree } from './ui/sessionsTree';
+import { ChatStatuses } from './chat/status';
+import { SessionMarks } from './sessions/marks';
+import { currentArchivedPick } from './ui/archivedPicker';
+import { FreshLists } from './ui/freshness';
+import { defaultAskName, defaultAskRunning, type ManageDeps } from './ui/manageActions';
+import { registerManageCommands } from './ui/manageCommands';
+import { showNeedsInput } from './ui/needsInput';
+import { SessionDecor } from './ui/sessionDecor';
 import { SettingsService } from './ui/settings';
 import { registerAgentCommands } from './ui/agentCommands';
 import { secretLookup, signInEnvOf } from './ui/signIn';
@@ -32,6 +40,13 @@ export interface AcpTestApi {
   /** The open chat sessions, which the agents' requests reach. */
   readonly sessions: OpenSessions;
   readonly tree: SessionsTree;
+  /** Names, client-side archives, hide rules and the activity of open chats, as the views show them. */
+  readonly decor: SessionDecor;
+  /** What keeps the Sessions view fresh while visible. */
+  readonly fresh: FreshLists;
+  readonly currentArchivedPick: typeof currentArchivedPick;
+  /** Replaces the questions of Rename and of archiving a running chat (input boxes and modals cannot be answered from the API). */
+  setManagePrompts(prompts: Partial<Pick<ManageDeps, 'askName' | 'askRunning'>>): void;
   readonly currentPick: typeof currentPick;
   readonly statusBar: AgentStatusBar;
   /** The URI handler, for tests: code-server cannot open a `vscode://` link. */
@@ -98,10 +113,34 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     },
     new McpSelector(log),
   );
-  const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp);
-  const tree = new SessionsTree(agents, lists, chats);
-  const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
-  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: confirmModal };
+  // Names and client-side archives are per agent and session, the same in every window: global storage.
+  const marks = new SessionMarks(
+    { get: (key) => context.globalState.get(key), set: async (key, value) => context.globalState.update(key, value) },
+    { logger: log },
+  );
+  const statuses = new ChatStatuses();
+  const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp, {
+    statuses,
+    marks,
+  });
+  const decor = new SessionDecor(marks, statuses, settings, chats);
+  const tree = new SessionsTree(agents, lists, chats, decor);
+  const view = vscode.window.createTreeView('acp.sessions', {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    canSelectMany: true,
+  });
+  const fresh = new FreshLists(view, tree);
+  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, fresh, confirm: confirmModal };
+  const manage: ManageDeps = {
+    agents,
+    lists,
+    chats,
+    decor,
+    mcpServers: mcp,
+    askName: defaultAskName,
+    askRunning: defaultAskRunning,
+  };
   const statusBar = new AgentStatusBar(agents);
   const contextKeys = new AgentContextKeys(agents);
   context.subscriptions.push(
@@ -114,6 +153,12 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     chats,
     tree,
     view,
+    marks,
+    statuses,
+    decor,
+    fresh,
+    showNeedsInput(statuses, view, statusBar),
+    ...registerManageCommands(manage),
     settings.onDidChange(applySettings),
     sessions.onDidCreateSession((session) => {
       const id = session.sessionId;
@@ -131,13 +176,13 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
-      resumeSession({ agents, lists, chats: chats, settings }),
+      resumeSession({ agents, lists, chats, settings, decor }),
     ),
     vscode.window.registerUriHandler({
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     }),
     vscode.commands.registerCommand('acp.continueLastSession', () =>
-      continueLastSession({ agents, lists, chats: chats, settings }),
+      continueLastSession({ agents, lists, chats, settings, decor }),
     ),
     { dispose: () => void agents.stopAll() },
   );
@@ -150,6 +195,10 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     chats,
     sessions,
     tree,
+    decor,
+    fresh,
+    currentArchivedPick,
+    setManagePrompts: (prompts) => Object.assign(manage, prompts),
     currentPick,
     statusBar,
     handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),

@@ -9,7 +9,10 @@ import { ChatSession } from '../chat/chatSession';
 import type { OpenSessions, SessionKey } from '../chat/openSessions';
 import type { ChatTarget, OpenMode } from '../chat/target';
 import { readPanelTarget } from '../protocol/panelTarget';
+import type { ChatStatuses } from '../chat/status';
+import type { SessionMarks } from '../sessions/marks';
 import { CHAT_VIEW_TYPE, ChatPanel, chatWebviewOptions } from './chatPanel';
+import { ChatWatch } from './chatWatch';
 import { DiffContents } from './diffContents';
 import { describeError } from './errorText';
 import { noSuchAgent } from './messages';
@@ -35,7 +38,8 @@ export class ChatPanels extends Disposable implements OpenChats {
     private readonly extensionUri: vscode.Uri,
     private readonly state: vscode.Memento,
     logger: Logger,
-    mcpServers: ChatDeps['mcpServers'] = () => [],
+    mcpServers: ChatDeps['mcpServers'],
+    private readonly watch: { statuses: ChatStatuses; marks: SessionMarks },
   ) {
     super();
     this.onDidChangeOpen = sessions.onDidChangeOpen;
@@ -66,6 +70,11 @@ export class ChatPanels extends Disposable implements OpenChats {
 
   get all(): ChatPanel[] {
     return this.sessions.all.flatMap((s) => this.panels.get(s) ?? []);
+  }
+
+  /** The chat the user is in: its panel is the active editor (also while the palette is open over it). */
+  get active(): ChatPanel | undefined {
+    return this.all.find((c) => c.panel.active);
   }
 
   /** Opens (or reveals) the chat of a session, attaching it as `mode` says. */
@@ -110,6 +119,7 @@ export class ChatPanels extends Disposable implements OpenChats {
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
     const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs);
+    chat.register(new ChatWatch(session, panel, this.watch.statuses, this.watch.marks));
     this.panels.set(session, chat);
     this.sessions.add(session);
     panel.onDidDispose(() => {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import type { IDisposable } from '../base/lifecycle';
+import type { ChatActivity } from '../chat/status';
 import { chatTarget, type OpenMode } from '../chat/target';
 import { matchIdPrefix, MIN_ID_PREFIX, sortByUpdatedAt } from '../sessions/picks';
 import type { SessionRow } from '../sessions/rows';
@@ -12,6 +13,7 @@ import { sanitizeText, shortId } from '../sessions/title';
 import { pickFolder } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
 import { describeError } from './errorText';
+import { ACTIVITY, type SessionDecor } from './sessionDecor';
 import { folderPath } from './sessionsTree';
 import type { SettingsService } from './settings';
 
@@ -26,6 +28,7 @@ interface SessionPick extends vscode.QuickPickItem {
   readonly kind?: undefined;
   readonly row?: SessionRow;
   readonly host?: AgentHost;
+  readonly activity?: ChatActivity;
   readonly action?: 'new' | 'more' | 'retry' | 'signIn';
 }
 
@@ -37,12 +40,21 @@ const historyButton: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('history'),
   tooltip: 'Open with history',
 };
+const showHiddenButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('eye-closed'),
+  tooltip: 'Show hidden sessions (acp.sessions.hide)',
+};
+const hideHiddenButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('eye'),
+  tooltip: 'Hide them again',
+};
 
 export interface ResumeDeps {
   agents: AgentRegistry;
   lists: SessionLists;
   chats: ChatPanels;
   settings: SettingsService;
+  decor: SessionDecor;
 }
 
 /** What the open QuickPick exposes to tests (item buttons cannot be clicked from the API). */
@@ -53,6 +65,8 @@ export interface OpenPick {
   type(value: string): void;
   /** Resolves when background paging has stopped. */
   readonly settled: Promise<void>;
+  /** The title bar's button: shows or hides the rows `acp.sessions.hide` leaves out. */
+  toggleHidden(): void;
 }
 
 let current: OpenPick | undefined;
@@ -96,6 +110,8 @@ export class ResumePicker implements OpenPick {
   private lastRender = 0;
   private paging: Promise<void>;
   private readonly subscriptions: IDisposable[];
+  /** The rows the hide rules leave out show too (the title bar's eye button). */
+  private showHidden: boolean;
 
   constructor(
     private readonly deps: ResumeDeps,
@@ -111,8 +127,11 @@ export class ResumePicker implements OpenPick {
     qp.placeholder = 'Search by title, time, id or folder; paste an id to find any session';
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
+    this.showHidden = deps.decor.showHidden;
     this.subscriptions = [
       ...this.lists.map(({ list }) => list.onDidChange(() => this.scheduleRender())),
+      deps.decor.onDidChange(() => this.scheduleRender()),
+      qp.onDidTriggerButton(() => this.toggleHidden()),
       qp.onDidChangeValue(() => this.valueChanged()),
       qp.onDidAccept(() => this.accept()),
       qp.onDidTriggerItemButton(({ item, button }) => this.open(item, button === resumeButton ? 'resume' : 'load')),
@@ -128,6 +147,11 @@ export class ResumePicker implements OpenPick {
   trigger(sessionId: string, button: 'resume' | 'history'): void {
     const item = this.quickPick.items.find((i) => i.row?.sessionId === sessionId);
     if (item) this.open(item, button === 'resume' ? 'resume' : 'load');
+  }
+
+  toggleHidden(): void {
+    this.showHidden = !this.showHidden;
+    this.render();
   }
 
   type(value: string): void {
@@ -146,17 +170,30 @@ export class ResumePicker implements OpenPick {
   }
 
   private toItem(row: SessionRow, host: AgentHost): SessionPick {
-    const key = `${host.config.id}\u0000${row.sessionId}`;
+    const agentId = host.config.id;
+    const key = `${agentId}\u0000${row.sessionId}`;
+    const shown = this.deps.decor.name(agentId, row);
+    const activity = this.deps.decor.activity(agentId, row.sessionId);
     let item = this.itemsById.get(key);
-    if (!item || item.row !== row) {
+    if (!item || item.row !== row || item.label !== shown.label || item.activity !== activity) {
       const f = host.connection?.features;
       const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
+      const status = activity === 'idle' ? undefined : ACTIVITY[activity];
       item = {
-        label: row.label,
+        label: shown.label,
         description: [time, this.several ? host.config.name : ''].filter(Boolean).join(' · '),
-        detail: `${shortId(row.sessionId)} · ${sanitizeText(row.cwd, 300)}`,
+        // A named session is found by the agent's title too.
+        detail: [
+          shown.named && !row.untitled ? `“${row.label}”` : '',
+          shortId(row.sessionId),
+          sanitizeText(row.cwd, 300),
+        ]
+          .filter(Boolean)
+          .join(' · '),
+        ...(status ? { iconPath: status.icon, tooltip: status.words } : {}),
         row,
         host,
+        activity,
         buttons: [...(f?.resume ? [resumeButton] : []), ...(f?.load !== false ? [historyButton] : [])],
       };
       this.itemsById.set(key, item);
@@ -184,7 +221,14 @@ export class ResumePicker implements OpenPick {
       clearTimeout(this.renderTimer);
       this.renderTimer = undefined;
     }
-    const rows = this.lists.flatMap(({ host, list }) => list.items.map((row) => ({ row, host })));
+    let hidden = 0;
+    const rows = this.lists.flatMap(({ host, list }) => {
+      const visible = this.deps.decor.visible(list, this.showHidden);
+      hidden += visible.hidden;
+      return visible.rows.map((row) => ({ row, host }));
+    });
+    qp.buttons = hidden > 0 || this.showHidden ? [this.showHidden ? hideHiddenButton : showHiddenButton] : [];
+    qp.title = `Resume Session — ${this.folder.name}${hidden > 0 ? ` (${hidden} hidden${this.showHidden ? ', shown' : ''})` : ''}`;
     const sorted = sortByUpdatedAt(rows.map((r) => r.row));
     const hostOf = new Map(rows.map((r) => [r.row, r.host]));
     const prefixHits = new Set(matchIdPrefix(sorted, qp.value).map((r) => r.sessionId));

@@ -5,6 +5,7 @@ import { parseMcpServers } from '../agent/mcp';
 import type { AgentConfig } from '../agent/types';
 import type { TraceLevel } from '../agent/wireTap';
 import type { OpenMode } from '../chat/target';
+import { compileHideRules, type HideRules } from '../sessions/hide';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 
@@ -17,6 +18,8 @@ export interface Settings {
   readonly trace: TraceLevel;
   /** `acp.mcpServers`, validated (each agent may replace entries by name). */
   readonly mcpServers: readonly McpServer[];
+  /** `acp.sessions.hide`, compiled; `hide.errors` say what could not be used. */
+  readonly hide: HideRules;
 }
 
 function read(): Settings {
@@ -32,6 +35,7 @@ function read(): Settings {
     defaultAgent: c.get<string>('defaultAgent') ?? '',
     openMode: openMode === 'load' || openMode === 'resume' ? openMode : 'auto',
     trace: trace === 'messages' || trace === 'verbose' ? trace : 'off',
+    hide: compileHideRules(c.get('sessions.hide')),
   };
 }
 
