@@ -12,7 +12,7 @@ import { confirmModal } from './ui/messages';
 import { continueLastSession } from './ui/continueLast';
 import { currentPick, resumeSession } from './ui/resumePicker';
 import { SessionLists } from './sessions/sessionLists';
-import { SessionsTree } from './ui/sessionsTree';
+import { SessionsTree, type TreeNode } from './ui/sessionsTree';
 import { ChatStatuses } from './chat/status';
 import { SessionMarks } from './sessions/marks';
 import { currentArchivedPick } from './ui/archivedPicker';
@@ -40,6 +40,7 @@ export interface AcpTestApi {
   /** The open chat sessions, which the agents' requests reach. */
   readonly sessions: OpenSessions;
   readonly tree: SessionsTree;
+  readonly view: vscode.TreeView<TreeNode>;
   /** Names, client-side archives, hide rules and the activity of open chats, as the views show them. */
   readonly decor: SessionDecor;
   /** What keeps the Sessions view fresh while visible. */
@@ -195,6 +196,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     chats,
     sessions,
     tree,
+    view,
     decor,
     fresh,
     currentArchivedPick,

@@ -16,6 +16,10 @@ export interface FixtureOptions {
   turns?: number;
   /** More switches for the reference agent (faults, page size...). */
   agentArgs?: string[];
+  /** The agent records what it receives (`--record`) to `recordFile`. */
+  record?: boolean;
+  /** More switches for seeding (`--sidechains N`, `--subagents N`, `--empty N`...). */
+  seedArgs?: string[];
   /** False: no `acp.agents` at all. */
   agent?: boolean;
   agentId?: string;
@@ -33,6 +37,8 @@ export interface FixtureContext {
   agentId: string;
   agentScript: string;
   sessionsPerFolder: number;
+  /** Where the agent records what it receives, when asked to. */
+  recordFile?: string;
 }
 
 export interface Fixture extends FixtureContext {
@@ -49,7 +55,13 @@ export function agentScript(): string {
   return join(repoRoot(), 'out', 'test', 'agent.js');
 }
 
-export function seedSessions(storeDir: string, cwds: string[], sessions: number, turns: number): void {
+export function seedSessions(
+  storeDir: string,
+  cwds: string[],
+  sessions: number,
+  turns: number,
+  extra: readonly string[] = [],
+): void {
   const script = agentScript();
   if (!existsSync(script)) {
     console.warn(`fixture: ${script} is not built; not seeding sessions`);
@@ -65,6 +77,7 @@ export function seedSessions(storeDir: string, cwds: string[], sessions: number,
     String(sessions),
     '--turns',
     String(turns),
+    ...extra,
   ];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0) throw new Error(`seeding sessions failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
@@ -95,7 +108,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
   mkdirSync(storeDir);
   const startedFile = join(root, 'agent-started.txt');
   const sessions = options.sessions ?? 5;
-  if (sessions > 0) seedSessions(storeDir, folders, sessions, options.turns ?? 3);
+  if (sessions > 0) seedSessions(storeDir, folders, sessions, options.turns ?? 3, options.seedArgs);
 
   let workspaceFile: string | undefined;
   if (folders.length > 1 || options.workspaceFile) {
@@ -103,12 +116,14 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     writeFileSync(workspaceFile, JSON.stringify({ folders: folders.map((path) => ({ path })) }, null, 2));
   }
   const agentId = options.agentId ?? 'reference';
+  const recordFile = options.record ? join(root, 'agent-record.ndjson') : undefined;
+  const agentArgs = [...(options.agentArgs ?? []), ...(recordFile ? ['--record', recordFile] : [])];
   const settings: Record<string, unknown> =
     options.agent === false
       ? {}
       : {
           'acp.agents': [
-            referenceAgent(agentId, storeDir, startedFile, options.agentArgs),
+            referenceAgent(agentId, storeDir, startedFile, agentArgs),
             ...(options.secondAgent
               ? [
                   {
@@ -127,6 +142,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     agentId,
     agentScript: agentScript(),
     sessionsPerFolder: sessions,
+    ...(recordFile ? { recordFile } : {}),
   };
   const contextFile = join(root, 'context.json');
   writeFileSync(contextFile, JSON.stringify(context, null, 2));
