@@ -48,7 +48,22 @@ export class ChatWatch extends Disposable {
     this.report();
   }
 
+  /**
+   * Reports once per burst of changes, after the code that made them has finished: a
+   * permission card is in the thread a moment before its request counts as waiting.
+   */
   private report(): void {
+    if (this.queued) return;
+    this.queued = true;
+    queueMicrotask(() => {
+      this.queued = false;
+      if (!this.isDisposed) this.reportNow();
+    });
+  }
+
+  private queued = false;
+
+  private reportNow(): void {
     if (!this.id) return;
     const s = this.session;
     this.statuses.report(s.target.agentId, this.id, {

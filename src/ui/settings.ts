@@ -28,14 +28,19 @@ function read(): Settings {
   const mcp = parseMcpServers(c.get('mcpServers'), 'acp.mcpServers');
   const openMode = c.get<string>('openMode');
   const trace = c.get<string>('trace');
+  const hide = compileHideRules(c.get('sessions.hide'));
   return {
     agents,
-    problems: [...problems, ...mcp.problems.map((message) => ({ index: -1, message }))],
+    problems: [
+      ...problems,
+      ...mcp.problems.map((message) => ({ index: -1, message })),
+      ...hide.errors.map((message) => ({ index: -1, message })),
+    ],
     mcpServers: mcp.servers,
     defaultAgent: c.get<string>('defaultAgent') ?? '',
     openMode: openMode === 'load' || openMode === 'resume' ? openMode : 'auto',
     trace: trace === 'messages' || trace === 'verbose' ? trace : 'off',
-    hide: compileHideRules(c.get('sessions.hide')),
+    hide,
   };
 }
 

@@ -107,7 +107,7 @@ export function manageCases(mode: Mode): void {
         assert.deepEqual(received('session/set_title'), [{ sessionId: id, title: 'Release checklist' }]);
         assert.doesNotMatch(tooltip(a, node), /still knows it/);
       } else {
-        assert.equal(node.row.title, titles.get(id), 'the agent kept its title');
+        assert.equal(node.row.label, titles.get(id), 'the agent kept its title');
         assert.deepEqual(received('session/set_title'), []);
         assert.match(unescape(tooltip(a, node)), new RegExp(`The agent still knows it as “${titles.get(id)}”`));
       }
@@ -348,7 +348,11 @@ export function manageCases(mode: Mode): void {
       a.fresh.useClock(clock);
       const before = (await rows(a)).map((n) => n.row.sessionId);
       const selected = (await rows(a))[2]!;
-      await a.view.reveal(selected, { select: true, focus: false });
+      // The view renders its rows a moment after it shows: reveal once it has them.
+      await until('the row selected', async () => {
+        await a.view.reveal(selected, { select: true, focus: false });
+        return a.view.selection.length === 1;
+      });
       const lists = () => received('session/list').length;
       const context = suiteContext();
       execFileSync(process.execPath, [
