@@ -163,6 +163,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     settings.onDidChange(applySettings),
     sessions.onDidCreateSession((session) => {
       const id = session.sessionId;
+      if (id) decor.markCreated(session.target.agentId, id);
       if (id)
         lists.addCreated(session.target.agentId, {
           sessionId: id,

@@ -4,10 +4,9 @@ import { sameLaunch } from './config';
 import type { ClientHandlers } from './clientApp';
 import { AgentConnection } from './connection';
 import { AgentExited, CannotList, StartRefused } from './errors';
-import { tagged, TraceHint, type Logger } from './log';
+import { tagged, TraceHint, type Logger, type TraceLevel } from './log';
 import type { Timeouts } from './timeouts';
 import type { AgentConfig, ListPage } from './types';
-import type { TraceLevel } from './wireTap';
 
 /** Where one configured agent is in its life. */
 export type AgentState =

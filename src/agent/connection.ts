@@ -1,7 +1,5 @@
 import {
   methods,
-  PROTOCOL_VERSION,
-  MessageTooLargeError,
   type ClientConnection,
   type InitializeResponse,
   type LoadSessionRequest,
@@ -19,31 +17,23 @@ import { Emitter, type Event } from '../base/event';
 import { Disposable, toDisposable } from '../base/lifecycle';
 import { readFeatures, type AgentFeatures } from './capabilities';
 import { buildClientApp, type ClientHandlers } from './clientApp';
-import {
-  AgentExited,
-  AgentTimedOut,
-  AuthRequired,
-  Cancelled,
-  ProtocolError,
-  failedStartError,
-  tooLargeText,
-  toTypedError,
-} from './errors';
-import type { Logger } from './log';
+import { AgentExited, AgentTimedOut, AuthRequired, Cancelled, ProtocolError, toTypedError } from './errors';
+import type { Logger, TraceLevel } from './log';
+import { ExitWatch } from './exitWatch';
+import { initialize } from './handshake';
 import { AgentProcess } from './process';
 import { Redactor } from './redact';
-import { DEFAULT_TIMEOUTS, delay, withTimeout, type Timeouts } from './timeouts';
+import { DEFAULT_TIMEOUTS, delay, type Timeouts } from './timeouts';
 import { UpdateRouter } from './router';
 import type { AgentConfig, ArchivedFilter, ListPage } from './types';
 import {
   validateConfigOptionResult,
-  validateInitializeResult,
   validateListResult,
   validateNewSessionResult,
   validateSetupResult,
   type Note,
 } from './validate';
-import { WireCounter, wireStream, type TraceLevel, type WireStats } from './wireTap';
+import { WireCounter, wireStream, type WireStats } from './wireTap';
 
 export interface ConnectOptions {
   config: AgentConfig;
@@ -66,22 +56,9 @@ export interface ConnectOptions {
  * adds our timeouts, maps errors to the typed ones, and fails fast once the process is gone.
  */
 export class AgentConnection extends Disposable {
-  private readonly exitEmitter = this.register(new Emitter<AgentExited>());
-  private exitFired: AgentExited | undefined;
-  /**
-   * Fires once if the process ends while connected (not when we stop it). A listener that
-   * subscribes after that still hears of it: an agent may quit right after answering
-   * `initialize`, before anyone had the connection to subscribe to.
-   */
-  readonly onDidExit: Event<AgentExited> = (listener, thisArgs, disposables) => {
-    const fired = this.exitFired;
-    if (!fired) return this.exitEmitter.event(listener, thisArgs, disposables);
-    let live = true;
-    queueMicrotask(() => live && listener.call(thisArgs, fired));
-    const subscription = { dispose: () => void (live = false) };
-    disposables?.push(subscription);
-    return subscription;
-  };
+  private readonly exit: ExitWatch;
+  /** Fires once if the process ends while connected (not when we stop it), even for a late listener. */
+  readonly onDidExit: Event<AgentExited>;
   private readonly authEmitter = this.register(new Emitter<boolean>());
   /** Fires when the agent starts or stops refusing requests for want of sign-in. */
   readonly onDidChangeAuth = this.authEmitter.event;
@@ -89,12 +66,6 @@ export class AgentConnection extends Disposable {
   /** Fires when the agent sent something that was dropped (see {@link WireStats}). */
   readonly onDidDropInput: Event<WireStats>;
   private stopping = false;
-  private exitError: AgentExited | undefined;
-  /** Why the connection closed before the process ended, when we know (a message over the limit). */
-  private closedBecause: string | undefined;
-  private readonly exitPromise: Promise<AgentExited>;
-  /** The calls waiting on the process; each leaves when it settles, so nothing it returned stays reachable. */
-  private readonly exitWaiters = new Set<(e: AgentExited) => void>();
   readonly timeouts: Timeouts;
 
   private constructor(
@@ -114,26 +85,8 @@ export class AgentConnection extends Disposable {
     this.register(router);
     this.onDidDropInput = this.register(drops).event;
     this.timeouts = timeouts;
-    const onClose = () => {
-      const reason = conn.signal.reason;
-      if (reason instanceof MessageTooLargeError) {
-        this.closedBecause = tooLargeText(reason.maxMessageBytes);
-        logger.error(`${config.name} ${this.closedBecause}`);
-      }
-    };
-    if (conn.signal.aborted) onClose();
-    else conn.signal.addEventListener('abort', onClose, { once: true });
-    this.exitPromise = process.exited.then((e) => {
-      const exit = this.closedBecause ? e.because(this.closedBecause) : e;
-      this.exitError = exit;
-      for (const reject of this.exitWaiters) reject(exit);
-      this.exitWaiters.clear();
-      if (!this.stopping) {
-        this.exitFired = exit;
-        this.exitEmitter.fire(exit);
-      }
-      return exit;
-    });
+    this.exit = this.register(new ExitWatch(process.exited, conn, config.name, logger, () => this.stopping));
+    this.onDidExit = this.exit.onDidExit;
     this.register(toDisposable(() => void this.stop()));
   }
 
@@ -163,7 +116,7 @@ export class AgentConnection extends Disposable {
   }
 
   get isAlive(): boolean {
-    return !this.exitError && !this.process.hasExited;
+    return !this.exit.ended && !this.process.hasExited;
   }
 
   static async start(opts: ConnectOptions): Promise<AgentConnection> {
@@ -189,32 +142,19 @@ export class AgentConnection extends Disposable {
       counter,
     });
     const conn = app.connect(stream);
-    const failEarly = proc.exited.then((e) => {
-      throw e;
-    });
-    failEarly.catch(() => {});
     let init: InitializeResponse;
     try {
-      const request = conn.agent.request(methods.agent.initialize, {
-        protocolVersion: PROTOCOL_VERSION,
-        clientCapabilities: capabilities,
-        clientInfo: { name: opts.clientInfo.name, title: 'ACP Client for VS Code', version: opts.clientInfo.version },
+      init = await initialize(conn, proc, {
+        agentName: config.name,
+        capabilities,
+        clientInfo: opts.clientInfo,
+        timeoutMs: timeouts.initialize,
+        redactor,
       });
-      init = validateInitializeResult(
-        await withTimeout(
-          Promise.race([request, failEarly]),
-          timeouts.initialize,
-          () => new AgentTimedOut(config.name, 'initialize', timeouts.initialize),
-        ),
-      );
     } catch (e) {
-      // Read before our own close: did the agent end the conversation, or did we?
-      const closed = conn.signal.aborted ? conn.signal.reason : undefined;
-      conn.close();
       router.dispose();
       drops.dispose();
-      await proc.stop(500);
-      throw await failedStartError(config.name, e, closed, proc, redactor);
+      throw e;
     }
     const features = readFeatures(init);
     const connection = new AgentConnection(
@@ -258,8 +198,8 @@ export class AgentConnection extends Disposable {
     params: unknown,
     opts: { timeoutMs: number; signal?: AbortSignal; idleFor?: string },
   ): Promise<T> {
-    if (this.exitError) throw this.exitError;
-    if (this.process.hasExited) throw await this.exitPromise;
+    if (this.exit.ended) throw this.exit.ended;
+    if (this.process.hasExited) throw await this.exit.exited;
     if (opts.signal?.aborted) throw new Cancelled(method);
     const cancel = new AbortController();
     let timedOut = false;
@@ -280,13 +220,7 @@ export class AgentConnection extends Disposable {
       : undefined;
     const onAbort = () => cancel.abort(new Cancelled(method));
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    let leave = () => {};
-    // Not `exitPromise.then(…)`: a reaction on that long-lived promise would keep every
-    // result alive until the agent exits.
-    const exited = new Promise<never>((_, reject) => {
-      this.exitWaiters.add(reject);
-      leave = () => this.exitWaiters.delete(reject);
-    });
+    const { rejected: exited, leave } = this.exit.wait();
     try {
       const request = this.conn.agent.request<T>(method, params, {
         cancellationSignal: cancel.signal,
@@ -299,10 +233,10 @@ export class AgentConnection extends Disposable {
       if (timedOut) throw new AgentTimedOut(this.config.name, method, opts.timeoutMs);
       if (opts.signal?.aborted) throw new Cancelled(method);
       if (e instanceof AgentExited) throw e;
-      if (this.process.hasExited) throw await this.exitPromise;
+      if (this.process.hasExited) throw await this.exit.exited;
       if (this.conn.signal.aborted) {
         // The pipe closes a moment before the exit event: report the exit, with its stderr.
-        const exit = await Promise.race([this.exitPromise, delay(2000)]);
+        const exit = await Promise.race([this.exit.exited, delay(2000)]);
         if (exit) throw exit;
       }
       const typed = toTypedError(this.config.name, method, e, this.redactor);

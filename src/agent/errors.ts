@@ -194,22 +194,3 @@ export function tooLargeText(maxBytes: number): string {
   const size = maxBytes % (1024 * 1024) === 0 ? `${maxBytes / (1024 * 1024)} MiB` : `${maxBytes} bytes`;
   return `sent a message over ${size}, the largest this client accepts, so the connection was closed and the agent stopped`;
 }
-
-/**
- * The error a failed start reports: what the user can act on, with the agent's exit where
- * there was one. `closed` is why the connection closed, if it did before we closed it.
- */
-export async function failedStartError(
-  name: string,
-  e: unknown,
-  closed: unknown,
-  proc: { readonly exited: Promise<AgentExited>; readonly exit: AgentExited | undefined },
-  redact: TextRedactor,
-): Promise<Error> {
-  if (closed instanceof MessageTooLargeError) return (await proc.exited).because(tooLargeText(closed.maxMessageBytes));
-  if (e instanceof AgentTimedOut) return e;
-  if (e instanceof AgentExited) return e.asStartFailure();
-  // The pipe closed a moment before the exit event: the exit is the news.
-  if (closed !== undefined && proc.exit) return proc.exit.asStartFailure();
-  return toTypedError(name, 'initialize', e, redact);
-}

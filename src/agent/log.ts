@@ -1,4 +1,5 @@
-import type { TraceLevel } from './wireTap';
+/** How much of the JSON-RPC traffic the log shows (`acp.trace`). */
+export type TraceLevel = 'off' | 'messages' | 'verbose';
 
 /**
  * Where the core writes its log. Shaped like `vscode.LogOutputChannel`, so the UI passes the

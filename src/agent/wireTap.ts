@@ -1,10 +1,8 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
-import type { Logger } from './log';
+import type { Logger, TraceLevel } from './log';
 import { LineSplitter } from './ndjson';
 import { mcpValues, withoutMcpValues, type Redactor } from './redact';
 import { isRecord } from './validate';
-
-export type TraceLevel = 'off' | 'messages' | 'verbose';
 
 /** What the SDK would drop with only a `console.error` (or never see), counted for the log and the UI. */
 export interface WireStats {

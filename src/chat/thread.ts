@@ -3,8 +3,7 @@
  * renders. Plain TypeScript with an event, so it is tested in Node and the panel only
  * translates its changes (Zed's `acp_thread` keeps the same split).
  */
-import type { ContentBlock, PermissionOption, SessionUpdate, ToolCallStatus } from '@agentclientprotocol/sdk';
-import { Emitter } from '../base/event';
+import type { ContentBlock, PermissionOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import type {
@@ -21,9 +20,11 @@ import type {
   ToolCallEntry,
 } from '../protocol/entries';
 import { applyTerminalDelta, type TerminalOutputDelta, type TerminalOutputState } from '../protocol/terminalOutput';
-import { compactionNotice, patchCompaction } from './compaction';
-import type { Compaction } from './compaction';
+import { Compactions } from './compaction';
 import { parseSessionUpdate } from './parseUpdate';
+import { cloneEntry, ThreadChanges } from './threadChanges';
+import { applyMetaUpdate, isMetaUpdate } from './threadMeta';
+import { isOpenStatus, mergeToolUpdate, newToolEntry, type ToolFields } from './toolCalls';
 
 /** What the thread needs from its owner. */
 export interface ThreadOptions {
@@ -37,45 +38,6 @@ export interface PermissionRequestView {
   toolCallId: string;
   title: string;
   options: PermissionOption[];
-}
-
-const toolKinds = new Set<string>([
-  'read',
-  'edit',
-  'delete',
-  'move',
-  'search',
-  'execute',
-  'think',
-  'fetch',
-  'switch_mode',
-  'other',
-]);
-const toolStatuses = new Set<string>(['pending', 'in_progress', 'completed', 'failed']);
-const isOpenStatus = (s: ToolCallStatus) => s === 'pending' || s === 'in_progress';
-/** Session-wide updates: they may precede a prompt's echo, so they leave the echo window open. */
-const metaKinds = new Set<string>([
-  'available_commands_update',
-  'current_mode_update',
-  'config_option_update',
-  'session_info_update',
-  'usage_update',
-]);
-
-type ToolFields = Extract<SessionUpdate, { sessionUpdate: 'tool_call' | 'tool_call_update' }>;
-
-/** A copy that later mutation of the live entry cannot reach; strings are shared, not copied. */
-function cloneEntry(e: ThreadEntry): ThreadEntry {
-  switch (e.type) {
-    case 'user':
-    case 'agent':
-    case 'thought':
-      return { ...e, attachments: e.attachments.slice() };
-    case 'tool':
-      return e.terminalOutput ? { ...e, terminalOutput: { ...e.terminalOutput } } : { ...e };
-    default:
-      return { ...e };
-  }
 }
 
 /**
@@ -100,12 +62,11 @@ export class Thread implements IDisposable {
   /** Updates skipped as malformed or unknown since the thread was made. */
   skipped = 0;
 
-  private readonly changeEmitter = new Emitter<ThreadChange[]>();
+  private readonly out = new ThreadChanges();
   /** Fires once per call that changed something, with that call's changes in order. */
-  readonly onDidChange: Event<ThreadChange[]> = this.changeEmitter.event;
+  readonly onDidChange: Event<ThreadChange[]> = this.out.onDidChange;
 
   private readonly log: (message: string) => void;
-  private changes: ThreadChange[] = [];
   /** Index of the message still taking chunks; it is always the last entry, or -1. */
   private openMessage = -1;
   private planIndex = -1;
@@ -116,7 +77,13 @@ export class Thread implements IDisposable {
   private readonly pendingPermissions = new Map<string, number>();
   /** Elicitation entries by request id, until answered (URL ones until completed too). */
   private readonly elicitations = new Map<string, number>();
-  private readonly compactions = new Map<string, Compaction>();
+  private readonly compactions = new Compactions(
+    (notice) => this.push(notice),
+    (index, notice) => {
+      this.entries[index] = notice;
+      this.changed(index);
+    },
+  );
 
   constructor(options: ThreadOptions = {}) {
     this.log = options.log ?? (() => {});
@@ -142,7 +109,7 @@ export class Thread implements IDisposable {
 
   setStatus(status: ThreadStatus): void {
     this.status = status;
-    this.changes.push({ kind: 'statusChanged', status });
+    this.out.push({ kind: 'statusChanged', status });
     this.fire();
   }
 
@@ -256,7 +223,7 @@ export class Thread implements IDisposable {
       ...entry.terminalOutput,
       [terminalId]: applyTerminalDelta(entry.terminalOutput?.[terminalId], delta),
     };
-    this.changes.push({ kind: 'terminalAppended', index, terminalId, delta: { ...delta } });
+    this.out.push({ kind: 'terminalAppended', index, terminalId, delta: { ...delta } });
     this.fire();
     return true;
   }
@@ -300,7 +267,7 @@ export class Thread implements IDisposable {
     this.pendingPermissions.clear();
     this.elicitations.clear();
     this.compactions.clear();
-    this.changes = [{ kind: 'entriesCleared' }];
+    this.out.cleared();
     this.fire();
   }
 
@@ -310,11 +277,15 @@ export class Thread implements IDisposable {
   }
 
   dispose(): void {
-    this.changeEmitter.dispose();
+    this.out.dispose();
   }
 
   private reduce(u: SessionUpdate): void {
-    if (u.sessionUpdate !== 'user_message_chunk' && !metaKinds.has(u.sessionUpdate)) this.echoWindow = false;
+    if (isMetaUpdate(u)) {
+      if (applyMetaUpdate(this.meta, u)) this.metaChanged();
+      return;
+    }
+    if (u.sessionUpdate !== 'user_message_chunk') this.echoWindow = false;
     switch (u.sessionUpdate) {
       case 'user_message_chunk':
         if (!this.echoWindow) this.chunk('user', u.content, u.messageId);
@@ -328,30 +299,6 @@ export class Thread implements IDisposable {
         return this.tool(u);
       case 'plan':
         return this.plan(u.entries);
-      case 'available_commands_update':
-        this.meta.commands = u.availableCommands;
-        return this.metaChanged();
-      case 'current_mode_update':
-        this.meta.modes = { ...(this.meta.modes ?? { availableModes: [] }), currentModeId: u.currentModeId };
-        return this.metaChanged();
-      case 'config_option_update':
-        this.meta.configOptions = u.configOptions;
-        return this.metaChanged();
-      case 'session_info_update':
-        // Absent means unchanged, null clears (SessionInfoUpdate).
-        if (u.title === undefined || (u.title ?? undefined) === this.meta.title) return;
-        this.meta.title = u.title ?? undefined;
-        return this.metaChanged();
-      case 'usage_update': {
-        // The cost is cumulative and optional: absent keeps the last one, null clears it.
-        const cost = u.cost === undefined ? this.meta.usage?.cost : (u.cost ?? undefined);
-        this.meta.usage = {
-          used: u.used,
-          size: u.size,
-          ...(cost ? { cost: { amount: cost.amount, currency: cost.currency } } : {}),
-        };
-        return this.metaChanged();
-      }
       case 'notice': {
         const severity = u.severity === 'warning' || u.severity === 'error' ? u.severity : 'info';
         this.push(
@@ -361,16 +308,9 @@ export class Thread implements IDisposable {
         );
         return;
       }
-      case 'compaction_update': {
-        const c = this.compactionFor(u.compactionId);
-        patchCompaction(c, u);
-        return this.renderCompaction(c);
-      }
-      case 'compaction_summary_chunk': {
-        const c = this.compactionFor(u.compactionId);
-        if (u.content.type === 'text') c.summary += u.content.text;
-        return this.renderCompaction(c);
-      }
+      case 'compaction_update':
+      case 'compaction_summary_chunk':
+        return this.compactions.apply(u);
     }
   }
 
@@ -381,7 +321,7 @@ export class Thread implements IDisposable {
       if (block.type === 'text') {
         if (block.text === '') return;
         open.text += block.text;
-        this.changes.push({ kind: 'textAppended', index: this.openMessage, text: block.text });
+        this.out.push({ kind: 'textAppended', index: this.openMessage, text: block.text });
       } else {
         open.attachments.push(block);
         this.changed(this.openMessage);
@@ -400,41 +340,18 @@ export class Thread implements IDisposable {
   }
 
   private tool(u: ToolFields): void {
-    const kind = u.kind && toolKinds.has(u.kind) ? u.kind : undefined;
-    // A status this schema does not know leaves the old one (or pending) rather than dropping the update.
-    const status = u.status && toolStatuses.has(u.status) ? u.status : undefined;
     let index = this.toolIndex.get(u.toolCallId);
     if (index === undefined) {
       // Agents may send an update for a call they never announced: show what it has.
-      const entry: ToolCallEntry = {
-        type: 'tool',
-        toolCallId: u.toolCallId,
-        title: u.title ?? 'Tool call',
-        kind: kind ?? 'other',
-        status: status ?? 'pending',
-        content: u.content ?? [],
-        locations: u.locations ?? [],
-      };
-      if (u.rawInput != null) entry.rawInput = u.rawInput;
-      if (u.rawOutput != null) entry.rawOutput = u.rawOutput;
+      const entry = newToolEntry(u);
       index = this.push(entry);
       this.toolIndex.set(u.toolCallId, index);
       if (isOpenStatus(entry.status)) this.openTools.add(index);
       return;
     }
-    // ToolCallUpdate: only the fields it carries change; null and absent both mean unchanged.
-    const entry = this.entries[index] as ToolCallEntry;
-    if (u.title != null) entry.title = u.title;
-    if (u.kind) entry.kind = kind ?? 'other';
-    if (status) {
-      entry.status = status;
-      if (isOpenStatus(status)) this.openTools.add(index);
-      else this.openTools.delete(index);
-    }
-    if (u.content != null) entry.content = u.content;
-    if (u.locations != null) entry.locations = u.locations;
-    if (u.rawInput != null) entry.rawInput = u.rawInput;
-    if (u.rawOutput != null) entry.rawOutput = u.rawOutput;
+    const status = mergeToolUpdate(this.entries[index] as ToolCallEntry, u);
+    if (status && isOpenStatus(status)) this.openTools.add(index);
+    else if (status) this.openTools.delete(index);
     this.changed(index);
   }
 
@@ -447,26 +364,11 @@ export class Thread implements IDisposable {
     this.planIndex = this.push({ type: 'plan', entries });
   }
 
-  private compactionFor(id: string): Compaction {
-    let c = this.compactions.get(id);
-    if (!c) {
-      // The first notification fixes the compaction's place in the timeline (CompactionUpdate).
-      c = { index: this.push({ type: 'notice', severity: 'info', title: '' }), status: 'in_progress', summary: '' };
-      this.compactions.set(id, c);
-    }
-    return c;
-  }
-
-  private renderCompaction(c: Compaction): void {
-    this.entries[c.index] = compactionNotice(c);
-    this.changed(c.index);
-  }
-
   /** Appends an entry; whatever comes after a message ends it. */
   private push(entry: ThreadEntry): number {
     this.closeMessage();
     const index = this.entries.push(entry) - 1;
-    this.changes.push({ kind: 'entryAdded', index, entry: cloneEntry(entry) });
+    this.out.added(index, entry);
     return index;
   }
 
@@ -478,17 +380,14 @@ export class Thread implements IDisposable {
   }
 
   private changed(index: number): void {
-    this.changes.push({ kind: 'entryChanged', index, entry: cloneEntry(this.entries[index]) });
+    this.out.changed(index, this.entries[index]);
   }
 
   private metaChanged(): void {
-    this.changes.push({ kind: 'metaChanged', meta: { ...this.meta } });
+    this.out.meta(this.meta);
   }
 
   private fire(): void {
-    if (this.changes.length === 0) return;
-    const changes = this.changes;
-    this.changes = [];
-    this.changeEmitter.fire(changes);
+    this.out.fire();
   }
 }

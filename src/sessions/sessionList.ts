@@ -73,7 +73,7 @@ export class SessionList implements IDisposable {
   /** The first page being fetched, and the next page: one request of each at a time. */
   private readonly first = new SingleFlight();
   private readonly more = new SingleFlight();
-  /** A re-read of the first page while the list is shown (see {@link revalidate}). */
+  /** A re-read of the first page while the list is shown ({@link revalidate}). */
   private readonly fresh = new SingleFlight();
   private disposed = false;
 
@@ -171,20 +171,10 @@ export class SessionList implements IDisposable {
     return this.loadFirstPage();
   }
 
-  /**
-   * Reads the first page again so a shown list stays fresh ({@link mergeFirstPage}): paging
-   * goes on where it was and no "Loading…" shows. Only on a loaded, idle list; a failure is
-   * logged and the rows stay.
-   */
+  /** Reads the first page again so a shown list stays fresh ({@link mergeFirstPage}); on a loaded, idle list. */
   revalidate(): Promise<void> {
-    if (this.disposed || !this.hasLoaded || this.current !== 'idle') return Promise.resolve();
-    if (this.first.current || this.more.current) return Promise.resolve();
-    return this.fresh.current ?? this.fresh.start((signal) => this.runFresh(signal));
-  }
-
-  /** Created in this window and not listed by the agent yet. */
-  isCreatedHere(sessionId: string): boolean {
-    return this.pinned.has(sessionId);
+    const busy = this.disposed || !this.hasLoaded || this.current !== 'idle' || this.first.current || this.more.current;
+    return busy ? Promise.resolve() : (this.fresh.current ?? this.fresh.start((signal) => this.runFresh(signal)));
   }
 
   /** Repeats what failed: the next page when that failed, else the first page. */
@@ -235,9 +225,7 @@ export class SessionList implements IDisposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.first.cancel();
-    this.more.cancel();
-    this.fresh.cancel();
+    for (const flight of [this.first, this.more, this.fresh]) flight.cancel();
     this.changed.dispose();
   }
 
@@ -257,20 +245,19 @@ export class SessionList implements IDisposable {
     }
   }
 
+  /** No "Loading…" and no error row: a failed re-read is logged and the rows stay. */
   private async runFresh(signal: AbortSignal): Promise<void> {
-    try {
-      const got = await this.pager.fromStart(signal);
-      if (signal.aborted) return;
-      for (const info of got.infos) this.pinned.delete(info.sessionId);
-      const merged = mergeFirstPage(this.rows.rows, got.infos);
-      if (!merged) return;
-      this.rows.reset(merged.rows);
-      const one = merged.added === 0 && merged.changed.length === 1;
-      this.changed.fire(one ? { kind: 'row', sessionId: merged.changed[0]! } : { kind: 'reset' });
-      this.saveCache();
-    } catch (e) {
+    const got = await this.pager.fromStart(signal).catch((e: unknown) => {
       if (!signal.aborted) this.logger.warn(`${this.agentId}: re-reading the first page failed: ${String(e)}`);
-    }
+    });
+    if (!got || signal.aborted) return;
+    for (const info of got.infos) this.pinned.delete(info.sessionId);
+    const merged = mergeFirstPage(this.rows.rows, got.infos);
+    if (!merged) return;
+    this.rows.reset(merged.rows);
+    const one = merged.added === 0 && merged.changed.length === 1;
+    this.changed.fire(one ? { kind: 'row', sessionId: merged.changed[0]! } : { kind: 'reset' });
+    this.saveCache();
   }
 
   private async runMore(signal: AbortSignal): Promise<void> {

@@ -156,6 +156,7 @@ export async function fork(deps: ManageDeps, node?: unknown): Promise<void> {
   const forked = await forkSession(c, { sessionId: t.sessionId, cwd: t.cwd, mcpServers: await deps.mcpServers(c) });
   const title = namesOf(deps, t).agentTitle ?? null;
   const info = { sessionId: forked.sessionId, cwd: t.cwd, title, updatedAt: new Date().toISOString() };
+  deps.decor.markCreated(agentId, forked.sessionId);
   deps.lists.addCreated(agentId, info);
   const target = chatTarget(agentId, { ...info, additionalDirectories: t.row?.additionalDirectories });
   await deps.chats.open(target, c.features.load ? 'load' : 'resume');

@@ -48,6 +48,8 @@ export class SessionDecor extends Disposable {
   readonly onDidChange = this.emitter.event;
   private showingHidden = false;
   private shownErrors = '';
+  /** Sessions created (or forked) in this window: never hidden, even before anyone wrote in them. */
+  private readonly created = new Set<string>();
 
   constructor(
     readonly marks: SessionMarks,
@@ -70,6 +72,11 @@ export class SessionDecor extends Disposable {
     this.reportHideErrors();
   }
 
+  /** A session was created in this window. */
+  markCreated(agentId: string, sessionId: string): void {
+    this.created.add(`${agentId}\n${sessionId}`);
+  }
+
   /** The rows the rules hide show too. */
   get showHidden(): boolean {
     return this.showingHidden;
@@ -90,7 +97,9 @@ export class SessionDecor extends Disposable {
       showHidden,
       isArchived: (id) => this.marks.isArchived(agentId, id),
       keep: (id) =>
-        this.marks.nameOf(agentId, id) !== undefined || list.isCreatedHere(id) || this.chats.isOpen(agentId, id),
+        this.marks.nameOf(agentId, id) !== undefined ||
+        this.created.has(`${agentId}\n${id}`) ||
+        this.chats.isOpen(agentId, id),
     });
   }
 

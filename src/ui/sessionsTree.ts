@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import { displayState, STATE_WORDS } from './agentStates';
+import { displayState, STATE_WORDS, type AgentDisplayState } from './agentStates';
 import { AgentExited } from '../agent/errors';
 import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
@@ -11,7 +11,8 @@ import { tooltipMarkdown } from '../sessions/tooltip';
 import { describeError } from './errorText';
 import { canLogout, setContext } from './contextKeys';
 import type { SessionDecor } from './sessionDecor';
-import { AGENT_ICONS, sessionItem, sessionNotes, stateItem } from './treeItems';
+import { sessionItem, sessionNotes } from './sessionItems';
+import { stateItem, type StateKind } from './stateItems';
 
 /** A workspace folder (only shown when the window has several). */
 export interface FolderNode {
@@ -36,17 +37,7 @@ export interface SessionNode {
 /** "Load more…", "Loading…", an error with Retry, "No sessions", a notice. */
 export interface StateNode {
   readonly type: 'state';
-  readonly kind:
-    | 'loadMore'
-    | 'loading'
-    | 'error'
-    | 'empty'
-    | 'notice'
-    | 'stopped'
-    | 'startFailed'
-    | 'cannotList'
-    | 'signIn'
-    | 'hidden';
+  readonly kind: StateKind;
   readonly list: SessionList;
   readonly host: AgentHost;
   readonly folder: vscode.WorkspaceFolder;
@@ -341,6 +332,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     return sessionItem(node, this.decor, this.chats.isOpen(node.host.config.id, node.row.sessionId), this.clock.now());
   }
 }
+
+const AGENT_ICONS: Record<AgentDisplayState, vscode.ThemeIcon> = {
+  stopped: new vscode.ThemeIcon('circle-outline'),
+  starting: new vscode.ThemeIcon('loading~spin'),
+  ready: new vscode.ThemeIcon('hubot'),
+  signIn: new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+};
 
 /**
  * The `cwd` a folder's sessions are listed with: the folder's absolute path as the user opened

@@ -3,7 +3,7 @@ import type { McpServer } from '@agentclientprotocol/sdk';
 import { parseAgents, type ConfigProblem } from '../agent/config';
 import { parseMcpServers } from '../agent/mcp';
 import type { AgentConfig } from '../agent/types';
-import type { TraceLevel } from '../agent/wireTap';
+import type { TraceLevel } from '../agent/log';
 import type { OpenMode } from '../chat/target';
 import { compileHideRules, type HideRules } from '../sessions/hide';
 import { Emitter } from '../base/event';

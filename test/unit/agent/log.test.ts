@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { AgentRegistry } from '../../../src/agent/agentHost';
 import { MemoryLogger, tagged, traceHint, TraceHint } from '../../../src/agent/log';
-import type { TraceLevel } from '../../../src/agent/wireTap';
+import type { TraceLevel } from '../../../src/agent/log';
 
 /** A logger at a `vscode.LogLevel`, as the "ACP" LogOutputChannel is. */
 class ChannelLike extends MemoryLogger {
