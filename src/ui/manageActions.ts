@@ -79,7 +79,10 @@ export async function resetName(deps: ManageDeps, node?: unknown): Promise<void>
   if (!t) return;
   const agentId = t.host.config.id;
   const entry = deps.decor.marks.nameEntry(agentId, t.sessionId);
-  if (!entry) return;
+  if (!entry) {
+    void vscode.window.showInformationMessage('ACP: this session has no name of yours; it shows the agent’s title.');
+    return;
+  }
   if (entry.before !== undefined) {
     const c = await t.host.connect();
     if (c.features.title) titled(deps, t, await setSessionTitle(c, t.sessionId, entry.before));
