@@ -14,6 +14,7 @@ import type { AgentSource } from './agentSource';
 import { SessionAttachment, type ChatDeps } from './attachment';
 import { Elicitations } from './elicitations';
 import { PermissionRequests } from './permissions';
+import { PromptQueue } from './promptQueue';
 import type { ChatTarget, OpenMode } from './target';
 import { TerminalViews } from './terminalViews';
 import { Thread } from './thread';
@@ -27,6 +28,8 @@ export class ChatSession extends Disposable {
   readonly thread: Thread;
   /** What the agent asked the user (`elicitation/create`), answered from the thread's cards. */
   readonly elicitations: Elicitations;
+  /** Follow-ups written during a turn, sent one per turn when it ends. */
+  readonly queue: PromptQueue;
   private readonly attachment: SessionAttachment;
   private prompting: AbortController | undefined;
   /** A prompt the agent refused for want of sign-in; it goes again once the chat can send. */
@@ -61,6 +64,7 @@ export class ChatSession extends Disposable {
     this.permissions = new PermissionRequests(this.thread);
     this.terminals = this.register(new TerminalViews(this.thread));
     this.elicitations = this.register(new Elicitations(this.thread));
+    this.queue = this.register(new PromptQueue());
   }
 
   /** Fires with the session id once a new session was created. */
@@ -132,6 +136,7 @@ export class ChatSession extends Disposable {
     return {
       canPrompt: attached && !this.prompting,
       canCancel: this.prompting !== undefined,
+      canQueue: alive && this.prompting !== undefined,
       canSetMode: attached && (this.thread.meta.modes?.availableModes.length ?? 0) > 0,
       canSetConfig: attached && this.thread.meta.configOptions.length > 0,
       agentName: this.attachment.agentName,
@@ -155,8 +160,34 @@ export class ChatSession extends Disposable {
     if (!this.prompting) await this.attachment.openWithHistory();
   }
 
+  /** Sends `text` now, or queues it while a turn runs (it goes when the turn ends). */
   async prompt(text: string): Promise<void> {
+    if (this.prompting) {
+      if (!this.queue.add(text)) throw new Error('Too many follow-ups are queued: send or remove some first.');
+      return;
+    }
     return this.send(text, true);
+  }
+
+  /** The user's "Send now" on a queued follow-up (no turn running): it goes, and the queue resumes. */
+  async sendQueued(id: string): Promise<void> {
+    if (this.prompting) return;
+    const item = this.queue.take(id);
+    if (item) await this.send(item.text, true);
+  }
+
+  /** After a turn that ended by itself, or an edit that held the queue: the next follow-up goes. */
+  drainQueue(): void {
+    if (
+      this.prompting ||
+      this.attachment.isAttaching ||
+      this.attachment.closed ||
+      !this.connection?.isAlive ||
+      !this.sessionId
+    )
+      return;
+    const next = this.queue.takeNext();
+    if (next) void this.send(next.text, true).catch((e) => this.thread.addNotice('error', this.deps.describeError(e)));
   }
 
   private resendFailedPrompt(): Promise<void> {
@@ -173,6 +204,7 @@ export class ChatSession extends Disposable {
     if (this.prompting) throw new Error('A turn is already running.');
     const abort = (this.prompting = new AbortController());
     this.failedPrompt = undefined;
+    let ended = false;
     if (show) this.thread.addUserPrompt(text);
     this.thread.setStatus({ state: 'prompting' });
     this.capsEmitter.fire();
@@ -180,6 +212,7 @@ export class ChatSession extends Disposable {
       const response = await c.prompt({ sessionId, prompt: [{ type: 'text', text }] }, abort.signal);
       if (response.stopReason === 'cancelled') this.thread.markInterrupted();
       else this.thread.markTurnEnded();
+      ended = response.stopReason !== 'cancelled';
       if (
         response.stopReason === 'max_tokens' ||
         response.stopReason === 'max_turn_requests' ||
@@ -208,8 +241,11 @@ export class ChatSession extends Disposable {
       }
     } finally {
       this.prompting = undefined;
+      // Stop, a failure or a lost agent keeps what is queued without sending it.
+      if (!ended) this.queue.pause();
       this.capsEmitter.fire();
     }
+    if (ended) this.drainQueue();
   }
 
   /** `session/cancel`; the agent ends the turn with "cancelled" and answers pending permissions. */

@@ -26,6 +26,8 @@ export interface ChatCapabilities {
   canPrompt: boolean;
   /** Stop is offered while a turn runs. */
   canCancel: boolean;
+  /** A turn runs and the composer's message would be queued, sent when the turn ends. */
+  canQueue: boolean;
   /** The agent advertises modes (`session/set_mode`). */
   canSetMode: boolean;
   /** The agent advertises config options (`session/set_config_option`). */
@@ -42,10 +44,26 @@ export interface ChatCapabilities {
   history: HistoryState;
 }
 
+/** A follow-up written while the agent worked, waiting for its turn. */
+export interface QueuedPrompt {
+  id: string;
+  text: string;
+  /** The user is editing it: it waits, and so does everything after it. */
+  editing: boolean;
+}
+
+/** The follow-ups waiting, in the order they go. */
+export interface QueueState {
+  items: QueuedPrompt[];
+  /** A stopped or failed turn paused the queue: nothing goes until the user sends one. */
+  paused: boolean;
+}
+
 /** The full picture: the thread and what the panel may offer. */
 export interface SnapshotParams {
   thread: ThreadSnapshot;
   capabilities: ChatCapabilities;
+  queue: QueueState;
 }
 
 /** Changes in order; many per message during a replay, never one message per update. */
@@ -61,6 +79,8 @@ export const snapshotEvent = new NotificationType<SnapshotParams>('snapshot');
 export const changedEvent = new NotificationType<ChangedParams>('changed');
 /** The panel's capabilities changed (agent restarted, turn started, attached…). */
 export const capabilitiesChangedEvent = new NotificationType<ChatCapabilities>('capabilitiesChanged');
+/** The queued follow-ups changed (one was added, edited, removed or sent). */
+export const queueChangedEvent = new NotificationType<QueueState>('queueChanged');
 
 // ---- webview → host ----
 
@@ -70,8 +90,29 @@ export const readyRequest = new RequestType0<void, void>('ready');
 export interface SendPromptParams {
   text: string;
 }
-/** Sends the composer's text as a prompt. Resolves when the host accepted it, not when the turn ends. */
+/**
+ * Sends the composer's text as a prompt, or queues it while a turn runs (sent when the turn
+ * ends). Resolves when the host accepted it, not when the turn ends.
+ */
 export const sendPromptRequest = new RequestType<SendPromptParams, void, void>('sendPrompt');
+
+export interface UpdateQueuedParams {
+  id: string;
+  /** New text; empty text removes the follow-up. */
+  text?: string;
+  /** Whether the user is editing it (it waits while they do). */
+  editing?: boolean;
+}
+/** Edits a queued follow-up. */
+export const updateQueuedRequest = new RequestType<UpdateQueuedParams, void, void>('updateQueued');
+
+export interface QueuedParams {
+  id: string;
+}
+/** Removes a queued follow-up. */
+export const removeQueuedRequest = new RequestType<QueuedParams, void, void>('removeQueued');
+/** Sends a queued follow-up now (when no turn runs), resuming a paused queue. */
+export const sendQueuedRequest = new RequestType<QueuedParams, void, void>('sendQueued');
 
 /** Stops the running turn (`session/cancel`). */
 export const cancelTurnRequest = new RequestType0<void, void>('cancelTurn');
@@ -147,6 +188,13 @@ export const restartAgentRequest = new RequestType0<void, void>('restartAgent');
 
 /** Signs in to the chat's agent (its methods, as "ACP: Sign In" offers them), then retries what failed. */
 export const signInRequest = new RequestType0<void, void>('signIn');
+
+export interface CopyTextParams {
+  /** What the user copied: a message's Markdown, a code block, a terminal's output. */
+  text: string;
+}
+/** Puts text on the clipboard (through VS Code, which works wherever the webview runs). */
+export const copyTextRequest = new RequestType<CopyTextParams, void, void>('copyText');
 
 /** Reveals the "ACP" output channel. */
 export const showLogRequest = new RequestType0<void, void>('showLog');

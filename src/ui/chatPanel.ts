@@ -11,6 +11,11 @@ import {
   cancelTurnRequest,
   capabilitiesChangedEvent,
   changedEvent,
+  copyTextRequest,
+  queueChangedEvent,
+  removeQueuedRequest,
+  sendQueuedRequest,
+  updateQueuedRequest,
   openDiffRequest,
   openLinkRequest,
   openLocationRequest,
@@ -78,6 +83,13 @@ export class ChatPanel extends Disposable {
     );
     this.register(session.thread.onDidChange(() => this.updateTitle()));
     this.register(
+      session.queue.onDidChange((queue) => {
+        // In order with the thread's changes: a follow-up leaves the queue as its prompt is added.
+        this.batcher.flushNow();
+        if (this.ready && panel.visible) void this.channel.sendNotification(queueChangedEvent, queue);
+      }),
+    );
+    this.register(
       panel.onDidChangeViewState(() => {
         // A hidden webview is torn down; it asks for a snapshot when shown again.
         if (!panel.visible) this.ready = false;
@@ -100,7 +112,11 @@ export class ChatPanel extends Disposable {
     // A long history in one message is one long task in the webview (decoding megabytes): the
     // snapshot carries the first entries and the rest follows as batched additions, in order.
     const rest = thread.entries.splice(SNAPSHOT_HEAD);
-    void this.channel.sendNotification(snapshotEvent, { thread, capabilities: this.session.capabilities() });
+    void this.channel.sendNotification(snapshotEvent, {
+      thread,
+      capabilities: this.session.capabilities(),
+      queue: this.session.queue.state,
+    });
     this.ready = true;
     for (let i = 0; i < rest.length; i += 200) {
       this.batcher.push(
@@ -119,6 +135,17 @@ export class ChatPanel extends Disposable {
       if (typeof text !== 'string' || !text.trim()) return;
       // Accepted now; the turn streams into the thread and ends on its own.
       void s.prompt(text).catch((e) => s.thread.addNotice('error', describeError(e)));
+    });
+    c.onRequest(updateQueuedRequest, ({ id, text, editing }) => {
+      s.queue.update(String(id), {
+        ...(typeof text === 'string' ? { text } : {}),
+        ...(typeof editing === 'boolean' ? { editing } : {}),
+      });
+      if (editing === false) s.drainQueue();
+    });
+    c.onRequest(removeQueuedRequest, ({ id }) => void s.queue.remove(String(id)));
+    c.onRequest(sendQueuedRequest, ({ id }) => {
+      void s.sendQueued(String(id)).catch((e) => s.thread.addNotice('error', describeError(e)));
     });
     c.onRequest(cancelTurnRequest, () => s.cancel());
     c.onRequest(cancelLoadRequest, () => s.cancelLoad());
@@ -158,6 +185,9 @@ export class ChatPanel extends Disposable {
       await vscode.commands.executeCommand('acp.signIn', s.target.agentId);
     });
     c.onRequest(showLogRequest, () => vscode.commands.executeCommand('acp.showLog'));
+    c.onRequest(copyTextRequest, ({ text }) => {
+      if (typeof text === 'string') return vscode.env.clipboard.writeText(text);
+    });
   }
 
   private updateTitle(): void {
@@ -173,7 +203,7 @@ export class ChatPanel extends Disposable {
     const webview = this.panel.webview;
     const nonce = makeNonce();
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'chat.css'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'chat.css'));
     const csp = chatCsp(webview.cspSource, nonce);
     return `<!DOCTYPE html>
 <html lang="en">

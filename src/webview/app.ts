@@ -1,78 +1,85 @@
 /**
- * The chat webview: applies the host's snapshot and batched changes once per animation frame,
- * renders through the virtualised thread, and turns clicks and keys into requests to the host.
+ * The chat webview: applies the host's snapshot and batched changes once per animation frame
+ * (see {@link FrameScheduler}), renders through the virtualised thread, and performs what the
+ * page's controls ask for ({@link PageAction}) as requests to the host.
  */
 import type { MessageConnection, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { ThreadChange } from '../protocol/entries';
 import { panelTargetOf } from '../protocol/panelTarget';
 import {
-  answerElicitationRequest,
-  answerPermissionRequest,
-  cancelLoadRequest,
   cancelTurnRequest,
-  openDiffRequest,
   openLinkRequest,
   openLocationRequest,
-  restartAgentRequest,
-  retryRequest,
   sendPromptRequest,
   setConfigOptionRequest,
   setModeRequest,
-  showLogRequest,
-  signInRequest,
   type ChatCapabilities,
+  type QueueState,
   type SnapshotParams,
 } from '../protocol/messages';
+import { actionAt, type PageAction } from './actions';
 import { emptyText, Header, StatusArea } from './chrome';
 import { Composer } from './composer';
-import { ElicitationForms } from './elicitationForms';
 import { actionButton, el, icon } from './dom';
+import { ElicitationInput } from './elicitationInput';
+import { FindBar } from './findBar';
+import { FrameScheduler } from './frameScheduler';
+import { Highlighter } from './highlighter';
 import { classifyHref } from './links';
 import { ThreadModel } from './model';
-import { fillThought, updateStreaming } from './render/message';
+import { cacheMarkdown, fillThought } from './render/message';
+import { FINISH_IN_PLACE_CHARS, finishInPlace, updateStreaming } from './render/streaming';
 import { estimateHeight, renderEntry } from './render/entry';
+import { performAction } from './pageActions';
+import { QueueView } from './queueView';
+import { QuoteButton } from './quote';
+import { sendToHost } from './requests';
 import { ThreadView } from './threadView';
-import type { UiState, VsCodeApi } from './uiState';
-
-/** Frames do not run in a hidden page; this bounds how long changes wait there. */
-const FRAME_FALLBACK_MS = 250;
-const SAVE_DELAY_MS = 300;
-/**
- * While a history replay streams and the view follows it, entries fly past faster than anyone
- * reads; repainting the thread ten times a second instead of every frame saves rendering
- * Markdown for entries that would be pushed out a frame later.
- */
-const REPLAY_REPAINT_MS = 100;
+import { UiStateSaver, type UiState, type VsCodeApi } from './uiState';
 
 export class ChatApp {
   private readonly model = new ThreadModel();
   private readonly header = new Header();
   private readonly status = new StatusArea();
   private readonly empty = el('div', 'empty');
-  private readonly jump = actionButton('', 'jumpToBottom', 'jump');
+  private readonly jump = actionButton('', { kind: 'jumpToBottom' }, 'jump');
+  private readonly frames = new FrameScheduler(() => this.frame());
+  private readonly highlighter: Highlighter;
   private readonly view: ThreadView;
   private readonly composer: Composer;
+  private readonly queue: QueueView;
+  private readonly find: FindBar;
+  private readonly quote: QuoteButton;
+  private readonly saver: UiStateSaver;
   private readonly pending: ThreadChange[] = [];
   private readonly pendingAnswers = new Set<string>();
-  private readonly forms = new ElicitationForms(this.pendingAnswers);
+  private readonly elicitations: ElicitationInput;
   private readonly openThoughts: Set<number>;
   /** Raw tool sections the reader opened, as `index:input` / `index:output`. */
   private readonly openRaw = new Set<string>();
   private readonly replaced = new Set<number>();
-  private frameRequested = false;
-  private lastRepaint = -Infinity;
-  private repaintTimer: ReturnType<typeof setTimeout> | undefined;
   private chromeDirty = true;
   private snapshots = 0;
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     root: HTMLElement,
     private readonly connection: MessageConnection,
-    private readonly api: VsCodeApi,
+    api: VsCodeApi,
     private readonly saved: UiState,
+    highlighterUrl?: string,
   ) {
     this.openThoughts = new Set(saved.openThoughts);
+    this.highlighter = new Highlighter(highlighterUrl);
+    this.elicitations = new ElicitationInput(
+      root,
+      connection,
+      () => this.model.entries,
+      this.pendingAnswers,
+      (index) => {
+        this.view.changed(index);
+        this.schedule();
+      },
+    );
     this.view = new ThreadView(
       {
         count: () => this.model.entries.length,
@@ -82,7 +89,8 @@ export class ChatApp {
             thoughtOpen: (i) => this.openThoughts.has(i),
             rawOpen: (i, which) => this.openRaw.has(`${i}:${which}`),
             pendingAnswers: this.pendingAnswers,
-            elicitation: this.forms.context,
+            elicitation: this.elicitations.forms.context,
+            codeShown: (i, source) => this.codeShown(i, source),
           }),
         update: (index, node) => this.updateNode(index, node),
         estimate: (index, charsPerLine) => estimateHeight(this.model.entries[index], charsPerLine),
@@ -90,7 +98,7 @@ export class ChatApp {
       () => this.schedule(),
       (stick) => {
         this.jump.hidden = stick;
-        this.saveSoon();
+        this.saver.saveSoon();
       },
     );
     this.composer = new Composer(
@@ -105,25 +113,31 @@ export class ChatApp {
         setMode: (modeId) => this.request(setModeRequest, { modeId }, () => this.pickerRefused()),
         setConfig: (configId, value) =>
           this.request(setConfigOptionRequest, { configId, value }, () => this.pickerRefused()),
-        draftChanged: () => this.saveSoon(),
+        draftChanged: () => this.saver.saveSoon(),
       },
       saved.draft,
     );
+    this.queue = new QueueView(connection);
+    this.find = new FindBar({
+      entries: () => this.model.entries,
+      view: this.view,
+      expand: (index) => this.expand(index),
+      closed: () => this.composer.focus(),
+    });
+    this.saver = new UiStateSaver(api, () => this.uiState());
     this.jump.title = 'Scroll to the latest message';
     this.jump.setAttribute('aria-label', this.jump.title);
     this.jump.append(icon('arrow-down'));
     this.jump.hidden = true;
     const main = el('main', 'main');
-    main.append(this.view.element, this.empty, this.jump);
-    root.append(this.header.element, main, this.status.element, this.composer.element);
+    this.quote = new QuoteButton(this.view.element, main);
+    main.append(this.find.element, this.view.element, this.empty, this.jump, this.quote.element);
+    root.append(this.header.element, main, this.status.element, this.queue.element, this.composer.element);
     root.addEventListener('click', (event) => this.click(event));
     // Middle-click would open a link in a new browsing context: never from the webview.
     root.addEventListener('auxclick', (event) => (event.target as Element).closest('a') && event.preventDefault());
     root.addEventListener('toggle', (event) => this.toggled(event), true);
-    root.addEventListener('input', (event) => this.cardInput(event));
-    root.addEventListener('change', (event) => this.cardInput(event));
-    root.addEventListener('keydown', (event) => this.cardKey(event));
-    // Escape stops the turn from anywhere in the panel; the composer handles its own first.
+    // Escape stops the turn from anywhere in the panel; the composer and the cards handle their own first.
     document.addEventListener('keydown', (event) => {
       if (
         event.key === 'Escape' &&
@@ -134,11 +148,20 @@ export class ChatApp {
         this.request(cancelTurnRequest);
       }
     });
-    this.view.element.addEventListener('scroll', () => this.saveSoon(), { passive: true });
-    // VS Code tears a hidden webview down; a save still waiting for its timer would lose the
-    // last keystrokes. Both events come before the page goes.
-    document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && this.saveNow());
-    window.addEventListener('pagehide', () => this.saveNow());
+    this.view.element.addEventListener('scroll', () => this.saver.saveSoon(), { passive: true });
+    // Ctrl+F / Cmd+F finds in the whole thread. Caught first (capture), so the webview's host
+    // does not pass it on to the workbench, whose find cannot see the entries not rendered.
+    window.addEventListener(
+      'keydown',
+      (event) => {
+        const mod = event.ctrlKey !== event.metaKey && (event.ctrlKey || event.metaKey);
+        if (!mod || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'f') return;
+        event.preventDefault();
+        event.stopPropagation();
+        this.find.open();
+      },
+      true,
+    );
     this.composer.focus();
   }
 
@@ -147,11 +170,11 @@ export class ChatApp {
     this.pending.length = 0;
     this.replaced.clear();
     this.openRaw.clear();
-    this.forms.clear();
+    this.elicitations.forms.clear();
     const anchor = this.snapshots++ === 0 ? this.saved.anchor : this.view.currentAnchor();
     this.model.reset(params);
     this.view.reset(anchor);
-    this.saveSoon();
+    this.saver.saveSoon();
     this.chromeDirty = true;
     this.schedule();
   }
@@ -164,22 +187,19 @@ export class ChatApp {
   capabilitiesChanged(capabilities: ChatCapabilities): void {
     this.model.capabilities = capabilities;
     // A new session gets its id here: remember it so a reloaded window can reopen the panel.
-    this.saveSoon();
+    this.saver.saveSoon();
+    this.chromeDirty = true;
+    this.schedule();
+  }
+
+  queueChanged(queue: QueueState): void {
+    this.model.queue = queue;
     this.chromeDirty = true;
     this.schedule();
   }
 
   private schedule(): void {
-    if (this.frameRequested) return;
-    this.frameRequested = true;
-    const run = (): void => {
-      clearTimeout(timer);
-      cancelAnimationFrame(frame);
-      this.frameRequested = false;
-      this.frame();
-    };
-    const timer = setTimeout(run, FRAME_FALLBACK_MS);
-    const frame = requestAnimationFrame(run);
+    this.frames.schedule();
   }
 
   private frame(): void {
@@ -190,7 +210,7 @@ export class ChatApp {
         this.replaced.clear();
         this.pendingAnswers.clear();
         this.openRaw.clear();
-        this.forms.clear();
+        this.elicitations.forms.clear();
         this.view.reset();
       }
       if (touched.added) this.view.appended();
@@ -202,54 +222,63 @@ export class ChatApp {
         if (entry.type === 'permission') this.pendingAnswers.delete(entry.requestId);
         if (entry.type === 'elicitation' && (entry.outcome !== undefined || entry.completed)) {
           this.pendingAnswers.delete(entry.requestId);
-          this.forms.forget(entry.requestId);
+          this.elicitations.forms.forget(entry.requestId);
         }
       }
       if (touched.meta || touched.status) this.chromeDirty = true;
+      this.find.threadChanged();
     }
-    const now = performance.now();
-    const wait =
-      this.model.status.state === 'loading' && this.view.sticking ? this.lastRepaint + REPLAY_REPAINT_MS - now : 0;
-    if (wait > 0) {
-      this.repaintTimer ??= setTimeout(() => {
-        this.repaintTimer = undefined;
-        this.schedule();
-      }, wait);
-    } else {
-      this.lastRepaint = now;
+    if (this.frames.repaintDue(this.model.status.state === 'loading' && this.view.sticking)) {
       this.view.frame();
+      this.find.paint();
       this.replaced.clear();
+      this.model.finished.clear();
     }
     if (this.chromeDirty) {
       this.chromeDirty = false;
       this.header.update(this.model);
       this.status.update(this.model);
       this.composer.update(this.model);
+      this.queue.update(this.model.queue, this.model.status.state === 'idle' && !!this.model.capabilities?.canPrompt);
     }
     const empty = this.model.entries.length === 0 ? emptyText(this.model) : '';
     this.empty.textContent = empty;
     this.empty.hidden = empty === '';
   }
 
-  /** A streaming message is brought up to date in place; anything else renders anew. */
+  /**
+   * A streaming message is brought up to date in place, and so is a long one that just finished;
+   * anything else renders anew.
+   */
   private updateNode(index: number, node: HTMLElement): boolean {
     const stream = this.model.streams.get(index);
-    if (!stream || this.replaced.has(index)) return false;
+    const replaced = this.replaced.has(index);
     const body = node.querySelector<HTMLElement>('.md-streaming');
-    if (body) {
-      updateStreaming(body, stream);
-      return true;
+    if (stream && !replaced) {
+      if (body) {
+        updateStreaming(body, stream);
+        return true;
+      }
+      const details = node.querySelector('details');
+      return !!details && !details.open;
     }
-    const details = node.querySelector('details');
-    return !!details && !details.open;
+    const finished = this.model.finished.get(index);
+    const entry = this.model.entries[index];
+    if (!finished || !body || (entry.type !== 'agent' && entry.type !== 'user')) return false;
+    if (entry.text.length < FINISH_IN_PLACE_CHARS) return false;
+    const html = finishInPlace(body, finished, entry);
+    if (!html) return false;
+    cacheMarkdown(entry, html);
+    this.codeShown(index, html);
+    return true;
   }
 
   private click(event: MouseEvent): void {
     const target = event.target as Element;
-    const action = target.closest<HTMLElement>('[data-action]');
-    if (action) {
+    const bound = actionAt(target);
+    if (bound) {
       event.preventDefault();
-      this.action(action);
+      this.perform(bound.action, bound.node);
       return;
     }
     const anchor = target.closest('a');
@@ -264,90 +293,31 @@ export class ChatApp {
       );
   }
 
-  private action(node: HTMLElement): void {
-    const data = node.dataset;
-    const entryIndex = Number(node.closest<HTMLElement>('.entry')?.dataset.index);
-    switch (data.action) {
-      case 'answer': {
-        if (!data.request || this.pendingAnswers.has(data.request)) return;
-        this.pendingAnswers.add(data.request);
-        if (Number.isInteger(entryIndex)) this.view.changed(entryIndex);
+  private perform(action: PageAction, node: HTMLElement): void {
+    performAction(action, node, {
+      connection: this.connection,
+      model: this.model,
+      view: this.view,
+      composer: this.composer,
+      queue: this.queue,
+      find: this.find,
+      quote: this.quote,
+      elicitations: this.elicitations,
+      pendingAnswers: this.pendingAnswers,
+      schedule: () => this.schedule(),
+    });
+  }
+
+  /** Code in a finished rendering is highlighted off the rendering path, then the entry is shown again. */
+  private codeShown(index: number, source: DocumentFragment): void {
+    this.highlighter.request(
+      source,
+      () => {
+        this.view.changed(index);
         this.schedule();
-        this.request(answerPermissionRequest, { requestId: data.request, optionId: data.option ?? null });
-        break;
-      }
-      case 'elicit':
-        this.elicit(node, entryIndex);
-        break;
-      case 'openDiff':
-        if (Number.isInteger(entryIndex))
-          this.request(openDiffRequest, { entryIndex, contentIndex: Number(data.content) });
-        break;
-      case 'openLocation':
-        if (data.path)
-          this.request(
-            openLocationRequest,
-            data.line ? { path: data.path, line: Number(data.line) } : { path: data.path },
-          );
-        break;
-      case 'cancelLoad':
-        this.request(cancelLoadRequest);
-        break;
-      case 'retry':
-        this.request(retryRequest);
-        break;
-      case 'restartAgent':
-        this.request(restartAgentRequest);
-        break;
-      case 'showLog':
-        this.request(showLogRequest);
-        break;
-      case 'signIn':
-        this.request(signInRequest);
-        break;
-      case 'jumpToBottom':
-        this.view.scrollToBottom();
-        break;
-    }
-  }
-
-  /** A card's button: check the form, then send the answer; the buttons wait for the host. */
-  private elicit(node: HTMLElement, index: number): void {
-    const entry = this.model.entries[index];
-    const card = node.closest<HTMLElement>('.elicitation');
-    const choice = node.dataset.choice;
-    if (entry?.type !== 'elicitation' || !card || this.pendingAnswers.has(entry.requestId)) return;
-    if (choice !== 'accept' && choice !== 'decline' && choice !== 'cancel') return;
-    const params = this.forms.answer(card, entry, choice);
-    if (!params) return;
-    this.pendingAnswers.add(entry.requestId);
-    this.view.changed(index);
-    this.schedule();
-    const undo = (): void => {
-      // Not answered (a URL the user chose not to open, input the host refused): the card is live again.
-      this.pendingAnswers.delete(entry.requestId);
-      this.view.changed(index);
-      this.schedule();
-    };
-    this.connection.sendRequest(answerElicitationRequest, params).then((answered) => answered || undo(), undo);
-  }
-
-  private cardInput(event: Event): void {
-    const control = event.target as HTMLElement;
-    if (!control.classList?.contains('elicitation-input')) return;
-    const entry = this.model.entries[Number(control.closest<HTMLElement>('.entry')?.dataset.index)];
-    if (entry?.type === 'elicitation') this.forms.changed(control, entry);
-  }
-
-  /** In a card, Enter submits (as in any form) and Escape stays there rather than stopping the turn. */
-  private cardKey(event: KeyboardEvent): void {
-    const control = event.target as HTMLElement;
-    if (!control.classList?.contains('elicitation-input') || event.isComposing) return;
-    if (event.key === 'Escape') event.preventDefault();
-    if (event.key === 'Enter' && control instanceof HTMLInputElement && control.type !== 'checkbox') {
-      event.preventDefault();
-      control.closest('.elicitation')?.querySelector<HTMLElement>('[data-choice="accept"]')?.click();
-    }
+      },
+      () => this.view.nodeOf(index) !== undefined,
+    );
   }
 
   private toggled(event: Event): void {
@@ -365,11 +335,20 @@ export class ChatApp {
     if (!entry || entry.type !== 'thought') return;
     if (details.open) {
       this.openThoughts.add(index);
-      fillThought(details, entry, this.model.streams.get(index));
+      fillThought(details, entry, this.model.streams.get(index), (source) => this.codeShown(index, source));
     } else {
       this.openThoughts.delete(index);
     }
-    this.saveSoon();
+    this.saver.saveSoon();
+  }
+
+  /** A find match in a collapsed thought: the thought opens, as a click on it would. */
+  private expand(index: number): void {
+    if (this.model.entries[index]?.type !== 'thought' || this.openThoughts.has(index)) return;
+    this.openThoughts.add(index);
+    this.view.changed(index);
+    this.schedule();
+    this.saver.saveSoon();
   }
 
   /** The agent refused a mode or option: show its current value again (the host said why in the thread). */
@@ -379,36 +358,21 @@ export class ChatApp {
     this.schedule();
   }
 
-  /** Fire and forget: the host reports failures through the thread; `failed` undoes what the page showed early. */
   private request<P>(
     type: RequestType<P, void, void> | RequestType0<void, void>,
     params?: P,
     failed?: () => void,
   ): void {
-    const sent =
-      params === undefined
-        ? this.connection.sendRequest(type as RequestType0<void, void>)
-        : this.connection.sendRequest(type as RequestType<P, void, void>, params);
-    sent.catch((error: unknown) => {
-      console.warn(`acp webview: ${type.method} failed`, error);
-      failed?.();
-    });
+    sendToHost(this.connection, type, params, failed);
   }
 
-  private saveSoon(): void {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
-  }
-
-  private saveNow(): void {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
+  private uiState(): UiState {
     const state: UiState = { draft: this.composer.draft, openThoughts: [...this.openThoughts] };
     const caps = this.model.capabilities;
     const target = caps && panelTargetOf(caps, this.model.meta.title);
     if (target) state.target = target;
     const anchor = this.view.currentAnchor();
     if (anchor) state.anchor = anchor;
-    this.api.setState(state);
+    return state;
   }
 }

@@ -52,7 +52,7 @@ export class StatusArea {
           line(
             'status-line loading',
             loadingText(status.phase, status.received, model),
-            actionButton('Cancel', 'cancelLoad', 'button link'),
+            actionButton('Cancel', { kind: 'cancelLoad' }, 'button link'),
           ),
         );
         break;
@@ -60,13 +60,19 @@ export class StatusArea {
         this.element.replaceChildren(line('status-line prompting', 'Working…'));
         break;
       case 'error': {
-        const buttons = [actionButton('Show Log', 'showLog', 'button secondary')];
+        const buttons = [actionButton('Show Log', { kind: 'showLog' }, 'button secondary')];
         if (status.canRetry)
-          buttons.unshift(actionButton('Retry', 'retry', status.signIn ? 'button secondary' : 'button primary'));
+          buttons.unshift(
+            actionButton('Retry', { kind: 'retry' }, status.signIn ? 'button secondary' : 'button primary'),
+          );
         // Signing in is the fix, so it is the first action; the host retries what failed after it.
         if (status.signIn)
           buttons.unshift(
-            actionButton(`Sign in to ${model.capabilities?.agentName || 'the agent'}`, 'signIn', 'button primary'),
+            actionButton(
+              `Sign in to ${model.capabilities?.agentName || 'the agent'}`,
+              { kind: 'signIn' },
+              'button primary',
+            ),
           );
         this.element.replaceChildren(banner('banner error', status.message, buttons));
         break;
@@ -74,8 +80,8 @@ export class StatusArea {
       case 'disconnected':
         this.element.replaceChildren(
           banner('banner disconnected', status.message || 'The agent is not running.', [
-            actionButton('Restart Agent', 'restartAgent', 'button primary'),
-            actionButton('Show Log', 'showLog', 'button secondary'),
+            actionButton('Restart Agent', { kind: 'restartAgent' }, 'button primary'),
+            actionButton('Show Log', { kind: 'showLog' }, 'button secondary'),
           ]),
         );
         break;

@@ -1,6 +1,7 @@
 /**
- * The prompt box: Enter sends, Shift+Enter breaks the line, Escape (or Stop) cancels the turn,
- * `/` at the start completes the agent's commands. The mode and config pickers sit below.
+ * The prompt box: Enter sends (while the agent works, it queues the message for when the turn
+ * ends), Shift+Enter breaks the line, Escape (or Stop) cancels the turn, `/` at the start
+ * completes the agent's commands. The mode and config pickers sit below.
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
 import { el, icon } from './dom';
@@ -16,6 +17,8 @@ export interface ComposerActions {
 }
 
 const MAX_COMPLETIONS = 50;
+const PLACEHOLDER = 'Message the agent — Enter to send, Shift+Enter for a new line, / for commands';
+const QUEUE_PLACEHOLDER = 'Queue a follow-up — it is sent when the agent finishes';
 
 export class Composer {
   readonly element = el('form', 'composer');
@@ -38,7 +41,7 @@ export class Composer {
   ) {
     this.input.rows = 1;
     this.input.value = draft;
-    this.input.placeholder = 'Message the agent — Enter to send, Shift+Enter for a new line, / for commands';
+    this.input.placeholder = PLACEHOLDER;
     this.input.setAttribute('aria-label', 'Message');
     this.completions.setAttribute('role', 'listbox');
     this.completions.hidden = true;
@@ -85,6 +88,16 @@ export class Composer {
     this.input.focus();
   }
 
+  /** Adds `text` at the end of the draft (after a blank line), and puts the caret after it. */
+  insert(text: string): void {
+    const draft = this.input.value;
+    this.input.value = draft && !draft.endsWith('\n\n') ? `${draft.replace(/\n?$/, '\n\n')}${text}` : draft + text;
+    this.input.focus();
+    this.input.setSelectionRange(this.input.value.length, this.input.value.length);
+    this.autosize();
+    this.actions.draftChanged(this.input.value);
+  }
+
   /**
    * Rebuilds the pickers from the meta at the next update: after a refused change the meta did
    * not change, but a select still shows the value the user picked.
@@ -101,10 +114,16 @@ export class Composer {
     const caps = model.capabilities;
     const state = model.status.state;
     const busy = state === 'prompting' || state === 'loading';
-    this.canSend = !!caps?.canPrompt && !busy && state !== 'disconnected';
+    const queueing = state === 'prompting' && !!caps?.canQueue;
+    this.canSend = (!!caps?.canPrompt && !busy && state !== 'disconnected') || queueing;
     this.canStop = state === 'prompting' && !!caps?.canCancel;
     this.sendButton.disabled = !this.canSend;
-    this.sendButton.hidden = this.canStop;
+    this.sendButton.hidden = this.canStop && !queueing;
+    const label = queueing ? 'Queue' : 'Send';
+    const text = this.sendButton.querySelector('.button-label');
+    if (text && text.textContent !== label) text.textContent = label;
+    this.sendButton.title = queueing ? 'Queue the message: it is sent when the agent finishes (Enter)' : 'Send (Enter)';
+    this.input.placeholder = queueing ? QUEUE_PLACEHOLDER : PLACEHOLDER;
     this.stopButton.hidden = !this.canStop;
     this.element.classList.toggle('busy', busy);
     this.commands = model.meta.commands;

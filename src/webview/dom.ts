@@ -1,4 +1,5 @@
 /** Small DOM helpers. Text always goes in as textContent: agent text never becomes markup here. */
+import { bindAction, type PageAction } from './actions';
 
 export function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -28,18 +29,19 @@ export function chip(iconName: string, text: string, tag: 'span' | 'a' = 'span')
   return node;
 }
 
-/** A button that the delegated click handler dispatches by `data-action`. */
-export function actionButton(
-  label: string,
-  action: string,
-  className = 'button',
-  data: Record<string, string> = {},
-): HTMLButtonElement {
+/** A button that performs `action` (see {@link bindAction}). */
+export function actionButton(label: string, action: PageAction, className = 'button'): HTMLButtonElement {
   const button = el('button', className, label);
   button.type = 'button';
-  button.dataset.action = action;
-  for (const [key, value] of Object.entries(data)) button.dataset[key] = value;
-  return button;
+  return bindAction(button, action);
+}
+
+/** A `<select>` option; `title` shows on hover. */
+export function option(value: string, label: string, title?: string): HTMLOptionElement {
+  const node = el('option', undefined, label);
+  node.value = value;
+  if (title) node.title = title;
+  return node;
 }
 
 /** A copy of sanitised content (from `renderMarkdown`) in a fresh element. */

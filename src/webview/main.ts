@@ -2,12 +2,16 @@
  * The chat webview's entry (bundled to dist/webview.js). Connects to the host over the typed
  * channel, then asks for a snapshot with `ready`, as it does after every reload.
  */
-// VS Code's icon font, bundled with the webview (dist/webview.css and its .ttf beside it):
-// the webview cannot reach the workbench's own copy, and the CSP takes fonts only from the extension.
-import '@vscode/codicons/dist/codicon.css';
 import { createChannel, type MessagePort } from '../protocol/channel';
-import { capabilitiesChangedEvent, changedEvent, readyRequest, snapshotEvent } from '../protocol/messages';
+import {
+  capabilitiesChangedEvent,
+  changedEvent,
+  queueChangedEvent,
+  readyRequest,
+  snapshotEvent,
+} from '../protocol/messages';
 import { ChatApp } from './app';
+import { highlighterUrl } from './highlighter';
 import { readUiState, type VsCodeApi } from './uiState';
 
 declare function acquireVsCodeApi(): VsCodeApi;
@@ -24,9 +28,10 @@ const port: MessagePort = {
 
 const connection = createChannel(port);
 const root = document.getElementById('app') ?? document.body;
-const app = new ChatApp(root, connection, api, readUiState(api));
+const app = new ChatApp(root, connection, api, readUiState(api), highlighterUrl());
 connection.onNotification(snapshotEvent, (params) => app.snapshot(params));
 connection.onNotification(changedEvent, (params) => app.changed(params.changes));
 connection.onNotification(capabilitiesChangedEvent, (params) => app.capabilitiesChanged(params));
+connection.onNotification(queueChangedEvent, (params) => app.queueChanged(params));
 connection.listen();
 connection.sendRequest(readyRequest).catch((error: unknown) => console.warn('acp webview: ready failed', error));

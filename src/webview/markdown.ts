@@ -2,7 +2,9 @@
  * Agent text to safe HTML: markdown-it with raw HTML off, then DOMPurify with an allowlist.
  * Nothing from agent text can run: no tags beyond Markdown's, no attributes beyond href/title/
  * start, no URL schemes beyond http(s), mailto, file and vscode (relative paths stay: they open
- * files). Images become links, so no remote content is ever fetched.
+ * files). Images become links, so no remote content is ever fetched. A fenced code block keeps
+ * its language as one `language-*` class on its `<code>`, for the code block's label and the
+ * highlighter; no other element keeps a class.
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
@@ -67,6 +69,35 @@ purifier.setConfig({
   KEEP_CONTENT: true,
   RETURN_DOM_FRAGMENT: true,
 });
+
+/** A fence's language as markdown-it writes it: the info string's first word, escaped. */
+const LANGUAGE_CLASS = /^language-[\w#+.-]{1,40}$/;
+purifier.addHook('uponSanitizeAttribute', (node, data) => {
+  if (data.attrName === 'class') data.forceKeepAttr = node.nodeName === 'CODE' && LANGUAGE_CLASS.test(data.attrValue);
+});
+
+/** The language a code element was fenced with (`language-*`), if any. */
+export function codeLanguage(code: Element): string | undefined {
+  for (const name of code.classList) if (name.startsWith('language-')) return name.slice('language-'.length);
+  return undefined;
+}
+
+/**
+ * Highlighter output (spans with `hljs-*` classes around escaped text) to DOM: sanitised again,
+ * keeping spans and their classes only, so nothing but text and colour can come of it.
+ */
+const spans = DOMPurify(window);
+spans.setConfig({
+  ALLOWED_TAGS: ['span'],
+  ALLOWED_ATTR: ['class'],
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+  KEEP_CONTENT: true,
+  RETURN_DOM_FRAGMENT: true,
+});
+export function sanitizeHighlighted(html: string): DocumentFragment {
+  return spans.sanitize(html) as unknown as DocumentFragment;
+}
 
 /**
  * Markdown to sanitised DOM. A fragment, not a string: DOMPurify parses to sanitise anyway, and

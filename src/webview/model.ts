@@ -4,7 +4,7 @@
  * place. Reports which indices changed so the view re-renders only those.
  */
 import type { ThreadChange, ThreadEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
-import type { ChatCapabilities, SnapshotParams } from '../protocol/messages';
+import type { ChatCapabilities, QueueState, SnapshotParams } from '../protocol/messages';
 import { applyTerminalDelta } from '../protocol/terminalOutput';
 import { StreamSplitter } from './streamSplit';
 
@@ -27,15 +27,24 @@ export class ThreadModel {
   meta: ThreadMeta = { commands: [], configOptions: [] };
   status: ThreadStatus = { state: 'idle' };
   capabilities: ChatCapabilities | undefined;
+  /** Follow-ups queued while the agent works (the host's queue). */
+  queue: QueueState = { items: [], paused: false };
   /** Messages still streaming, split into finished blocks and an open tail. */
   readonly streams = new Map<number, StreamSplitter>();
+  /**
+   * Messages that finished since the view last rendered, with the splitter they streamed
+   * through: a long one is completed in place (see streaming.ts). The view clears it.
+   */
+  readonly finished = new Map<number, StreamSplitter>();
 
   reset(snapshot: SnapshotParams): void {
     this.entries = snapshot.thread.entries;
     this.meta = snapshot.thread.meta;
     this.status = snapshot.thread.status;
     this.capabilities = snapshot.capabilities;
+    this.queue = snapshot.queue ?? { items: [], paused: false };
     this.streams.clear();
+    this.finished.clear();
     this.entries.forEach((entry, index) => this.track(index, entry));
   }
 
@@ -87,6 +96,7 @@ export class ThreadModel {
           // this in the same batch are new, not replacements of the old ones.
           this.entries = [];
           this.streams.clear();
+          this.finished.clear();
           before = 0;
           touched.cleared = true;
           touched.appended.clear();
@@ -116,6 +126,8 @@ export class ThreadModel {
   private track(index: number, entry: ThreadEntry): void {
     const streaming = (entry.type === 'user' || entry.type === 'agent' || entry.type === 'thought') && !entry.done;
     if (!streaming) {
+      const stream = this.streams.get(index);
+      if (stream) this.finished.set(index, stream);
       this.streams.delete(index);
       return;
     }

@@ -1,7 +1,7 @@
 /** The session's mode and config option pickers; the composer dispatches their changes. */
 import type { SessionConfigSelectOption, SessionConfigSelectGroup } from '@agentclientprotocol/sdk';
 import type { ThreadMeta } from '../protocol/entries';
-import { el } from './dom';
+import { el, option } from './dom';
 
 export function renderPickers(meta: ThreadMeta, canSetMode: boolean, canSetConfig: boolean): HTMLElement[] {
   const out: HTMLElement[] = [];
@@ -50,11 +50,4 @@ export function renderPickers(meta: ThreadMeta, canSetMode: boolean, canSetConfi
     }
   }
   return out;
-}
-
-function option(value: string, label: string, title?: string): HTMLOptionElement {
-  const node = el('option', undefined, label);
-  node.value = value;
-  if (title) node.title = title;
-  return node;
 }

@@ -1,19 +1,27 @@
 /**
  * Splits a message that is still streaming into finished Markdown blocks and an open tail, so
- * the webview parses each finished block once and shows the tail as plain text. A block is
- * finished at a blank line or a closing code fence, never inside an open fence. Scanning is
- * incremental: each appended character is looked at once.
+ * the webview parses each finished block once and only the open tail again as it grows. A
+ * block is finished at a blank line or a closing code fence, never inside an open fence; an
+ * open block that grows past {@link MAX_OPEN} characters (a giant paragraph, a long list) is
+ * cut at its next line break, so the tail stays small. Scanning is incremental: each appended
+ * character is looked at once.
  *
  * The split can differ from a whole-message parse (a list item's indented continuation after a
- * blank line, reference links defined later); the message is parsed whole once it is done.
+ * blank line, reference links defined later, a paragraph cut for length); a message is parsed
+ * whole once it is done, unless it is too long to parse in one go (see streaming.ts).
  */
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** The most an open block outside a fence may hold before it is cut at a line break. */
+export const MAX_OPEN = 2048;
 
 export class StreamSplitter {
   private text = '';
   /** The line being written: only it is scanned when a newline arrives, never the whole text. */
   private line = '';
   private fence: string | undefined;
+  private fenceAt = 0;
+  private fenceLine = -1;
+  private fenceInfo = '';
   private stable = 0;
 
   /** The text so far. */
@@ -24,6 +32,16 @@ export class StreamSplitter {
   /** End of the finished blocks: `value.slice(0, stableEnd)` is complete Markdown. */
   get stableEnd(): number {
     return this.stable;
+  }
+
+  /**
+   * The code fence the tail is, when the tail is one fence still open: where its content starts
+   * and the language its info string names.
+   */
+  get openFence(): { contentStart: number; language: string; marker: string } | undefined {
+    return this.fence === undefined || this.fenceLine !== this.stable
+      ? undefined
+      : { contentStart: this.fenceAt, language: this.fenceInfo, marker: this.fence };
   }
 
   append(chunk: string): void {
@@ -49,10 +67,17 @@ export class StreamSplitter {
       return;
     }
     if (fence) {
+      const info = line.slice(line.indexOf(fence) + fence.length);
       // A backtick fence's info string cannot contain a backtick; then it is not a fence.
-      if (fence[0] === '`' && line.slice(line.indexOf(fence) + fence.length).includes('`')) return;
+      if (fence[0] === '`' && info.includes('`')) return;
+      // A fence at the margin ends what came before it: the tail is the fence alone. An indented
+      // one may belong to a list item, which stays whole.
+      this.fenceLine = end - line.length - 1;
+      if (!/^\s/.test(line)) this.stable = this.fenceLine;
       this.fence = fence;
-    } else if (line.trim() === '') {
+      this.fenceAt = end;
+      this.fenceInfo = info.trim().split(/\s/)[0] ?? '';
+    } else if (line.trim() === '' || end - this.stable > MAX_OPEN) {
       this.stable = end;
     }
   }

@@ -104,10 +104,24 @@ export class ThreadView {
     else this.heights.set(index, this.source.estimate(index, this.charsPerLine));
   }
 
+  /** Scrolls so that `within` pixels into the entry at `index` is at the top (it may be negative). */
+  reveal(index: number, within = 0): void {
+    if (index >= this.heights.length) return;
+    this.setStick(false);
+    this.restore = { index, within };
+    this.forceScroll = true;
+    this.schedule();
+  }
+
   scrollToBottom(): void {
     this.setStick(true);
     this.forceScroll = true;
     this.schedule();
+  }
+
+  /** The entry at the top of the viewport. */
+  firstVisible(): number {
+    return this.heights.length ? this.heights.indexAt(this.element.scrollTop) : 0;
   }
 
   /** The entry at the top of the viewport, for the saved UI state; undefined while sticking. */

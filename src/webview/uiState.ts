@@ -19,6 +19,8 @@ export interface VsCodeApi {
   setState(state: unknown): void;
 }
 
+const SAVE_DELAY_MS = 300;
+
 /** Reads what was saved, dropping anything malformed. */
 export function readUiState(api: VsCodeApi): UiState {
   const raw = api.getState() as Partial<UiState> | null | undefined;
@@ -34,4 +36,32 @@ export function readUiState(api: VsCodeApi): UiState {
     state.anchor = { index: anchor.index, within: Math.max(0, anchor.within) };
   }
   return state;
+}
+
+/**
+ * Saves the UI state a moment after it changes (keystrokes and scrolling come in bursts), and at
+ * once when the page is hidden or goes: VS Code tears a hidden webview down, and a save still
+ * waiting for its timer would lose the last keystrokes. Both events come before the page goes.
+ */
+export class UiStateSaver {
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly api: VsCodeApi,
+    private readonly collect: () => UiState,
+  ) {
+    document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && this.saveNow());
+    window.addEventListener('pagehide', () => this.saveNow());
+  }
+
+  saveSoon(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.saveNow(), SAVE_DELAY_MS);
+  }
+
+  saveNow(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.api.setState(this.collect());
+  }
 }

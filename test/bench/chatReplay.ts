@@ -84,6 +84,55 @@ async function webviewFrame(page: Page, ms: number): Promise<Frame> {
   }
 }
 
+interface PageFigures {
+  highlight: { ms: number; slices: number; blocks: number };
+  find: { query: string; searchMs: number; shownMs: number; count: string }[];
+  step: { ms: number; count: string };
+}
+
+/**
+ * What the page timed itself (User Timing): the highlighter's work, then find on the whole
+ * thread: each query's search, and until its first match is shown; a step to the next match.
+ */
+const pageFigures = (f: Frame) =>
+  f.evaluate(async (): Promise<PageFigures> => {
+    const entries = (name: string) => performance.getEntriesByName(name);
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const highlight = {
+      ms: entries('acp-highlight').reduce((a, e) => a + e.duration, 0),
+      slices: entries('acp-highlight').length,
+      blocks: document.querySelectorAll('code.hljs').length,
+    };
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'f', ctrlKey: true, bubbles: true }));
+    const input = document.querySelector<HTMLInputElement>('.find-input')!;
+    const find: PageFigures['find'] = [];
+    for (const query of ['parser', 'the', 'exponential backoff', 'no such words here']) {
+      performance.clearMeasures('acp-find');
+      const started = performance.now();
+      input.value = query;
+      input.dispatchEvent(new Event('input'));
+      const searchMs = entries('acp-find').at(-1)?.duration ?? NaN;
+      await frames();
+      await frames();
+      find.push({
+        query,
+        searchMs,
+        shownMs: performance.now() - started,
+        count: document.querySelector('.find-count')?.textContent ?? '',
+      });
+    }
+    input.value = 'parser';
+    input.dispatchEvent(new Event('input'));
+    await frames();
+    const started = performance.now();
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    await frames();
+    await frames();
+    const step = { ms: performance.now() - started, count: document.querySelector('.find-count')?.textContent ?? '' };
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));
+    return { highlight, find, step };
+  });
+
 /** Waits until the webview shows the last entry and nothing has changed for a while. */
 async function settled(frame: Frame, entries: number, ms: number): Promise<Probe> {
   const end = Date.now() + ms;
@@ -150,6 +199,7 @@ async function main(): Promise<number> {
       const workbench = await run.page.evaluate(
         () => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [],
       );
+      const page = await pageFigures(frame);
       writeFileSync(join(run.ctl, `done-${i}`), '');
       await waitForFile(join(run.ctl, `result-${i}.json`), 60_000, 'the host figures');
       const h = JSON.parse(readFileSync(join(run.ctl, `result-${i}.json`), 'utf8')) as HostResult;
@@ -189,6 +239,10 @@ async function main(): Promise<number> {
           `${count(h.entries)} entries (webview's highest index ${count(p.maxIndex)}); first content message → first entry painted ${ms(figures.messageToPaint)}; ` +
           `host event loop p99 ${ms(h.loop.p99Ms)}, mean ${ms(h.loop.meanMs)}`,
       );
+      console.log(
+        `  ${t.name}: highlighter ${ms(page.highlight.ms)} in ${count(page.highlight.slices)} slices for the ${count(page.highlight.blocks)} code blocks shown; ` +
+          `find: ${page.find.map((q) => `"${q.query}" ${ms(q.searchMs)} search, ${ms(q.shownMs)} to shown (${q.count})`).join('; ')}; next match ${ms(page.step.ms)} (${page.step.count})`,
+      );
       if (t.turns === 2000) {
         const when = t.warm ? 'a later panel' : 'first panel of the window';
         summary(
@@ -203,6 +257,19 @@ async function main(): Promise<number> {
           '20,000 updates: click → first / last entry',
           `${ms(figures.firstPaint)} / ${ms(last)}`,
           `raw transport ${ms(t.raw.ms)}, ratio ${ratio(last, t.raw.ms, 1)}`,
+        );
+        const [first, ...rest] = page.find;
+        summary(
+          B,
+          '20,000 updates: find, first search / later ones',
+          `${ms(first!.searchMs)} / ${ms(Math.max(...rest.map((q) => q.searchMs)))}`,
+          `to the first match shown ${ms(Math.max(...page.find.map((q) => q.shownMs)))} at most; next match ${ms(page.step.ms)}; "the": ${page.find[1]!.count}`,
+        );
+        summary(
+          B,
+          '20,000 updates: highlighter time (blocks shown)',
+          ms(page.highlight.ms),
+          `${count(page.highlight.blocks)} blocks in ${count(page.highlight.slices)} slices, off the rendering path`,
         );
         summary(
           B,

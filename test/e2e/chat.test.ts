@@ -63,6 +63,27 @@ describe('Chat panel', function () {
   const dialogs: string[] = [];
   let sessions: SeededSession[];
 
+  /**
+   * The chat of the session at `index`, opened from the Sessions view and attached (Send
+   * enabled): each test has its own session, so any of them can run alone or in any order.
+   */
+  async function openChat(index: number): Promise<FrameLocator> {
+    const { page } = wb();
+    const session = sessions[index]!;
+    await openSessionsView(page);
+    const row = treeRow(page, titleOf(session));
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    await row.click();
+    await page
+      .locator('.tabs-container .tab.active', { hasText: titleOf(session).slice(0, 40) })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    const frame = chatFrame(page);
+    // A string, not a pattern: Playwright matches strings with white space normalised, as the title shows it.
+    await frame.locator('header .title', { hasText: titleOf(session) }).waitFor({ timeout: 30_000 });
+    await frame.locator('button.send:not([disabled])').waitFor({ state: 'visible', timeout: 60_000 });
+    return frame;
+  }
+
   before(() => {
     sessions = seededSessions(wb().fixture.storeDir, wb().fixture.folders[0]!);
     // Any alert/confirm/prompt from any frame would be script the agent managed to run.
@@ -109,9 +130,15 @@ describe('Chat panel', function () {
   });
 
   it('Enter in the composer sends the prompt and the streamed reply appears', async () => {
-    const started = Date.now();
     const { page } = wb();
-    const frame = chatFrame(page);
+    const frame = await openChat(1);
+    // The reader has scrolled up to the first turn before sending.
+    const thread = frame.locator('.thread');
+    const firstUser = frame.locator('.msg-user', { hasText: turnTexts(sessions[1]!, 1, 0).user }).first();
+    await thread.hover();
+    for (let i = 0; i < 40 && !(await inView(firstUser, thread)); i++) await page.mouse.wheel(0, -400);
+    await expectInView(firstUser, thread, 'the first prompt');
+    const started = Date.now();
     const prompt = 'Hello from the end-to-end test, please echo this line';
     await send(frame, prompt);
 
@@ -125,7 +152,6 @@ describe('Chat panel', function () {
     assert.ok((await reply.innerText()).includes(prompt), 'the agent echoes the prompt');
     // The reader had scrolled up to the first turn; sending takes them to what they sent and
     // to the answer, as every chat does (not merely rendered somewhere below the fold).
-    const thread = frame.locator('.thread');
     await expectInView(frame.locator('.msg-agent', { hasText: 'Try a prompt with' }).last(), thread, 'the reply');
     assert.equal(
       await frame.locator('textarea.composer-input').inputValue(),
@@ -139,9 +165,8 @@ describe('Chat panel', function () {
   });
 
   it('a permission request shows a card; clicking "Allow once" answers it', async () => {
+    const frame = await openChat(2);
     const started = Date.now();
-    const { page } = wb();
-    const frame = chatFrame(page);
     await send(frame, 'Please ask for permission before editing');
 
     const card = frame.locator('.permission').last();
@@ -174,10 +199,9 @@ describe('Chat panel', function () {
   });
 
   it('hostile Markdown ("xss") is shown as inert text: nothing runs, no live HTML', async () => {
-    const started = Date.now();
     const { page } = wb();
-    const frame = chatFrame(page);
-    await frame.locator('button.send:not([disabled])').waitFor({ state: 'visible', timeout: 30_000 });
+    const frame = await openChat(3);
+    const started = Date.now();
     await send(frame, 'show me the xss reply');
 
     const reply = frame.locator('.msg-agent', { hasText: 'Hostile content' }).last();
@@ -185,9 +209,10 @@ describe('Chat panel', function () {
     await reply.locator('pre', { hasText: 'this one is only code' }).waitFor({ state: 'visible', timeout: 30_000 });
     // Open the collapsed thought too: its text carries an <img onerror>.
     const thought = frame.locator('details.msg-thought').last();
-    if (await thought.count()) await thought.locator('summary').click();
-    // Give any injected handler (onerror, onload) time to fire.
-    await page.waitForTimeout(1000);
+    await thought.locator('summary').click();
+    await thought.getByText('onerror', { exact: false }).waitFor({ state: 'visible', timeout: 10_000 });
+    // What could run script (an element with a handler, a script, an image) is looked for
+    // below: none exists, so nothing is left to fire later.
 
     const report = await frame.locator('body').evaluate(() => {
       const thread = document.querySelector('.thread-list') ?? document.body;

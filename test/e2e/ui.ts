@@ -35,11 +35,12 @@ export function titleOf(session: SeededSession): string {
   return session.title.replace(/\s+/g, ' ').trim();
 }
 
-/** Clicks the ACP icon and waits until the Sessions view shows a row. */
+/** Shows the Sessions view (the ACP icon, unless it shows already) and waits until it has a row. */
 export async function openSessionsView(page: Page): Promise<void> {
   const icon = page.locator(SELECTORS.acpIcon);
   await icon.waitFor({ state: 'visible', timeout: 60_000 });
-  await icon.click();
+  // The icon toggles the side bar: a click on it while the view shows would close it.
+  if (!(await page.locator('[id="workbench.view.extension.acp"]').isVisible())) await icon.click();
   await page.locator(SELECTORS.treeRows).first().waitFor({ state: 'visible', timeout: 60_000 });
 }
 

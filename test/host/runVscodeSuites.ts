@@ -18,13 +18,22 @@ const COUNTS_MARKER = 'ACP-SUITE-COUNTS ';
 const DRIVER_MARKER = 'ACP-SUITE-DRIVER ';
 
 /** Gestures a suite may ask for, by name: clicks in the workbench, as a person makes them. */
-const GESTURES: Record<string, (page: Page) => Promise<void>> = {
+const GESTURES: Record<string, (page: Page, arg: string) => Promise<void>> = {
   // The suite has opened "Manage Workspace Trust"; its Trust button grants trust (no API can).
   trustWorkspace: async (page) => {
     await page
       .locator('.workspace-trust-editor .workspace-trust-buttons .monaco-button', { hasText: /^Trust$/ })
       .first()
       .click({ timeout: 20_000 });
+  },
+  // A QuickPick the workbench shows for `showQuickPick`: click the row with this label, or at
+  // this 0-based position, once it is there.
+  chooseQuickPickRow: async (page, row) => {
+    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    const target = /^\d+$/.test(row)
+      ? rows.nth(Number(row))
+      : rows.filter({ has: page.locator('.label-name', { hasText: row }) }).first();
+    await target.click({ timeout: 20_000 });
   },
 };
 // Console noise of an offline workbench, expected on every run.
@@ -64,11 +73,11 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
           if (line.startsWith(COUNTS_MARKER)) counts = JSON.parse(line.slice(COUNTS_MARKER.length)) as Counts;
         }
         if (text.startsWith(DRIVER_MARKER)) {
-          const name = text.slice(DRIVER_MARKER.length).trim();
+          const [name = '', ...rest] = text.slice(DRIVER_MARKER.length).trim().split(' ');
           const gesture = GESTURES[name];
           if (!gesture) console.error(`[${label}] a suite asked for an unknown gesture "${name}"`);
           else
-            void gesture(browser.page).catch((e: unknown) =>
+            void gesture(browser.page, rest.join(' ')).catch((e: unknown) =>
               console.error(`[${label}] gesture ${name} failed: ${String(e)}`),
             );
         }

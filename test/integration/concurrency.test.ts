@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/chatSession';
 import { longReply } from '../agent/replies';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
 
@@ -56,10 +57,24 @@ describe('Two chats on one agent at once', function () {
 
     const talking = new ChatSession(host, { agentId: 'ref', cwd }, deps);
     await talking.attach('new');
+    // The order the updates of both sessions come in on the one stream.
+    const arrivals: ('reply' | 'replay')[] = [];
+    const watch = host.connection!.router.onAnyUpdate((n) =>
+      arrivals.push(n.sessionId === sessionId ? 'replay' : 'reply'),
+    );
     const replaying = new ChatSession(host, { agentId: 'ref', sessionId, cwd }, deps);
     const reply = talking.prompt('long');
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor('the reply to start streaming', () => arrivals.includes('reply'));
     await Promise.all([replaying.attach('load'), reply]);
+    watch.dispose();
+
+    // They really overlapped: replay updates came while the reply streamed, and the other way.
+    const first = (k: 'reply' | 'replay') => arrivals.indexOf(k);
+    const last = (k: 'reply' | 'replay') => arrivals.lastIndexOf(k);
+    assert.ok(first('replay') >= 0 && first('replay') < last('reply'), 'the replay began before the reply ended');
+    assert.ok(first('reply') < last('replay'), 'the reply began before the replay ended');
+    const switches = arrivals.filter((k, i) => i > 0 && k !== arrivals[i - 1]).length;
+    assert.ok(switches >= 2, `the two streams interleave (${switches} switches)`);
 
     assert.equal(replaying.thread.entries.length, expected, 'the replay is whole');
     assert.equal(agentText(replaying), expectedText, 'and has none of the other chat’s reply');

@@ -8,6 +8,7 @@ import type { ClientHandlers } from '../../src/agent/clientApp';
 import { AgentConnection } from '../../src/agent/connection';
 import { AgentExited, AgentTimedOut, Cancelled, ProtocolError } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
+import { waitFor } from '../support/wait';
 import { isRunning, refAgentConfig, seed, tempDir } from '../support/refAgent';
 
 const handlers: ClientHandlers = {
@@ -105,27 +106,39 @@ describe('AgentConnection against the reference agent', function () {
     let resumed = 0;
     const r = c.router.register(id, () => resumed++);
     await c.resumeSession({ sessionId: id, cwd: cwdA });
-    await new Promise((res) => setTimeout(res, 100));
+    // Answered after the resume: whatever the agent sent for the resume has arrived before it.
+    await c.listSessions({ cwd: cwdA });
     assert.equal(resumed, 0);
     r.dispose();
     assert.equal(afterResponse, 0);
   });
 
-  it('keeps updates that arrive before the session is routed', async () => {
+  it('keeps updates that arrive before the session is routed, and hands them over in order', async () => {
     const c = await start(['--late-updates', '--hide-empty']);
     const page = await c.listSessions({ cwd: cwdB });
     const id = page.sessions[0]!.sessionId;
-    const count = async () => {
-      const got: string[] = [];
-      const route = c.router.register(id, (n) => got.push(n.update.sessionUpdate));
-      await c.loadSession({ sessionId: id, cwd: cwdB, mcpServers: [] });
-      await new Promise((res) => setTimeout(res, 300));
-      route.dispose();
-      return got;
-    };
-    const got = await count();
-    assert.ok(got.includes('session_info_update'));
-    assert.ok(got.length >= 9);
+    const shown = (n: SessionNotification) => JSON.stringify(n.update);
+    const isLast = (u: string) => u.includes('session_info_update');
+
+    // Nobody routes the session during this load: the half of the replay sent before the
+    // response waits in the router.
+    await c.loadSession({ sessionId: id, cwd: cwdB, mcpServers: [] });
+    const waiting = c.router.buffered;
+    assert.ok(waiting >= 3, `the replay before the response is buffered (${waiting})`);
+    const got: string[] = [];
+    const route = c.router.register(id, (n) => got.push(shown(n)));
+    assert.equal(c.router.buffered, 0, 'registering takes the whole buffer');
+    await waitFor('the end of the replay', () => got.some(isLast));
+    route.dispose();
+
+    // The agent's own order: the same load with the route registered first.
+    const expected: string[] = [];
+    const again = c.router.register(id, (n) => expected.push(shown(n)));
+    await c.loadSession({ sessionId: id, cwd: cwdB, mcpServers: [] });
+    await waitFor('the end of the second replay', () => expected.some(isLast));
+    again.dispose();
+    assert.ok(expected.length >= 9);
+    assert.deepEqual(got, expected, 'buffered updates come first, in the order they were sent');
   });
 
   it('turns a crash into AgentExited with the tail of stderr', async () => {
@@ -180,8 +193,7 @@ describe('AgentConnection against the reference agent', function () {
     const c = await start(['--garbage'], {}, logger);
     const page = await c.listSessions({ cwd: cwdA });
     assert.ok(page.sessions.length > 0);
-    await new Promise((res) => setTimeout(res, 100));
-    assert.ok(c.stats.notJson + c.stats.notJsonRpc + c.stats.unknownResponses > 0, JSON.stringify(c.stats));
+    await waitFor('the garbage counted', () => c.stats.notJson + c.stats.notJsonRpc + c.stats.unknownResponses > 0);
     assert.ok(
       logger.lines.some((l) => /not a JSON-RPC|unknown request id/.test(l)),
       logger.lines.join('\n'),

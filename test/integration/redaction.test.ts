@@ -6,6 +6,7 @@ import { AgentExited, AuthRequired } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
 import type { AgentConfig } from '../../src/agent/types';
 import { refAgentConfig, useSeededFolder } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
 const clientInfo = { name: 'acp-client-test', version: '0.0.0' };
@@ -36,10 +37,8 @@ describe('Secrets stay out of the log', function () {
     const c = await start(keyed('right-key-1234', []), logger);
     const page = await c.listSessions({ cwd });
     assert.equal(page.sessions.length, 3);
-    await new Promise((r) => setTimeout(r, 100));
-    assert.ok(
+    await waitFor('the stderr echo in the log, masked', () =>
       logger.lines.some((l) => l.includes('stderr: reference agent: ACP_REF_KEY=[redacted]')),
-      'the stderr echo was logged, masked',
     );
     assert.ok(
       logger.lines.some((l) => l.includes('"echo":"key [redacted]"')),
@@ -94,7 +93,9 @@ describe('Secrets stay out of the log', function () {
       },
     ];
     await c.newSession({ cwd, mcpServers });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the stderr echo of the MCP servers', () =>
+      logger.lines.some((l) => l.includes('MCP servers FILES_ROOT_TOKEN=')),
+    );
     const sent = logger.lines.find((l) => l.includes('→ session/new'));
     assert.ok(sent, 'session/new was traced');
     assert.ok(sent.includes('"X-Custom"') && sent.includes('"FILES_ROOT_TOKEN"'), 'names stay readable');

@@ -2,9 +2,9 @@
 // other suite can trust what it codes against.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
@@ -17,9 +17,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { seededTurn } from '../agent/content';
 import { longReply } from '../agent/replies';
-
-const root = resolve(__dirname, existsSync(resolve(__dirname, '../../package.json')) ? '../..' : '../../..');
-const agentScript = join(root, 'out/test/agent.js');
+import { agentScript } from '../support/refAgent';
 
 interface Running {
   child: ChildProcess;

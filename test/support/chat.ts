@@ -6,14 +6,7 @@ import { MemoryLogger } from '../../src/agent/log';
 import type { ChatDeps } from '../../src/chat/attachment';
 import type { AgentConfig } from '../../src/agent/types';
 
-/** Polls until `check` holds, or fails naming what it waited for. */
-export async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+export { waitFor } from './wait';
 
 /** Every request and notification the reference agent received with `--record`, in order. */
 export function recorded(file: string): { method: string; params: Record<string, unknown> }[] {

@@ -6,7 +6,8 @@ import type { AgentConfig } from '../../src/agent/types';
 
 /** The repository root, from the bundled test file (out/test/<kind>/x.js) or the source. */
 export const repoRoot = resolve(__dirname, existsSync(resolve(__dirname, '../../package.json')) ? '../..' : '../../..');
-export const agentScript = join(repoRoot, 'out/test/agent.js');
+/** The bundled reference agent; `ACP_TEST_AGENT` names another copy (the mutation run keeps its own). */
+export const agentScript = process.env.ACP_TEST_AGENT ?? join(repoRoot, 'out/test/agent.js');
 
 /** A temporary directory removed by `cleanup()`. */
 export function tempDir(prefix = 'acp-test-'): { path: string; cleanup(): void } {

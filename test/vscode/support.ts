@@ -13,8 +13,47 @@ export async function api(): Promise<AcpTestApi> {
  * Asks the test driver (test/host/runVscodeSuites.ts) for a gesture in the workbench that no
  * extension API can make, such as clicking "Trust". Wait for its effect afterwards.
  */
-export function askDriver(gesture: 'trustWorkspace'): void {
-  console.log(`ACP-SUITE-DRIVER ${gesture}`);
+export function askDriver(gesture: 'trustWorkspace'): void;
+/**
+ * `chooseQuickPickRow`: once a QuickPick shows, click its row with this label (or at this 0-based
+ * position), as a person would: the workbench's own QuickPick (`showQuickPick`) gives the
+ * extension no handle to wait on.
+ */
+export function askDriver(gesture: 'chooseQuickPickRow', row: string | number): void;
+export function askDriver(gesture: string, arg?: string | number): void {
+  console.log(`ACP-SUITE-DRIVER ${gesture}${arg === undefined ? '' : ` ${arg}`}`);
+}
+
+/**
+ * Makes the row that `match` names (the item, or a test of one: a list that pages on replaces
+ * its items) the active row of `qp` the way the arrow keys do, and waits until the workbench
+ * reports it: workbench commands move the workbench's own focus, which it sends back, so Enter
+ * then acts on this row. (Setting `activeItems` here reaches the workbench on a later tick that
+ * nothing announces.)
+ */
+export async function moveTo<T extends vscode.QuickPickItem>(
+  qp: vscode.QuickPick<T>,
+  match: T | ((item: T) => boolean),
+): Promise<void> {
+  const is = typeof match === 'function' ? (match as (item: T) => boolean) : (item: T) => item === match;
+  const active = () => qp.activeItems.length > 0 && is(qp.activeItems[0]!);
+  // The workbench may be on it already (the first row, or the first match of a filter): it
+  // reports its active row when it shows or filters the list.
+  const already = await until('the row active', active, 2_000).then(
+    () => true,
+    () => false,
+  );
+  if (already) return;
+  const index = qp.items.findIndex(is);
+  if (index < 0) throw new Error('no such row in the QuickPick');
+  const command =
+    index > qp.items.length / 2 ? 'workbench.action.quickOpenSelectPrevious' : 'workbench.action.quickOpenSelectNext';
+  for (let steps = 0; !active(); steps++) {
+    if (steps > qp.items.length) throw new Error(`could not make "${qp.items[index]!.label}" the active row`);
+    const before = qp.activeItems[0];
+    await vscode.commands.executeCommand(command);
+    await until('the workbench to move the active row', () => qp.activeItems[0] !== before);
+  }
 }
 
 /** Polls until `check` returns a value other than undefined/false, or fails after `ms`. */

@@ -66,6 +66,8 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
     await view.waitForRequest('signIn');
 
     await status({ state: 'error', message: 'The agent did not answer session/load in 30 s.', canRetry: true });
+    // The channel delivers on a timer: wait for the new banner, not a number of frames.
+    await view.page.waitForFunction(() => document.querySelector('.banner-message')?.textContent?.includes('30 s'));
     assert.deepEqual(
       await view.page.locator('.banner button').allTextContents(),
       ['Retry', 'Show Log'],

@@ -5,6 +5,7 @@ import type { ChatCapabilities, SnapshotParams } from '../../src/protocol/messag
 export const capabilities: ChatCapabilities = {
   canPrompt: true,
   canCancel: true,
+  canQueue: false,
   canSetMode: true,
   canSetConfig: true,
   agentName: 'Reference Agent',
@@ -155,6 +156,7 @@ export function snapshotOf(
   return {
     thread: { entries, meta, status: { state: 'idle' }, ...overrides },
     capabilities: { ...capabilities, ...caps },
+    queue: { items: [], paused: false },
   };
 }
 

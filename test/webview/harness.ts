@@ -1,5 +1,5 @@
 /**
- * A page that runs the real webview bundle (dist/webview.js, media/chat.css) outside VS Code:
+ * A page that runs the real webview bundle (dist/webview.js, dist/chat.css) outside VS Code:
  * served from 127.0.0.1 on an ephemeral port, with a CSP like the chat panel's (scripts only by
  * nonce, styles only from the server, nothing remote) and a fake `acquireVsCodeApi`. The test
  * plays the host over the real channel: what the page posts reaches `host`, and notifications
@@ -108,12 +108,13 @@ async function serve(url: string, origin: string): Promise<{ status: number; typ
     case '/theme.css':
       return { status: 200, type: 'text/css', body: DARK_THEME };
     default: {
-      // The stylesheets and fonts the panel loads from the extension (media/, dist/), and nothing else.
-      const file = /^\/(media|dist)\/([\w.-]+\.(css|ttf))$/.exec(pathname);
+      // The stylesheets, fonts and lazily loaded scripts the panel loads from the extension
+      // (media/, dist/), and nothing else.
+      const file = /^\/(media|dist)\/([\w.-]+\.(css|ttf|js))$/.exec(pathname);
       if (!file) return { status: 404, type: 'text/plain', body: 'not found' };
       return {
         status: 200,
-        type: file[3] === 'css' ? 'text/css' : 'font/ttf',
+        type: { css: 'text/css', ttf: 'font/ttf', js: 'text/javascript' }[file[3] as 'css' | 'ttf' | 'js'],
         body: await readFile(join(ROOT, file[1], file[2])),
       };
     }
@@ -131,7 +132,7 @@ function page(origin: string, bare: boolean): string {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${origin}/theme.css">
-<link rel="stylesheet" href="${origin}/media/chat.css">
+<link rel="stylesheet" href="${origin}/dist/chat.css">
 <title>ACP chat harness</title>
 </head>
 <body>

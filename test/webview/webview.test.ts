@@ -11,6 +11,9 @@ import { changedEvent, setConfigOptionRequest, setModeRequest, snapshotEvent } f
 import { everyKind, meta, snapshotOf } from './fixtures';
 import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
 import { longReplySuite, replaySuite } from './replaySuite';
+import { codeSuite } from './codeSuite';
+import { findSuite } from './findSuite';
+import { queueSuite } from './queueSuite';
 import { elicitationSuite } from './elicitationSuite';
 import { securitySuite } from './securitySuite';
 
@@ -134,30 +137,41 @@ describe('chat webview', function () {
       assert.deepEqual(await page.evaluate(() => (window as unknown as { __violations: string[] }).__violations), []);
     });
 
-    it('keeps a long open tail in blocks of whole lines, only the last one growing', async () => {
+    it('keeps a long open code block in blocks of whole lines, only the last one growing', async () => {
       await show([{ type: 'agent', text: '', attachments: [], done: false }], { status: { state: 'prompting' } });
       const line = (n: number) => `line ${String(n).padStart(5, '0')} of a code block still being written\n`;
-      let sent = '```text\n';
-      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text: sent }] });
+      let code = '';
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'textAppended', index: 0, text: 'Writing it:\n```text\n' }],
+      });
       for (let chunk = 0; chunk < 40; chunk++) {
         let text = '';
         for (let i = 0; i < 10; i++) text += line(chunk * 10 + i);
-        sent += text;
+        code += text;
         await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text }] });
       }
-      await view.page.waitForFunction(() => document.querySelector('.md-tail')?.textContent?.includes('line 00399'));
+      await view.page.waitForFunction(() =>
+        document.querySelector('.md-tail pre')?.textContent?.includes('line 00399'),
+      );
+      assert.equal(await view.page.textContent('.md-done p'), 'Writing it:', 'the text before the fence is finished');
+      assert.equal(await view.page.textContent('.md-tail .code-lang'), 'text', 'the open block shows its language');
       const first = await view.page.evaluate(() => {
         const node = document.querySelector('.md-tail-part') as HTMLElement & { __mark?: boolean };
         node.__mark = true;
         return node.textContent;
       });
+      // The closing fence waits for its line break rather than show as code.
       await view.host.sendNotification(changedEvent, {
-        changes: [{ kind: 'textAppended', index: 0, text: line(400) }],
+        changes: [{ kind: 'textAppended', index: 0, text: line(400) + '``' }],
       });
-      await view.page.waitForFunction(() => document.querySelector('.md-tail')?.textContent?.includes('line 00400'));
-      const parts = await view.page.$$eval('.md-tail-part', (nodes) => nodes.map((n) => n.textContent ?? ''));
-      assert.equal(parts.join(''), sent + line(400), 'the tail shows every character, in order');
-      assert.ok(parts.length >= 5, `about 20 KB of tail is in several blocks (${parts.length})`);
+      await view.page.waitForFunction(() =>
+        document.querySelector('.md-tail pre')?.textContent?.includes('line 00400'),
+      );
+      const parts = await view.page.$$eval('.md-tail pre .md-tail-part', (nodes) =>
+        nodes.map((n) => n.textContent ?? ''),
+      );
+      assert.equal(parts.join(''), code + line(400), 'the block shows every character of the code, in order');
+      assert.ok(parts.length >= 5, `about 20 KB of code is in several blocks (${parts.length})`);
       for (const part of parts.slice(0, -1)) {
         assert.ok(
           part.endsWith('\n') && part.length <= 4096 + line(0).length,
@@ -172,54 +186,49 @@ describe('chat webview', function () {
         'the first block is the same node',
       );
       assert.equal(parts[0], first, 'and its text did not change');
+      await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text: '`\n' }] });
+      await view.page.waitForFunction(() =>
+        document.querySelector('.md-done pre code')?.textContent?.includes('00400'),
+      );
+      assert.equal(await view.page.textContent('.md-done pre code'), code + line(400));
     });
 
-    it('shows streamed text as it arrives without re-rendering finished blocks', async () => {
+    it('renders the paragraph still being written as Markdown, parsing only the open tail', async () => {
       await show([{ type: 'agent', text: '', attachments: [], done: false }], { status: { state: 'prompting' } });
-      const append = async (text: string): Promise<void> => {
+      const append = async (text: string, shows: string): Promise<void> => {
         await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text }] });
-        await view.page.waitForFunction(
-          (t) => document.querySelector('.msg-agent')?.textContent?.includes(t),
-          text.trim().slice(-4),
-        );
-        await frames(view, 1);
+        await view.page.waitForFunction((t) => document.querySelector('.md-tail')?.textContent?.includes(t), shows);
       };
-      await append('Hello **wor');
-      assert.equal(await view.page.textContent('.md-tail'), 'Hello **wor', 'the open tail is plain text');
-      await append('ld**\n\nSecond ');
-      assert.equal(await view.page.textContent('.md-done strong'), 'world');
-      assert.equal(await view.page.textContent('.md-tail'), 'Second ');
-      await view.page.evaluate(
-        () => ((document.querySelector('.md-done p') as HTMLElement & { __mark?: boolean }).__mark = true),
-      );
-      await append('paragraph.\n\n```js\nconst a = 1;\n\n');
-      assert.equal(await view.page.locator('.md-done pre').count(), 0, 'an open fence stays in the tail');
-      await append('```\n\nThird');
-      assert.equal(await view.page.locator('.md-done pre code').textContent(), 'const a = 1;\n\n');
-      assert.equal(
-        await view.page.evaluate(
-          () => (document.querySelector('.md-done p') as HTMLElement & { __mark?: boolean }).__mark,
-        ),
-        true,
-        'the first block was not re-rendered',
-      );
+      await append('The **fix** is in [list.ts](src/list.ts) and `pager', 'and `pager');
+      assert.equal(await view.page.textContent('.md-tail strong'), 'fix');
+      assert.equal(await view.page.textContent('.md-tail a'), 'list.ts');
+      await append('.ts`:\n\n- first\n- sec', 'sec');
+      assert.equal(await view.page.textContent('.md-done code'), 'pager.ts');
+      assert.deepEqual(await view.page.locator('.md-tail li').allTextContents(), ['first', 'sec']);
+      // A paragraph with no blank line in it, 40 KB long: finished in pieces, the open piece small.
+      const line = 'one more line of a paragraph that never takes a breath, with **bold** words\n';
+      let long = '';
+      for (let i = 0; i < 540; i++) long += line;
       await view.host.sendNotification(changedEvent, {
-        changes: [
-          {
-            kind: 'entryChanged',
-            index: 0,
-            entry: {
-              type: 'agent',
-              text: 'Hello **world**\n\nSecond paragraph.\n\n```js\nconst a = 1;\n\n```\n\nThird',
-              attachments: [],
-              done: true,
-            },
-          },
-          { kind: 'statusChanged', status: { state: 'idle' } },
-        ],
+        changes: [{ kind: 'textAppended', index: 0, text: 'ond\n\n' }],
       });
-      await view.page.waitForSelector('.msg-agent .md:not(.md-streaming)');
-      assert.equal(await view.page.locator('.msg-agent p').count(), 3);
+      await view.page.waitForFunction(() => document.querySelectorAll('.md-done li')[1]?.textContent === 'second');
+      for (let at = 0; at < long.length; at += 20 * line.length) {
+        await view.host.sendNotification(changedEvent, {
+          changes: [{ kind: 'textAppended', index: 0, text: long.slice(at, at + 20 * line.length) }],
+        });
+        const lines = Math.min(540, at / line.length + 20);
+        await view.page.waitForFunction((n) => document.querySelectorAll('.msg-agent strong').length >= n, lines);
+      }
+      await append('end', 'end');
+      const sizes = await view.page.evaluate(() => ({
+        tail: document.querySelector('.md-tail')!.textContent!.length,
+        done: document.querySelectorAll('.md-done p').length,
+        bold: document.querySelectorAll('.md-done strong, .md-tail strong').length,
+      }));
+      assert.ok(sizes.tail < 5_000, `the open tail stays small (${sizes.tail} characters)`);
+      assert.ok(sizes.done >= 3, `the long paragraph was finished in pieces (${sizes.done})`);
+      assert.equal(sizes.bold, 541, 'every line rendered as Markdown (and the first paragraph’s)');
     });
 
     it('sends on Enter, breaks lines on Shift+Enter, cancels on Escape and Stop', async () => {
@@ -739,6 +748,9 @@ describe('chat webview', function () {
 
   const env = { browser: () => browser, harness: () => harness };
   elicitationSuite(env);
+  codeSuite(env);
+  findSuite(env);
+  queueSuite(env);
   securitySuite(env);
   replaySuite(env);
   longReplySuite(env);

@@ -7,7 +7,7 @@
  */
 import { formFields, type FormField, type RawValue } from '../../protocol/elicitation';
 import type { ElicitationEntry } from '../../protocol/entries';
-import { actionButton, el, icon } from '../dom';
+import { actionButton, el, icon, option } from '../dom';
 
 export interface ElicitationContext {
   /** The values the form shows: what the user typed so far, else the defaults. */
@@ -19,6 +19,9 @@ export interface ElicitationContext {
 }
 
 const MAX_URL_SHOWN = 500;
+/** The accept button's classes; Enter in a field clicks it (`ELICIT_ACCEPT_SELECTOR`). */
+const ACCEPT = 'button primary elicitation-accept';
+export const ELICIT_ACCEPT_SELECTOR = '.elicitation-accept';
 const OUTCOME_TEXT = { accept: 'Submitted', decline: 'Declined', cancel: 'Cancelled' } as const;
 
 export function renderElicitation(entry: ElicitationEntry, context: ElicitationContext): HTMLElement {
@@ -58,18 +61,19 @@ export function renderElicitation(entry: ElicitationEntry, context: ElicitationC
     canAccept = webAddress(entry.url ?? '') !== undefined;
   }
   const actions = el('div', 'elicitation-actions');
-  const data = { request: entry.requestId };
+  const requestId = entry.requestId;
   const buttons = [
     ...(canAccept
       ? [
-          actionButton(entry.mode === 'url' ? 'Open' : 'Submit', 'elicit', 'button primary', {
-            ...data,
-            choice: 'accept',
-          }),
+          actionButton(
+            entry.mode === 'url' ? 'Open' : 'Submit',
+            { kind: 'elicit', requestId, choice: 'accept' },
+            ACCEPT,
+          ),
         ]
       : []),
-    actionButton('Decline', 'elicit', 'button secondary', { ...data, choice: 'decline' }),
-    actionButton('Cancel', 'elicit', 'button link', { ...data, choice: 'cancel' }),
+    actionButton('Decline', { kind: 'elicit', requestId, choice: 'decline' }, 'button secondary'),
+    actionButton('Cancel', { kind: 'elicit', requestId, choice: 'cancel' }, 'button link'),
   ];
   for (const button of buttons) button.disabled = waiting;
   actions.append(...buttons);
@@ -214,12 +218,5 @@ function input(type: string, index: number, disabled: boolean): HTMLInputElement
   node.type = type;
   node.dataset.fieldIndex = String(index);
   node.disabled = disabled;
-  return node;
-}
-
-function option(value: string, label: string, title?: string): HTMLOptionElement {
-  const node = el('option', undefined, label);
-  node.value = value;
-  if (title) node.title = title;
   return node;
 }

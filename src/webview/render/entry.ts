@@ -3,7 +3,7 @@ import type { ThreadEntry } from '../../protocol/entries';
 import { el } from '../dom';
 import type { StreamSplitter } from '../streamSplit';
 import { renderElicitation, type ElicitationContext } from './elicitation';
-import { renderMessage } from './message';
+import { renderMessage, type CodeShown } from './message';
 import { renderDivider, renderNotice, renderPermission, renderPlan } from './misc';
 import { renderToolCall } from './toolCall';
 
@@ -14,6 +14,8 @@ export interface EntryContext {
   rawOpen(index: number, which: 'input' | 'output'): boolean;
   pendingAnswers: ReadonlySet<string>;
   elicitation: ElicitationContext;
+  /** A cached rendering with code was shown for the entry at `index`: it may be highlighted. */
+  codeShown(index: number, source: DocumentFragment): void;
 }
 
 export function renderEntry(entry: ThreadEntry, index: number, context: EntryContext): HTMLElement {
@@ -28,9 +30,9 @@ function inner(entry: ThreadEntry, index: number, context: EntryContext): HTMLEl
     case 'user':
     case 'agent':
     case 'thought':
-      return renderMessage(entry, context.stream(index), context.thoughtOpen(index));
+      return renderMessage(entry, context.stream(index), context.thoughtOpen(index), codeShown(context, index));
     case 'tool':
-      return renderToolCall(entry, (which) => context.rawOpen(index, which));
+      return renderToolCall(entry, (which) => context.rawOpen(index, which), codeShown(context, index));
     case 'plan':
       return renderPlan(entry);
     case 'notice':
@@ -45,6 +47,10 @@ function inner(entry: ThreadEntry, index: number, context: EntryContext): HTMLEl
       // An entry kind newer than this webview: show that something is there.
       return el('div', 'notice notice-info', `Unsupported entry: ${String((entry as { type?: unknown }).type)}`);
   }
+}
+
+function codeShown(context: EntryContext, index: number): CodeShown {
+  return (source) => context.codeShown(index, source);
 }
 
 /** A rough height before the entry is measured, so the scrollbar is about right. */

@@ -63,18 +63,18 @@ export function renderPermission(entry: PermissionEntry, pending: ReadonlySet<st
     const primary = option.kind === 'allow_once' || option.kind === 'allow_always';
     const button = actionButton(
       option.name,
-      'answer',
+      { kind: 'answerPermission', requestId: entry.requestId, optionId: option.optionId },
       `button ${primary ? 'primary' : 'secondary'} kind-${option.kind}`,
-      {
-        request: entry.requestId,
-        option: option.optionId,
-      },
     );
     button.disabled = waiting;
     buttons.append(button);
   }
   // Dismissing answers "cancelled", as closing the panel would.
-  const dismiss = actionButton('Dismiss', 'answer', 'button link', { request: entry.requestId });
+  const dismiss = actionButton(
+    'Dismiss',
+    { kind: 'answerPermission', requestId: entry.requestId, optionId: null },
+    'button link',
+  );
   dismiss.disabled = waiting;
   buttons.append(dismiss);
   card.append(buttons);

@@ -5,6 +5,7 @@
  */
 import { el } from '../dom';
 import { boundedJson } from '../json';
+import { copyButton } from './codeBlocks';
 
 const MAX_RAW_CHARS = 20_000;
 const MAX_RESOURCE_CHARS = 20_000;
@@ -16,12 +17,15 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** A tool's `rawInput` or `rawOutput`: closed unless the reader opened it (`open`). */
 export function renderRaw(label: string, value: unknown, which: 'input' | 'output', open: boolean): HTMLElement {
-  const details = el('details', 'tool-raw');
+  const details = el('details', 'tool-raw copyable');
   details.dataset.raw = which;
   details.open = open;
   details.append(el('summary', 'tool-raw-summary', label));
   const { text, cut } = boundedJson(value, MAX_RAW_CHARS);
-  details.append(el('pre', 'tool-raw-body', cut ? `${text}\n…` : text));
+  details.append(
+    el('pre', 'tool-raw-body copy-source', cut ? `${text}\n…` : text),
+    copyButton(`Copy ${label.toLowerCase()}`),
+  );
   return details;
 }
 
@@ -50,8 +54,12 @@ export function renderImage(
 
 /** An embedded resource's text as a code block under its name. */
 export function renderResourceText(header: HTMLElement, text: string): HTMLElement {
-  const box = el('div', 'resource');
+  const box = el('div', 'resource copyable');
   const cut = text.length > MAX_RESOURCE_CHARS;
-  box.append(header, el('pre', 'resource-text', cut ? `${text.slice(0, MAX_RESOURCE_CHARS)}\n…` : text));
+  box.append(
+    header,
+    el('pre', 'resource-text copy-source', cut ? `${text.slice(0, MAX_RESOURCE_CHARS)}\n…` : text),
+    copyButton('Copy text'),
+  );
   return box;
 }

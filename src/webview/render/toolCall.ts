@@ -5,10 +5,13 @@
  */
 import type { ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
 import type { ToolCallEntry } from '../../protocol/entries';
+import { bindAction } from '../actions';
 import { actionButton, contentBlock, el, icon } from '../dom';
 import { diffLines, withContext, type DiffRow } from '../lineDiff';
 import { renderMarkdown } from '../markdown';
 import { link, renderAttachments } from './attachments';
+import { copyButton, decorateCodeBlocks } from './codeBlocks';
+import type { CodeShown } from './message';
 import { renderRaw } from './rich';
 
 const KIND_ICON: Record<ToolKind, string> = {
@@ -41,6 +44,7 @@ const diffCache = new WeakMap<object, DiffRow[]>();
 export function renderToolCall(
   entry: ToolCallEntry,
   rawOpen: (which: 'input' | 'output') => boolean = () => false,
+  codeShown: CodeShown = () => {},
 ): HTMLElement {
   const card = el('div', `tool tool-${entry.status}`);
   const header = el('div', 'tool-header');
@@ -58,7 +62,7 @@ export function renderToolCall(
   header.append(kind, el('span', 'tool-title', entry.title || entry.kind), status);
   card.append(header);
   entry.content.forEach((content, index) => {
-    const node = renderContent(entry, content, index);
+    const node = renderContent(entry, content, index, codeShown);
     if (node) card.append(node);
   });
   // Some tools report only here (a result only in rawOutput): without these the card is empty.
@@ -72,10 +76,12 @@ export function renderToolCall(
     const locations = el('div', 'tool-locations');
     for (const location of entry.locations) {
       const label = location.line ? `${location.path}:${location.line}` : location.path;
-      const anchor = el('a', 'location', label);
-      anchor.dataset.action = 'openLocation';
-      anchor.dataset.path = location.path;
-      if (location.line) anchor.dataset.line = String(location.line);
+      const anchor = bindAction(
+        el('a', 'location', label),
+        location.line
+          ? { kind: 'openLocation', path: location.path, line: location.line }
+          : { kind: 'openLocation', path: location.path },
+      );
       anchor.setAttribute('href', '#');
       locations.append(anchor);
     }
@@ -84,19 +90,36 @@ export function renderToolCall(
   return card;
 }
 
-function renderContent(entry: ToolCallEntry, content: ToolCallContent, index: number): HTMLElement | undefined {
+function renderContent(
+  entry: ToolCallEntry,
+  content: ToolCallContent,
+  index: number,
+  codeShown: CodeShown,
+): HTMLElement | undefined {
   switch (content.type) {
-    case 'content':
+    case 'content': {
       if (content.content.type !== 'text') return renderAttachments([content.content]);
-      return contentBlock('md tool-text', cachedText(content.content, content.content.text));
+      const source = cachedText(content.content, content.content.text);
+      const node = contentBlock('md tool-text', source);
+      decorateCodeBlocks(node);
+      codeShown(source);
+      return node;
+    }
     case 'diff':
       return renderDiff(content, index);
     case 'terminal': {
       const output = entry.terminalOutput?.[content.terminalId];
-      const box = el('div', 'terminal');
+      const box = el('div', 'terminal copyable');
       const text = output?.output ?? '';
       const cut = text.length > MAX_OUTPUT_CHARS;
-      box.append(el('pre', 'terminal-output', (output?.truncated || cut ? '…\n' : '') + text.slice(-MAX_OUTPUT_CHARS)));
+      box.append(
+        el(
+          'pre',
+          'terminal-output copy-source',
+          (output?.truncated || cut ? '…\n' : '') + text.slice(-MAX_OUTPUT_CHARS),
+        ),
+      );
+      if (text) box.append(copyButton('Copy output'));
       // A command ends with a code or, killed, by a signal (then the code is null).
       const exit = output?.signal
         ? `killed by ${output.signal}`
@@ -131,7 +154,7 @@ function renderDiff(content: ToolCallContent & { type: 'diff' }, contentIndex: n
   const header = el('div', 'diff-header');
   header.append(
     link(path, path),
-    actionButton('Open diff', 'openDiff', 'button secondary small', { content: String(contentIndex) }),
+    actionButton('Open diff', { kind: 'openDiff', contentIndex }, 'button secondary small'),
   );
   box.append(header);
   const body = el('pre', 'diff-body');

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import {
+  promises as fsPromises,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -94,6 +95,17 @@ describe('ClientFileSystem', () => {
       await assertRejected(make().readTextFile({ sessionId: 's1', path: big }), -32602, '10.0 MB');
     });
 
+    it("refuses an open editor's unsaved text over 10 MB, as it refuses such a file", async () => {
+      const big = 'x'.repeat(MAX_READ_BYTES + 1);
+      const fs = make({ openText: (p) => (p === join(root, 'lines.txt') ? big : undefined) });
+      await assertRejected(fs.readTextFile({ sessionId: 's1', path: join(root, 'lines.txt') }), -32602, '10.0 MB');
+      const fits = make({ openText: () => 'y'.repeat(MAX_READ_BYTES) });
+      assert.equal(
+        (await fits.readTextFile({ sessionId: 's1', path: join(root, 'lines.txt') })).content.length,
+        MAX_READ_BYTES,
+      );
+    });
+
     it('refuses an unknown session', async () => {
       await assertRejected(make().readTextFile({ sessionId: 'nope', path: join(root, 'lines.txt') }), -32002);
     });
@@ -147,6 +159,44 @@ describe('ClientFileSystem', () => {
         'symbolic link',
       );
       assert.ok(!existsSync(join(outside, 'planted.txt')));
+    });
+
+    it('refuses to write over a folder with a message, not a raw EISDIR', async () => {
+      mkdirSync(join(root, 'folder'));
+      await assertRejected(
+        make().writeTextFile({ sessionId: 's1', path: join(root, 'folder'), content: 'x' }),
+        -32602,
+        'is not a regular file',
+      );
+      let wrote = false;
+      const viaHost = make({ writeText: async () => void (wrote = true) });
+      await assertRejected(
+        viaHost.writeTextFile({ sessionId: 's1', path: join(root, 'folder'), content: 'x' }),
+        -32602,
+        'is not a regular file',
+      );
+      assert.equal(wrote, false, 'the host is not asked to write over a folder');
+    });
+
+    it('refuses, and writes nothing outside, when a folder is swapped for a link out of the root during the write', async () => {
+      mkdirSync(join(root, 'a'));
+      const realMkdir = fsPromises.mkdir;
+      // The swap happens after the path was checked and before its folders are created.
+      fsPromises.mkdir = (async (...args: Parameters<typeof realMkdir>) => {
+        fsPromises.mkdir = realMkdir;
+        rmSync(join(root, 'a'), { recursive: true });
+        symlinkSync(outside, join(root, 'a'));
+        return realMkdir(...args);
+      }) as typeof realMkdir;
+      try {
+        await assertRejected(
+          make().writeTextFile({ sessionId: 's1', path: join(root, 'a', 'b', 'new.txt'), content: 'planted' }),
+          -32602,
+        );
+      } finally {
+        fsPromises.mkdir = realMkdir;
+      }
+      assert.ok(!existsSync(join(outside, 'b', 'new.txt')), 'nothing was written outside the root');
     });
 
     it('refuses when writes are off for the session, and writes nothing', async () => {

@@ -28,6 +28,17 @@ describe('UpdateRouter: updates for sessions nobody opened yet', () => {
     assert.deepEqual(drops, []);
   });
 
+  it('hands buffered updates over in the order they arrived, and only those of the session', () => {
+    for (const text of ['a', 'b', 'c']) router.dispatch(update('s1', text));
+    router.dispatch(update('s2', 'other'));
+    const got: string[] = [];
+    router.register('s1', (n) => got.push((n.update as { content: { text: string } }).content.text));
+    assert.deepEqual(got, ['a', 'b', 'c']);
+    assert.equal(router.buffered, 1, "s2's update still waits for s2");
+    router.dispatch(update('s1', 'd'));
+    assert.deepEqual(got, ['a', 'b', 'c', 'd']);
+  });
+
   it('drops an update older than 5 s on register, even when nothing else arrived since, and says how many', () => {
     router.dispatch(update('s1', 'a secret the agent said'));
     now += 5_001;

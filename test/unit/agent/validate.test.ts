@@ -48,6 +48,23 @@ describe('validate: session/list results', () => {
     }
   });
 
+  it('drops a row whose session id is empty, too long or not a string, and counts it', () => {
+    const bad = [
+      { ...row, sessionId: '' },
+      { ...row, sessionId: 'x'.repeat(1025) },
+      { ...row, sessionId: 7 },
+      { cwd: '/p' },
+      { ...row, cwd: 'relative/dir' },
+      'row',
+    ];
+    const page = validateListResult({ sessions: [row, ...bad, { ...row, sessionId: 'x'.repeat(1024) }] });
+    assert.deepEqual(
+      page.sessions.map((s) => s.sessionId.length),
+      [2, 1024],
+    );
+    assert.equal(page.dropped, bad.length);
+  });
+
   it('reads nextCursor null (and absent, and empty) as the end, with no note', () => {
     for (const end of [{ nextCursor: null }, {}, { nextCursor: '' }]) {
       const page = validateListResult({ sessions: [row], ...end });
@@ -196,5 +213,14 @@ describe('validate: modes and config options of new, load, resume and set_config
     assert.equal(notes.length, 1);
     assert.equal(validateConfigOptionResult(null, note).configOptions, undefined);
     assert.match(notes[1]!, /not an object/);
+  });
+});
+
+describe('validate: session/new results', () => {
+  it('refuses a result without a usable session id: the session could never be addressed', () => {
+    for (const result of [{ sessionId: '' }, { sessionId: 42 }, {}, null, 'sess']) {
+      assert.throws(() => validateNewSessionResult(result), ShapeError, JSON.stringify(result));
+    }
+    assert.equal(validateNewSessionResult({ sessionId: 's' }).sessionId, 's');
   });
 });

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { MessageTooLargeError } from '@agentclientprotocol/sdk';
 import { LineSplitter } from '../../../src/agent/ndjson';
+import { MemoryLogger, type TraceLevel } from '../../../src/agent/log';
 import { mcpValues, Redactor, withoutMcpValues } from '../../../src/agent/redact';
+import { WireCounter, wireStream } from '../../../src/agent/wireTap';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -38,11 +40,71 @@ describe('Redactor', () => {
     assert.equal(r.json('{"apiKey":"zz","note":"ok"}'), '{"apiKey":"[redacted]","note":"ok"}');
   });
 
+  it('masks the value of every field whose name says it holds a secret, whatever the value', () => {
+    const r = new Redactor();
+    const names = [
+      'token',
+      'accessToken',
+      'client_secret',
+      'password',
+      'passwd',
+      'apiKey',
+      'api-key',
+      'API_KEY',
+      'Authorization',
+      'proxy-authorization',
+      'Cookie',
+      'Set-Cookie',
+      'credentials',
+    ];
+    for (const name of names) {
+      assert.equal(
+        r.json(JSON.stringify({ [name]: 'v-123', note: 'ok' })),
+        `{"${name}":"[redacted]","note":"ok"}`,
+        name,
+      );
+    }
+    assert.equal(r.json('{"author":"Ada","cookbook":"ok"}'), '{"author":"Ada","cookbook":"ok"}', 'ordinary names stay');
+  });
+
   it('masks values inside error data', () => {
     const r = new Redactor(['s3cret-value']);
     assert.deepEqual(r.data({ message: 'bad key s3cret-value' }), { message: 'bad key [redacted]' });
     const same = { ok: true };
     assert.equal(r.data(same), same);
+  });
+
+  it('drops error data it cannot read through, rather than pass a secret on unmasked', () => {
+    const r = new Redactor(['s3cret-value']);
+    const circular: Record<string, unknown> = { key: 's3cret-value' };
+    circular.self = circular;
+    assert.equal(r.data(circular), undefined);
+    assert.equal(r.data(null), null);
+    assert.equal(new Redactor().data(circular), circular, 'with nothing to hide, data is left as it is');
+  });
+
+  it('reads MCP env and header values from well-formed servers and skips the rest', () => {
+    const message = {
+      params: {
+        mcpServers: [
+          null,
+          'not a server',
+          { name: 'a', env: [{ name: 'A', value: 'env-value' }, null, { name: 'B' }], headers: 'nope' },
+          { name: 'b', headers: [{ name: 'H', value: 'header-value' }] },
+        ],
+      },
+    };
+    assert.deepEqual(mcpValues(message), ['env-value', 'header-value']);
+    assert.deepEqual(mcpValues({ params: { mcpServers: 'none' } }), []);
+    const masked = withoutMcpValues(message);
+    assert.deepEqual(masked.params.mcpServers.slice(0, 2), [null, 'not a server']);
+    assert.deepEqual(masked.params.mcpServers[2], {
+      name: 'a',
+      env: [{ name: 'A', value: '[redacted]' }, null, { name: 'B' }],
+      headers: 'nope',
+    });
+    assert.deepEqual(masked.params.mcpServers[3], { name: 'b', headers: [{ name: 'H', value: '[redacted]' }] });
+    assert.equal(JSON.stringify(message).includes('header-value'), true, 'the message itself is not changed');
   });
 
   it('finds and masks every MCP env and header value of a message', () => {
@@ -62,5 +124,56 @@ describe('Redactor', () => {
     const masked = withoutMcpValues(m);
     assert.equal(JSON.stringify(masked).includes('v1') || JSON.stringify(masked).includes('v2'), false);
     assert.equal(m.params.mcpServers[0]!.env![0]!.value, 'v1', 'the message sent is not changed');
+  });
+});
+
+describe('wireStream: what reaches the log', () => {
+  /** Feeds `lines` as the agent's stdout and returns the log once the stream has read them. */
+  async function logOf(lines: string[], trace: TraceLevel = 'off', secrets: string[] = []): Promise<string[]> {
+    const logger = new MemoryLogger();
+    const input = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const l of lines) controller.enqueue(bytes(`${l}\n`));
+        controller.close();
+      },
+    });
+    const output = new WritableStream<Uint8Array>();
+    const { readable } = wireStream(output, input, {
+      logger,
+      trace: () => trace,
+      redactor: new Redactor(secrets),
+      counter: new WireCounter(logger),
+    });
+    const reader = readable.getReader();
+    while (!(await reader.read()).done) {
+      // drained
+    }
+    return logger.lines;
+  }
+
+  it('hides a known secret that lies across the cut of a logged line, not only its first part', async () => {
+    const secret = 'sk-live-0123456789abcdef';
+    // The line is cut at 120 characters; the secret starts 10 before the cut.
+    const lines = await logOf([`${'x'.repeat(110)}${secret} and more`], 'off', [secret]);
+    const line = lines.find((l) => l.includes('not JSON'));
+    assert.ok(line, lines.join('\n'));
+    assert.ok(!line.includes(secret.slice(0, 6)), line);
+    assert.ok(line.includes('…'), 'the line is still cut');
+  });
+
+  it('hides a secret-named field across the cut of a long trace line', async () => {
+    // A trace line is cut at 20,000 characters; the value starts 10 before the cut.
+    const head = '{"jsonrpc":"2.0","method":"session/update","params":{"pad":"';
+    const pad = 'y'.repeat(19_990 - head.length - '","apiKey":"'.length);
+    const message = JSON.stringify({
+      jsonrpc: '2.0',
+      method: 'session/update',
+      params: { pad, apiKey: 'abcdefghijklmnopqrstuvwxyz' },
+    });
+    assert.equal(message.indexOf('abcdef'), 19_990);
+    const lines = await logOf([message], 'verbose');
+    const traced = lines.find((l) => l.includes('← session/update'));
+    assert.ok(traced, lines.join('\n'));
+    assert.ok(!/abcdef/.test(traced), traced.slice(-200));
   });
 });

@@ -150,6 +150,16 @@ describe('Thread', () => {
       assert.equal(thread.entries.length, 1);
     });
 
+    it('keeps the diff a call shows when an update brings only its status', () => {
+      const { thread } = setup();
+      const diff = [{ type: 'diff' as const, path: '/w/a.ts', oldText: 'a', newText: 'b' }];
+      thread.apply({ ...call, kind: 'edit', content: diff });
+      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress' });
+      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: null });
+      assert.equal(tool(thread, 0).status, 'completed');
+      assert.deepEqual(tool(thread, 0).content, diff);
+    });
+
     it('merges a resent tool_call into the existing entry', () => {
       const { thread, changes } = setup();
       thread.apply(call);
@@ -485,6 +495,23 @@ describe('Thread', () => {
       assert.equal(msg(thread, 4).done, true);
       assert.deepEqual(thread.entries[5], { type: 'divider', text: 'Turn interrupted' });
       assert.equal(thread.resolvePermission('r1', { optionId: 'y' }), false);
+    });
+
+    it('leaves a call that an update completed or failed as it is when the turn is then cancelled', () => {
+      const { thread } = setup();
+      for (const id of ['done', 'broke', 'open'])
+        thread.apply({ sessionUpdate: 'tool_call', toolCallId: id, title: id, status: 'in_progress' });
+      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'done', status: 'completed' });
+      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'broke', status: 'failed' });
+      thread.markInterrupted();
+      assert.deepEqual(
+        thread.entries.slice(0, 3).map((e) => (e as ToolCallEntry).status),
+        ['completed', 'failed', 'failed'],
+      );
+      // Reopened by a later update, a call counts as open again.
+      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'done', status: 'in_progress' });
+      thread.markInterrupted();
+      assert.equal(tool(thread, 0).status, 'failed');
     });
 
     it('resolves a permission once', () => {

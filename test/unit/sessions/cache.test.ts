@@ -4,6 +4,7 @@ import { MemoryLogger } from '../../../src/agent/log';
 import type { SessionCacheStore } from '../../../src/sessions/cache';
 import { cacheKey, SessionCache } from '../../../src/sessions/cache';
 import { SessionList } from '../../../src/sessions/sessionList';
+import { waitFor } from '../../support/wait';
 import { FakeAgent, page, session, sessions } from './fakeAgent';
 
 const FOLDER = '/work/project';
@@ -11,16 +12,16 @@ const FOLDER = '/work/project';
 class MemoryStore implements SessionCacheStore {
   readonly data = new Map<string, unknown>();
   readonly writes: unknown[] = [];
+  readonly times: number[] = [];
   get(key: string): unknown {
     return this.data.get(key);
   }
   set(key: string, value: unknown): void {
     this.writes.push(value);
+    this.times.push(Date.now());
     this.data.set(key, JSON.parse(JSON.stringify(value)));
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('SessionCache', () => {
   it('round-trips rows per agent and folder, without cursors', () => {
@@ -80,6 +81,63 @@ describe('SessionCache', () => {
     assert.deepEqual(new SessionCache(store).read('a', FOLDER), [{ sessionId: 'ok', cwd: FOLDER }]);
   });
 
+  it('keeps what a row shows, bounded, so a hostile listing cannot bloat the storage', () => {
+    const store = new MemoryStore();
+    const meta = { a: 'x'.repeat(300), deep: { no: 1 }, b: 2, list: [1], c: true, d: 'd', e: 'e', f: 'f' };
+    new SessionCache(store).save('a', FOLDER, [
+      session('big', FOLDER, {
+        title: 't'.repeat(1500),
+        updatedAt: `2025-10-29T14:22:15Z${' '.repeat(100)}`,
+        additionalDirectories: Array.from({ length: 40 }, (_, i) => `/extra/${i}`),
+        _meta: meta,
+      }),
+      session('one', FOLDER, { additionalDirectories: ['/only'], _meta: { deep: { no: 1 } } }),
+    ]);
+    const [big, one] = new SessionCache(store).read('a', FOLDER);
+    assert.equal(big!.title, 't'.repeat(1000));
+    assert.equal(big!.updatedAt!.length, 64);
+    assert.deepEqual(
+      big!.additionalDirectories,
+      Array.from({ length: 32 }, (_, i) => `/extra/${i}`),
+    );
+    assert.deepEqual(big!._meta, { a: 'x'.repeat(200), b: 2, c: true, d: 'd', e: 'e' }, 'five plain values at most');
+    assert.deepEqual(one, {
+      sessionId: 'one',
+      cwd: FOLDER,
+      title: 'Title one',
+      updatedAt: '2025-10-29T14:22:15Z',
+      additionalDirectories: ['/only'],
+    });
+  });
+
+  it('reads stored directories only when every one is a string', () => {
+    const store = new MemoryStore();
+    store.data.set(cacheKey('a', FOLDER), {
+      v: 1,
+      rows: [
+        { sessionId: 'mixed', cwd: FOLDER, additionalDirectories: ['/a', 7] },
+        { sessionId: 'fine', cwd: FOLDER, additionalDirectories: ['/a', '/b'] },
+      ],
+    });
+    const [mixed, fine] = new SessionCache(store).read('a', FOLDER);
+    assert.equal(mixed!.additionalDirectories, undefined);
+    assert.deepEqual(fine!.additionalDirectories, ['/a', '/b']);
+  });
+
+  it('writes the rows still waiting when it is disposed (the window closes)', () => {
+    const store = new MemoryStore();
+    const cache = new SessionCache(store, { minIntervalMs: 60_000 });
+    cache.save('a', FOLDER, [session('s1', FOLDER)]);
+    cache.save('a', FOLDER, [session('s2', FOLDER)]);
+    assert.equal(store.writes.length, 1);
+    cache.dispose();
+    assert.equal(store.writes.length, 2);
+    assert.deepEqual(
+      new SessionCache(store).read('a', FOLDER).map((r) => r.sessionId),
+      ['s2'],
+    );
+  });
+
   it('writes only when the ids, titles or times of the first rows change', () => {
     const store = new MemoryStore();
     const cache = new SessionCache(store, { minIntervalMs: 0 });
@@ -105,9 +163,11 @@ describe('SessionCache', () => {
     const cache = new SessionCache(store, { minIntervalMs: 40 });
     for (let i = 0; i < 20; i++) cache.save('a', FOLDER, [session('a', FOLDER, { title: `t${i}` })]);
     assert.equal(store.writes.length, 1);
-    await sleep(80);
-    assert.equal(store.writes.length, 2);
+    await waitFor('the trailing write', () => store.writes.length >= 2);
+    assert.ok(store.times[1]! - store.times[0]! >= 39, `${store.times[1]! - store.times[0]!} ms apart`);
     assert.equal(new SessionCache(store).read('a', FOLDER)[0].title, 't19');
+    cache.flush();
+    assert.equal(store.writes.length, 2, 'the twenty saves made two writes, nothing is left waiting');
     cache.dispose();
   });
 
@@ -120,9 +180,11 @@ describe('SessionCache', () => {
     assert.equal(store.writes.length, 1);
     for (let i = 0; i < 50; i++) list.applyInfoUpdate('s2', { title: `live ${i}` });
     assert.equal(store.writes.length, 1);
-    await sleep(80);
-    assert.equal(store.writes.length, 2);
+    await waitFor('the trailing write', () => store.writes.length >= 2);
+    assert.ok(store.times[1]! - store.times[0]! >= 39, `${store.times[1]! - store.times[0]!} ms apart`);
     assert.equal(new SessionCache(store).read('a', FOLDER)[2].title, 'live 49');
+    cache.flush();
+    assert.equal(store.writes.length, 2, 'fifty updates made one more write, nothing is left waiting');
     list.dispose();
   });
 });

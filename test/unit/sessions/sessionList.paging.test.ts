@@ -313,6 +313,28 @@ describe('SessionList paging', () => {
     assert.ok(agent.calls.length <= 6);
   });
 
+  it('stops, instead of spinning, when an agent answers every cursor with the first page after a restart', async () => {
+    // The first cursor is refused; from then on every cursor brings the first page again, each
+    // time under a fresh token: catching up would never end.
+    let n = 0;
+    const { agent, list } = setup(
+      { c1: new ProtocolError('a', 'session/list', 'Invalid cursor', ErrorCodes.InvalidParams) },
+      () => page([session('a', FOLDER), session('b', FOLDER)], n++ === 0 ? 'c1' : `fresh${n}`),
+    );
+    await list.loadFirstPage();
+    await list.loadMore();
+    assert.equal(list.notice, Notices.cursorRejected);
+    assert.ok(list.nextCursor?.startsWith('fresh'));
+    await list.loadMore();
+    assert.deepEqual(ids(list), ['a', 'b']);
+    assert.equal(list.nextCursor, undefined, 'no "Load more" left');
+    assert.equal(list.notice, Notices.repeatedPage);
+    const asked = agent.calls.length;
+    assert.ok(asked <= 4, `${asked} calls`);
+    await list.loadMore();
+    assert.equal(agent.calls.length, asked, 'nothing more is asked');
+  });
+
   it('keeps errors untouched in state error and retries the failed step', async () => {
     const exited = new AgentExited('a', 1, null, 'boom');
     let fail = true;

@@ -21,6 +21,25 @@ describe('parseUpdatedAt', () => {
     assert.equal(parseUpdatedAt('0099-01-01T00:00:00Z'), Date.parse('0099-01-01T00:00:00Z'), 'year 99 is not 1999');
   });
 
+  it('reads a time without an offset as local time, and the widest offsets', () => {
+    // The test machine may run in UTC, where local and UTC agree: a zone of its own for this test.
+    const saved = process.env.TZ;
+    process.env.TZ = 'Asia/Kolkata';
+    try {
+      const t = Date.UTC(2025, 9, 29, 14, 22, 15);
+      assert.equal(parseUpdatedAt('2025-10-29T14:22:15'), t - 330 * 60_000, 'India is 5:30 ahead of UTC');
+      assert.equal(parseUpdatedAt('0050-06-01T12:00:00'), new Date('0050-06-01T12:00:00').getTime());
+      assert.equal(parseUpdatedAt('0050-06-01T12:00:00Z'), Date.parse('0050-06-01T12:00:00Z'));
+    } finally {
+      if (saved === undefined) delete process.env.TZ;
+      else process.env.TZ = saved;
+    }
+    assert.equal(parseUpdatedAt('2025-01-01T23:59:00+23:59'), Date.UTC(2025, 0, 1));
+    assert.equal(parseUpdatedAt('2025-01-01T00:00:00-23:59'), Date.UTC(2025, 0, 1, 23, 59));
+    assert.equal(parseUpdatedAt('2025-01-01T00:00:00+24:00'), undefined);
+    assert.equal(parseUpdatedAt('2025-01-01T00:00:00+23:60'), undefined);
+  });
+
   it('reads what toISOString writes the same as Date.parse, on the fast path too', () => {
     let seed = 7;
     for (let i = 0; i < 2000; i++) {

@@ -24,6 +24,39 @@ describe('sanitizeTitle', () => {
     assert.equal(sanitizeTitle(raw, 'x').label, 'abcd efghijklmnop');
     assert.equal(sanitizeText('tag\udb40\udc41\udb40\udc42s'), 'tags');
     assert.equal(sanitizeText('lone \ud800 surrogate'), 'lone surrogate');
+    assert.equal(sanitizeText('lone \udc00 low'), 'lone low');
+    assert.equal(sanitizeText('pair \ud83d\ude00 kept'), 'pair \ud83d\ude00 kept');
+  });
+
+  it('strips each bidi, invisible or control character even when it is the only thing to change', () => {
+    // One such character in an otherwise clean title must not slip through the quick check.
+    const hidden = [
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u202a',
+      '\u202e',
+      '\u200e',
+      '\u200f',
+      '\u061c',
+      '\u200b',
+      '\u200d',
+      '\u2060',
+      '\u2064',
+      '\ufeff',
+      '\u00ad',
+      '\u180e',
+      '\u0000',
+      '\u001b',
+      '\u007f',
+      '\u009f',
+      '\udb40\udc41',
+    ];
+    for (const c of hidden) {
+      assert.equal(sanitizeText(`Fix ${c}the build`), 'Fix the build', JSON.stringify(c));
+      assert.equal(sanitizeTitle(`${c}Plan`, 'x').label, 'Plan', JSON.stringify(c));
+    }
   });
 
   it('caps at 200 code points with an ellipsis, never splitting a pair', () => {
@@ -38,6 +71,8 @@ describe('sanitizeTitle', () => {
       '😀'.repeat(150),
       '300 UTF-16 units but 150 code points fits',
     );
+    assert.equal(sanitizeTitle('😀'.repeat(200), 'x').label, '😀'.repeat(200), 'exactly 200 code points fit');
+    assert.equal(sanitizeTitle('😀'.repeat(201), 'x').label, `${'😀'.repeat(199)}…`);
     assert.equal(sanitizeTitle('x'.repeat(200), 'x').label.length, 200);
   });
 });

@@ -4,6 +4,7 @@ import { ThreadModel } from '../../../src/webview/model';
 const caps = {
   canPrompt: true,
   canCancel: true,
+  canQueue: false,
   canSetMode: false,
   canSetConfig: false,
   agentName: 'A',
@@ -23,6 +24,7 @@ describe('webview thread model', () => {
         status: { state: 'idle' },
       },
       capabilities: caps,
+      queue: { items: [], paused: false },
     });
     const touched = model.apply([
       { kind: 'entryAdded', index: 1, entry: { type: 'agent', text: 'Hel', attachments: [], done: false } },
@@ -54,6 +56,7 @@ describe('webview thread model', () => {
     model.reset({
       thread: { entries, meta: { commands: [], configOptions: [] }, status: { state: 'idle' } },
       capabilities: caps,
+      queue: { items: [], paused: false },
     });
     assert.equal(model.streams.size, 1);
     const touched = model.apply([

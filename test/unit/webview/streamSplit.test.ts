@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { StreamSplitter } from '../../../src/webview/streamSplit';
+import { MAX_OPEN, StreamSplitter } from '../../../src/webview/streamSplit';
 
 function split(chunks: string[]): { done: string; tail: string } {
   const splitter = new StreamSplitter();
@@ -17,6 +17,39 @@ describe('StreamSplitter', () => {
       done: 'Intro\n\n',
       tail: '```ts\nconst a = 1;\n\nconst b = 2;\n',
     });
+  });
+
+  it('ends the block before a fence at the margin, so the tail is the fence alone, and names its language', () => {
+    const splitter = new StreamSplitter();
+    splitter.append('Run this:\n```bash title="x"\nnpm te');
+    assert.equal(splitter.value.slice(0, splitter.stableEnd), 'Run this:\n');
+    assert.deepEqual(splitter.openFence, {
+      contentStart: 'Run this:\n```bash title="x"\n'.length,
+      language: 'bash',
+      marker: '```',
+    });
+    splitter.append('st\n```\n');
+    assert.equal(splitter.openFence, undefined);
+    assert.equal(splitter.stableEnd, splitter.value.length);
+  });
+
+  it('keeps a list item whole when an indented fence opens in it', () => {
+    const splitter = new StreamSplitter();
+    splitter.append('1. Step one\n   ```sh\n   make\n');
+    assert.equal(splitter.stableEnd, 0);
+    assert.equal(splitter.openFence, undefined, 'the tail is more than the fence');
+  });
+
+  it('cuts an open block that grows past the limit at its next line break, never inside a fence', () => {
+    const line = 'one line of a very long paragraph without a blank line in it\n';
+    const splitter = new StreamSplitter();
+    for (let i = 0; i < 1000; i++) splitter.append(line);
+    assert.ok(splitter.value.length - splitter.stableEnd <= MAX_OPEN + line.length, 'the tail stays small');
+    assert.equal(splitter.value[splitter.stableEnd - 1], '\n', 'cut at a line break');
+    const fenced = new StreamSplitter();
+    fenced.append('```\n');
+    for (let i = 0; i < 1000; i++) fenced.append(line);
+    assert.equal(fenced.stableEnd, 0);
   });
 
   it('finishes a fence at its closing line, which must match the opening', () => {

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { AcpTestApi } from '../../../src/extension';
 import { agentStarts, suiteContext } from '../../host/suiteContext';
+import { labels, loadedRoot, until } from '../support';
 
 const EXTENSION_ID = 'acp-tools.acp-client';
 
@@ -22,17 +24,21 @@ describe('activation', () => {
     await extension.activate();
   });
 
-  it('starts no agent process', async () => {
-    // Give a spawn that activation might have fired a moment to write its pid.
-    await new Promise((r) => setTimeout(r, 1000));
+  it('starts no agent process', () => {
+    const a = extension.exports as AcpTestApi;
+    // Every start goes through an agent's host, which says "starting" at once: none was asked.
+    assert.deepEqual(
+      a.agents.all.map((h) => [h.config.id, h.state.kind]),
+      [['reference', 'stopped']],
+      'the configured agent is known and not started',
+    );
     assert.deepEqual(
       agentStarts(),
       [],
       `an agent was started during activation (started-file ${suiteContext().startedFile})`,
     );
-    const ms = (extension.exports as { activationMs?: number }).activationMs;
-    assert.equal(typeof ms, 'number');
-    console.log(`      (activate() took ${ms!.toFixed(1)} ms)`);
+    assert.ok(a.activationMs > 0 && a.activationMs < 2000, `activate() took ${a.activationMs} ms`);
+    console.log(`      (activate() took ${a.activationMs.toFixed(1)} ms)`);
   });
 
   it('registers every command the manifest contributes', async () => {
@@ -48,8 +54,15 @@ describe('activation', () => {
     assert.ok(contributes.views.acp?.some((v) => v.id === 'acp.sessions' && v.name === 'Sessions'));
   });
 
-  it('opens the Sessions view', async () => {
+  it("opens the Sessions view, which starts the agent once and shows the folder's sessions", async () => {
+    const a = extension.exports as AcpTestApi;
     await vscode.commands.executeCommand('workbench.view.extension.acp');
     await vscode.commands.executeCommand('acp.sessions.focus');
+    // The view asks for its rows when it shows: that, not this test, starts the agent.
+    await until('the agent started for the visible view', () => agentStarts().length > 0);
+    const rows = (await loadedRoot(a)).filter((n) => n.type === 'session');
+    assert.equal(rows.length, 5, labels(a, rows).join(' | '));
+    assert.equal(agentStarts().length, 1, 'one process for the view');
+    assert.equal(a.agents.all[0]!.state.kind, 'ready');
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
-import { api, labels, offered, until } from '../../support';
+import { api, askDriver, labels, offered, until } from '../../support';
 
 const signInRow = (nodes: TreeNode[]) => nodes.find((n): n is StateNode => n.type === 'state' && n.kind === 'signIn');
 
@@ -55,8 +55,7 @@ describe('Sign-in (an agent that needs authenticate)', function () {
 
     // The method pick: one method, accepted as a user would press Enter.
     const signedIn = vscode.commands.executeCommand('acp.signIn', host.config.id);
-    await new Promise((r) => setTimeout(r, 800));
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    askDriver('chooseQuickPickRow', 0);
     assert.equal(await signedIn, true);
     await until('the sessions', () => a.tree.getChildren().filter((n) => n.type === 'session').length === 5);
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SessionNode, StateNode } from '../../../../src/ui/sessionsTree';
-import { api, labels, offered, until } from '../../support';
+import { api, labels, moveTo, offered, until } from '../../support';
 
 // The agent withholds session/delete (--no-delete) and has no sign-in (so no auth.logout); the
 // folder starts with no session at all.
@@ -24,8 +24,7 @@ describe('An agent with fewer capabilities, in a folder with no sessions', funct
     assert.equal(rows.length, 1);
     assert.equal(rows[0]!.label, 'No sessions in project yet — New Session');
     assert.equal(rows[0]!.alwaysShow, true);
-    pick.quickPick.activeItems = [rows[0]!];
-    await new Promise((r) => setTimeout(r, 300));
+    await moveTo(pick.quickPick, rows[0]!);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const chat = await until('a new session', () => a.chats.all.find((c) => c.session.sessionId));
     chat.panel.dispose();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, until, welcomes } from '../../support';
+import { api, moveTo, until, welcomes } from '../../support';
 
 describe('An agent that cannot list sessions', function () {
   this.timeout(60_000);
@@ -46,8 +46,7 @@ describe('An agent that cannot list sessions', function () {
       !rows.some((r) => r.action === 'retry' || r.label.startsWith('$(error)')),
       rows.map((r) => r.label).join(' | '),
     );
-    pick.quickPick.activeItems = [rows[0]!];
-    await new Promise((r) => setTimeout(r, 300));
+    await moveTo(pick.quickPick, rows[0]!);
     const before = a.chats.all.length;
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const chat = await until('a new session', () =>

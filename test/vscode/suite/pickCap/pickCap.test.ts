@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { suiteContext } from '../../../host/suiteContext';
 import { PICK_LIMIT } from '../../../../src/ui/resumePicker';
-import { api, until } from '../../support';
+import { api, moveTo, until } from '../../support';
 
 /** The folder's session ids in the order the reference agent lists them (newest first, then by id). */
 function listedIds(): string[] {
@@ -44,8 +44,7 @@ describe('Resume Session at the 5,000-session cap', function () {
     assert.ok(more, 'a "Load more…" row');
     assert.equal(more.label, '$(ellipsis) Load more…');
     assert.equal(more.alwaysShow, true);
-    qp.activeItems = [more];
-    await new Promise((r) => setTimeout(r, 300));
+    await moveTo(qp, more);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await until('paging on', () => list.items.length > PICK_LIMIT);
     await pick.settled;

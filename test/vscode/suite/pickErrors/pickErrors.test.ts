@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, until } from '../../support';
+import { api, moveTo, until } from '../../support';
 
 // The agent answers three pages of 20, then fails every further page: the QuickPick keeps the
 // 60 rows it has, and says under them why it stopped, with Retry.
@@ -23,8 +23,7 @@ describe('Resume Session when paging fails part way', function () {
     // Retry asks again; the agent still fails: the same rows, the error row again, no more.
     const list = a.lists.all()[0]!;
     const firstFailure = list.error;
-    qp.activeItems = [errorRow()!];
-    await new Promise((r) => setTimeout(r, 300));
+    await moveTo(qp, errorRow()!);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await until('a second failure', () => list.state === 'error' && list.error !== firstFailure);
     await pick.settled;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { SessionNode } from '../../../../src/ui/sessionsTree';
-import { api, loadedRoot, until } from '../../support';
+import { api, loadedRoot, moveTo, until } from '../../support';
 
 /** Every session of the folder in the agent's order, straight from the agent. */
 async function allSessions(): Promise<SessionInfo[]> {
@@ -71,9 +71,7 @@ describe('ACP: Resume Session', function () {
     const hit = await until('the prefix match', () =>
       pick.quickPick.items.find((i) => i.row?.sessionId === last.sessionId && i.alwaysShow),
     );
-    pick.quickPick.activeItems = [hit];
-    // The QuickPick's state reaches the workbench on a later tick than a command does.
-    await new Promise((r) => setTimeout(r, 300));
+    await moveTo(pick.quickPick, (i) => i.row?.sessionId === hit.row!.sessionId);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const chat = await until('the chat', () => a.chats.get(a.agents.all[0]!.config.id, last.sessionId));
     await until('attached', () => chat.session.capabilities().canPrompt);
@@ -171,11 +169,10 @@ describe('ACP: Resume Session', function () {
     void vscode.commands.executeCommand('acp.resumeSession');
     const pick = await until('the QuickPick', () => a.currentPick());
     const row = await until('a row', () => pick.quickPick.items.find((i) => i.row));
-    pick.quickPick.activeItems = [row];
-    await new Promise((r) => setTimeout(r, 300));
+    await moveTo(pick.quickPick, row);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    // A row is opened on accept, before the QuickPick hides: once it is gone, nothing was.
     await until('the QuickPick gone', () => a.currentPick() === undefined);
-    await new Promise((r) => setTimeout(r, 500));
     assert.equal(a.chats.all.length, 0, 'no chat opened');
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentNode } from '../../../../src/ui/sessionsTree';
-import { api, labels, until } from '../../support';
+import { api, askDriver, labels, until } from '../../support';
 
 describe('Two agents side by side', function () {
   this.timeout(90_000);
@@ -69,8 +69,8 @@ describe('Two agents side by side', function () {
   it('asks which agent for New Session, with the default first', async () => {
     const a = await api();
     const done = vscode.commands.executeCommand('acp.newSession');
-    await new Promise((r) => setTimeout(r, 800));
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    // Enter on the first row, as a person who takes the default would.
+    askDriver('chooseQuickPickRow', 0);
     await done;
     const chat = await until('a chat', () => a.chats.all[0]);
     assert.equal(chat.session.target.agentId, a.agents.default!.config.id);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FolderNode, SessionNode } from '../../../../src/ui/sessionsTree';
-import { api, loadedRoot, until } from '../../support';
+import { api, askDriver, loadedRoot, until } from '../../support';
 
 describe('Sessions view (two folders)', function () {
   this.timeout(60_000);
@@ -31,12 +31,9 @@ describe('Sessions view (two folders)', function () {
   it('asks for the folder before Resume Session, offering the last one chosen first', async () => {
     const a = await api();
     const [alpha, beta] = vscode.workspace.workspaceFolders!;
-    const choose = async (next: number) => {
+    const choose = async (row: number) => {
       void vscode.commands.executeCommand('acp.resumeSession');
-      await new Promise((r) => setTimeout(r, 800));
-      for (let i = 0; i < next; i++) await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
-      await new Promise((r) => setTimeout(r, 200));
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      askDriver('chooseQuickPickRow', row);
       const pick = await until('the sessions QuickPick', () => a.currentPick());
       const title = pick.quickPick.title ?? '';
       pick.quickPick.hide();

@@ -1,0 +1,173 @@
+/**
+ * A message while it streams: its finished blocks (see {@link StreamSplitter}) are parsed once
+ * and appended; its open tail is rendered again on each update, as Markdown, so a paragraph
+ * being written shows its emphasis and links as they arrive. The tail stays small (the splitter
+ * cuts long blocks), and two kinds of tail never re-render: a code fence still open grows as
+ * plain text in its code block, and a single line too long for Markdown grows as plain text.
+ * Grown text is kept in blocks of whole lines, a few thousand characters each, and only the last
+ * block changes, so a tail of a megabyte is not laid out again for every chunk.
+ *
+ * A long message that finishes is completed in place: what was rendered stays, only its tail is
+ * parsed, and the result becomes the message's cached rendering. Parsing and laying out a
+ * megabyte afresh would be one long task.
+ */
+import type { MessageEntry } from '../../protocol/entries';
+import { el } from '../dom';
+import { renderMarkdown } from '../markdown';
+import { MAX_OPEN, type StreamSplitter } from '../streamSplit';
+import { copyButton, decorateCodeBlocks } from './codeBlocks';
+
+/** Longest open tail rendered as Markdown; past it (one line with no break yet) it grows as text. */
+const MAX_TAIL_MARKDOWN = 2 * MAX_OPEN;
+/** Longest run of grown text in one block before a new block starts at a line break. */
+const TAIL_PART = 4096;
+/** A finished message this long is completed in place rather than parsed whole. */
+export const FINISH_IN_PLACE_CHARS = 32_768;
+
+interface Shown {
+  /** How far the finished blocks were rendered. */
+  upTo: number;
+  /** What the tail shows: Markdown, a growing fence, or growing text. */
+  mode: 'markdown' | 'fence' | 'text';
+  /** Characters of the tail shown, counted from `upTo`. */
+  tail: number;
+}
+
+const shown = new WeakMap<HTMLElement, Shown>();
+
+export function streamingBody(stream: StreamSplitter): HTMLElement {
+  const node = el('div', 'md md-streaming');
+  node.append(el('div', 'md-done'), el('div', 'md-tail'));
+  updateStreaming(node, stream);
+  return node;
+}
+
+/** Brings a streaming body (`.md-streaming`) up to date with its splitter. */
+export function updateStreaming(node: HTMLElement, stream: StreamSplitter): void {
+  const done = node.firstElementChild as HTMLElement;
+  const tail = node.lastElementChild as HTMLElement;
+  let state = shown.get(node) ?? { upTo: 0, mode: 'markdown', tail: 0 };
+  const to = stream.stableEnd;
+  if (to > state.upTo) {
+    done.append(blocks(stream.value.slice(state.upTo, to)));
+    // The finished blocks came out of the tail: what is left of it is shown afresh.
+    tail.replaceChildren();
+    state = { upTo: to, mode: 'markdown', tail: 0 };
+  }
+  const text = stream.value.slice(to);
+  const fence = stream.openFence;
+  const mode = fence ? 'fence' : state.mode === 'text' || text.length > MAX_TAIL_MARKDOWN ? 'text' : 'markdown';
+  if (mode !== state.mode) {
+    tail.replaceChildren();
+    state = { ...state, mode, tail: 0 };
+  }
+  if (mode === 'markdown') {
+    if (text.length !== state.tail) tail.replaceChildren(blocks(text));
+  } else if (mode === 'text') {
+    appendLines(tail, text.slice(state.tail));
+  } else {
+    // What may be the fence's closing line waits for its line break: it is not code.
+    const lastLine = text.slice(text.lastIndexOf('\n') + 1);
+    const visible = CLOSING.test(lastLine) ? text.length - lastLine.length : text.length;
+    const pre = tail.querySelector('pre') ?? fenceBlock(tail, fence!.language);
+    appendLines(pre, text.slice(Math.max(fence!.contentStart - to, state.tail), visible));
+    shown.set(node, { ...state, tail: Math.max(visible, state.tail) });
+    return;
+  }
+  shown.set(node, { ...state, tail: text.length });
+}
+
+const CLOSING = /^ {0,3}(`+|~+)$/;
+
+/**
+ * Completes a long streamed message in place (see above) and returns its rendering for the
+ * cache; undefined when the node cannot be completed so (the text is not what was streamed).
+ */
+export function finishInPlace(
+  node: HTMLElement,
+  stream: StreamSplitter,
+  entry: MessageEntry,
+): DocumentFragment | undefined {
+  const state = shown.get(node);
+  if (!state || !entry.text.startsWith(stream.value.slice(0, state.upTo))) return undefined;
+  const done = node.firstElementChild as HTMLElement;
+  const tail = node.lastElementChild as HTMLElement;
+  const fence = stream.openFence;
+  const block = tail.querySelector<HTMLElement>(':scope > .code-block');
+  const pre = block?.querySelector('pre');
+  if (state.mode === 'fence' && fence && block && pre && entry.text.startsWith(stream.value)) {
+    // The code block written so far stays: only the rest of its code is added, and what
+    // follows its closing line is parsed.
+    const rest = entry.text.slice(fence.contentStart);
+    const close = closingLine(rest, fence.marker);
+    const shownCode = state.tail - (fence.contentStart - state.upTo);
+    appendLines(pre, rest.slice(Math.max(0, shownCode), close?.start ?? rest.length));
+    done.append(block, blocks(close ? rest.slice(close.end) : ''));
+  } else {
+    done.append(blocks(entry.text.slice(state.upTo)));
+  }
+  tail.remove();
+  node.classList.remove('md-streaming');
+  shown.delete(node);
+  const html = document.createDocumentFragment();
+  for (const child of done.childNodes) html.append(child.cloneNode(true));
+  return html;
+}
+
+/** Where a fence opened with `marker` closes in `code`: the closing line's start and end. */
+function closingLine(code: string, marker: string): { start: number; end: number } | undefined {
+  for (let start = 0; start < code.length;) {
+    const newline = code.indexOf('\n', start);
+    const end = newline === -1 ? code.length : newline + 1;
+    const line = code.slice(start, newline === -1 ? code.length : newline).trim();
+    if (line.length >= marker.length && line[0] === marker[0] && /^(`+|~+)$/.test(line)) return { start, end };
+    start = end;
+  }
+  return undefined;
+}
+
+function blocks(markdown: string): DocumentFragment {
+  const html = renderMarkdown(markdown);
+  decorateCodeBlocks(html);
+  return html;
+}
+
+/** An open fence's code block in the tail: its language and Copy above, the code growing below. */
+function fenceBlock(tail: HTMLElement, language: string): HTMLPreElement {
+  const block = el('div', 'code-block copyable');
+  const header = el('div', 'code-header');
+  header.append(el('span', 'code-lang', language), copyButton('Copy code'));
+  // Wrapped, not scrolled sideways: a scrolling block is laid out whole as it grows.
+  const pre = el('pre', 'copy-source code-streamed');
+  block.append(header, pre);
+  tail.append(block);
+  return pre;
+}
+
+function appendLines(box: HTMLElement, added: string): void {
+  let text = (box.lastElementChild?.firstChild as Text | null | undefined) ?? undefined;
+  for (let at = 0; at < added.length;) {
+    if (!text) {
+      const part = el('div', 'md-tail-part');
+      text = document.createTextNode('');
+      part.append(text);
+      box.append(part);
+    }
+    const room = TAIL_PART - text.length;
+    if (added.length - at <= room) {
+      text.appendData(at === 0 ? added : added.slice(at));
+      return;
+    }
+    // The block ends at a line break: the last one that fits, else the first one after.
+    let cut = room > 0 ? added.lastIndexOf('\n', at + room - 1) : -1;
+    if (cut < at) cut = added.indexOf('\n', at);
+    if (cut < 0) {
+      // One line with no break yet: it stays in this block.
+      text.appendData(added.slice(at));
+      return;
+    }
+    text.appendData(added.slice(at, cut + 1));
+    at = cut + 1;
+    text = undefined;
+  }
+}
