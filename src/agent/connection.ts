@@ -25,7 +25,7 @@ import { AgentProcess } from './process';
 import { Redactor } from './redact';
 import { DEFAULT_TIMEOUTS, delay, type Timeouts } from './timeouts';
 import { UpdateRouter } from './router';
-import type { AgentConfig, ArchivedFilter, ListPage } from './types';
+import type { AgentConfig, ListPage, ListParams } from './types';
 import {
   validateConfigOptionResult,
   validateListResult,
@@ -276,21 +276,17 @@ export class AgentConnection extends Disposable {
 
   /**
    * One page of `session/list`, checked field by field. `archived` goes out only to an agent
-   * that advertises the capability ("Only send this when the Agent advertises" it); asking
-   * any other for archived sessions is refused here.
+   * that advertises it ("Only send this when the Agent advertises" it); asking any other for
+   * archived sessions is refused here.
    */
-  async listSessions(
-    params: { cwd?: string; cursor?: string; archived?: ArchivedFilter },
-    signal?: AbortSignal,
-  ): Promise<ListPage> {
+  async listSessions(params: ListParams, signal?: AbortSignal): Promise<ListPage> {
     const { archived, ...rest } = params;
-    if (archived !== undefined && archived !== 'exclude' && !this.features.archive) {
+    if (archived !== undefined && archived !== 'exclude' && !this.features.archive)
       throw new ProtocolError(
         this.config.name,
         methods.agent.session.list,
         'This agent cannot list archived sessions.',
       );
-    }
     const sent = archived !== undefined && this.features.archive ? params : rest;
     const result = await this.call<unknown>(methods.agent.session.list, sent, {
       timeoutMs: this.timeouts.list,
@@ -307,9 +303,7 @@ export class AgentConnection extends Disposable {
       timeoutMs: this.timeouts.newSession,
       signal,
     });
-    return this.checked(methods.agent.session.new, () =>
-      validateNewSessionResult(result, this.note(methods.agent.session.new)),
-    );
+    return this.validated(methods.agent.session.new, (note) => validateNewSessionResult(result, note));
   }
 
   /** Register the session with `router` before calling: updates may precede the response. */
@@ -319,13 +313,8 @@ export class AgentConnection extends Disposable {
       signal,
       idleFor: params.sessionId,
     });
-    return this.checked(methods.agent.session.load, () =>
-      validateSetupResult<LoadSessionResponse>(
-        methods.agent.session.load,
-        result,
-        this.note(methods.agent.session.load),
-      ),
-    );
+    const method = methods.agent.session.load;
+    return this.validated(method, (note) => validateSetupResult<LoadSessionResponse>(method, result, note));
   }
 
   async resumeSession(params: ResumeSessionRequest, signal?: AbortSignal): Promise<ResumeSessionResponse> {
@@ -334,13 +323,8 @@ export class AgentConnection extends Disposable {
       signal,
       idleFor: params.sessionId,
     });
-    return this.checked(methods.agent.session.resume, () =>
-      validateSetupResult<ResumeSessionResponse>(
-        methods.agent.session.resume,
-        result,
-        this.note(methods.agent.session.resume),
-      ),
-    );
+    const method = methods.agent.session.resume;
+    return this.validated(method, (note) => validateSetupResult<ResumeSessionResponse>(method, result, note));
   }
 
   /** No timeout: a turn can run for as long as the agent works; the user cancels. */
@@ -383,7 +367,7 @@ export class AgentConnection extends Disposable {
     const params: SetSessionConfigOptionRequest =
       typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
     const result = await this.call<unknown>(method, params, { timeoutMs: this.timeouts.other });
-    return this.checked(method, () => validateConfigOptionResult(result, this.note(method)));
+    return this.validated(method, (note) => validateConfigOptionResult(result, note));
   }
 
   /** Checks a result as the calls here do: a wrong shape is a `ProtocolError`, notes go to the log. */

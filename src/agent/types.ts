@@ -24,6 +24,9 @@ export type ListedSession = SessionInfo & { archived?: boolean };
 /** Which sessions `session/list` returns by archive state; sent only to agents that advertise `archive`. */
 export type ArchivedFilter = 'exclude' | 'include' | 'only';
 
+/** The params of one `session/list` request (no `cwd`: every folder's sessions). */
+export type ListParams = { cwd?: string; cursor?: string; archived?: ArchivedFilter };
+
 /**
  * One validated `session/list` page. The SDK does not validate responses on the client side,
  * so entries of the wrong shape (non-string id, relative cwd…) were dropped and counted.
