@@ -5,6 +5,7 @@ import { forkSession, setSessionArchived, setSessionTitle } from '../agent/manag
 import type { ChatSession } from '../chat/chatSession';
 import { chatTarget } from '../chat/target';
 import { sanitizeText } from '../sessions/title';
+import { noNameToReset } from './messages';
 import { sessionTargets, type SessionTarget, type TargetDeps } from './sessionTargets';
 
 export interface ManageDeps extends TargetDeps {
@@ -80,7 +81,7 @@ export async function resetName(deps: ManageDeps, node?: unknown): Promise<void>
   const agentId = t.host.config.id;
   const entry = deps.decor.marks.nameEntry(agentId, t.sessionId);
   if (!entry) {
-    void vscode.window.showInformationMessage('ACP: this session has no name of yours; it shows the agent’s title.');
+    noNameToReset();
     return;
   }
   if (entry.before !== undefined) {

@@ -8,6 +8,7 @@ import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import { visibleRows, type VisibleRows } from '../sessions/visibleRows';
 import { setContext } from './contextKeys';
+import { badHideSetting } from './messages';
 import type { SettingsService } from './settings';
 
 /** What changed: some sessions of an agent, or (no agent) everything shown. */
@@ -48,8 +49,11 @@ export class SessionDecor extends Disposable {
   readonly onDidChange = this.emitter.event;
   private showingHidden = false;
   private shownErrors = '';
-  /** Sessions created (or forked) in this window: never hidden, even before anyone wrote in them. */
-  private readonly created = new Set<string>();
+  /**
+   * Sessions created (or forked) in this window, or that ran a turn here: never hidden, even
+   * while the agent's list still says nobody wrote in them.
+   */
+  private readonly madeHere = new Set<string>();
 
   constructor(
     readonly marks: SessionMarks,
@@ -60,7 +64,10 @@ export class SessionDecor extends Disposable {
     super();
     this.register(marks.onDidChange((e) => this.emitter.fire(e)));
     this.register(
-      statuses.onDidChange(({ agentId, sessionId }) => this.emitter.fire({ agentId, sessionIds: [sessionId] })),
+      statuses.onDidChange(({ agentId, sessionId }) => {
+        if (statuses.activity(agentId, sessionId) === 'running') this.madeHere.add(`${agentId}\n${sessionId}`);
+        this.emitter.fire({ agentId, sessionIds: [sessionId] });
+      }),
     );
     this.register(
       settings.onDidChange(() => {
@@ -74,7 +81,7 @@ export class SessionDecor extends Disposable {
 
   /** A session was created in this window. */
   markCreated(agentId: string, sessionId: string): void {
-    this.created.add(`${agentId}\n${sessionId}`);
+    this.madeHere.add(`${agentId}\n${sessionId}`);
   }
 
   /** The rows the rules hide show too. */
@@ -98,7 +105,7 @@ export class SessionDecor extends Disposable {
       isArchived: (id) => this.marks.isArchived(agentId, id),
       keep: (id) =>
         this.marks.nameOf(agentId, id) !== undefined ||
-        this.created.has(`${agentId}\n${id}`) ||
+        this.madeHere.has(`${agentId}\n${id}`) ||
         this.chats.isOpen(agentId, id),
     });
   }
@@ -119,8 +126,6 @@ export class SessionDecor extends Disposable {
     if (key === this.shownErrors) return;
     this.shownErrors = key;
     if (errors.length === 0) return;
-    void vscode.window.showWarningMessage(`ACP: ${errors.join(' ')}`, 'Open Settings').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'acp.sessions.hide');
-    });
+    badHideSetting(errors);
   }
 }
