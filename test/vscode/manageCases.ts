@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../src/extension';
 import type { SessionNode, StateNode, TreeNode } from '../../src/ui/sessionsTree';
 import { suiteContext } from '../host/suiteContext';
-import { api, loadedRoot, until } from './support';
+import { api, catchMessages, loadedRoot, until } from './support';
 
 export type Mode = 'agent' | 'client';
 
@@ -93,6 +93,36 @@ export function manageCases(mode: Mode): void {
       await until('closed', () => a.currentPick() === undefined);
     });
 
+    it('names the setting and the bad pattern of acp.sessions.hide in a warning, and applies the rest', async () => {
+      const a = await api();
+      const id = ids[5]!;
+      const title = titles.get(id)!;
+      // The warning is a notification: catch what the extension shows.
+      const warnings = catchMessages('showWarningMessage');
+      const config = () => vscode.workspace.getConfiguration('acp');
+      const exact = `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
+      try {
+        await config().update(
+          'sessions.hide',
+          { titlePatterns: ['(unclosed', exact] },
+          vscode.ConfigurationTarget.Workspace,
+        );
+        const warning = await until('the warning', () => warnings.shown.find((m) => m.includes('acp.sessions.hide')));
+        assert.match(
+          warning,
+          /"acp\.sessions\.hide\.titlePatterns" item 1, "\(unclosed", is not a valid regular expression/,
+        );
+        assert.doesNotMatch(warning, /item 2/, 'the good pattern is not named');
+        await until('the row the good pattern matches is hidden', async () => !(await nodeOf(a, id)));
+        const hidden = (await loadedRoot(a)).find((n): n is StateNode => n.type === 'state' && n.kind === 'hidden');
+        assert.equal(hidden && label(a, hidden), '4 hidden — Show');
+      } finally {
+        warnings.restore();
+        await config().update('sessions.hide', undefined, vscode.ConfigurationTarget.Workspace);
+      }
+      await until('shown again once the rule is gone', async () => !!(await nodeOf(a, id)));
+    });
+
     it('renames a row: the tree, Resume Session and search show the name, the tooltip the agent title', async () => {
       const a = await api();
       const id = ids[0]!;
@@ -147,7 +177,6 @@ export function manageCases(mode: Mode): void {
       });
       const run = vscode.commands.executeCommand('acp.renameSession');
       // The QuickPick of the folder's sessions; Enter takes the newest.
-      await new Promise((r) => setTimeout(r, 500));
       await until('the session QuickPick', async () => {
         await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
         return asked !== '';
@@ -196,6 +225,9 @@ export function manageCases(mode: Mode): void {
       await until('the agent title', async () => label(a, (await nodeOf(a, empty.sessionId))!) === shown);
       assert.equal(chat.session.thread.meta.name, undefined);
       assert.ok(!a.tree.getTreeItem((await nodeOf(a, empty.sessionId))!).contextValue?.includes('.named'));
+      chat.panel.dispose();
+      await until('closed', () => !a.chats.get(agentId, empty.sessionId));
+      assert.ok(await nodeOf(a, empty.sessionId), 'written in here: not hidden as a session nobody wrote in');
     });
 
     it('archives several rows: they leave the tree and show under Show Archived Sessions, to unarchive or open', async () => {
@@ -213,10 +245,12 @@ export function manageCases(mode: Mode): void {
       await pick.trigger(one);
       await until('back in the tree', async () => !!(await nodeOf(a, one)));
       assert.deepEqual(listed(), [two]);
-      pick.quickPick.activeItems = pick.quickPick.items.filter((i) => i.row?.sessionId === two);
-      await new Promise((r) => setTimeout(r, 300));
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      const chat = await until('opened', () => a.chats.get(nodes[1]!.host.config.id, two));
+      // The one left is the active item: Enter opens it.
+      const chat = await until('opened', async () => {
+        if (a.currentArchivedPick())
+          await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        return a.chats.get(nodes[1]!.host.config.id, two);
+      });
       await until('unarchived and shown', async () => !!(await nodeOf(a, two)));
       await until('attached', () => chat.session.capabilities().canPrompt);
       assert.equal(received('session/unarchive').length, mode === 'agent' ? 2 : 0);
@@ -371,7 +405,9 @@ export function manageCases(mode: Mode): void {
       a.fresh.focused();
       assert.equal(lists(), listed, 'not within 15 s of the last read');
       clock.advance(15_000);
-      const after = await until('the new session on top', async () => {
+      await until('a re-read of the first page', () => lists() > listed);
+      const list = a.lists.get(a.agents.all[0]!, context.folders[0]!);
+      const after = await until(`the new session on top (list ${list.state}, ${list.items.length} items)`, async () => {
         const now = (await rows(a)).map((n) => n.row.sessionId);
         return now.length === before.length + 1 ? now : undefined;
       });
@@ -383,11 +419,20 @@ export function manageCases(mode: Mode): void {
       );
       await vscode.commands.executeCommand('workbench.view.explorer');
       await until('the view is hidden', () => !a.view.visible);
-      const hidden = lists();
-      clock.advance(10 * 60_000);
-      a.fresh.focused();
-      await new Promise((r) => setTimeout(r, 300));
-      assert.equal(lists(), hidden, 'nothing read while hidden');
+      // A read starts synchronously when the policy fires: count the calls.
+      let reads = 0;
+      const revalidate = list.revalidate.bind(list);
+      list.revalidate = () => {
+        reads++;
+        return revalidate();
+      };
+      try {
+        clock.advance(10 * 60_000);
+        a.fresh.focused();
+        assert.equal(reads, 0, 'nothing read while hidden');
+      } finally {
+        list.revalidate = revalidate;
+      }
     });
   });
 }
