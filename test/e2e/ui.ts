@@ -72,10 +72,11 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
     .filter({ has: page.locator('.label-name', { hasText: exactText(title) }) });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    // F1 can be lost while a webview that just opened takes the keyboard focus: press again.
     await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
     try {
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.fill(`>${title}`);
       await row.first().waitFor({ state: 'visible', timeout: 3_000 });
       break;
     } catch (e) {
