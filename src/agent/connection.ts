@@ -15,6 +15,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { Emitter, type Event } from '../base/event';
 import { Disposable, toDisposable } from '../base/lifecycle';
+import { signInMethods } from './auth';
 import { readFeatures, type AgentFeatures } from './capabilities';
 import { buildClientApp, type ClientHandlers } from './clientApp';
 import { AgentExited, AgentTimedOut, AuthRequired, Cancelled, ProtocolError, toTypedError } from './errors';
@@ -256,7 +257,8 @@ export class AgentConnection extends Disposable {
    */
   async authenticate(methodId: string, signal?: AbortSignal): Promise<void> {
     const method = this.features.authMethods.find((m) => m.id === methodId);
-    if (method && 'type' in method && method.type === 'terminal') {
+    // Also a method that names its terminal command in `_meta["terminal-auth"]`.
+    if (method && signInMethods([method])[0]?.kind === 'terminal') {
       throw new ProtocolError(
         this.config.name,
         methods.agent.authenticate,

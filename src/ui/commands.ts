@@ -64,10 +64,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const run = (id: string, fn: (...args: unknown[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
-        await fn(...args);
+        // What a command resolves with reaches its caller (tests, other commands).
+        return await fn(...args);
       } catch (e) {
         // The command is over; the message stays until the user dismisses it.
         void showError('ACP', e);
+        return undefined;
       }
     });
   return [
@@ -138,6 +140,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }),
     run('acp.showLog', () => deps.log.show(true)),
     run('acp.openAgentSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'acp.agents')),
-    run('acp.addAgent', () => addAgent()),
+    // A preset id (tests, links) skips the pick.
+    run('acp.addAgent', (presetId) => addAgent(typeof presetId === 'string' ? presetId : undefined)),
   ];
 }

@@ -197,7 +197,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     })
     .onRequest(methods.agent.session.list, ({ params }) => {
       refuseUnless('list', methods.agent.session.list);
-      requireAuth();
+      auth.require('list');
       return lister.list(params);
     })
     .onRequest(methods.agent.session.load, async ({ params, client, requestId }) => {

@@ -5,6 +5,7 @@ import { appendFileSync } from 'node:fs';
 import { buildAgent } from './agent';
 import { login } from './auth';
 import { type Command, parseCommand, type ServeOptions, USAGE, UsageError } from './options';
+import { seedDemo } from './demo/seed';
 import { seed } from './seed';
 import { SessionStore } from './store';
 import { Wire } from './wire';
@@ -76,6 +77,11 @@ function run(command: Command): void {
       process.stdout.write(
         `seeded ${result.sessions} sessions × ${o.turns} turns (${approx}${Math.round(result.updates * scale)} updates, ${approx}${((result.bytes * scale) / 1e6).toFixed(1)} MB of replay) over ${o.cwds.length} cwd(s) in ${o.store} in ${result.ms} ms\n`,
       );
+      return;
+    }
+    case 'demo': {
+      const world = seedDemo(command.options.root, command.options.now);
+      process.stdout.write(JSON.stringify(world) + '\n');
       return;
     }
     case 'serve':

@@ -49,6 +49,12 @@ export interface ServeOptions {
   authRequired: boolean;
   /** Offer a `type: "terminal"` auth method (`--login`); sign-in is a marker in the store. */
   authTerminal: boolean;
+  /**
+   * Offer, to every client, an agent-typed method whose command is in `_meta["terminal-auth"]`
+   * (`--auth-terminal-meta`), as Copilot CLI does: lists work signed out, sessions do not, and
+   * `authenticate` with it fails; the command signs in like the terminal method.
+   */
+  authTerminalMeta: boolean;
   /** Session methods fail with -32000 unless `ACP_REF_KEY` in the environment equals this. */
   authEnv?: string;
   /** Advertise `mcpCapabilities.http` / `.sse`. */
@@ -80,8 +86,18 @@ export interface SeedOptions {
   empty: number;
 }
 
+export interface DemoOptions {
+  /** Where the demo's folders, workspace file and store go. */
+  root: string;
+  /** The time the ages are counted back from (milliseconds); now by default. */
+  now?: number;
+}
+
 export type Command =
-  { kind: 'serve'; options: ServeOptions } | { kind: 'seed'; options: SeedOptions } | { kind: 'help' };
+  | { kind: 'serve'; options: ServeOptions }
+  | { kind: 'seed'; options: SeedOptions }
+  | { kind: 'demo'; options: DemoOptions }
+  | { kind: 'help' };
 
 export const USAGE = `acp-reference-agent: a scripted ACP agent over stdio for tests and demos.
 
@@ -89,6 +105,9 @@ export const USAGE = `acp-reference-agent: a scripted ACP agent over stdio for t
   node out/test/agent.js seed --store DIR --cwd ABS [--cwd ABS2 ...] --sessions N --turns M
                               [--title-style normal|null|long|multiline|hostile|mixed]
                               [--sidechains N] [--subagents N] [--empty N]
+  node out/test/agent.js demo --root ABS [--now ISO-TIME]
+                              the demo: two project folders, a workspace file naming both
+                              and a store of realistic sessions about them (prints JSON)
 
 Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --page-size N                 session/list page size, 1..5000 (default 50)
@@ -133,6 +152,10 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --auth-terminal               offer a terminal auth method (args ["--login"]) to clients that
                                 announce auth.terminal; session methods fail with -32000 until
                                 the store is signed in
+  --auth-terminal-meta          offer a method with no type whose command is in _meta["terminal-auth"]
+                                (this agent with --login), to every client, as Copilot CLI does;
+                                session/list works signed out, other session methods fail with
+                                -32000 until the store is signed in; authenticate with it fails
   --auth-env KEY                session methods fail with -32000 unless $ACP_REF_KEY equals KEY
   --mcp-http --mcp-sse          advertise mcpCapabilities.http / .sse
   --login                       mark the store signed in and exit 0 (the terminal method)
@@ -172,6 +195,9 @@ export function parseCommand(argv: string[], env: NodeJS.ProcessEnv): Command {
   // a test process that happens to carry them must not fail.
   if (argv[0] === 'seed') {
     return { kind: 'seed', options: parseSeed(argv.slice(1), env) };
+  }
+  if (argv[0] === 'demo') {
+    return { kind: 'demo', options: parseDemo(argv.slice(1)) };
   }
   return { kind: 'serve', options: parseServe([...argv, ...argsFromEnv(env)], env) };
 }
@@ -217,6 +243,7 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
     hideEmpty: false,
     authRequired: false,
     authTerminal: false,
+    authTerminalMeta: false,
     login: false,
     mcpHttp: false,
     mcpSse: false,
@@ -317,6 +344,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
       case '--auth-terminal':
         options.authTerminal = true;
         break;
+      case '--auth-terminal-meta':
+        options.authTerminalMeta = true;
+        break;
       case '--auth-env':
         options.authEnv = value();
         if (!options.authEnv) throw new UsageError('--auth-env needs a key');
@@ -392,4 +422,24 @@ function parseSeed(args: string[], env: NodeJS.ProcessEnv): SeedOptions {
   if (options.cwds.length === 0) throw new UsageError('seed needs at least one --cwd');
   options.store = store ?? defaultStore(env);
   return options;
+}
+
+function parseDemo(args: string[]): DemoOptions {
+  let root: string | undefined;
+  let now: number | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const value = args[++i];
+    if (arg === '--root') {
+      if (!value || !isAbsolute(value)) throw new UsageError('--root needs an absolute path');
+      root = value;
+    } else if (arg === '--now') {
+      now = value === undefined ? NaN : Date.parse(value);
+      if (!Number.isFinite(now)) throw new UsageError(`--now needs an ISO time, got ${value ?? 'nothing'}`);
+    } else {
+      throw new UsageError(`demo: unknown argument ${arg}`);
+    }
+  }
+  if (!root) throw new UsageError('demo needs --root');
+  return { root, ...(now !== undefined ? { now } : {}) };
 }

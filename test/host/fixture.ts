@@ -25,6 +25,11 @@ export interface FixtureOptions {
   agentId?: string;
   /** A second reference agent on the same store (several agents side by side). */
   secondAgent?: { id: string; name: string; agentArgs?: string[] };
+  /**
+   * The demo world of `npm start` instead of the folders above: two project folders in a
+   * workspace file and their realistic sessions (test/agent/demo), ages counted from now.
+   */
+  demo?: boolean;
 }
 
 /** What a run hands to the suites in the extension host (JSON file in ACP_TEST_CONTEXT). */
@@ -83,6 +88,16 @@ export function seedSessions(
   if (r.status !== 0) throw new Error(`seeding sessions failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
 }
 
+/** Writes the demo world under `root` with the reference agent's `demo` command. */
+function seedDemo(root: string): { folders: string[]; workspaceFile: string; sessions: number } {
+  const r = spawnSync(process.execPath, [agentScript(), 'demo', '--root', root], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`seeding the demo failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+  return JSON.parse(r.stdout) as { folders: string[]; workspaceFile: string; sessions: number };
+}
+
 /** The `acp.agents` entry for the reference agent. Absolute paths: code-server rebuilds PATH. */
 export function referenceAgent(id: string, storeDir: string, startedFile: string, extra: string[] = []) {
   return {
@@ -95,23 +110,31 @@ export function referenceAgent(id: string, storeDir: string, startedFile: string
 
 export function createFixture(options: FixtureOptions = {}): Fixture {
   // realpath: the extension compares a session's cwd with the folder path; /tmp may be a link.
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-fixture-')));
-  const names = options.folders ?? ['project'];
-  const folders = names.map((name) => {
-    const dir = join(root, name);
-    mkdirSync(join(dir, 'src'), { recursive: true });
-    writeFileSync(join(dir, 'README.md'), `# ${name}\n\nA folder for testing the ACP client.\n`);
-    writeFileSync(join(dir, 'src', 'main.ts'), `export const greeting = 'hello from ${name}';\n`);
-    return dir;
-  });
-  const storeDir = join(root, 'store');
-  mkdirSync(storeDir);
+  // The demo's paths show in its pictures: a short, plain folder name.
+  const root = realpathSync(mkdtempSync(join(tmpdir(), options.demo ? 'demo-' : 'acp-fixture-')));
   const startedFile = join(root, 'agent-started.txt');
-  const sessions = options.sessions ?? 5;
-  if (sessions > 0) seedSessions(storeDir, folders, sessions, options.turns ?? 3, options.seedArgs);
-
+  const storeDir = join(root, 'store');
+  let folders: string[];
   let workspaceFile: string | undefined;
-  if (folders.length > 1 || options.workspaceFile) {
+  let sessions = options.sessions ?? 5;
+  if (options.demo) {
+    const world = seedDemo(root);
+    folders = world.folders;
+    workspaceFile = world.workspaceFile;
+    sessions = world.sessions;
+  } else {
+    folders = (options.folders ?? ['project']).map((name) => {
+      const dir = join(root, name);
+      mkdirSync(join(dir, 'src'), { recursive: true });
+      writeFileSync(join(dir, 'README.md'), `# ${name}\n\nA folder for testing the ACP client.\n`);
+      writeFileSync(join(dir, 'src', 'main.ts'), `export const greeting = 'hello from ${name}';\n`);
+      return dir;
+    });
+    mkdirSync(storeDir);
+    if (sessions > 0) seedSessions(storeDir, folders, sessions, options.turns ?? 3, options.seedArgs);
+  }
+
+  if (!workspaceFile && (folders.length > 1 || options.workspaceFile)) {
     workspaceFile = join(root, 'test.code-workspace');
     writeFileSync(workspaceFile, JSON.stringify({ folders: folders.map((path) => ({ path })) }, null, 2));
   }
