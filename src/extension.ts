@@ -13,7 +13,15 @@ import { confirmModal } from './ui/messages';
 import { continueLastSession } from './ui/continueLast';
 import { currentPick, resumeSession } from './ui/resumePicker';
 import { SessionLists } from './sessions/sessionLists';
-import { SessionsTree } from './ui/sessionsTree';
+import { SessionsTree, type TreeNode } from './ui/sessionsTree';
+import { ChatStatuses } from './chat/status';
+import { SessionMarks } from './sessions/marks';
+import { currentArchivedPick } from './ui/archivedPicker';
+import { FreshLists } from './ui/freshness';
+import { defaultAskName, defaultAskRunning, type ManageDeps } from './ui/manageActions';
+import { registerManageCommands } from './ui/manageCommands';
+import { showNeedsInput } from './ui/needsInput';
+import { SessionDecor } from './ui/sessionDecor';
 import { SettingsService } from './ui/settings';
 import { registerAgentCommands } from './ui/agentCommands';
 import { secretLookup, signInEnvOf } from './ui/signIn';
@@ -36,6 +44,14 @@ export interface AcpTestApi {
   /** The open chat sessions, which the agents' requests reach. */
   readonly sessions: OpenSessions;
   readonly tree: SessionsTree;
+  readonly view: vscode.TreeView<TreeNode>;
+  /** Names, client-side archives, hide rules and the activity of open chats, as the views show them. */
+  readonly decor: SessionDecor;
+  /** What keeps the Sessions view fresh while visible. */
+  readonly fresh: FreshLists;
+  readonly currentArchivedPick: typeof currentArchivedPick;
+  /** Replaces the questions of Rename and of archiving a running chat (input boxes and modals cannot be answered from the API). */
+  setManagePrompts(prompts: Partial<Pick<ManageDeps, 'askName' | 'askRunning'>>): void;
   readonly currentPick: typeof currentPick;
   readonly statusBar: AgentStatusBar;
   /** The URI handler, for tests: code-server cannot open a `vscode://` link. */
@@ -122,10 +138,43 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     new McpSelector(log),
   );
   const library = new SessionLibrary(libraryService, log);
-  const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp, library);
-  const tree = new SessionsTree(agents, lists, chats);
-  const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
-  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log: channel, confirm: confirmModal };
+  // Names and client-side archives are per agent and session, the same in every window: global storage.
+  const marks = new SessionMarks(
+    { get: (key) => context.globalState.get(key), set: async (key, value) => context.globalState.update(key, value) },
+    { logger: log },
+  );
+  const statuses = new ChatStatuses();
+  const chats = new ChatPanels(
+    agents,
+    sessions,
+    context.extensionUri,
+    context.workspaceState,
+    log,
+    mcp,
+    {
+      statuses,
+      marks,
+    },
+    library,
+  );
+  const decor = new SessionDecor(marks, statuses, settings, chats);
+  const tree = new SessionsTree(agents, lists, chats, decor);
+  const view = vscode.window.createTreeView('acp.sessions', {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    canSelectMany: true,
+  });
+  const fresh = new FreshLists(view, tree);
+  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log: channel, fresh, confirm: confirmModal };
+  const manage: ManageDeps = {
+    agents,
+    lists,
+    chats,
+    decor,
+    mcpServers: mcp,
+    askName: defaultAskName,
+    askRunning: defaultAskRunning,
+  };
   const statusBar = new AgentStatusBar(agents);
   const contextKeys = new AgentContextKeys(agents);
   context.subscriptions.push(
@@ -138,9 +187,16 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     chats,
     tree,
     view,
+    marks,
+    statuses,
+    decor,
+    fresh,
+    showNeedsInput(statuses, view, statusBar),
+    ...registerManageCommands(manage),
     settings.onDidChange(applySettings),
     sessions.onDidCreateSession((session) => {
       const id = session.sessionId;
+      if (id) decor.markCreated(session.target.agentId, id);
       if (id)
         lists.addCreated(session.target.agentId, {
           sessionId: id,
@@ -155,7 +211,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
-      resumeSession({ agents, lists, chats: chats, settings, library: () => libraryService.get() }),
+      resumeSession({ agents, lists, chats, settings, decor, library: () => libraryService.get() }),
     ),
     ...registerLibraryCommands({
       agents,
@@ -169,7 +225,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     }),
     vscode.commands.registerCommand('acp.continueLastSession', () =>
-      continueLastSession({ agents, lists, chats: chats, settings }),
+      continueLastSession({ agents, lists, chats, settings, decor }),
     ),
     { dispose: () => void agents.stopAll() },
     library,
@@ -184,6 +240,11 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     chats,
     sessions,
     tree,
+    view,
+    decor,
+    fresh,
+    currentArchivedPick,
+    setManagePrompts: (prompts) => Object.assign(manage, prompts),
     currentPick,
     statusBar,
     handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),

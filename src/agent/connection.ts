@@ -27,12 +27,13 @@ import { AgentProcess } from './process';
 import { Redactor, redactingLogger } from './redact';
 import { DEFAULT_TIMEOUTS, delay, type Timeouts } from './timeouts';
 import { UpdateRouter } from './router';
-import type { AgentConfig, ListPage } from './types';
+import type { AgentConfig, ListPage, ListParams } from './types';
 import {
   validateConfigOptionResult,
   validateListResult,
   validateNewSessionResult,
   validateSetupResult,
+  type Note,
 } from './validate';
 import { WireCounter, wireStream, type WireStats } from './wireTap';
 
@@ -183,7 +184,8 @@ export class AgentConnection extends Disposable {
     });
     logger.info(
       `initialized in ${Date.now() - started} ms: ${features.agentName ?? config.name} ${features.agentVersion ?? ''} (pid ${proc.pid}) — ` +
-        `load ${features.load}, list ${features.list}, resume ${features.resume}, close ${features.close}, delete ${features.delete}`,
+        `load ${features.load}, list ${features.list}, resume ${features.resume}, close ${features.close}, delete ${features.delete}, ` +
+        `title ${features.title}, archive ${features.archive}, fork ${features.fork}`,
     );
     return connection;
   }
@@ -274,9 +276,21 @@ export class AgentConnection extends Disposable {
     await this.call(methods.agent.logout, {}, { timeoutMs: this.timeouts.other });
   }
 
-  /** One page of `session/list`, checked field by field. */
-  async listSessions(params: { cwd?: string; cursor?: string }, signal?: AbortSignal): Promise<ListPage> {
-    const result = await this.call<unknown>(methods.agent.session.list, params, {
+  /**
+   * One page of `session/list`, checked field by field. `archived` goes out only to an agent
+   * that advertises it ("Only send this when the Agent advertises" it); asking any other for
+   * archived sessions is refused here.
+   */
+  async listSessions(params: ListParams, signal?: AbortSignal): Promise<ListPage> {
+    const { archived, ...rest } = params;
+    if (archived !== undefined && archived !== 'exclude' && !this.features.archive)
+      throw new ProtocolError(
+        this.config.name,
+        methods.agent.session.list,
+        'This agent cannot list archived sessions.',
+      );
+    const sent = archived !== undefined && this.features.archive ? params : rest;
+    const result = await this.call<unknown>(methods.agent.session.list, sent, {
       timeoutMs: this.timeouts.list,
       signal,
     });
@@ -291,9 +305,7 @@ export class AgentConnection extends Disposable {
       timeoutMs: this.timeouts.newSession,
       signal,
     });
-    return this.checked(methods.agent.session.new, () =>
-      validateNewSessionResult(result, this.note(methods.agent.session.new)),
-    );
+    return this.validated(methods.agent.session.new, (note) => validateNewSessionResult(result, note));
   }
 
   /** Register the session with `router` before calling: updates may precede the response. */
@@ -303,13 +315,8 @@ export class AgentConnection extends Disposable {
       signal,
       idleFor: params.sessionId,
     });
-    return this.checked(methods.agent.session.load, () =>
-      validateSetupResult<LoadSessionResponse>(
-        methods.agent.session.load,
-        result,
-        this.note(methods.agent.session.load),
-      ),
-    );
+    const method = methods.agent.session.load;
+    return this.validated(method, (note) => validateSetupResult<LoadSessionResponse>(method, result, note));
   }
 
   async resumeSession(params: ResumeSessionRequest, signal?: AbortSignal): Promise<ResumeSessionResponse> {
@@ -318,13 +325,8 @@ export class AgentConnection extends Disposable {
       signal,
       idleFor: params.sessionId,
     });
-    return this.checked(methods.agent.session.resume, () =>
-      validateSetupResult<ResumeSessionResponse>(
-        methods.agent.session.resume,
-        result,
-        this.note(methods.agent.session.resume),
-      ),
-    );
+    const method = methods.agent.session.resume;
+    return this.validated(method, (note) => validateSetupResult<ResumeSessionResponse>(method, result, note));
   }
 
   /** No timeout: a turn can run for as long as the agent works; the user cancels. */
@@ -367,7 +369,12 @@ export class AgentConnection extends Disposable {
     const params: SetSessionConfigOptionRequest =
       typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
     const result = await this.call<unknown>(method, params, { timeoutMs: this.timeouts.other });
-    return this.checked(method, () => validateConfigOptionResult(result, this.note(method)));
+    return this.validated(method, (note) => validateConfigOptionResult(result, note));
+  }
+
+  /** Checks a result as the calls here do: a wrong shape is a `ProtocolError`, notes go to the log. */
+  validated<T>(method: string, check: (note: Note) => T): T {
+    return this.checked(method, () => check(this.note(method)));
   }
 
   /** Where the checks say what they dropped from a result. */

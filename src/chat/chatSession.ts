@@ -120,6 +120,11 @@ export class ChatSession extends Disposable {
     return this.prompting !== undefined;
   }
 
+  /** Permissions and elicitations waiting for the user. */
+  get pendingRequests(): number {
+    return this.permissions.size + this.elicitations.size;
+  }
+
   /** Attaches the session (see {@link SessionAttachment.attach}). */
   attach(mode: OpenMode | 'new' = 'auto'): Promise<void> {
     return this.attachment.attach(mode);

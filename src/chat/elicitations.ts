@@ -33,6 +33,11 @@ export class Elicitations implements IDisposable {
 
   constructor(private readonly thread: Thread) {}
 
+  /** How many wait for the user. */
+  get size(): number {
+    return this.pending.size;
+  }
+
   /** Shows the card and resolves with the user's answer (or "cancel" when the agent aborts the request). */
   request(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
     const mode = params.mode;

@@ -3,7 +3,7 @@
  * renders. Plain TypeScript with an event, so it is tested in Node and the panel only
  * translates its changes (Zed's `acp_thread` keeps the same split).
  */
-import type { ContentBlock, PermissionOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import type {
@@ -25,20 +25,12 @@ import { Compactions } from './compaction';
 import { parseSessionUpdate } from './parseUpdate';
 import { cloneEntry, ThreadChanges } from './threadChanges';
 import { applyMetaUpdate, isMetaUpdate } from './threadMeta';
-import { isOpenStatus, mergeToolUpdate, newToolEntry, type ToolFields } from './toolCalls';
+import { isOpenStatus, mergeToolUpdate, newToolEntry, type PermissionRequestView, type ToolFields } from './toolCalls';
 
 /** What the thread needs from its owner. */
 export interface ThreadOptions {
   /** Receives one line per skipped update (the reason, never the update's content). */
   log?: (message: string) => void;
-}
-
-/** A permission request as the controller hands it to the thread. */
-export interface PermissionRequestView {
-  requestId: string;
-  toolCallId: string;
-  title: string;
-  options: PermissionOption[];
 }
 
 /**

@@ -130,6 +130,8 @@ export type ThreadStatus =
 /** Session-wide state beside the entries. */
 export interface ThreadMeta {
   title?: string;
+  /** The name the user gave the session: shown instead of the title, which stays the agent's. */
+  name?: string;
   commands: AvailableCommand[];
   modes?: SessionModeState;
   configOptions: SessionConfigOption[];

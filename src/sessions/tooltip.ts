@@ -20,12 +20,18 @@ function safe(raw: string, max: number): string {
 }
 
 /**
- * The Markdown tooltip of a session row: title, id, folder and cwd, updated time (absolute,
- * locale and ISO), and up to five primitive `_meta` values. Everything the agent sent is
- * hostile input and is escaped.
+ * The Markdown tooltip of a session row: title (or the name the user gave it), sentences of
+ * ours (how the agent knows a named session, what an open chat is doing), id, folder and
+ * cwd, updated time (absolute, locale and ISO), and up to five primitive `_meta` values.
+ * Everything the agent sent is hostile input and is escaped.
  */
-export function tooltipMarkdown(row: SessionRow, folderLabel: string): string {
-  const lines = [`**${escapeMarkdown(row.label)}**`];
+export function tooltipMarkdown(
+  row: SessionRow,
+  folderLabel: string,
+  shown: { label?: string; notes?: readonly string[] } = {},
+): string {
+  const lines = [`**${escapeMarkdown(shown.label ?? row.label)}**`];
+  for (const note of shown.notes ?? []) lines.push(safe(note, 2 * MAX_PATH));
   lines.push(`Session ID: ${safe(row.sessionId, MAX_PATH)}`);
   lines.push(`Folder: ${safe(folderLabel, MAX_PATH)}`);
   lines.push(`Working directory: ${safe(row.cwd, MAX_PATH)}`);

@@ -246,7 +246,8 @@ export class ChatPanel extends Disposable {
 
   private updateTitle(): void {
     if (this.gone) return;
-    const raw = this.session.thread.meta.title;
+    const meta = this.session.thread.meta;
+    const raw = meta.name ?? meta.title;
     const id = this.session.sessionId;
     const title = raw ? sanitizeText(raw, 60) : id ? `Session ${id.slice(0, 8)}` : 'New session';
     if (this.panel.title !== title) this.panel.title = title;

@@ -9,7 +9,10 @@ import { ChatSession } from '../chat/chatSession';
 import type { OpenSessions, SessionKey } from '../chat/openSessions';
 import type { ChatTarget, OpenMode } from '../chat/target';
 import { readPanelTarget } from '../protocol/panelTarget';
+import type { ChatStatuses } from '../chat/status';
+import type { SessionMarks } from '../sessions/marks';
 import { CHAT_VIEW_TYPE, ChatPanel, chatWebviewOptions } from './chatPanel';
+import { ChatWatch } from './chatWatch';
 import { DiffContents } from './diffContents';
 import { describeError } from './errorText';
 import { noSuchAgent } from './messages';
@@ -36,7 +39,8 @@ export class ChatPanels extends Disposable implements OpenChats {
     private readonly extensionUri: vscode.Uri,
     private readonly state: vscode.Memento,
     logger: Logger,
-    mcpServers: ChatDeps['mcpServers'] = () => [],
+    mcpServers: ChatDeps['mcpServers'],
+    private readonly watch: { statuses: ChatStatuses; marks: SessionMarks },
     private readonly library?: SessionLibrary,
   ) {
     super();
@@ -66,13 +70,13 @@ export class ChatPanels extends Disposable implements OpenChats {
     return session && this.panels.get(session);
   }
 
-  /** The chat panel in front, if a chat is the active editor. */
-  get active(): ChatPanel | undefined {
-    return this.all.find((p) => p.panel.active);
-  }
-
   get all(): ChatPanel[] {
     return this.sessions.all.flatMap((s) => this.panels.get(s) ?? []);
+  }
+
+  /** The chat the user is in: its panel is the active editor (also while the palette is open over it). */
+  get active(): ChatPanel | undefined {
+    return this.all.find((c) => c.panel.active);
   }
 
   /** Opens (or reveals) the chat of a session, attaching it as `mode` says. */
@@ -144,6 +148,7 @@ export class ChatPanels extends Disposable implements OpenChats {
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
     const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger);
+    chat.register(new ChatWatch(session, panel, this.watch.statuses, this.watch.marks));
     this.panels.set(session, chat);
     this.sessions.add(session);
     const recording = this.library?.record(session);

@@ -19,6 +19,8 @@ export interface CommandDeps {
   view?: vscode.TreeView<TreeNode>;
   settings: SettingsService;
   log: vscode.LogOutputChannel;
+  /** Keeps the view fresh; told when the user's Refresh read everything. */
+  fresh?: { refreshed(): void };
   /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
   confirm: Confirm;
 }
@@ -116,6 +118,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       if (n?.type === 'state') return n.list.retry();
     }),
     run('acp.refreshSessions', async () => {
+      deps.fresh?.refreshed();
       await Promise.all(lists.all().map((l) => l.refresh()));
       deps.tree.refreshAll();
     }),

@@ -26,7 +26,8 @@ export function canLogout(host: AgentHost): boolean {
 
 /**
  * The keys that decide which agent actions menus offer: `acp.noAgents` (nothing configured,
- * only Add Agent makes sense) and `acp.canLogout` (some agent can sign out now).
+ * only Add Agent makes sense), `acp.canLogout` (some agent can sign out now) and
+ * `acp.canFork` (some running agent advertises `sessionCapabilities.fork`).
  */
 export class AgentContextKeys extends Disposable {
   constructor(private readonly agents: AgentRegistry) {
@@ -40,5 +41,9 @@ export class AgentContextKeys extends Disposable {
     const all = this.agents.all;
     setContext('acp.noAgents', all.length === 0);
     setContext('acp.canLogout', all.some(canLogout));
+    setContext(
+      'acp.canFork',
+      all.some((h) => h.connection?.features.fork === true),
+    );
   }
 }

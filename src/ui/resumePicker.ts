@@ -7,14 +7,21 @@ import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import type { SessionLists } from '../sessions/sessionLists';
 import { stateRows } from '../sessions/stateRows';
-import { relativeTime } from '../sessions/time';
-import { sanitizeText, shortId } from '../sessions/title';
+import { sanitizeText } from '../sessions/title';
 import type { Library } from '../library/library';
-import { toRow } from '../sessions/rows';
 import { pickFolder } from './agentPicker';
 import { ContentSearch, hitKey } from './contentSearch';
+import {
+  hideHiddenButton,
+  resumeButton,
+  sessionItem,
+  showHiddenButton,
+  withContentHits,
+  type SessionPick,
+} from './resumeItems';
 import type { ChatPanels } from './chatPanels';
 import { describeError } from './errorText';
+import type { SessionDecor } from './sessionDecor';
 import { folderPath } from './sessionsTree';
 import type { SettingsService } from './settings';
 
@@ -25,22 +32,6 @@ const FIRST_ROWS = 200;
 /** The shortest time between two renders while pages arrive. */
 const RENDER_EVERY_MS = 250;
 
-interface SessionPick extends vscode.QuickPickItem {
-  readonly kind?: undefined;
-  readonly row?: SessionRow;
-  readonly host?: AgentHost;
-  readonly action?: 'new' | 'more' | 'retry' | 'signIn';
-}
-
-const resumeButton: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('debug-continue'),
-  tooltip: 'Resume (no history)',
-};
-const historyButton: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('history'),
-  tooltip: 'Open with history',
-};
-
 export interface ResumeDeps {
   agents: AgentRegistry;
   lists: SessionLists;
@@ -48,6 +39,7 @@ export interface ResumeDeps {
   settings: SettingsService;
   /** The session library, whose kept sessions are searched by content (absent or off: titles only). */
   library?: () => Library | undefined;
+  decor: SessionDecor;
 }
 
 /** What the open QuickPick exposes to tests (item buttons cannot be clicked from the API). */
@@ -58,6 +50,8 @@ export interface OpenPick {
   type(value: string): void;
   /** Resolves when background paging has stopped. */
   readonly settled: Promise<void>;
+  /** The title bar's button: shows or hides the rows `acp.sessions.hide` leaves out. */
+  toggleHidden(): void;
 }
 
 let current: OpenPick | undefined;
@@ -103,6 +97,10 @@ export class ResumePicker implements OpenPick {
   private readonly subscriptions: IDisposable[];
   /** What typed words find in the text of kept sessions. */
   private readonly content: ContentSearch;
+  /** The rows the hide rules leave out show too (the title bar's eye button). */
+  private showHidden: boolean;
+  private hiddenNote = '';
+  private searchableNote = '';
 
   constructor(
     private readonly deps: ResumeDeps,
@@ -125,8 +123,11 @@ export class ResumePicker implements OpenPick {
     this.content = new ContentSearch(deps.library ?? (() => undefined), this.cwd, () => {
       if (!this.stopped) this.render();
     });
+    this.showHidden = deps.decor.showHidden;
     this.subscriptions = [
       ...this.lists.map(({ list }) => list.onDidChange(() => this.scheduleRender())),
+      deps.decor.onDidChange(() => this.scheduleRender()),
+      qp.onDidTriggerButton(() => this.toggleHidden()),
       qp.onDidChangeValue(() => this.valueChanged()),
       qp.onDidAccept(() => this.accept()),
       qp.onDidTriggerItemButton(({ item, button }) => this.open(item, button === resumeButton ? 'resume' : 'load')),
@@ -142,6 +143,11 @@ export class ResumePicker implements OpenPick {
   trigger(sessionId: string, button: 'resume' | 'history'): void {
     const item = this.quickPick.items.find((i) => i.row?.sessionId === sessionId);
     if (item) this.open(item, button === 'resume' ? 'resume' : 'load');
+  }
+
+  toggleHidden(): void {
+    this.showHidden = !this.showHidden;
+    this.render();
   }
 
   type(value: string): void {
@@ -161,18 +167,11 @@ export class ResumePicker implements OpenPick {
 
   private toItem(row: SessionRow, host: AgentHost): SessionPick {
     const key = `${host.config.id}\u0000${row.sessionId}`;
+    const activity = this.deps.decor.activity(host.config.id, row.sessionId);
     let item = this.itemsById.get(key);
-    if (!item || item.row !== row) {
-      const f = host.connection?.features;
-      const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
-      item = {
-        label: row.label,
-        description: [time, this.several ? host.config.name : ''].filter(Boolean).join(' · '),
-        detail: `${shortId(row.sessionId)} · ${sanitizeText(row.cwd, 300)}`,
-        row,
-        host,
-        buttons: [...(f?.resume ? [resumeButton] : []), ...(f?.load !== false ? [historyButton] : [])],
-      };
+    const shown = this.deps.decor.name(host.config.id, row);
+    if (!item || item.row !== row || item.label !== shown.label || item.activity !== activity) {
+      item = sessionItem(row, host, shown, activity, this.several);
       this.itemsById.set(key, item);
     }
     return item;
@@ -198,9 +197,22 @@ export class ResumePicker implements OpenPick {
       clearTimeout(this.renderTimer);
       this.renderTimer = undefined;
     }
-    const rows = this.lists.flatMap(({ host, list }) => list.items.map((row) => ({ row, host })));
+    let hidden = 0;
+    const rows = this.lists.flatMap(({ host, list }) => {
+      const visible = this.deps.decor.visible(list, this.showHidden);
+      hidden += visible.hidden;
+      return visible.rows.map((row) => ({ row, host }));
+    });
+    qp.buttons = hidden > 0 || this.showHidden ? [this.showHidden ? hideHiddenButton : showHiddenButton] : [];
+    this.hiddenNote = hidden > 0 ? ` (${hidden} hidden${this.showHidden ? ', shown' : ''})` : '';
+    this.showTitle();
     const hostOf = new Map(rows.map((r) => [r.row, r.host]));
-    const sorted = this.withContentHits(sortByUpdatedAt(rows.map((r) => r.row)), hostOf);
+    const sorted = withContentHits(
+      this.content.hits,
+      sortByUpdatedAt(rows.map((r) => r.row)),
+      hostOf,
+      (agentId) => this.lists.find(({ host }) => host.config.id === agentId)?.host,
+    );
     const prefixHits = new Set(matchIdPrefix(sorted, qp.value).map((r) => r.sessionId));
     const items: SessionPick[] = sorted.slice(0, first).map((row) => {
       const host = hostOf.get(row)!;
@@ -274,34 +286,6 @@ export class ResumePicker implements OpenPick {
     }
   }
 
-  /**
-   * The rows with what content search found put first, in its order (every word, then recency);
-   * a kept session the lists have not paged to yet still shows, as the library knows it.
-   */
-  private withContentHits(sorted: SessionRow[], hostOf: Map<SessionRow, AgentHost>): SessionRow[] {
-    const hits = this.content.hits;
-    if (!hits.length) return sorted;
-    const byKey = new Map(sorted.map((row) => [hitKey(hostOf.get(row)!.config.id, row.sessionId), row]));
-    const first: SessionRow[] = [];
-    for (const hit of hits) {
-      const host = this.lists.find(({ host }) => host.config.id === hit.agentId)?.host;
-      if (!host) continue;
-      let row = byKey.get(hitKey(hit.agentId, hit.sessionId));
-      if (!row) {
-        row = toRow({
-          sessionId: hit.sessionId,
-          cwd: hit.cwd,
-          title: hit.title ?? null,
-          updatedAt: hit.updatedAt ?? null,
-        });
-        hostOf.set(row, host);
-      }
-      first.push(row);
-    }
-    const taken = new Set(first);
-    return [...first, ...sorted.filter((row) => !taken.has(row))];
-  }
-
   /** Says in the title how many of the folder's listed sessions are searchable by content. */
   private async countSearchable(): Promise<void> {
     const listed = new Set(
@@ -309,7 +293,13 @@ export class ResumePicker implements OpenPick {
     );
     const n = await this.content.searchable(listed);
     if (n === undefined || this.stopped) return;
-    this.quickPick.title = `Resume Session — ${this.folder.name} · ${n} of ${listed.size} searchable by content`;
+    this.searchableNote = ` · ${n} of ${listed.size} searchable by content`;
+    this.showTitle();
+  }
+
+  /** The folder, how many rows the hide rules leave out, and how many sessions are searchable by content. */
+  private showTitle(): void {
+    this.quickPick.title = `Resume Session — ${this.folder.name}${this.hiddenNote}${this.searchableNote}`;
   }
 
   /** A typed id prefix that matches no row yet. */

@@ -7,10 +7,11 @@ import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import type { SessionLists } from '../sessions/sessionLists';
 import { stateRows } from '../sessions/stateRows';
-import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
 import { describeError } from './errorText';
 import { canLogout, setContext } from './contextKeys';
+import type { SessionDecor } from './sessionDecor';
+import { sessionItem, sessionNotes } from './sessionItems';
 import { stateItem, type StateKind } from './stateItems';
 
 /** A workspace folder (only shown when the window has several). */
@@ -41,7 +42,7 @@ export interface StateNode {
   readonly host: AgentHost;
   readonly folder: vscode.WorkspaceFolder;
   readonly label: string;
-  /** Why, in full (the row's tooltip). */
+  /** Why, in full (the row's tooltip); for `hidden`, whether the hidden rows show. */
   readonly detail?: string;
 }
 export type TreeNode = FolderNode | AgentNode | SessionNode | StateNode;
@@ -75,13 +76,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   readonly onDidChangeTreeData = this.changeEmitter.event;
   /** Session nodes per list, by id, so a row change fires the same object the tree holds. */
   private readonly nodes = new WeakMap<SessionList, Map<string, SessionNode>>();
-  private readonly parents = new WeakMap<SessionList, TreeNode | undefined>();
+  private readonly parents = new Map<SessionList, TreeNode | undefined>();
   private pendingFull = false;
 
   constructor(
     private readonly agents: AgentRegistry,
     private readonly lists: SessionLists,
     private readonly chats: OpenChats,
+    private readonly decor: SessionDecor,
   ) {
     super();
     this.register(
@@ -105,14 +107,9 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       }),
     );
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refreshAll()));
-    this.register(
-      chats.onDidChangeOpen(({ agentId, sessionId }) => {
-        for (const list of lists.listsOf(agentId)) {
-          const node = this.nodes.get(list)?.get(sessionId);
-          if (node) this.changeEmitter.fire(node);
-        }
-      }),
-    );
+    // Opening or closing a chat, a name, an archive or an activity can change which rows show.
+    this.register(chats.onDidChangeOpen(({ agentId }) => this.fireAgent(agentId)));
+    this.register(decor.onDidChange(({ agentId }) => (agentId ? this.fireAgent(agentId) : this.refreshAll())));
     this.useClock(systemClock);
   }
 
@@ -133,6 +130,17 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       this.pendingFull = false;
       this.changeEmitter.fire(undefined);
     });
+  }
+
+  /** The lists the view has shown, each with the node it hangs under (none: the root). */
+  shownLists(): { list: SessionList; parent: TreeNode | undefined }[] {
+    const live = new Set(this.lists.all());
+    for (const list of this.parents.keys()) if (!live.has(list)) this.parents.delete(list);
+    return [...this.parents].map(([list, parent]) => ({ list, parent }));
+  }
+
+  private fireAgent(agentId: string): void {
+    for (const list of this.lists.listsOf(agentId)) this.fireList(list);
   }
 
   private fireList(list: SessionList): void {
@@ -217,12 +225,17 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     }
     const nodes = this.nodesOf(list);
     const seen = new Set<string>();
-    for (const row of list.items) {
+    const visible = this.decor.visible(list);
+    for (const row of visible.rows) {
       const node = this.nodeOf(nodes, list, host, folder, row);
       seen.add(row.sessionId);
       out.push(node);
     }
     for (const id of nodes.keys()) if (!seen.has(id)) nodes.delete(id);
+    if (visible.hidden > 0) {
+      const how = this.decor.showHidden ? 'Hide' : 'Show';
+      out.push(state('hidden', `${visible.hidden} hidden — ${how}`, this.decor.showHidden ? 'shown' : 'hidden'));
+    }
     for (const row of rows) {
       if (row.kind === 'notice') out.push(state('notice', row.text));
       else if (row.kind === 'loading') out.push(state('loading', row.more ? 'Loading more…' : 'Loading sessions…'));
@@ -305,7 +318,9 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   /** The session row's Markdown tooltip, when the pointer rests on it. */
   resolveTreeItem(item: vscode.TreeItem, element: TreeNode): vscode.TreeItem {
     if (element.type === 'session' && item.tooltip === undefined) {
-      const tooltip = new vscode.MarkdownString(tooltipMarkdown(element.row, element.folder.name));
+      const tooltip = new vscode.MarkdownString(
+        tooltipMarkdown(element.row, element.folder.name, sessionNotes(element, this.decor)),
+      );
       tooltip.isTrusted = false;
       tooltip.supportHtml = false;
       item.tooltip = tooltip;
@@ -314,25 +329,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   private sessionItem(node: SessionNode): vscode.TreeItem {
-    const { row, host } = node;
-    const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `session:${node.list.folder}:${host.config.id}:${row.sessionId}`;
-    if (row.updatedAtMs !== undefined) item.description = relativeTime(row.updatedAtMs, this.clock.now());
-    // The tooltip is built on hover (resolveTreeItem), not for every row of every refresh.
-    const open = this.chats.isOpen(host.config.id, row.sessionId);
-    item.iconPath = new vscode.ThemeIcon(open ? 'comment-discussion' : 'comment');
-    const f = host.connection?.features;
-    item.contextValue = [
-      'session',
-      f?.load !== false ? 'load' : '',
-      f?.resume ? 'resume' : '',
-      f?.delete ? 'delete' : '',
-      open ? 'open' : '',
-    ]
-      .filter(Boolean)
-      .join('.');
-    item.command = { command: 'acp.openSession', title: 'Open', arguments: [node] };
-    return item;
+    return sessionItem(node, this.decor, this.chats.isOpen(node.host.config.id, node.row.sessionId), this.clock.now());
   }
 }
 

@@ -5,6 +5,7 @@ import { parseMcpServers } from '../agent/mcp';
 import type { AgentConfig } from '../agent/types';
 import type { TraceLevel } from '../agent/log';
 import type { OpenMode } from '../chat/target';
+import { compileHideRules, type HideRules } from '../sessions/hide';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 
@@ -21,6 +22,8 @@ export interface Settings {
   readonly confirmWritesTo: readonly string[];
   /** `acp.library.enabled` and `acp.library.maxSizeMB` (in bytes). */
   readonly library: { readonly enabled: boolean; readonly maxBytes: number };
+  /** `acp.sessions.hide`, compiled; `hide.errors` say what could not be used. */
+  readonly hide: HideRules;
 }
 
 /** The library's size bounds, in MB (the setting's schema says the same). */
@@ -37,15 +40,21 @@ function read(): Settings {
     typeof mb === 'number' && Number.isFinite(mb)
       ? Math.min(LIBRARY_MB.max, Math.max(LIBRARY_MB.min, mb))
       : LIBRARY_MB.default;
+  const hide = compileHideRules(c.get('sessions.hide'));
   return {
     agents,
-    problems: [...problems, ...mcp.problems.map((message) => ({ index: -1, message }))],
+    problems: [
+      ...problems,
+      ...mcp.problems.map((message) => ({ index: -1, message })),
+      ...hide.errors.map((message) => ({ index: -1, message })),
+    ],
     mcpServers: mcp.servers,
     defaultAgent: c.get<string>('defaultAgent') ?? '',
     openMode: openMode === 'load' || openMode === 'resume' ? openMode : 'auto',
     trace: trace === 'messages' || trace === 'verbose' ? trace : 'off',
     confirmWritesTo: stringList(c.get('confirmWritesTo')),
     library: { enabled: c.get<boolean>('library.enabled') !== false, maxBytes: Math.round(maxMB * 1024 * 1024) },
+    hide,
   };
 }
 

@@ -24,9 +24,11 @@ export class Header {
       : caps.history === 'new'
         ? 'New session'
         : `Untitled session · ${caps.sessionId.slice(0, 8)}`;
-    const title = model.meta.title?.trim() || fallback;
+    const agentTitle = model.meta.title?.trim() || fallback;
+    const title = model.meta.name?.trim() || agentTitle;
     this.title.textContent = title;
-    this.title.title = title;
+    // A name the user gave: the agent still knows the session by its own title.
+    this.title.title = title === agentTitle ? title : `${title}\nThe agent knows it as “${agentTitle}”.`;
     this.subtitle.textContent = caps ? [caps.agentName, caps.cwd].filter(Boolean).join(' · ') : '';
   }
 }

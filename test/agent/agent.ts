@@ -1,6 +1,8 @@
 // The reference agent's ACP methods on the SDK's AgentApp. State that must outlive the process
 // lives in the store; what a real agent keeps per open session (mode, model, MCP servers, the
-// running turn) lives here.
+// running turn) lives here. It is built on the SDK's unstable entry, as agents that serve
+// session/fork, set_title and archive are: one entry for the whole app, so the stable methods
+// are parsed by the same schema as the unstable ones (the migration guide's rule).
 import { existsSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import {
@@ -17,9 +19,10 @@ import {
   type SessionConfigOption,
   type SessionModeState,
   type SessionUpdate,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
 import { AuthState } from './auth';
 import { SessionLister } from './list';
+import { addManagement } from './manage';
 import type { Capability, ServeOptions } from './options';
 import { reply, sleep, TurnCancelled, type TurnContext } from './replies';
 import { newSessionId } from './seed';
@@ -148,10 +151,17 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       ...(supports('close') ? { close: {} } : {}),
       ...(supports('delete') ? { delete: {} } : {}),
       ...(supports('additionalDirectories') ? { additionalDirectories: {} } : {}),
+      ...(supports('title') ? { title: {} } : {}),
+      ...(supports('archive') ? { archive: {} } : {}),
+      ...(supports('fork') ? { fork: {} } : {}),
     },
   });
+  const closeLive = (sessionId: string) => {
+    live.get(sessionId)?.turn?.abort();
+    live.delete(sessionId);
+  };
 
-  return agent({ name: 'acp-reference-agent' })
+  const app = agent({ name: 'acp-reference-agent' })
     .onRequest(methods.agent.initialize, ({ params }) => {
       clientCapabilities = params.clientCapabilities;
       return {
@@ -247,16 +257,13 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     })
     .onRequest(methods.agent.session.close, ({ params }) => {
       refuseUnless('close', methods.agent.session.close);
-      const session = live.get(params.sessionId);
-      session?.turn?.abort();
-      live.delete(params.sessionId);
+      closeLive(params.sessionId);
       return {};
     })
     .onRequest(methods.agent.session.delete, ({ params }) => {
       refuseUnless('delete', methods.agent.session.delete);
       requireAuth();
-      live.get(params.sessionId)?.turn?.abort();
-      live.delete(params.sessionId);
+      closeLive(params.sessionId);
       if (!store.delete(params.sessionId)) throw unknownSession(params.sessionId);
       return {};
     })
@@ -350,4 +357,23 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       live.get(params.sessionId)?.turn?.abort();
     });
+  return addManagement(app, {
+    store,
+    refuseUnless,
+    requireStored,
+    close: closeLive,
+    notify,
+    openFork: (sessionId, mcpServers, dirs) => {
+      echoMcp(mcpServers);
+      const session: LiveSession = {
+        modeId: 'code',
+        model: models[0].value,
+        thinking: false,
+        mcpServers: mcpServers ?? [],
+        additionalDirectories: dirs,
+      };
+      live.set(sessionId, session);
+      return { modes: modeState(session), configOptions: configOptions(session) };
+    },
+  });
 }

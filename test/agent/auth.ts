@@ -3,7 +3,7 @@
 // which leaves a marker in the store), and a key read from the environment.
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AuthMethod, type ClientCapabilities, RequestError } from '@agentclientprotocol/sdk';
+import { type AuthMethod, type ClientCapabilities, RequestError } from '@agentclientprotocol/sdk/unstable';
 import type { ServeOptions } from './options';
 
 export const AGENT_METHOD_ID = 'reference-login';

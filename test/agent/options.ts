@@ -7,7 +7,8 @@ import { isAbsolute, join } from 'node:path';
 export type TitleOverride = 'null' | 'empty' | 'long' | 'multiline' | 'hostile';
 export type TitleStyle = 'normal' | 'null' | 'long' | 'multiline' | 'hostile' | 'mixed';
 export type InvalidCursorCode = -32602 | -32603 | 'restart';
-export type Capability = 'load' | 'list' | 'resume' | 'close' | 'delete' | 'additionalDirectories';
+export type Capability =
+  'load' | 'list' | 'resume' | 'close' | 'delete' | 'additionalDirectories' | 'title' | 'archive' | 'fork';
 export const garbageKinds = [
   'not-json',
   'not-jsonrpc',
@@ -92,6 +93,12 @@ export interface SeedOptions {
   sessions: number;
   turns: number;
   titleStyle: TitleStyle;
+  /** Sessions marked as Claude Code marks a side chain (`_meta.claudeCode.isSidechain`). */
+  sidechains: number;
+  /** Sessions marked as a sub-agent's thread (`_meta.codex.source: "subAgent"`). */
+  subagents: number;
+  /** Sessions with no user message (no turn, no title). */
+  empty: number;
 }
 
 export interface DemoOptions {
@@ -112,6 +119,7 @@ export const USAGE = `acp-reference-agent: a scripted ACP agent over stdio for t
   node out/test/agent.js [--store DIR] [switches]
   node out/test/agent.js seed --store DIR --cwd ABS [--cwd ABS2 ...] --sessions N --turns M
                               [--title-style normal|null|long|multiline|hostile|mixed]
+                              [--sidechains N] [--subagents N] [--empty N]
   node out/test/agent.js demo --root ABS [--now ISO-TIME]
                               the demo: two project folders, a workspace file naming both
                               and a store of realistic sessions about them (prints JSON)
@@ -121,6 +129,10 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --no-load --no-list --no-resume --no-close --no-delete
                                 withhold the capability and refuse the method
   --no-additional-directories   do not advertise sessionCapabilities.additionalDirectories
+  --no-title --no-archive --no-fork
+                                withhold session/set_title, session/archive and
+                                session/unarchive (and the archived filter of session/list),
+                                session/fork (unstable methods, advertised by default)
   --crash-after K               exit 3 when the K-th incoming JSON-RPC message arrives
                                 (it is recorded but not answered)
   --crash-on METHOD             exit 3 when METHOD arrives
@@ -196,6 +208,9 @@ const capabilitySwitches: Record<string, Capability> = {
   '--no-close': 'close',
   '--no-delete': 'delete',
   '--no-additional-directories': 'additionalDirectories',
+  '--no-title': 'title',
+  '--no-archive': 'archive',
+  '--no-fork': 'fork',
 };
 
 const titleOverrides = ['null', 'empty', 'long', 'multiline', 'hostile'];
@@ -419,7 +434,16 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
 }
 
 function parseSeed(args: string[], env: NodeJS.ProcessEnv): SeedOptions {
-  const options: SeedOptions = { store: '', cwds: [], sessions: 0, turns: 0, titleStyle: 'normal' };
+  const options: SeedOptions = {
+    store: '',
+    cwds: [],
+    sessions: 0,
+    turns: 0,
+    titleStyle: 'normal',
+    sidechains: 0,
+    subagents: 0,
+    empty: 0,
+  };
   let store: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -442,6 +466,11 @@ function parseSeed(args: string[], env: NodeJS.ProcessEnv): SeedOptions {
         break;
       case '--title-style':
         options.titleStyle = oneOf<TitleStyle>(arg, value(), titleStyles);
+        break;
+      case '--sidechains':
+      case '--subagents':
+      case '--empty':
+        options[arg.slice(2) as 'sidechains' | 'subagents' | 'empty'] = integer(arg, value(), 0, 1_000_000);
         break;
       default:
         throw new UsageError(`seed: unknown argument ${arg}`);

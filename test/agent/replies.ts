@@ -6,7 +6,7 @@ import type {
   SessionConfigOption,
   SessionUpdate,
   ToolCallContent,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
 import { toolCallPair } from './content';
 import { hostileTurn } from './floods';
 

@@ -3,7 +3,7 @@
 // on real JSON-RPC traffic, and raw lines are written between the SDK's writes, never inside one.
 import { appendFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { type AnyMessage, type JsonRpcId, ndJsonStream, type Stream } from '@agentclientprotocol/sdk';
+import { type AnyMessage, type JsonRpcId, ndJsonStream, type Stream } from '@agentclientprotocol/sdk/unstable';
 import type { GarbageKind, ServeOptions } from './options';
 
 const encoder = new TextEncoder();

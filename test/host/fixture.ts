@@ -16,6 +16,10 @@ export interface FixtureOptions {
   turns?: number;
   /** More switches for the reference agent (faults, page size...). */
   agentArgs?: string[];
+  /** The agent records what it receives (`--record`) to `recordFile`. */
+  record?: boolean;
+  /** More switches for seeding (`--sidechains N`, `--subagents N`, `--empty N`...). */
+  seedArgs?: string[];
   /** False: no `acp.agents` at all. */
   agent?: boolean;
   agentId?: string;
@@ -38,6 +42,8 @@ export interface FixtureContext {
   agentId: string;
   agentScript: string;
   sessionsPerFolder: number;
+  /** Where the agent records what it receives, when asked to. */
+  recordFile?: string;
 }
 
 export interface Fixture extends FixtureContext {
@@ -54,7 +60,13 @@ export function agentScript(): string {
   return join(repoRoot(), 'out', 'test', 'agent.js');
 }
 
-export function seedSessions(storeDir: string, cwds: string[], sessions: number, turns: number): void {
+export function seedSessions(
+  storeDir: string,
+  cwds: string[],
+  sessions: number,
+  turns: number,
+  extra: readonly string[] = [],
+): void {
   const script = agentScript();
   if (!existsSync(script)) {
     console.warn(`fixture: ${script} is not built; not seeding sessions`);
@@ -70,6 +82,7 @@ export function seedSessions(storeDir: string, cwds: string[], sessions: number,
     String(sessions),
     '--turns',
     String(turns),
+    ...extra,
   ];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0) throw new Error(`seeding sessions failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
@@ -118,7 +131,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
       return dir;
     });
     mkdirSync(storeDir);
-    if (sessions > 0) seedSessions(storeDir, folders, sessions, options.turns ?? 3);
+    if (sessions > 0) seedSessions(storeDir, folders, sessions, options.turns ?? 3, options.seedArgs);
   }
 
   if (!workspaceFile && (folders.length > 1 || options.workspaceFile)) {
@@ -126,12 +139,14 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     writeFileSync(workspaceFile, JSON.stringify({ folders: folders.map((path) => ({ path })) }, null, 2));
   }
   const agentId = options.agentId ?? 'reference';
+  const recordFile = options.record ? join(root, 'agent-record.ndjson') : undefined;
+  const agentArgs = [...(options.agentArgs ?? []), ...(recordFile ? ['--record', recordFile] : [])];
   const settings: Record<string, unknown> =
     options.agent === false
       ? {}
       : {
           'acp.agents': [
-            referenceAgent(agentId, storeDir, startedFile, options.agentArgs),
+            referenceAgent(agentId, storeDir, startedFile, agentArgs),
             ...(options.secondAgent
               ? [
                   {
@@ -150,6 +165,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     agentId,
     agentScript: agentScript(),
     sessionsPerFolder: sessions,
+    ...(recordFile ? { recordFile } : {}),
   };
   const contextFile = join(root, 'context.json');
   writeFileSync(contextFile, JSON.stringify(context, null, 2));

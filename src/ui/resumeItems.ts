@@ -1,0 +1,94 @@
+import * as vscode from 'vscode';
+import type { AgentHost } from '../agent/agentHost';
+import type { ChatActivity } from '../chat/status';
+import type { SearchHit } from '../library/types';
+import type { ShownName } from '../sessions/display';
+import { toRow, type SessionRow } from '../sessions/rows';
+import { relativeTime } from '../sessions/time';
+import { sanitizeText, shortId } from '../sessions/title';
+import { hitKey } from './contentSearch';
+import { ACTIVITY } from './sessionDecor';
+
+/** A row of Resume Session: a session, or an action (new, load more, retry, sign in). */
+export interface SessionPick extends vscode.QuickPickItem {
+  readonly kind?: undefined;
+  readonly row?: SessionRow;
+  readonly host?: AgentHost;
+  readonly activity?: ChatActivity;
+  readonly action?: 'new' | 'more' | 'retry' | 'signIn';
+}
+
+export const resumeButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('debug-continue'),
+  tooltip: 'Resume (no history)',
+};
+export const historyButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('history'),
+  tooltip: 'Open with history',
+};
+export const showHiddenButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('eye-closed'),
+  tooltip: 'Show hidden sessions (acp.sessions.hide)',
+};
+export const hideHiddenButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('eye'),
+  tooltip: 'Hide them again',
+};
+
+/** A session's row: its name, time (and agent when there are several), id and folder, its activity. */
+export function sessionItem(
+  row: SessionRow,
+  host: AgentHost,
+  shown: ShownName,
+  activity: ChatActivity,
+  several: boolean,
+): SessionPick {
+  const f = host.connection?.features;
+  const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
+  const status = activity === 'idle' ? undefined : ACTIVITY[activity];
+  return {
+    label: shown.label,
+    description: [time, several ? host.config.name : ''].filter(Boolean).join(' · '),
+    // A named session is found by the agent's title too.
+    detail: [shown.named && !row.untitled ? `“${row.label}”` : '', shortId(row.sessionId), sanitizeText(row.cwd, 300)]
+      .filter(Boolean)
+      .join(' · '),
+    ...(status ? { iconPath: status.icon, tooltip: status.words } : {}),
+    row,
+    host,
+    activity,
+    buttons: [...(f?.resume ? [resumeButton] : []), ...(f?.load !== false ? [historyButton] : [])],
+  };
+}
+
+/**
+ * The rows with what content search found put first, in its order (every word, then recency);
+ * a kept session the lists have not paged to yet still shows, as the library knows it.
+ */
+export function withContentHits(
+  hits: readonly SearchHit[],
+  sorted: SessionRow[],
+  hostOf: Map<SessionRow, AgentHost>,
+  hostFor: (agentId: string) => AgentHost | undefined,
+): SessionRow[] {
+  if (!hits.length) return sorted;
+  const byKey = new Map(sorted.map((row) => [hitKey(hostOf.get(row)!.config.id, row.sessionId), row]));
+  const first: SessionRow[] = [];
+  for (const hit of hits) {
+    const host = hostFor(hit.agentId);
+    if (!host) continue;
+    let row = byKey.get(hitKey(hit.agentId, hit.sessionId));
+    if (!row) {
+      row = toRow({
+        sessionId: hit.sessionId,
+        cwd: hit.cwd,
+        title: hit.title ?? null,
+        updatedAt: hit.updatedAt ?? null,
+      });
+      hostOf.set(row, host);
+    }
+    first.push(row);
+  }
+  const taken = new Set(first);
+  return [...first, ...sorted.filter((row) => !taken.has(row))];
+}
