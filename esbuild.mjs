@@ -2,7 +2,7 @@
 // webview (browser), and with --tests the reference agent and the test suites.
 // Flags: --watch, --production (minified, no tests), --tests.
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -30,6 +30,8 @@ const node = {
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  // The session library's worker thread; SQLite's WebAssembly module is copied beside it.
+  { ...node, entryPoints: ['src/library/worker.ts'], outfile: 'dist/libraryWorker.js' },
   {
     ...common,
     platform: 'browser',
@@ -72,7 +74,8 @@ if (tests) {
           .map((f) => join(dir, f))
           .sort()
       : [];
-  const testExternal = ['vscode', 'mocha', 'playwright-core'];
+  // node-sqlite3-wasm finds its .wasm beside its own file: tests load it from node_modules.
+  const testExternal = ['vscode', 'mocha', 'playwright-core', 'node-sqlite3-wasm'];
   builds.push(
     { ...node, entryPoints: ['test/agent/main.ts'], outfile: 'out/test/agent.js' },
     {
@@ -85,6 +88,7 @@ if (tests) {
         ...entries('test/webview'),
         ...entries('test/host'),
         ...entries('test/bench'),
+        'test/support/libraryWriter.ts',
       ],
       outbase: 'test',
       outdir: 'out/test',
@@ -92,6 +96,9 @@ if (tests) {
     },
   );
 }
+
+mkdirSync('dist', { recursive: true });
+copyFileSync('node_modules/node-sqlite3-wasm/dist/node-sqlite3-wasm.wasm', 'dist/node-sqlite3-wasm.wasm');
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

@@ -57,5 +57,26 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  // One idea per file: a file in src/ that outgrows 400 lines is two ideas.
+  { files: ['src/**'], rules: { 'max-lines': ['error', { max: 400 }] } },
+  {
+    // The SDK's unstable entry carries its own schema for stable messages too: the extension
+    // runs on the stable entry and takes only types from the unstable one (src/agent/unstable.ts).
+    files: ['src/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@agentclientprotocol/sdk/unstable',
+              message: 'Types only from the unstable entry: the client parses messages with the stable one.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...Object.keys(ROOMS).map(boundaries),
 );

@@ -1,9 +1,9 @@
 // `npm start`: the extension running in a real VS Code (code-server) against the reference
-// agent, with a demo folder of ~300 sessions. Prints the URL; Ctrl+C stops everything.
+// agent, with a demo workspace of two folders and ~90 sessions. Prints the URL; Ctrl+C stops.
 // Env: PORT (default a free one), ACP_TEST_CACHE (where code-server and the demo live).
 // Flag: --reseed (start the demo's session store afresh).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,40 +20,24 @@ function must(cmd, args, what) {
   }
 }
 
-const DEMO_FILES = {
-  'README.md': '# acme-webshop\n\nA small shop used to show the ACP Client: open the ACP view in the activity bar.\n',
-  'package.json':
-    JSON.stringify({ name: 'acme-webshop', version: '1.0.0', private: true, type: 'module' }, null, 2) + '\n',
-  'src/cart.ts':
-    'export interface Line { sku: string; qty: number; price: number }\n\nexport const total = (lines: Line[]) => lines.reduce((sum, l) => sum + l.qty * l.price, 0);\n',
-  'src/server.ts':
-    "import { createServer } from 'node:http';\n\ncreateServer((_req, res) => res.end('ok')).listen(8080, '127.0.0.1');\n",
-  'test/cart.test.ts':
-    "import { total } from '../src/cart';\n\nconsole.assert(total([{ sku: 'a', qty: 2, price: 3 }]) === 6);\n",
-};
+// Bump when the demo's content changes, so an older demo in the cache is replaced.
+const DEMO_VERSION = '2';
 
+/**
+ * The demo world (test/agent/demo): two project folders in a multi-root workspace and about
+ * 90 sessions of the reference agent about them. Kept between runs (sessions you add stay);
+ * rewritten with --reseed or when its version changed.
+ */
 function seedDemo(demoDir, agentJs, reseed) {
-  const folder = join(demoDir, 'acme-webshop');
-  const store = join(demoDir, 'store');
-  for (const [file, text] of Object.entries(DEMO_FILES)) {
-    mkdirSync(dirname(join(folder, file)), { recursive: true });
-    writeFileSync(join(folder, file), text);
+  const marker = join(demoDir, 'demo-version');
+  const current = existsSync(marker) && readFileSync(marker, 'utf8').trim() === DEMO_VERSION;
+  if (reseed || !current) {
+    rmSync(demoDir, { recursive: true, force: true });
+    mkdirSync(demoDir, { recursive: true });
+    must(process.execPath, [agentJs, 'demo', '--root', demoDir], 'seeding the demo');
+    writeFileSync(marker, DEMO_VERSION + '\n');
   }
-  if (reseed) rmSync(store, { recursive: true, force: true });
-  if (!existsSync(join(store, 'index.json'))) {
-    // Mostly short sessions, and a few long ones to show a long history streaming in.
-    for (const [sessions, turns] of [
-      [285, 4],
-      [15, 150],
-    ]) {
-      must(
-        process.execPath,
-        [agentJs, 'seed', '--store', store, '--cwd', folder, '--sessions', String(sessions), '--turns', String(turns)],
-        'seeding the demo',
-      );
-    }
-  }
-  return { folder, store };
+  return { workspace: join(demoDir, 'acme.code-workspace'), store: join(demoDir, 'store') };
 }
 
 must(process.execPath, ['esbuild.mjs', '--tests'], 'the build');
@@ -69,7 +53,7 @@ process.env.ACP_CODE_SERVER = paths.codeServer;
 
 const agentJs = join(root, 'out', 'test', 'agent.js');
 const demoDir = join(paths.cacheDir, 'demo');
-const { folder, store } = seedDemo(demoDir, agentJs, process.argv.includes('--reseed'));
+const { workspace, store } = seedDemo(demoDir, agentJs, process.argv.includes('--reseed'));
 
 const { startCodeServer } = require(join(root, 'out', 'test', 'host', 'codeServer.js'));
 const server = await startCodeServer({
@@ -84,9 +68,9 @@ const server = await startCodeServer({
 });
 
 console.log(
-  `\ncode-server is listening on 127.0.0.1:${server.port} (${server.bootMs} ms). Open:\n\n  ${server.url(folder)}\n`,
+  `\ncode-server is listening on 127.0.0.1:${server.port} (${server.bootMs} ms). Open:\n\n  ${server.url(workspace)}\n`,
 );
-console.log(`Demo folder ${folder}, session store ${store}. Ctrl+C stops.`);
+console.log(`Demo workspace ${workspace}, session store ${store}. Ctrl+C stops.`);
 
 let stopping = false;
 const stop = async () => {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AgentRegistry } from './agent/agentHost';
 import { ClientFileSystem } from './agent/fileSystem';
 import { McpSelector, mcpServersFor } from './agent/mcp';
+import { Redactor, redactingLogger } from './agent/redact';
 import { resolveAgentEnv, withSignInEnv } from './agent/secrets';
 import { OpenSessions } from './chat/openSessions';
 import { agentTerminals } from './chat/terminalFeed';
@@ -12,7 +13,15 @@ import { confirmModal } from './ui/messages';
 import { continueLastSession } from './ui/continueLast';
 import { currentPick, resumeSession } from './ui/resumePicker';
 import { SessionLists } from './sessions/sessionLists';
-import { SessionsTree } from './ui/sessionsTree';
+import { SessionsTree, type TreeNode } from './ui/sessionsTree';
+import { ChatStatuses } from './chat/status';
+import { SessionMarks } from './sessions/marks';
+import { currentArchivedPick } from './ui/archivedPicker';
+import { FreshLists } from './ui/freshness';
+import { defaultAskName, defaultAskRunning, type ManageDeps } from './ui/manageActions';
+import { registerManageCommands } from './ui/manageCommands';
+import { showNeedsInput } from './ui/needsInput';
+import { SessionDecor } from './ui/sessionDecor';
 import { SettingsService } from './ui/settings';
 import { registerAgentCommands } from './ui/agentCommands';
 import { answerNoAgent, watchIgnoredAgents } from './ui/agentSettings';
@@ -22,7 +31,10 @@ import { FirstStarts } from './ui/firstStart';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/trust';
-import { openDocumentText, writeThroughWorkspaceEdit } from './ui/workspaceFiles';
+import { openDocumentText } from './ui/workspaceFiles';
+import { LibraryService } from './library/service';
+import { SessionLibrary } from './ui/sessionLibrary';
+import { registerLibraryCommands } from './ui/libraryCommands';
 
 /** What the extension hands to its own tests. */
 export interface AcpTestApi {
@@ -34,6 +46,14 @@ export interface AcpTestApi {
   /** The open chat sessions, which the agents' requests reach. */
   readonly sessions: OpenSessions;
   readonly tree: SessionsTree;
+  readonly view: vscode.TreeView<TreeNode>;
+  /** Names, client-side archives, hide rules and the activity of open chats, as the views show them. */
+  readonly decor: SessionDecor;
+  /** What keeps the Sessions view fresh while visible. */
+  readonly fresh: FreshLists;
+  readonly currentArchivedPick: typeof currentArchivedPick;
+  /** Replaces the questions of Rename and of archiving a running chat (input boxes and modals cannot be answered from the API). */
+  setManagePrompts(prompts: Partial<Pick<ManageDeps, 'askName' | 'askRunning'>>): void;
   readonly currentPick: typeof currentPick;
   readonly statusBar: AgentStatusBar;
   /** The URI handler, for tests: code-server cannot open a `vscode://` link. */
@@ -44,15 +64,23 @@ export interface AcpTestApi {
   readonly setTrustPrompt: typeof setTrustPrompt;
   /** A context key as the extension last set it (the workbench cannot be asked). */
   readonly contextKey: typeof contextKey;
+  /** The session library (kept transcripts), started on first use. */
+  readonly library: LibraryService;
 }
 
 /** The window's agents, so `deactivate()` can wait for them to stop. */
 let running: AgentRegistry | undefined;
+/** The library, so `deactivate()` lets its worker finish the last write. */
+let runningLibrary: LibraryService | undefined;
 
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
 export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const started = performance.now();
-  const log = vscode.window.createOutputChannel('ACP', { log: true });
+  const channel = vscode.window.createOutputChannel('ACP', { log: true });
+  // The values to hide of every agent (env, secrets, MCP values): the whole log passes through
+  // it, so a secret an agent echoes is masked whichever part of the extension logs it.
+  const redactor = new Redactor();
+  const log = redactingLogger(channel, redactor);
   const settings = new SettingsService();
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
   // The agents' requests about a session go straight to the session's chat.
@@ -60,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const lookup = secretLookup(context.secrets);
   const agents = new AgentRegistry({
     logger: log,
+    redactor,
     clientInfo: { name: 'acp-client-vscode', version },
     trace: () => settings.value.trace,
     mayStart: mayStartAgent,
@@ -70,7 +99,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       fs: new ClientFileSystem({
         rootsFor: (sessionId) => sessions.rootsFor(config.id, sessionId),
         openText: openDocumentText,
-        writeText: writeThroughWorkspaceEdit,
+        confirmWritesTo: () => settings.value.confirmWritesTo,
+        confirmWrite: (request, signal) =>
+          sessions.confirmWrite(config.id, request, signal ?? new AbortController().signal),
         allowWrite: () => config.allowFileWrites !== false,
         logger: log,
       }),
@@ -78,10 +109,18 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     }),
   });
   running = agents;
+  // Kept transcripts live in global storage (not synced); nothing is read until first use.
+  const libraryService = new LibraryService({
+    workerPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'libraryWorker.js').fsPath,
+    dir: context.globalStorageUri.fsPath,
+    log: (m) => log.info(m),
+    failed: (m) => void vscode.window.showWarningMessage(`${m} Sessions open and work as without it.`),
+  });
   const applySettings = () => {
     const s = settings.value;
     for (const p of s.problems) log.warn(p.message);
     agents.update(s.agents, s.defaultAgent);
+    libraryService.configure(s.library);
   };
   applySettings();
   const cache = new SessionCache(
@@ -100,13 +139,47 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     },
     new McpSelector(log),
   );
-  const chats = new ChatPanels(agents, sessions, context.extensionUri, context.workspaceState, log, mcp);
+  const library = new SessionLibrary(libraryService, log);
+  // Names and client-side archives are per agent and session, the same in every window: global storage.
+  const marks = new SessionMarks(
+    { get: (key) => context.globalState.get(key), set: async (key, value) => context.globalState.update(key, value) },
+    { logger: log },
+  );
+  const statuses = new ChatStatuses();
+  const chats = new ChatPanels(
+    agents,
+    sessions,
+    context.extensionUri,
+    context.workspaceState,
+    log,
+    mcp,
+    {
+      statuses,
+      marks,
+    },
+    library,
+  );
+  const decor = new SessionDecor(marks, statuses, settings, chats);
   const starts = new FirstStarts(agents, context.globalState);
-  const tree = new SessionsTree(agents, lists, chats, starts);
-  const view = vscode.window.createTreeView('acp.sessions', { treeDataProvider: tree, showCollapseAll: true });
+  const tree = new SessionsTree(agents, lists, chats, decor, starts);
+  const view = vscode.window.createTreeView('acp.sessions', {
+    treeDataProvider: tree,
+    showCollapseAll: true,
+    canSelectMany: true,
+  });
   // Why a list failed, in full above the rows: a row is cut at the view's width.
   tree.problems.onDidChange((message) => (view.message = message));
-  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log, confirm: confirmModal };
+  const fresh = new FreshLists(view, tree);
+  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log: channel, fresh, confirm: confirmModal };
+  const manage: ManageDeps = {
+    agents,
+    lists,
+    chats,
+    decor,
+    mcpServers: mcp,
+    askName: defaultAskName,
+    askRunning: defaultAskRunning,
+  };
   // With no agent, the view looks for agents written where this window does not read them.
   const ignored = watchIgnoredAgents(context.globalStorageUri);
   const lookForIgnored = () => {
@@ -116,7 +189,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const statusBar = new AgentStatusBar(agents);
   const contextKeys = new AgentContextKeys(agents);
   context.subscriptions.push(
-    log,
+    channel,
     settings,
     agents,
     cache,
@@ -126,12 +199,19 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     starts,
     tree,
     view,
+    marks,
+    statuses,
+    decor,
+    fresh,
+    showNeedsInput(statuses, view, statusBar),
+    ...registerManageCommands(manage),
     settings.onDidChange(applySettings),
     ignored,
     view.onDidChangeVisibility(lookForIgnored),
     settings.onDidChange(lookForIgnored),
     sessions.onDidCreateSession((session) => {
       const id = session.sessionId;
+      if (id) decor.markCreated(session.target.agentId, id);
       if (id)
         lists.addCreated(session.target.agentId, {
           sessionId: id,
@@ -146,16 +226,28 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
-      agents.all.length === 0 ? answerNoAgent() : resumeSession({ agents, lists, chats: chats, settings }),
+      agents.all.length === 0
+        ? answerNoAgent()
+        : resumeSession({ agents, lists, chats, settings, decor, library: () => libraryService.get() }),
     ),
+    ...registerLibraryCommands({
+      agents,
+      lists,
+      chats,
+      service: libraryService,
+      library,
+      confirm: (m, a) => deps.confirm(m, a),
+    }),
     vscode.window.registerUriHandler({
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     }),
     vscode.commands.registerCommand('acp.continueLastSession', () =>
-      agents.all.length === 0 ? answerNoAgent() : continueLastSession({ agents, lists, chats: chats, settings }),
+      agents.all.length === 0 ? answerNoAgent() : continueLastSession({ agents, lists, chats, settings, decor }),
     ),
     { dispose: () => void agents.stopAll() },
+    library,
   );
+  runningLibrary = libraryService;
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
@@ -165,11 +257,17 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     chats,
     sessions,
     tree,
+    view,
+    decor,
+    fresh,
+    currentArchivedPick,
+    setManagePrompts: (prompts) => Object.assign(manage, prompts),
     currentPick,
     statusBar,
     handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     setTrustPrompt,
     contextKey,
+    library: libraryService,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },
@@ -177,8 +275,10 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
 }
 
 /** VS Code waits for this promise: every agent's group gets SIGTERM, then SIGKILL, before the host goes. */
-export function deactivate(): Promise<void> | undefined {
+export async function deactivate(): Promise<void> {
   const agents = running;
+  const library = runningLibrary;
   running = undefined;
-  return agents?.stopAll();
+  runningLibrary = undefined;
+  await Promise.all([agents?.stopAll(), library?.close()]);
 }

@@ -5,6 +5,7 @@ import type { ClientHandlers } from './clientApp';
 import { AgentConnection } from './connection';
 import { AgentExited, CannotList, StartRefused } from './errors';
 import { tagged, TraceHint, type Logger, type TraceLevel } from './log';
+import type { Redactor } from './redact';
 import type { Timeouts } from './timeouts';
 import type { AgentConfig, ListPage } from './types';
 
@@ -27,6 +28,8 @@ export interface AgentHostDeps {
   /** Resolves `${secret:NAME}` in the launch at each start; the resolved values are redacted from the log. */
   prepare?: (config: AgentConfig) => Promise<{ config: AgentConfig; secrets: readonly string[] }>;
   timeouts?: Partial<Timeouts>;
+  /** The window's values to hide, shared with its log; each connection adds its own. */
+  redactor?: Redactor;
   /** First automatic restart delay (doubles per crash); tests shorten it. */
   restartBaseMs?: number;
 }
@@ -116,6 +119,7 @@ export class AgentHost extends Disposable {
         clientInfo: this.deps.clientInfo,
         trace: this.deps.trace,
         timeouts: this.deps.timeouts,
+        redactor: this.deps.redactor,
       });
       if (this.isDisposed || generation !== this.generation) {
         void connection.stop();

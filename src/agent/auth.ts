@@ -21,6 +21,13 @@ export interface SignInMethod {
    * OPENAI_API_KEY"): kept in secret storage, the agent restarts with them, then `authenticate`.
    */
   readonly kind: 'agent' | 'terminal' | 'env';
+  /**
+   * For `terminal`: the program to run instead of the agent's own (a `_meta["terminal-auth"]`
+   * method, such as Copilot CLI's `copilot login`); `args` are then its whole arguments.
+   */
+  readonly command?: string;
+  /** For `terminal`: the terminal's name the agent asked for. */
+  readonly label?: string;
   readonly args: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   /** For `env`: what to ask for. */
@@ -51,14 +58,44 @@ function envVars(raw: unknown): SignInVar[] | undefined {
   return out;
 }
 
-/** The methods of `initialize`'s `authMethods`; no `type` means agent-handled. Unknown types are left out. */
+function strings(raw: unknown): string[] {
+  return Array.isArray(raw) ? raw.filter((a): a is string => typeof a === 'string') : [];
+}
+
+function stringRecord(raw: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (raw && typeof raw === 'object' && !Array.isArray(raw))
+    for (const [k, v] of Object.entries(raw)) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+/**
+ * The command of an agent-typed method that carries `_meta["terminal-auth"]` (`{ command,
+ * args, label, env }`), the form Copilot CLI and Zed use for "run this in a terminal": the
+ * agent cannot sign in through `authenticate` then. Undefined without a usable command.
+ */
+function terminalAuthMeta(m: AuthMethod): Pick<SignInMethod, 'command' | 'label' | 'args' | 'env'> | undefined {
+  const meta = (m as { _meta?: unknown })._meta;
+  const raw = meta && typeof meta === 'object' ? (meta as Record<string, unknown>)['terminal-auth'] : undefined;
+  if (!raw || typeof raw !== 'object') return undefined;
+  const t = raw as { command?: unknown; args?: unknown; label?: unknown; env?: unknown };
+  if (typeof t.command !== 'string' || !t.command.trim()) return undefined;
+  const label = typeof t.label === 'string' && t.label.trim() ? t.label.trim() : undefined;
+  return { command: t.command, args: strings(t.args), env: stringRecord(t.env), ...(label ? { label } : {}) };
+}
+
+/**
+ * The methods of `initialize`'s `authMethods`; no `type` means agent-handled, unless the method
+ * names a terminal command in `_meta["terminal-auth"]`. Unknown types are left out.
+ */
 export function signInMethods(methods: readonly AuthMethod[]): SignInMethod[] {
   const out: SignInMethod[] = [];
   for (const m of methods) {
     const type = (m as { type?: unknown }).type;
     const base = { id: m.id, name: m.name || m.id, ...(m.description ? { description: m.description } : {}) };
     if (type === undefined || type === null || type === 'agent') {
-      out.push({ ...base, kind: 'agent', args: [], env: {} });
+      const terminal = terminalAuthMeta(m);
+      out.push(terminal ? { ...base, kind: 'terminal', ...terminal } : { ...base, kind: 'agent', args: [], env: {} });
     } else if (type === 'env_var') {
       const raw = m as { vars?: unknown; link?: unknown };
       const vars = envVars(raw.vars);
@@ -66,10 +103,7 @@ export function signInMethods(methods: readonly AuthMethod[]): SignInMethod[] {
       if (vars) out.push({ ...base, kind: 'env', args: [], env: {}, vars, ...(link ? { link } : {}) });
     } else if (type === 'terminal') {
       const t = m as Extract<AuthMethod, { type: 'terminal' }>;
-      const args = Array.isArray(t.args) ? t.args.filter((a): a is string => typeof a === 'string') : [];
-      const env: Record<string, string> = {};
-      for (const [k, v] of Object.entries(t.env ?? {})) if (typeof v === 'string') env[k] = v;
-      out.push({ ...base, kind: 'terminal', args, env });
+      out.push({ ...base, kind: 'terminal', args: strings(t.args), env: stringRecord(t.env) });
     }
   }
   return out;
@@ -79,10 +113,13 @@ export function signInMethods(methods: readonly AuthMethod[]): SignInMethod[] {
  * What a terminal method runs: the agent's own program as configured, with the method's
  * `args` appended and its `env` over the agent's (the schema's words: "additional arguments
  * to append to the configured agent invocation"; its env "overrides same-named variables").
+ * A `_meta["terminal-auth"]` method names its own program and whole arguments instead.
  */
 export function terminalLaunch(
   config: AgentConfig,
   method: SignInMethod,
 ): { command: string; args: string[]; env: Record<string, string> } {
-  return { command: config.command, args: [...config.args, ...method.args], env: { ...config.env, ...method.env } };
+  const env = { ...config.env, ...method.env };
+  if (method.command !== undefined) return { command: method.command, args: [...method.args], env };
+  return { command: config.command, args: [...config.args, ...method.args], env };
 }

@@ -1,4 +1,5 @@
 import type { AuthMethod, InitializeResponse } from '@agentclientprotocol/sdk';
+import type { UnstableSessionCapabilities } from './unstable';
 
 /**
  * What the agent can do, read once after `initialize`. A capability object such as
@@ -11,6 +12,12 @@ export interface AgentFeatures {
   readonly close: boolean;
   readonly delete: boolean;
   readonly additionalDirectories: boolean;
+  /** `session/set_title` (unstable): the agent stores names the user gives. */
+  readonly title: boolean;
+  /** `session/archive`, `session/unarchive` and the `archived` filter of `session/list` (unstable). */
+  readonly archive: boolean;
+  /** `session/fork` (unstable). */
+  readonly fork: boolean;
   readonly mcpHttp: boolean;
   readonly mcpSse: boolean;
   readonly logout: boolean;
@@ -23,7 +30,8 @@ export interface AgentFeatures {
 
 export function readFeatures(init: InitializeResponse): AgentFeatures {
   const caps = init.agentCapabilities ?? {};
-  const session = caps.sessionCapabilities ?? {};
+  // The stable types do not name the unstable capabilities; the wire carries them all the same.
+  const session: UnstableSessionCapabilities = caps.sessionCapabilities ?? {};
   const present = (v: unknown) => v !== undefined && v !== null && v !== false;
   return {
     load: caps.loadSession === true,
@@ -32,6 +40,9 @@ export function readFeatures(init: InitializeResponse): AgentFeatures {
     close: present(session.close),
     delete: present(session.delete),
     additionalDirectories: present(session.additionalDirectories),
+    title: present(session.title),
+    archive: present(session.archive),
+    fork: present(session.fork),
     mcpHttp: caps.mcpCapabilities?.http === true,
     mcpSse: caps.mcpCapabilities?.sse === true,
     logout: present(caps.auth?.logout),

@@ -11,6 +11,7 @@ import {
   type RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import type { ClientFileSystem } from './fileSystem';
+import type { PinnedRoot } from './roots';
 import type { UpdateRouter } from './router';
 import type { Terminals } from './terminals';
 import type { AgentConfig } from './types';
@@ -20,8 +21,8 @@ export interface ClientHandlers {
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>;
   fs?: ClientFileSystem;
   terminals?: Terminals;
-  /** A session's roots (cwd plus additional directories); terminals start only inside them. */
-  rootsFor?: (sessionId: string) => readonly string[] | undefined;
+  /** A session's roots (cwd plus additional directories), pinned when it attached; terminals start only inside them. */
+  rootsFor?: (sessionId: string) => readonly PinnedRoot[] | undefined;
   /** `elicitation/create` (forms and URLs); announced only when present. */
   elicit?(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse>;
   /** `elicitation/complete`: a URL elicitation finished. */
@@ -60,9 +61,9 @@ export function buildClientApp(
   if (handlers.fs) {
     const fs = handlers.fs;
     capabilities.fs = { readTextFile: true, writeTextFile: config.allowFileWrites !== false };
-    app.onRequest(methods.client.fs.readTextFile, ({ params }) => fs.readTextFile(params));
-    app.onRequest(methods.client.fs.writeTextFile, async ({ params }) => {
-      await fs.writeTextFile(params);
+    app.onRequest(methods.client.fs.readTextFile, ({ params, signal }) => fs.readTextFile(params, signal));
+    app.onRequest(methods.client.fs.writeTextFile, async ({ params, signal }) => {
+      await fs.writeTextFile(params, signal);
       return {};
     });
   }

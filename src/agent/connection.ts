@@ -15,39 +15,27 @@ import {
 } from '@agentclientprotocol/sdk';
 import { Emitter, type Event } from '../base/event';
 import { Disposable, toDisposable } from '../base/lifecycle';
+import { signInMethods } from './auth';
 import { readFeatures, type AgentFeatures } from './capabilities';
-import { buildClientApp, type ClientHandlers } from './clientApp';
+import { buildClientApp } from './clientApp';
+import type { ConnectOptions } from './connectOptions';
 import { AgentExited, AgentTimedOut, AuthRequired, Cancelled, ProtocolError, toTypedError } from './errors';
-import type { Logger, TraceLevel } from './log';
+import type { Logger } from './log';
 import { ExitWatch } from './exitWatch';
 import { initialize } from './handshake';
 import { AgentProcess } from './process';
-import { Redactor } from './redact';
+import { Redactor, redactingLogger } from './redact';
 import { DEFAULT_TIMEOUTS, delay, type Timeouts } from './timeouts';
 import { UpdateRouter } from './router';
-import type { AgentConfig, ListPage } from './types';
+import type { AgentConfig, ListPage, ListParams } from './types';
 import {
   validateConfigOptionResult,
   validateListResult,
   validateNewSessionResult,
   validateSetupResult,
+  type Note,
 } from './validate';
 import { WireCounter, wireStream, type WireStats } from './wireTap';
-
-export interface ConnectOptions {
-  config: AgentConfig;
-  logger: Logger;
-  handlers: ClientHandlers;
-  clientInfo: { name: string; version: string };
-  trace?: () => TraceLevel;
-  timeouts?: Partial<Timeouts>;
-  /** Where the process starts (the agent's cwd per session comes in each request). */
-  cwd?: string;
-  /** Values resolved from secret storage: the wire tap redacts them like `env` values. */
-  secrets?: readonly string[];
-  /** Limits of the buffer for updates of sessions nobody opened yet (1,000 for 5 s); tests shorten them. */
-  updateBuffer?: { max?: number; maxAgeMs?: number };
-}
 
 /**
  * One running agent and its ACP connection. Started by `AgentConnection.start`, which spawns
@@ -103,6 +91,16 @@ export class AgentConnection extends Disposable {
     this.redactor.add(values);
   }
 
+  /** `s` with this connection's secrets masked, cut to `max` characters after that. */
+  redact(s: string, max = Number.MAX_SAFE_INTEGER): string {
+    return this.redactor.cut(s, max);
+  }
+
+  /** Every value the log hides: the agent's env, resolved secrets, MCP env and header values. */
+  get secretValues(): readonly string[] {
+    return this.redactor.secrets;
+  }
+
   /** The last request failed with `AuthRequired` and nothing has succeeded since. */
   get needsSignIn(): boolean {
     return this.authNeeded;
@@ -120,12 +118,15 @@ export class AgentConnection extends Disposable {
 
   static async start(opts: ConnectOptions): Promise<AgentConnection> {
     const timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
-    const { config, logger, handlers } = opts;
+    const { config, handlers } = opts;
     // Every env value is treated as a secret: none may reach the log, whatever its name.
-    const redactor = new Redactor([...Object.values(config.env), ...(opts.secrets ?? [])]);
-    logger.info(redactor.text(`starting ${config.command} ${config.args.join(' ')}`));
+    const redactor = opts.redactor ?? new Redactor();
+    redactor.add([...Object.values(config.env), ...(opts.secrets ?? [])]);
+    // Every line of this connection passes through the redactor, whatever wrote it.
+    const logger = redactingLogger(opts.logger, redactor);
+    logger.info(`starting ${config.command} ${config.args.join(' ')}`);
     const started = Date.now();
-    const proc = new AgentProcess(config, logger, opts.cwd, (line) => redactor.text(line));
+    const proc = new AgentProcess(config, logger, opts.cwd, redactor);
     const drops = new Emitter<WireStats>();
     const counter = new WireCounter(logger, (stats) => drops.fire({ ...stats }));
     const router = new UpdateRouter({
@@ -139,6 +140,7 @@ export class AgentConnection extends Disposable {
       trace: opts.trace ?? (() => 'off'),
       redactor,
       counter,
+      ...opts.wire,
     });
     const conn = app.connect(stream);
     let init: InitializeResponse;
@@ -182,7 +184,8 @@ export class AgentConnection extends Disposable {
     });
     logger.info(
       `initialized in ${Date.now() - started} ms: ${features.agentName ?? config.name} ${features.agentVersion ?? ''} (pid ${proc.pid}) — ` +
-        `load ${features.load}, list ${features.list}, resume ${features.resume}, close ${features.close}, delete ${features.delete}`,
+        `load ${features.load}, list ${features.list}, resume ${features.resume}, close ${features.close}, delete ${features.delete}, ` +
+        `title ${features.title}, archive ${features.archive}, fork ${features.fork}`,
     );
     return connection;
   }
@@ -254,7 +257,8 @@ export class AgentConnection extends Disposable {
    */
   async authenticate(methodId: string, signal?: AbortSignal): Promise<void> {
     const method = this.features.authMethods.find((m) => m.id === methodId);
-    if (method && 'type' in method && method.type === 'terminal') {
+    // Also a method that names its terminal command in `_meta["terminal-auth"]`.
+    if (method && signInMethods([method])[0]?.kind === 'terminal') {
       throw new ProtocolError(
         this.config.name,
         methods.agent.authenticate,
@@ -272,9 +276,21 @@ export class AgentConnection extends Disposable {
     await this.call(methods.agent.logout, {}, { timeoutMs: this.timeouts.other });
   }
 
-  /** One page of `session/list`, checked field by field. */
-  async listSessions(params: { cwd?: string; cursor?: string }, signal?: AbortSignal): Promise<ListPage> {
-    const result = await this.call<unknown>(methods.agent.session.list, params, {
+  /**
+   * One page of `session/list`, checked field by field. `archived` goes out only to an agent
+   * that advertises it ("Only send this when the Agent advertises" it); asking any other for
+   * archived sessions is refused here.
+   */
+  async listSessions(params: ListParams, signal?: AbortSignal): Promise<ListPage> {
+    const { archived, ...rest } = params;
+    if (archived !== undefined && archived !== 'exclude' && !this.features.archive)
+      throw new ProtocolError(
+        this.config.name,
+        methods.agent.session.list,
+        'This agent cannot list archived sessions.',
+      );
+    const sent = archived !== undefined && this.features.archive ? params : rest;
+    const result = await this.call<unknown>(methods.agent.session.list, sent, {
       timeoutMs: this.timeouts.list,
       signal,
     });
@@ -289,9 +305,7 @@ export class AgentConnection extends Disposable {
       timeoutMs: this.timeouts.newSession,
       signal,
     });
-    return this.checked(methods.agent.session.new, () =>
-      validateNewSessionResult(result, this.note(methods.agent.session.new)),
-    );
+    return this.validated(methods.agent.session.new, (note) => validateNewSessionResult(result, note));
   }
 
   /** Register the session with `router` before calling: updates may precede the response. */
@@ -301,13 +315,8 @@ export class AgentConnection extends Disposable {
       signal,
       idleFor: params.sessionId,
     });
-    return this.checked(methods.agent.session.load, () =>
-      validateSetupResult<LoadSessionResponse>(
-        methods.agent.session.load,
-        result,
-        this.note(methods.agent.session.load),
-      ),
-    );
+    const method = methods.agent.session.load;
+    return this.validated(method, (note) => validateSetupResult<LoadSessionResponse>(method, result, note));
   }
 
   async resumeSession(params: ResumeSessionRequest, signal?: AbortSignal): Promise<ResumeSessionResponse> {
@@ -316,13 +325,8 @@ export class AgentConnection extends Disposable {
       signal,
       idleFor: params.sessionId,
     });
-    return this.checked(methods.agent.session.resume, () =>
-      validateSetupResult<ResumeSessionResponse>(
-        methods.agent.session.resume,
-        result,
-        this.note(methods.agent.session.resume),
-      ),
-    );
+    const method = methods.agent.session.resume;
+    return this.validated(method, (note) => validateSetupResult<ResumeSessionResponse>(method, result, note));
   }
 
   /** No timeout: a turn can run for as long as the agent works; the user cancels. */
@@ -365,7 +369,12 @@ export class AgentConnection extends Disposable {
     const params: SetSessionConfigOptionRequest =
       typeof value === 'boolean' ? { sessionId, configId, type: 'boolean', value } : { sessionId, configId, value };
     const result = await this.call<unknown>(method, params, { timeoutMs: this.timeouts.other });
-    return this.checked(method, () => validateConfigOptionResult(result, this.note(method)));
+    return this.validated(method, (note) => validateConfigOptionResult(result, note));
+  }
+
+  /** Checks a result as the calls here do: a wrong shape is a `ProtocolError`, notes go to the log. */
+  validated<T>(method: string, check: (note: Note) => T): T {
+    return this.checked(method, () => check(this.note(method)));
   }
 
   /** Where the checks say what they dropped from a result. */

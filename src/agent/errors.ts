@@ -189,6 +189,19 @@ export function toTypedError(agentName: string, method: string, e: unknown, reda
   return new ProtocolError(agentName, method, redact.text(e instanceof Error ? e.message : String(e)));
 }
 
+/**
+ * The agent stopped reading what the client sends it: the connection closes, as for a message
+ * over the size limit. `message` is the words for the user, after the agent's name.
+ */
+export class AgentNotReading extends Error {
+  override readonly name = 'AgentNotReading';
+  constructor(readonly maxBytes: number) {
+    super(
+      `stopped reading what the client sends it (${Math.round(maxBytes / (1024 * 1024))} MiB were waiting for it), so the connection was closed and the agent stopped`,
+    );
+  }
+}
+
 /** "sent a message over 32 MiB …": the words for a connection the size limit closed. */
 export function tooLargeText(maxBytes: number): string {
   const size = maxBytes % (1024 * 1024) === 0 ? `${maxBytes / (1024 * 1024)} MiB` : `${maxBytes} bytes`;

@@ -1,19 +1,19 @@
 import { MessageTooLargeError, type ClientConnection } from '@agentclientprotocol/sdk';
 import { Emitter, type Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
-import { tooLargeText, type AgentExited } from './errors';
+import { AgentNotReading, tooLargeText, type AgentExited } from './errors';
 import type { Logger } from './log';
 
 /**
  * The end of an agent's process, as the connection's callers see it: the exit (told with why
- * the connection closed first, when we closed it for a message over the limit), the calls
+ * the connection closed first, when we closed it for a message over the limit or an agent that stopped reading), the calls
  * waiting on it, and an event that a listener subscribing late still hears.
  */
 export class ExitWatch implements IDisposable {
   private readonly emitter = new Emitter<AgentExited>();
   private fired: AgentExited | undefined;
   private exit: AgentExited | undefined;
-  /** Why the connection closed before the process ended, when we know (a message over the limit). */
+  /** Why the connection closed before the process ended, when we know (a message over the limit, an agent that stopped reading). */
   private closedBecause: string | undefined;
   /** The exit, once the process ended (as told by {@link exited}). */
   readonly exited: Promise<AgentExited>;
@@ -30,10 +30,9 @@ export class ExitWatch implements IDisposable {
   ) {
     const onClose = () => {
       const reason = conn.signal.reason;
-      if (reason instanceof MessageTooLargeError) {
-        this.closedBecause = tooLargeText(reason.maxMessageBytes);
-        logger.error(`${agentName} ${this.closedBecause}`);
-      }
+      if (reason instanceof MessageTooLargeError) this.closedBecause = tooLargeText(reason.maxMessageBytes);
+      else if (reason instanceof AgentNotReading) this.closedBecause = reason.message;
+      if (this.closedBecause) logger.error(`${agentName} ${this.closedBecause}`);
     };
     if (conn.signal.aborted) onClose();
     else conn.signal.addEventListener('abort', onClose, { once: true });

@@ -10,37 +10,73 @@ export interface AgentPreset {
   readonly args: readonly string[];
   /** The program that must be on PATH (the launcher). */
   readonly requires: string;
-  /** How to install `requires` (and sign in), in one sentence. */
+  /** What the user must install, and how, in one sentence. */
   readonly install: string;
+  /** How signing in goes, and what works before it, in one sentence. */
+  readonly signIn: string;
 }
 
+// Each preset was started over stdio with the package's version named beside it, and its
+// `initialize`, `session/list` and sign-in methods read: what `signIn` says is what they did.
 export const PRESETS: readonly AgentPreset[] = [
-  // The adapter moved to the agentclientprotocol scope; the old @zed-industries name stopped at
-  // 0.23 (one page of sessions, no cursor). It needs Node.js 22 or later.
+  // @agentclientprotocol/claude-agent-acp 0.101.0 (the @zed-industries name stopped at 0.23).
+  // It brings the Claude Agent SDK with it; its package asks for Node.js 22.
   {
     id: 'claude-code',
     name: 'Claude Code',
     command: 'npx',
     args: ['-y', '@agentclientprotocol/claude-agent-acp'],
     requires: 'npx',
-    install: 'Install Node.js 22 or later (which provides npx), then sign in with `claude` once.',
+    install: 'Install Node.js 22 or later (it provides npx, which fetches the adapter and Claude Code with it).',
+    signIn:
+      'Lists sessions signed out; "Sign In" offers a Claude subscription or the Anthropic Console, run in a terminal.',
   },
+  // @zed-industries/codex-acp 0.16.0: a native binary behind an npm launcher. It does not exit
+  // when its input closes; stopping it ends its process group, as for every agent.
   {
     id: 'codex',
     name: 'Codex',
     command: 'npx',
     args: ['-y', '@zed-industries/codex-acp'],
     requires: 'npx',
-    install: 'Install Node.js (which provides npx), then sign in with `codex login` once.',
+    install: 'Install Node.js (it provides npx, which fetches the adapter; Codex is built in).',
+    signIn: 'Lists sessions only once signed in: with ChatGPT (in the browser), or a CODEX_API_KEY or OPENAI_API_KEY.',
   },
+  // @agentclientprotocol/codex-acp 2.6.0: the TypeScript adapter, on @openai/codex.
+  {
+    id: 'codex-ts',
+    name: 'Codex (TypeScript adapter)',
+    command: 'npx',
+    args: ['-y', '@agentclientprotocol/codex-acp'],
+    requires: 'npx',
+    install: 'Install Node.js (it provides npx, which fetches the adapter and Codex with it).',
+    signIn: 'Lists sessions only once signed in: with ChatGPT or an API key, through the agent.',
+  },
+  // @github/copilot 1.0.102: `--acp` starts the ACP server, `--stdio` keeps it on stdio. The npm
+  // package is a loader for a native binary (no Node.js version asked for); its sign-in method
+  // names that binary with `login` in _meta["terminal-auth"].
+  {
+    id: 'copilot',
+    name: 'GitHub Copilot CLI',
+    command: 'copilot',
+    args: ['--acp', '--stdio'],
+    requires: 'copilot',
+    install:
+      'Install it with `npm install -g @github/copilot` (or Homebrew `copilot-cli`, WinGet `GitHub.Copilot`); it needs a Copilot subscription.',
+    signIn: 'Lists sessions signed out; "Sign In" runs `copilot login` in a terminal, then restarts it.',
+  },
+  // @google/gemini-cli 0.61.0: `--acp` (the older `--experimental-acp` is deprecated).
   {
     id: 'gemini',
     name: 'Gemini CLI',
     command: 'gemini',
     args: ['--acp'],
     requires: 'gemini',
-    install: 'Install it with `npm install -g @google/gemini-cli`.',
+    install: 'Install it with `npm install -g @google/gemini-cli` (Node.js 20 or later).',
+    signIn:
+      'Cannot list sessions (0.61 has no session/list), so the view offers New Session; signs in with Google or an API key.',
   },
+  // opencode-ai 1.18.33: `opencode acp`.
   {
     id: 'opencode',
     name: 'OpenCode',
@@ -48,6 +84,7 @@ export const PRESETS: readonly AgentPreset[] = [
     args: ['acp'],
     requires: 'opencode',
     install: 'Install it with `npm install -g opencode-ai`.',
+    signIn: 'Lists sessions signed out; sign in to a model provider with `opencode auth login` in a terminal.',
   },
 ];
 

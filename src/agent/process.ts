@@ -1,14 +1,32 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import { Emitter } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import { AgentExited } from './errors';
+import { processGuard } from './guard';
 import type { Logger } from './log';
+import { MARK_VARIABLE, signalMarked } from './marked';
 import type { AgentConfig } from './types';
 
 const STDERR_TAIL_LINES = 40;
+/** The longest stderr line kept and logged; the rest of a longer line is dropped. */
+const STDERR_LINE_MAX = 2000;
+/** Text read past {@link STDERR_LINE_MAX} before a long line is logged: room for a secret to end. */
+const STDERR_MARGIN = 4096;
 const STOP_GRACE_MS = 2000;
+
+/** Masks known secrets in a line cut to a length (see `Redactor.cut`). */
+export interface LineRedactor {
+  cut(s: string, max: number): string;
+  readonly longest: number;
+}
+
+const asIs: LineRedactor = {
+  cut: (s, max) => (s.length > max ? `${s.slice(0, max)}…` : s),
+  longest: 0,
+};
 
 /**
  * One agent program, started in its own process group: launchers such as `npx` run the real
@@ -18,6 +36,8 @@ export class AgentProcess implements IDisposable {
   private readonly child: ChildProcess;
   private readonly stderrLines: string[] = [];
   private stderrPartial = '';
+  /** The head of a long line was logged; the rest of it, up to its line break, is dropped. */
+  private stderrSkipping = false;
   private exitInfo: AgentExited | undefined;
   private readonly exitEmitter = new Emitter<AgentExited>();
   /** Fires once when the process is gone (or could not start). */
@@ -26,17 +46,19 @@ export class AgentProcess implements IDisposable {
   private stopping = false;
   /** Ending what is left of the group after the leader exited on its own. */
   private groupEnding: Promise<void> | undefined;
+  private readonly mark = randomUUID();
 
   constructor(
     readonly config: AgentConfig,
     private readonly logger: Logger,
     cwd?: string,
     /** Masks known secrets in stderr lines before they are logged or kept. */
-    private readonly redact: (line: string) => string = (line) => line,
+    private readonly redact: LineRedactor = asIs,
   ) {
     this.child = spawn(config.command, [...config.args], {
       cwd,
-      env: { ...process.env, ...config.env },
+      // Marked, so what it starts outside its group is found again (see marked.ts).
+      env: { ...process.env, ...config.env, [MARK_VARIABLE]: this.mark },
       stdio: ['pipe', 'pipe', 'pipe'],
       // Own process group (POSIX), so stop() can signal the whole tree.
       detached: process.platform !== 'win32',
@@ -58,10 +80,16 @@ export class AgentProcess implements IDisposable {
           logger.warn(`agent process exited (code ${code ?? '-'}, signal ${signal ?? '-'})`);
           // A launcher (npx, a shell script) that dies leaves the real agent running in its group.
           this.groupEnding = this.endGroup(STOP_GRACE_MS);
+          void this.groupEnding.then(() => this.unguard());
         }
         done(code, signal);
       });
     });
+    // If the host dies outright, the guard stops the group and what carries the mark.
+    if (this.child.pid !== undefined) {
+      processGuard.watchGroup(this.child.pid);
+      processGuard.watchMark(this.mark);
+    }
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (chunk: string) => this.onStderr(chunk));
     // A closed pipe on write raises EPIPE on the stream: the exit handler reports it.
@@ -96,15 +124,25 @@ export class AgentProcess implements IDisposable {
     return this.stderrLines.join('\n');
   }
 
+  /**
+   * Lines are logged whole or by their head: a line longer than what is shown is logged once its
+   * head and enough text after it to finish any secret have arrived (so a secret split across
+   * reads is still masked), and the rest of it is dropped.
+   */
   private onStderr(chunk: string): void {
-    const text = this.stderrPartial + chunk;
-    const lines = text.split(/\r?\n/);
+    const lines = (this.stderrPartial + chunk).split(/\r?\n/);
     this.stderrPartial = lines.pop() ?? '';
-    if (this.stderrPartial.length > 8192) {
-      lines.push(this.stderrPartial);
-      this.stderrPartial = '';
+    if (this.stderrSkipping && lines.length > 0) {
+      lines.shift();
+      this.stderrSkipping = false;
     }
     for (const line of lines) this.pushStderr(line);
+    if (this.stderrSkipping) this.stderrPartial = '';
+    else if (this.stderrPartial.length > STDERR_LINE_MAX + Math.max(STDERR_MARGIN, this.redact.longest)) {
+      this.pushStderr(this.stderrPartial);
+      this.stderrPartial = '';
+      this.stderrSkipping = true;
+    }
   }
 
   private flushStderr(): void {
@@ -113,8 +151,7 @@ export class AgentProcess implements IDisposable {
   }
 
   private pushStderr(raw: string): void {
-    const line = this.redact(raw);
-    const capped = line.length > 2000 ? `${line.slice(0, 2000)}…` : line;
+    const capped = this.redact.cut(raw, STDERR_LINE_MAX);
     this.stderrLines.push(capped);
     if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.shift();
     this.logger.info(`stderr: ${capped}`);
@@ -140,6 +177,14 @@ export class AgentProcess implements IDisposable {
     }
     // The leader is gone; make sure nothing of its group outlives it.
     this.signal('SIGKILL');
+    this.unguard();
+  }
+
+  /** Nothing of it is left: the guard need not stop it. */
+  private unguard(): void {
+    const pid = this.child.pid;
+    if (pid !== undefined) processGuard.forgetGroup(pid);
+    processGuard.forgetMark(this.mark);
   }
 
   /** The leader is gone: SIGTERM to the rest of its group, SIGKILL to what is left after the grace period. */
@@ -165,6 +210,8 @@ export class AgentProcess implements IDisposable {
   private signal(sig: NodeJS.Signals): void {
     const pid = this.child.pid;
     if (pid === undefined) return;
+    // What the agent started outside its group (setsid) carries its mark.
+    void signalMarked(this.mark, sig);
     try {
       if (process.platform === 'win32') this.child.kill(sig);
       else process.kill(-pid, sig);

@@ -1,3 +1,4 @@
+import type { Logger } from './log';
 import { isRecord } from './validate';
 
 /**
@@ -10,6 +11,10 @@ import { isRecord } from './validate';
 const MIN_SECRET_LENGTH = 4;
 const MASK = '[redacted]';
 const SECRET_KEY = /token|secret|password|passwd|api[-_]?key|authorization|cookie|credential/i;
+/** A JSON string field at the very end of a text cut short: `"key":"value…` without its closing quote. */
+const OPEN_FIELD = /"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*"((?:[^"\\]|\\.)*)$/;
+/** The longest line the log takes; the rest of a longer one is cut (after it was redacted). */
+export const MAX_LOG_LINE = 20_000;
 
 export class Redactor {
   private readonly values = new Set<string>();
@@ -38,6 +43,16 @@ export class Redactor {
     this.forms = [...forms].sort((a, b) => b.length - a.length);
   }
 
+  /** The length of the longest form of a value to hide (0 when there is none). */
+  get longest(): number {
+    return this.forms[0]?.length ?? 0;
+  }
+
+  /** The values hidden (the session library masks the same ones in what it keeps). */
+  get secrets(): string[] {
+    return [...this.values];
+  }
+
   /** Whether `value` is one of the values to hide. */
   has(value: string): boolean {
     return this.values.has(value);
@@ -55,10 +70,40 @@ export class Redactor {
    * (`token`, `apiKey`, `authorization`…) masked whatever their value.
    */
   json(s: string): string {
-    const keyed = s.replace(/"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*"((?:[^"\\]|\\.)*)"/g, (whole, key: string) =>
-      SECRET_KEY.test(key) ? `"${key}":"${MASK}"` : whole,
-    );
+    const keyed = s
+      .replace(/"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*"((?:[^"\\]|\\.)*)"/g, (whole, key: string) =>
+        SECRET_KEY.test(key) ? `"${key}":"${MASK}"` : whole,
+      )
+      .replace(OPEN_FIELD, (whole, key: string) => (SECRET_KEY.test(key) ? `"${key}":"${MASK}` : whole));
     return this.text(keyed);
+  }
+
+  /**
+   * At most `max` characters of `s` (then `…`), with every value masked: redacted before it is
+   * cut, so a value across the cut is never left half visible, whatever the text's length. Only
+   * the head is read, with room for the longest value after it, and a value's beginning at the
+   * very end of that head is masked too (its rest lay beyond).
+   */
+  cut(s: string, max: number, asJson = false): string {
+    const redact = (t: string) => (asJson ? this.json(t) : this.text(t));
+    if (s.length <= max) return redact(s);
+    const head = redact(this.maskCutValue(s.slice(0, max + this.longest)));
+    return `${head.length > max ? head.slice(0, max) : head}…`;
+  }
+
+  /** `s` with the beginning of a value at its very end masked. */
+  private maskCutValue(s: string): string {
+    let from = s.length;
+    for (const f of this.forms) {
+      const start = Math.max(0, s.length - f.length + 1);
+      for (let i = s.indexOf(f[0]!, start); i !== -1 && i < from; i = s.indexOf(f[0]!, i + 1)) {
+        if (f.startsWith(s.slice(i))) {
+          from = i;
+          break;
+        }
+      }
+    }
+    return from < s.length ? s.slice(0, from) + MASK : s;
   }
 
   /** Unknown data (an error's `data`): masked through its JSON, unchanged when it holds nothing to hide. */
@@ -114,4 +159,22 @@ export function withoutMcpValues<T>(message: T): T {
     return copy;
   });
   return { ...m, params: { ...m.params, mcpServers } } as T;
+}
+
+/**
+ * A logger whose every line has the redactor's values masked (and is cut at {@link MAX_LOG_LINE}
+ * after that): whatever route a string from the agent takes to the log, it passes here.
+ */
+export function redactingLogger(logger: Logger, redactor: Redactor, maxLine = MAX_LOG_LINE): Logger {
+  const clean = (m: string) => redactor.cut(m, maxLine);
+  return {
+    get logLevel() {
+      return logger.logLevel;
+    },
+    trace: (m) => logger.trace(clean(m)),
+    debug: (m) => logger.debug(clean(m)),
+    info: (m) => logger.info(clean(m)),
+    warn: (m) => logger.warn(clean(m)),
+    error: (m) => logger.error(clean(typeof m === 'string' ? m : m.message)),
+  };
 }

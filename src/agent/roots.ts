@@ -1,37 +1,121 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ErrorCodes } from './errors';
 
-/** Options of {@link resolveInRoots}. */
+/**
+ * A session root as it was when the session attached: its real path then, and whether its
+ * volume compares names without case. Requests are checked against this, never against the
+ * root's path resolved again: a root later replaced by a symbolic link (to "/") stays what it was.
+ */
+export interface PinnedRoot {
+  /** As the session named it (said in refusals). */
+  readonly path: string;
+  readonly real: string;
+  /** Names on its volume compare without case (as the volume does, not as the platform usually does). */
+  readonly foldCase: boolean;
+}
+
+/** Options of {@link resolveInRoots} and {@link pinRoots}. */
 export interface ResolveOptions {
   /** The path names a file about to be written: it may not exist yet. */
   forWrite?: boolean;
-  /** Decides path syntax and case sensitivity; `process.platform` when absent. */
+  /** Decides path syntax (and case folding where a volume cannot be asked); `process.platform` when absent. */
   platform?: NodeJS.Platform;
+}
+
+/** Longer paths are refused before any look-up (PATH_MAX on Linux). */
+const MAX_PATH_LENGTH = 4096;
+
+const flavour = (platform: NodeJS.Platform) => (platform === 'win32' ? nodePath.win32 : nodePath.posix);
+
+/**
+ * Pins roots: each one's real path now, and whether its volume folds case. A root that does not
+ * exist is left out (it cannot contain anything).
+ */
+export function pinRoots(paths: readonly string[], opts: Pick<ResolveOptions, 'platform'> = {}): PinnedRoot[] {
+  const platform = opts.platform ?? process.platform;
+  const out: PinnedRoot[] = [];
+  for (const path of paths) {
+    let real: string;
+    try {
+      real = realpathSync.native(path);
+    } catch {
+      continue;
+    }
+    out.push({ path, real, foldCase: volumeFoldsCase(real, flavour(platform), platform) });
+  }
+  return out;
+}
+
+/**
+ * Whether the volume of a real path compares names without case: the deepest name in it whose
+ * case can change is looked up with its case changed; the same file means the volume folds.
+ * A path without such a name falls back to the platform's usual rule.
+ */
+export function volumeFoldsCase(real: string, p: typeof nodePath.posix, platform: NodeJS.Platform): boolean {
+  for (let dir = real, parent = p.dirname(dir); parent !== dir; dir = parent, parent = p.dirname(dir)) {
+    const name = p.basename(dir);
+    const swapped = swapCase(name);
+    if (swapped === name) continue;
+    try {
+      const a = statSync(dir);
+      const b = statSync(p.join(parent, swapped));
+      return a.dev === b.dev && a.ino === b.ino;
+    } catch {
+      return false;
+    }
+  }
+  return platform === 'win32' || platform === 'darwin';
+}
+
+function swapCase(s: string): string {
+  let out = '';
+  for (const c of s) {
+    const up = c.toUpperCase();
+    out += up === c ? c.toLowerCase() : up;
+  }
+  return out;
+}
+
+/** Where a path lies: its real path, the deepest existing ancestor, the names to create below it. */
+export interface Located {
+  readonly real: string;
+  /** Real path of the deepest existing ancestor (the path itself when it exists). */
+  readonly base: string;
+  /** Names below `base` that do not exist yet (empty when the path exists). */
+  readonly rest: readonly string[];
+  readonly root: PinnedRoot;
 }
 
 /**
  * Resolves a path an agent sent to the real absolute path it names, and refuses it unless it
- * lies inside one of the session's roots.
- *
+ * lies inside one of the session's pinned roots (see {@link locate}).
+ */
+export function resolveInRoots(path: string, roots: readonly PinnedRoot[], opts: ResolveOptions = {}): string {
+  return locate(path, roots, opts).real;
+}
+
+/**
  * Refused with `-32602`: a relative path, any `..` segment (even one that would land inside),
- * a NUL byte, a trailing separator, a dangling symbolic link, and anything whose real path
- * (symbolic links followed) is outside every root. A file that does not exist, on read, is
- * `-32002` — but only once its deepest existing ancestor is known to be inside, so a refused
- * path never reveals whether something exists outside the roots.
+ * a NUL byte, a trailing separator, a path longer than 4,096 characters, a dangling symbolic
+ * link, and anything whose real path (symbolic links followed) is outside every root. A file
+ * that does not exist, on read, is `-32002` — but only once its deepest existing ancestor is
+ * known to be inside, so a refused path never reveals whether something exists outside the
+ * roots. A refusal names the path as the agent gave it, never what it resolves to.
  *
  * For a new file on write, the result is the real path of its deepest existing ancestor plus
- * the remaining names. Roots are compared by their real paths too, at a separator boundary
- * (`/root-evil` is not inside `/root`), case-insensitively on Windows and macOS.
+ * the remaining names. Roots are compared by their pinned real paths, at a separator boundary
+ * (`/root-evil` is not inside `/root`), without case only where the root's volume has none.
  */
-export function resolveInRoots(path: string, roots: readonly string[], opts: ResolveOptions = {}): string {
+export function locate(path: string, roots: readonly PinnedRoot[], opts: ResolveOptions = {}): Located {
   const platform = opts.platform ?? process.platform;
-  const p = platform === 'win32' ? nodePath.win32 : nodePath.posix;
+  const p = flavour(platform);
   const shown = describeRoots(roots);
 
   if (typeof path !== 'string' || path === '') throw invalid('The path is empty.');
   if (path.includes('\0')) throw invalid(`The path ${JSON.stringify(path)} contains a NUL byte.`);
+  if (path.length > MAX_PATH_LENGTH) throw invalid(`The path is longer than ${MAX_PATH_LENGTH} characters.`);
   if (!p.isAbsolute(path)) throw invalid(`The path "${path}" is not absolute; give a path inside ${shown}.`);
   const segments = path.split(platform === 'win32' ? /[\\/]/ : '/');
   // Refused outright: a `..` that happens to land inside today may not after a rename, and a
@@ -41,22 +125,16 @@ export function resolveInRoots(path: string, roots: readonly string[], opts: Res
   if (path.length > 1 && (platform === 'win32' ? /[\\/]$/ : /\/$/).test(path)) {
     throw invalid(`The path "${path}" ends with a separator; name a file inside ${shown}.`);
   }
+  if (roots.length === 0) throw invalid(`The session has no existing root folder; "${path}" is refused.`);
 
-  const realRoots = realRootsOf(roots);
-  if (realRoots.length === 0)
-    throw invalid(`The session has no existing root folder (${shown}); "${path}" is refused.`);
-
-  const { base, rest } = deepestReal(p.normalize(path), p, shown);
+  const { base, rest } = deepestReal(p.normalize(path), p);
   const real = rest.length ? p.join(base, ...rest) : base;
-  const fold = platform === 'win32' || platform === 'darwin';
-  if (!realRoots.some((root) => isInside(real, root, p.sep, fold))) {
-    const via = real === path ? '' : ` (it resolves to "${real}")`;
-    throw invalid(`The path "${path}"${via} is outside the session's roots: ${shown}.`);
-  }
+  const root = roots.find((r) => isInside(real, r.real, p.sep, r.foldCase));
+  if (!root) throw invalid(`The path "${path}" is outside the session's roots: ${shown}.`);
   if (rest.length && !opts.forWrite) {
     throw new RequestError(ErrorCodes.ResourceNotFound, `The file "${path}" does not exist.`, { uri: path });
   }
-  return real;
+  return { real, base, rest, root };
 }
 
 /** Whether `child` is `root` or below it, at a separator boundary. Both are normalised. */
@@ -68,47 +146,49 @@ export function isInside(child: string, root: string, sep: string, caseInsensiti
   return c.startsWith(prefix);
 }
 
-function realRootsOf(roots: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const root of roots) {
-    // A root that no longer exists cannot contain anything; the others still count.
-    try {
-      out.push(realpathSync.native(root));
-    } catch {
-      continue;
-    }
-  }
-  return out;
-}
-
 /**
- * Walks up from `path` to the deepest ancestor that exists and returns its real path and the
- * names below it that do not exist yet.
+ * The real path of the deepest ancestor of `path` that exists, and the names below it that do
+ * not. Found by halving the depth searched: a path of 2,000 missing names costs a dozen look-ups.
  */
-function deepestReal(path: string, p: typeof nodePath.posix, shown: string): { base: string; rest: string[] } {
-  const rest: string[] = [];
-  let current = path;
-  for (;;) {
+export function deepestReal(
+  path: string,
+  p: typeof nodePath.posix,
+  realpath: (path: string) => string = (x) => realpathSync.native(x),
+): { base: string; rest: string[] } {
+  const root = p.parse(path).root;
+  const names = path.slice(root.length).split(p.sep).filter(Boolean);
+  const at = (depth: number) => (depth === 0 ? root : p.join(root, ...names.slice(0, depth)));
+  const tryReal = (depth: number): string | undefined => {
     try {
-      return { base: realpathSync.native(current), rest };
+      return realpath(at(depth));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
       if (code === 'ELOOP') throw invalid(`The path "${path}" runs into a loop of symbolic links.`);
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        throw new RequestError(ErrorCodes.InternalError, `Cannot resolve "${path}": ${(e as Error).message}`);
-      }
+      throw new RequestError(ErrorCodes.InternalError, `Cannot resolve "${path}" (${code ?? 'error'}).`);
     }
-    // An entry that lstat sees but realpath cannot follow is a dangling symbolic link: writing
-    // through it would create its target, wherever that is.
-    if (entryExists(current))
-      throw invalid(
-        `The path "${path}" goes through a symbolic link whose target does not exist; refused (roots: ${shown}).`,
-      );
-    const parent = p.dirname(current);
-    if (parent === current) throw invalid(`The path "${path}" has no existing ancestor.`);
-    rest.unshift(p.basename(current));
-    current = parent;
+  };
+  const whole = tryReal(names.length);
+  if (whole !== undefined) return { base: whole, rest: [] };
+  // Depth `lo` exists, depth `hi` does not: a missing name makes every deeper path missing too.
+  let lo = 0;
+  let hi = names.length;
+  let base = tryReal(0);
+  if (base === undefined) throw invalid(`The path "${path}" has no existing ancestor.`);
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    const real = tryReal(mid);
+    if (real === undefined) hi = mid;
+    else {
+      lo = mid;
+      base = real;
+    }
   }
+  // An entry that lstat sees but realpath cannot follow is a dangling symbolic link: writing
+  // through it would create its target, wherever that is.
+  if (entryExists(at(hi)))
+    throw invalid(`The path "${path}" goes through a symbolic link whose target does not exist; refused.`);
+  return { base, rest: names.slice(lo) };
 }
 
 function entryExists(path: string): boolean {
@@ -120,8 +200,8 @@ function entryExists(path: string): boolean {
   }
 }
 
-function describeRoots(roots: readonly string[]): string {
-  return roots.length ? roots.map((r) => `"${r}"`).join(', ') : '(no roots)';
+function describeRoots(roots: readonly PinnedRoot[]): string {
+  return roots.length ? roots.map((r) => `"${r.path}"`).join(', ') : '(no roots)';
 }
 
 function invalid(message: string): RequestError {

@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
-import { resolve as resolvePath } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type {
@@ -17,10 +16,16 @@ import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import { ErrorCodes } from './errors';
 import type { Logger } from './log';
-import { resolveInRoots } from './roots';
+import { processGuard } from './guard';
+import { MARK_VARIABLE, signalMarked } from './marked';
+import { resolveInRoots, type PinnedRoot } from './roots';
 
 /** Output kept per terminal when the agent gives no `outputByteLimit`, and the most it may ask for. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
+/** Commands running at once per agent process; each holds two pipes and a process. */
+export const MAX_RUNNING_TERMINALS = 32;
+/** Terminals kept per agent process, running or ended but not released (each keeps its output). */
+export const MAX_KEPT_TERMINALS = 64;
 
 /** Names one terminal; every ACP `terminal/*` request has this shape. */
 export interface TerminalRef {
@@ -50,10 +55,15 @@ export interface TerminalsOptions {
    * ask for a terabyte); {@link DEFAULT_OUTPUT_BYTE_LIMIT} when absent.
    */
   maxOutputBytes?: number;
+  /** {@link MAX_RUNNING_TERMINALS} and {@link MAX_KEPT_TERMINALS} when absent; tests lower them. */
+  maxRunning?: number;
+  maxKept?: number;
 }
 
 interface Terminal extends TerminalRef {
   child: ChildProcess;
+  /** In the environment of the command and of everything it starts (see marked.ts). */
+  mark: string;
   /** Output as decoded pieces, oldest first, with their UTF-8 sizes. */
   chunks: string[];
   sizes: number[];
@@ -93,7 +103,7 @@ export class Terminals extends Disposable {
    * root when absent) and resolves once it is running. A command given without `args` that
    * reads as a shell line (pipes, quotes, spaces) runs through the shell.
    */
-  async create(params: CreateTerminalRequest, roots: readonly string[]): Promise<CreateTerminalResponse> {
+  async create(params: CreateTerminalRequest, roots: readonly PinnedRoot[]): Promise<CreateTerminalResponse> {
     if (this.isDisposed)
       throw new RequestError(ErrorCodes.InternalError, 'The client is shutting down; no terminal was created.');
     if (this.options.allowTerminal && !this.options.allowTerminal(params.sessionId)) {
@@ -104,8 +114,9 @@ export class Terminals extends Disposable {
     }
     if (roots.length === 0)
       throw new RequestError(ErrorCodes.InvalidParams, 'The session has no root folder to run a command in.');
-    // resolvePath() drops a root's trailing separator, which resolveInRoots refuses in a path.
-    const cwd = resolveInRoots(params.cwd ?? resolvePath(roots[0]), roots);
+    this.checkRoom();
+    // The first root's real path when none is given: a path resolveInRoots accepts as it is.
+    const cwd = resolveInRoots(params.cwd ?? roots[0]!.real, roots);
     if (!statSync(cwd).isDirectory())
       throw new RequestError(ErrorCodes.InvalidParams, `The working directory "${params.cwd}" is not a folder.`);
     const asked = params.outputByteLimit ?? DEFAULT_OUTPUT_BYTE_LIMIT;
@@ -120,6 +131,9 @@ export class Terminals extends Disposable {
 
     const env: NodeJS.ProcessEnv = { ...process.env };
     for (const v of params.env ?? []) env[v.name] = v.value;
+    // Set last, so the agent cannot unset it: it finds what left the process group (see marked.ts).
+    const mark = randomUUID();
+    env[MARK_VARIABLE] = mark;
     const args = params.args ?? [];
     const shell = needsShell(params.command, args);
     const child = spawn(params.command, args, {
@@ -136,6 +150,7 @@ export class Terminals extends Disposable {
     const terminal: Terminal = {
       sessionId: params.sessionId,
       terminalId: randomUUID(),
+      mark,
       child,
       chunks: [],
       sizes: [],
@@ -147,6 +162,9 @@ export class Terminals extends Disposable {
     };
     // Listening before the spawn settles, so not even a very short command's exit is missed.
     this.watch(terminal, resolveExit);
+    // If the host dies outright, the guard stops the command's group and what carries its mark.
+    if (child.pid !== undefined) processGuard.watchGroup(child.pid);
+    processGuard.watchMark(mark);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (e) =>
@@ -215,6 +233,23 @@ export class Terminals extends Disposable {
     super.dispose();
   }
 
+  /** A clear refusal when the agent already has as many terminals as it may. */
+  private checkRoom(): void {
+    const maxRunning = this.options.maxRunning ?? MAX_RUNNING_TERMINALS;
+    const maxKept = this.options.maxKept ?? MAX_KEPT_TERMINALS;
+    const running = [...this.terminals.values()].filter((t) => !t.exitStatus).length;
+    if (running >= maxRunning)
+      throw new RequestError(
+        ErrorCodes.InvalidParams,
+        `Too many terminals: ${running} commands are running, the most this client runs at once; kill or release one first.`,
+      );
+    if (this.terminals.size >= maxKept)
+      throw new RequestError(
+        ErrorCodes.InvalidParams,
+        `Too many terminals: ${this.terminals.size} are kept (their output too), the most this client keeps; release the ones that ended first.`,
+      );
+  }
+
   private get(ref: TerminalRef): Terminal {
     const t = this.terminals.get(ref.terminalId);
     // A terminal belongs to the session that made it: another session's id is unknown here.
@@ -250,6 +285,8 @@ export class Terminals extends Disposable {
     });
     t.child.once('close', () => {
       t.closed = true;
+      // Ended and its pipes closed: its group is gone, and its id may soon be another's.
+      if (t.child.pid !== undefined) processGuard.forgetGroup(t.child.pid);
       for (const d of decoders) this.append(t, d.end());
       finish();
     });
@@ -266,12 +303,17 @@ export class Terminals extends Disposable {
   }
 
   private stop(t: Terminal): void {
-    // Once the command ended and nobody holds its output pipes, its group is gone and its id
-    // may belong to someone else: signal nothing.
-    if (t.exitStatus && t.closed) return;
     if (t.killTimer) return;
-    signalGroup(t.child, 'SIGTERM');
-    t.killTimer = setTimeout(() => signalGroup(t.child, 'SIGKILL'), this.graceMs);
+    // Once the command ended and nobody holds its output pipes, its group is gone and its id
+    // may belong to someone else: only what carries its mark is signalled (a child that left
+    // the group with setsid, and closed the pipes too).
+    const group = !(t.exitStatus && t.closed);
+    if (group) signalGroup(t.child, 'SIGTERM');
+    void signalMarked(t.mark, 'SIGTERM');
+    t.killTimer = setTimeout(() => {
+      if (group) signalGroup(t.child, 'SIGKILL');
+      void signalMarked(t.mark, 'SIGKILL').then(() => processGuard.forgetMark(t.mark));
+    }, this.graceMs);
     // Not cleared when the leader ends: members of its group that ignore SIGTERM still get
     // SIGKILL. Harmless when the group is gone (ESRCH).
     t.killTimer.unref();

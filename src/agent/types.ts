@@ -18,12 +18,21 @@ export interface AgentConfig {
   readonly mcpServers?: readonly McpServer[];
 }
 
+/** A listed session as checked: the stable fields, plus the unstable `archived` flag when the agent sent it. */
+export type ListedSession = SessionInfo & { archived?: boolean };
+
+/** Which sessions `session/list` returns by archive state; sent only to agents that advertise `archive`. */
+export type ArchivedFilter = 'exclude' | 'include' | 'only';
+
+/** The params of one `session/list` request (no `cwd`: every folder's sessions). */
+export type ListParams = { cwd?: string; cursor?: string; archived?: ArchivedFilter };
+
 /**
  * One validated `session/list` page. The SDK does not validate responses on the client side,
  * so entries of the wrong shape (non-string id, relative cwd…) were dropped and counted.
  */
 export interface ListPage {
-  readonly sessions: readonly SessionInfo[];
+  readonly sessions: readonly ListedSession[];
   /** Absent or `null` on the wire both mean the end: `undefined` here. */
   readonly nextCursor: string | undefined;
   /** How many entries were dropped for their shape. */
@@ -38,4 +47,7 @@ export interface ListPage {
 }
 
 /** Fetches one page of sessions for a cwd. `signal` aborts the wait (and cancels the request). */
-export type ListSessions = (params: { cwd: string; cursor?: string }, signal?: AbortSignal) => Promise<ListPage>;
+export type ListSessions = (
+  params: { cwd: string; cursor?: string; archived?: ArchivedFilter },
+  signal?: AbortSignal,
+) => Promise<ListPage>;

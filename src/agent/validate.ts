@@ -4,12 +4,12 @@ import type {
   SessionConfigOption,
   SessionConfigSelectGroup,
   SessionConfigSelectOption,
-  SessionInfo,
   SessionMode,
   SessionModeState,
   SetSessionConfigOptionResponse,
 } from '@agentclientprotocol/sdk';
-import type { ListPage } from './types';
+import type { ListedSession, ListPage } from './types';
+import type { ForkSessionResponse } from './unstable';
 
 /**
  * The SDK does not validate what an agent answers on the client side, so every result is
@@ -40,7 +40,7 @@ const quiet: Note = () => {};
 export function validateListResult(result: unknown): ListPage {
   if (!isRecord(result)) throw new ShapeError('session/list returned no result object');
   if (!Array.isArray(result.sessions)) throw new ShapeError('session/list returned no "sessions" array');
-  const sessions: SessionInfo[] = [];
+  const sessions: ListedSession[] = [];
   let dropped = 0;
   for (const raw of result.sessions) {
     const s = validateSessionInfo(raw);
@@ -70,12 +70,12 @@ export function validateListResult(result: unknown): ListPage {
  * One listed session. Required: a non-empty string id and an absolute cwd. Optional fields of
  * the wrong type are dropped rather than failing the row.
  */
-export function validateSessionInfo(raw: unknown): SessionInfo | undefined {
+export function validateSessionInfo(raw: unknown): ListedSession | undefined {
   if (!isRecord(raw)) return undefined;
   const { sessionId, cwd } = raw;
   if (typeof sessionId !== 'string' || sessionId.length === 0 || sessionId.length > 1024) return undefined;
   if (typeof cwd !== 'string' || !isAbsolutePath(cwd)) return undefined;
-  const info: SessionInfo = { sessionId, cwd };
+  const info: ListedSession = { sessionId, cwd };
   if (typeof raw.title === 'string' || raw.title === null) info.title = raw.title;
   if (typeof raw.updatedAt === 'string' || raw.updatedAt === null) info.updatedAt = raw.updatedAt;
   if (Array.isArray(raw.additionalDirectories)) {
@@ -84,6 +84,8 @@ export function validateSessionInfo(raw: unknown): SessionInfo | undefined {
     );
   }
   if (isRecord(raw._meta)) info._meta = raw._meta;
+  // Unstable: agents with the archive capability say on every row whether it is archived.
+  if (typeof raw.archived === 'boolean') info.archived = raw.archived;
   return info;
 }
 
@@ -100,10 +102,41 @@ export function validateInitializeResult(result: unknown): InitializeResponse {
 }
 
 export function validateNewSessionResult(result: unknown, note: Note = quiet): NewSessionResponse {
+  return createdSession('session/new', result, note) as NewSessionResponse;
+}
+
+/** The `session/fork` result: like `session/new`'s, the new session's id and its setup. */
+export function validateForkResult(result: unknown, note: Note = quiet): ForkSessionResponse {
+  return createdSession('session/fork', result, note) as ForkSessionResponse;
+}
+
+function createdSession(method: string, result: unknown, note: Note): Record<string, unknown> {
   if (!isRecord(result) || typeof result.sessionId !== 'string' || result.sessionId.length === 0) {
-    throw new ShapeError('session/new returned no session id');
+    throw new ShapeError(`${method} returned no session id`);
   }
-  return checkSetupParts(result, note) as NewSessionResponse;
+  if (result.sessionId.length > 1024) throw new ShapeError(`${method} returned a session id over 1024 characters`);
+  return checkSetupParts(result, note);
+}
+
+/**
+ * The title a `session/set_title` result says the agent stored ("Clients SHOULD display this
+ * value rather than the one they sent"). An agent that answers without one (an earlier draft
+ * answered `{}`) stored what was sent, as far as anyone can tell: that is shown, with a note.
+ */
+export function validateSetTitleResult(result: unknown, sent: string, note: Note = quiet): string {
+  const title = isRecord(result) ? result.title : undefined;
+  if (typeof title === 'string' && title.trim().length > 0) return title;
+  note(
+    title === undefined
+      ? 'the result names no stored title; showing the one sent'
+      : 'the result\'s "title" is not a non-empty string; showing the one sent',
+  );
+  return sent;
+}
+
+/** Results that carry nothing (archive, unarchive): anything but an object or null is noted, never fatal. */
+export function checkEmptyResult(result: unknown, note: Note = quiet): void {
+  if (result !== null && result !== undefined && !isRecord(result)) note('the result is not an object; ignored');
 }
 
 /** Load and resume results carry optional modes and config options; keep only what is usable. */

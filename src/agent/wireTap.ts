@@ -1,4 +1,5 @@
 import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
+import { AgentNotReading } from './errors';
 import type { Logger, TraceLevel } from './log';
 import { LineSplitter } from './ndjson';
 import { mcpValues, withoutMcpValues, type Redactor } from './redact';
@@ -16,6 +17,8 @@ export interface WireStats {
   unknownUpdates: number;
   /** `session/update` notifications for a session nobody opened in time, dropped from the router's buffer. */
   droppedUpdates: number;
+  /** Requests refused because {@link MAX_REQUESTS_IN_FLIGHT} were being answered already. */
+  refusedRequests: number;
 }
 
 export type DropKind = keyof WireStats;
@@ -25,7 +28,14 @@ const LOG_LINES_PER_KIND = 100;
 
 /** Counts each kind of dropped input once and logs it once; `onChange` feeds `onDidDropInput`. */
 export class WireCounter {
-  readonly stats: WireStats = { notJson: 0, notJsonRpc: 0, unknownResponses: 0, unknownUpdates: 0, droppedUpdates: 0 };
+  readonly stats: WireStats = {
+    notJson: 0,
+    notJsonRpc: 0,
+    unknownResponses: 0,
+    unknownUpdates: 0,
+    droppedUpdates: 0,
+    refusedRequests: 0,
+  };
   private readonly logged = new Map<DropKind, number>();
 
   constructor(
@@ -33,12 +43,15 @@ export class WireCounter {
     private readonly onChange: (stats: WireStats) => void = () => {},
   ) {}
 
-  /** `line` absent: counted only, because a line already told of it. */
-  count(kind: DropKind, line: string | undefined, n = 1): void {
+  /**
+   * `line` absent: counted only, because a line already told of it. A function is called only
+   * when the line is logged: a flood past the log's limit costs a count, not a line each.
+   */
+  count(kind: DropKind, line: string | (() => string) | undefined, n = 1): void {
     this.stats[kind] += n;
     if (line === undefined) return this.onChange(this.stats);
     const logged = this.logged.get(kind) ?? 0;
-    if (logged < LOG_LINES_PER_KIND) this.logger.warn(line);
+    if (logged < LOG_LINES_PER_KIND) this.logger.warn(typeof line === 'string' ? line : line());
     else if (logged === LOG_LINES_PER_KIND)
       this.logger.warn(`more input of this kind (${kind}) is counted but no longer logged`);
     this.logged.set(kind, logged + 1);
@@ -63,10 +76,23 @@ const KNOWN_UPDATES = new Set([
   'compaction_summary_chunk',
 ]);
 
+/**
+ * The most bytes waiting for the agent to read them. An agent that stops reading its input while
+ * it asks for large files would otherwise grow the extension host without bound (and an
+ * extension host that runs out of memory takes every extension of the window with it).
+ */
+export const MAX_QUEUED_BYTES = 32 * 1024 * 1024;
+/**
+ * The most requests from the agent answered at a time; further ones get an error at once. A
+ * flood of requests (each reading a file, asking the user) must not pile up work without bound.
+ */
+export const MAX_REQUESTS_IN_FLIGHT = 256;
+
+/** How every JSON text begins (after the whitespace `trim` removed). */
+const JSON_START = /^[{["\-0-9tfn]/;
+
 /** The longest trace line; a 1 MiB reply is not copied into the log whole. */
 const TRACE_MAX = 20_000;
-/** Text kept past a cut while redacting: longer than any secret. */
-const REDACT_MARGIN = 4096;
 
 export interface WireOptions {
   logger: Logger;
@@ -75,6 +101,10 @@ export interface WireOptions {
   counter: WireCounter;
   /** The SDK's default (32 MiB) when absent. */
   maxMessageBytes?: number;
+  /** {@link MAX_QUEUED_BYTES} when absent; tests lower it. */
+  maxQueuedBytes?: number;
+  /** {@link MAX_REQUESTS_IN_FLIGHT} when absent; tests lower it. */
+  maxRequestsInFlight?: number;
 }
 
 const isId = (v: unknown) => v === null || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v));
@@ -107,20 +137,51 @@ export function wireStream(
   const encoder = new TextEncoder();
   const decoder = new TextDecoder();
   const splitter = new LineSplitter(opts.maxMessageBytes);
+  const maxQueued = opts.maxQueuedBytes ?? MAX_QUEUED_BYTES;
+  const maxInFlight = opts.maxRequestsInFlight ?? MAX_REQUESTS_IN_FLIGHT;
+  /** Requests from the agent handed to the SDK and not answered yet. */
+  const inFlight = new Set<unknown>();
+  let answeredParseError = false;
+  /** Set once the connection is being closed from here; the readable side then fails with it. */
+  let failure: Error | undefined;
+  let incoming: TransformStreamDefaultController<AnyMessage> | undefined;
+  const fail = (e: Error) => {
+    if (failure) return;
+    failure = e;
+    incoming?.error(e);
+  };
 
+  // Bytes go out one message at a time, in order. What waits is counted: past the limit the
+  // agent is not reading, and the connection closes rather than hold more.
   let writes = Promise.resolve();
+  let queued = 0;
   const write = (m: AnyMessage): Promise<void> => {
+    if (failure) return Promise.reject(failure);
     const bytes = encoder.encode(JSON.stringify(m) + '\n');
-    const next = writes.then(async () => {
-      const w = output.getWriter();
+    // One message alone may exceed the limit (a large file's text): it waits only for itself.
+    if (queued > 0 && queued + bytes.length > maxQueued) {
+      fail(new AgentNotReading(maxQueued));
+      return Promise.reject(failure);
+    }
+    queued += bytes.length;
+    writes = writes.then(async () => {
       try {
-        await w.write(bytes);
+        if (failure) return;
+        const w = output.getWriter();
+        try {
+          await w.write(bytes);
+        } finally {
+          w.releaseLock();
+        }
+      } catch (e) {
+        fail(e instanceof Error ? e : new Error(String(e)));
       } finally {
-        w.releaseLock();
+        queued -= bytes.length;
       }
     });
-    writes = next.catch(() => {});
-    return next;
+    // Accepted: the SDK does not wait for the agent to read it, so nothing of the message stays
+    // reachable from its queue; only these bytes wait, and they are counted.
+    return Promise.resolve();
   };
 
   const trace = (dir: '→' | '←', m: unknown) => {
@@ -131,24 +192,29 @@ export function wireStream(
       'method' in r
         ? `${String(r.method)}${'id' in r ? ` #${String(r.id)}` : ''}`
         : `response #${String(r.id)}${'error' in r ? ' (error)' : ''}`;
-    if (level === 'messages') return logger.trace(`${dir} ${what}`);
-    const full = preview(withoutMcpValues(m), Number.MAX_SAFE_INTEGER);
+    // The method and the id are the agent's strings too: redacted like the rest.
+    if (level === 'messages') return logger.trace(`${dir} ${shown(what, 200)}`);
+    const full = preview(withoutMcpValues(m));
     const text = shown(full, TRACE_MAX);
-    logger.trace(`${dir} ${what} ${full.length > TRACE_MAX ? `${text} (${full.length} characters)` : text}`);
+    logger.trace(
+      `${dir} ${shown(what, 200)} ${full.length > TRACE_MAX ? `${text} (${full.length} characters)` : text}`,
+    );
   };
-  /** Redacted before it is cut, so a secret across the cut is not left half visible. */
-  const shown = (s: string, max = 120) => cut(redactor.json(cut(s, max + REDACT_MARGIN)), max);
+  /** Redacted before it is cut (see {@link Redactor.cut}), so no value is left half visible. */
+  const shown = (s: string, max = 120) => redactor.cut(s, max, true);
 
   const onLine = (bytes: Uint8Array, controller: TransformStreamDefaultController<AnyMessage>) => {
     const text = decoder.decode(bytes).trim();
     if (!text) return;
-    let m: unknown;
-    try {
-      m = JSON.parse(text);
-    } catch {
-      counter.count('notJson', `ignored a line from the agent that is not JSON: ${shown(text)}`);
-      // JSON-RPC answers a parse error with a null id, as the SDK's own reader does.
-      void write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }).catch(() => {});
+    const m = parseJson(text);
+    if (m === NOT_JSON) {
+      counter.count('notJson', () => `ignored a line from the agent that is not JSON: ${shown(text)}`);
+      // JSON-RPC answers a parse error with a null id, but only the first: an agent that prints
+      // text when it reads something it does not understand would answer every answer.
+      if (!answeredParseError) {
+        answeredParseError = true;
+        void write({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }).catch(() => {});
+      }
       return;
     }
     trace('←', m);
@@ -156,23 +222,42 @@ export function wireStream(
     if (kind === 'invalid') {
       counter.count(
         'notJsonRpc',
-        `ignored JSON from the agent that is not a JSON-RPC message: ${shown(preview(m, 120 + REDACT_MARGIN))}`,
+        () => `ignored JSON from the agent that is not a JSON-RPC message: ${shown(preview(m))}`,
       );
     } else if (kind === 'response') {
       const id = (m as { id: unknown }).id;
       if (!outstanding.delete(id))
         counter.count(
           'unknownResponses',
-          `ignored a response to unknown request id ${shown(String(JSON.stringify(id)))}`,
+          () => `ignored a response to unknown request id ${shown(String(JSON.stringify(id)))}`,
         );
     } else if (kind === 'notification' && (m as { method: string }).method === 'session/update') {
       const update = (m as { params?: { update?: { sessionUpdate?: unknown } } }).params?.update?.sessionUpdate;
       if (typeof update !== 'string' || !KNOWN_UPDATES.has(update)) {
         counter.count(
           'unknownUpdates',
-          `ignored a session/update of unknown kind ${shown(String(JSON.stringify(update)))}`,
+          () => `ignored a session/update of unknown kind ${shown(String(JSON.stringify(update)))}`,
         );
       }
+    }
+    if (kind === 'request') {
+      const id = (m as { id: unknown }).id;
+      if (inFlight.size >= maxInFlight) {
+        counter.count(
+          'refusedRequests',
+          () => `refused a request from the agent: ${maxInFlight} are being answered already`,
+        );
+        void write({
+          jsonrpc: '2.0',
+          id: id as string | number | null,
+          error: {
+            code: -32603,
+            message: `Too many requests at once: the client answers ${maxInFlight} at a time; this one was refused.`,
+          },
+        }).catch(() => {});
+        return;
+      }
+      inFlight.add(id);
     }
     // Passed on even when invalid: the SDK answers a bad request with -32600 itself.
     controller.enqueue(m as AnyMessage);
@@ -180,6 +265,9 @@ export function wireStream(
 
   const readable = input.pipeThrough(
     new TransformStream<Uint8Array, AnyMessage>({
+      start: (controller) => {
+        incoming = controller;
+      },
       transform: (chunk, controller) => splitter.push(chunk, (line) => onLine(line, controller)),
       flush: (controller) => splitter.flush((line) => onLine(line, controller)),
     }),
@@ -189,6 +277,7 @@ export function wireStream(
     write(m) {
       const r = m as Record<string, unknown>;
       if (typeof r.method === 'string' && 'id' in r) outstanding.add(r.id);
+      else if (!('method' in r) && 'id' in r) inFlight.delete(r.id);
       // Values typed into MCP settings may be keys: hidden wherever the agent echoes them later.
       redactor.add(mcpValues(m));
       trace('→', m);
@@ -198,17 +287,27 @@ export function wireStream(
   return { readable, writable };
 }
 
-function cut(s: string, max = 120): string {
-  return s.length > max ? `${s.slice(0, max)}…` : s;
+const NOT_JSON = Symbol('not JSON');
+
+/**
+ * The parsed line, or {@link NOT_JSON}. A line that cannot begin a JSON value is not parsed at
+ * all: an agent printing a million lines of text costs no million failed parses.
+ */
+function parseJson(text: string): unknown {
+  if (!JSON_START.test(text)) return NOT_JSON;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
 }
 
-function preview(m: unknown, max = 120): string {
-  let s: string;
+/** A message as JSON text, whole: it is redacted before anything cuts it. */
+function preview(m: unknown): string {
   try {
-    s = JSON.stringify(m) ?? String(m);
+    return JSON.stringify(m) ?? String(m);
   } catch {
     // Deeply nested input overflows JSON.stringify: say so rather than fail the stream.
     return '(too deeply nested to show)';
   }
-  return cut(s, max);
 }

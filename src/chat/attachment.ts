@@ -8,7 +8,8 @@ import type { Logger } from '../agent/log';
 import type { LoadingPhase } from '../protocol/entries';
 import type { HistoryState } from '../protocol/messages';
 import { agentSource, type AgentSource } from './agentSource';
-import { directoriesToSend } from './roots';
+import { CANCELLED_TEXT } from './attachWords';
+import { SessionRoots } from './roots';
 import type { ChatTarget, OpenMode } from './target';
 import type { Thread } from './thread';
 import { ThreadRoute } from './threadRoute';
@@ -24,20 +25,15 @@ export interface ChatDeps {
 }
 
 const LOAD_PROGRESS_EVERY = 500;
-
-const CANCELLED_TEXT: Record<LoadingPhase, string> = {
-  connect: 'Cancelled while the agent was starting.',
-  new: 'Starting the session was cancelled.',
-  load: 'Loading the history was cancelled.',
-  resume: 'Resuming the session was cancelled.',
-};
+/** The longest log line about a session (what it quotes from the agent is cut after redaction). */
+const LOG_LINE_MAX = 400;
 
 /** The conversation on a session, as its attachment sees it. */
 export interface AttachmentOwner {
   /** A prompt turn is running: its end, not a quiet spell, closes its messages. */
   turnRunning(): boolean;
-  /** The session attached: the conversation may carry on what was refused before. */
-  attached(): void;
+  /** The session attached (`how`: created, loaded or resumed): the conversation may carry on what was refused before. */
+  attached(how: 'new' | 'load' | 'resume'): void;
   /** The agent went away: a turn under way is over. */
   lost(): void;
   /** What the panel may offer changed. */
@@ -63,9 +59,15 @@ export class SessionAttachment extends Disposable {
   private loading: AbortController | undefined;
   private attaching: Promise<void> | undefined;
   private reattachWhenDone = false;
+  /**
+   * The last load did not finish (the agent died or failed in the middle of the replay): what the
+   * thread holds is part of the history, so the next attach loads again rather than resuming.
+   */
+  private loadUnfinished = false;
   private lastAttach: OpenMode | 'new' = 'auto';
   private isClosed = false;
-  private sent: readonly string[] = [];
+  /** The roots the client's `fs/*` and terminals check against: set as a new, load or resume goes out. */
+  readonly roots: SessionRoots;
   private readonly sessionEmitter = this.register(new Emitter<string>());
   /** Fires with the session id once a new session was created. */
   readonly onDidCreateSession = this.sessionEmitter.event;
@@ -81,6 +83,7 @@ export class SessionAttachment extends Disposable {
     this.agents = agentSource(agents);
     this.name = this.agents.get(target.agentId)?.config.name ?? target.agentId;
     this.historyState = target.sessionId ? 'resumed' : 'new';
+    this.roots = new SessionRoots(target);
     this.register(this.agents.onDidChangeState((host) => this.onAgentState(host)));
     this.route = this.register(new ThreadRoute(thread, () => this.loading !== undefined || owner.turnRunning()));
   }
@@ -123,16 +126,6 @@ export class SessionAttachment extends Disposable {
     return this.agents.get(this.target.agentId);
   }
 
-  /** The session's roots for the client's `fs/*` and terminals: the cwd and the directories sent. */
-  get roots(): readonly string[] {
-    return [this.target.cwd, ...this.sent];
-  }
-
-  /** The additional directories sent with the session (saved with the panel for a reload). */
-  get sentDirectories(): string[] {
-    return [...this.sent];
-  }
-
   /**
    * Attaches the session. `auto` loads when the panel has no history and resumes when it has
    * (and the agent can resume); each mode falls back to the other when the agent lacks it.
@@ -164,6 +157,11 @@ export class SessionAttachment extends Disposable {
     if (!host) return this.attach(this.lastAttach);
     await host.restart().catch(() => {});
     await this.reattach();
+  }
+
+  /** The thread shows a kept copy of the whole history (the session library's instant reopen). */
+  historyKept(): void {
+    this.historyState = 'loaded';
   }
 
   /** "Open with history" on an open panel: replays the history into it unless it holds it already. */
@@ -212,7 +210,7 @@ export class SessionAttachment extends Disposable {
       else if (phase === 'load') await this.load(connection, abort.signal);
       else await this.resume(connection, abort.signal);
       this.thread.setStatus({ state: 'idle' });
-      this.owner.attached();
+      this.owner.attached(phase);
     } catch (e) {
       this.attachFailed(e, phase, host, abort.signal.aborted);
     } finally {
@@ -229,6 +227,7 @@ export class SessionAttachment extends Disposable {
       // Only a load leaves something partial behind; the session stays routed, as the agent may
       // have loaded it anyway and a prompt's updates must reach this thread.
       if (phase === 'load' && this.thread.entries.length > 0) {
+        this.loadUnfinished = false;
         this.thread.addDivider('History is partial: the load was cancelled');
         this.thread.setStatus({ state: 'idle' });
         return;
@@ -238,6 +237,9 @@ export class SessionAttachment extends Disposable {
       return;
     }
     this.route.close();
+    // A replay cut short: said where it stops, and loaded again at the next attach.
+    if (phase === 'load' && this.loadUnfinished && this.thread.entries.length > 0)
+      this.thread.addDivider(`History is partial: ${this.deps.describeError(e)}`, { retry: true });
     const dead = this.live;
     if ((e instanceof AgentExited && !e.spawnError) || (dead !== undefined && !dead.isAlive) || host !== current) {
       // The agent died (or new settings replaced it) under the attach: the chat attaches again
@@ -265,25 +267,27 @@ export class SessionAttachment extends Disposable {
     if (!load && !resume) throw new Error(`${this.agentName} can neither load nor resume sessions.`);
     if (mode === 'load') return load ? 'load' : 'resume';
     if (mode === 'resume') return resume ? 'resume' : 'load';
-    const hasHistory = this.thread.entries.length > 0;
+    // Part of a history is not the history: an unfinished load is made again, replacing it.
+    const hasHistory = this.thread.entries.length > 0 && !this.loadUnfinished;
     if (hasHistory && resume) return 'resume';
     return load ? 'load' : 'resume';
   }
 
-  /** The directories this request sends (see {@link directoriesToSend}); they become the roots as it goes out. */
+  /** The directories this request sends; they become the roots as it goes out. */
   private directories(c: AgentConnection): { additionalDirectories?: string[] } {
-    const { send, dropped } = directoriesToSend(this.target.additionalDirectories, {
-      advertised: c.features.additionalDirectories,
-      cwd: this.target.cwd,
-      workspaceFolders: this.deps.workspaceFolders?.() ?? [],
-    });
-    for (const d of dropped)
-      this.deps.logger.warn(
-        `[${this.sessionId ?? 'new'}] not a root: ${JSON.stringify(d.slice(0, 300))} is outside the window's folders`,
-      );
-    this.sent = send;
     this.opened = c;
-    return send.length ? { additionalDirectories: send } : {};
+    return this.roots.send(c.features.additionalDirectories, this.deps.workspaceFolders?.() ?? [], (line) =>
+      this.warn(line),
+    );
+  }
+
+  /**
+   * A log line about this session. The session id and what the line quotes came from the agent:
+   * they are redacted with the connection's secrets before anything cuts them.
+   */
+  warn(line: string): void {
+    const text = `[${this.sessionId ?? 'new'}] ${line}`;
+    this.deps.logger.warn(this.live ? this.live.redact(text, LOG_LINE_MAX) : text);
   }
 
   private async load(c: AgentConnection, signal: AbortSignal): Promise<void> {
@@ -291,6 +295,7 @@ export class SessionAttachment extends Disposable {
     const mcpServers = await this.deps.mcpServers(c);
     if (signal.aborted) throw new Cancelled('session/load');
     this.thread.reset();
+    this.loadUnfinished = true;
     let received = 0;
     this.route.open(c, sessionId, () => {
       if (++received % LOAD_PROGRESS_EVERY === 0 && this.loading)
@@ -299,6 +304,7 @@ export class SessionAttachment extends Disposable {
     const result = await c.loadSession({ sessionId, cwd: this.target.cwd, mcpServers, ...this.directories(c) }, signal);
     this.applySetup(result);
     this.thread.markTurnEnded();
+    this.loadUnfinished = false;
     this.historyState = 'loaded';
   }
 

@@ -3,11 +3,14 @@ import type {
   RequestPermissionResponse,
   SessionConfigOption,
 } from '@agentclientprotocol/sdk';
+import type { WriteConfirmation } from '../agent/confirmWrites';
 import type { AgentConnection } from '../agent/connection';
 import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
 import type { AgentHost } from '../agent/agentHost';
+import type { PinnedRoot } from '../agent/roots';
 import { Emitter, type Event } from '../base/event';
 import { Disposable } from '../base/lifecycle';
+import type { ThreadEntry } from '../protocol/entries';
 import type { ChatCapabilities, HistoryState } from '../protocol/messages';
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
 import type { AgentSource } from './agentSource';
@@ -39,6 +42,12 @@ export class ChatSession extends Disposable {
   private readonly capsEmitter = this.register(new Emitter<void>());
   /** Fires when what the panel may offer changed. */
   readonly onDidChangeCapabilities = this.capsEmitter.event;
+  private readonly attachEmitter = this.register(new Emitter<'new' | 'load' | 'resume'>());
+  /** Fires when the session attached: created, loaded (the whole history is in the thread) or resumed. */
+  readonly onDidAttach = this.attachEmitter.event;
+  private readonly turnEmitter = this.register(new Emitter<void>());
+  /** Fires when a prompt turn is over, however it ended. */
+  readonly onDidEndTurn = this.turnEmitter.event;
 
   constructor(
     agents: AgentSource | AgentHost,
@@ -46,12 +55,14 @@ export class ChatSession extends Disposable {
     private readonly deps: ChatDeps,
   ) {
     super();
-    this.thread = this.register(new Thread({ log: (m) => deps.logger.warn(`[${target.sessionId ?? 'new'}] ${m}`) }));
+    // What the thread logs quotes the agent: redacted with the connection's secrets (see `warn`).
+    this.thread = this.register(new Thread({ log: (m) => this.attachment.warn(m) }));
     if (target.title) this.thread.updateMeta({ title: target.title });
     this.attachment = this.register(
       new SessionAttachment(agents, target, deps, this.thread, {
         turnRunning: () => this.prompting !== undefined,
-        attached: () => {
+        attached: (how) => {
+          this.attachEmitter.fire(how);
           if (this.failedPrompt !== undefined) void this.resendFailedPrompt();
         },
         lost: () => {
@@ -88,12 +99,17 @@ export class ChatSession extends Disposable {
 
   /** The session's roots for the client's `fs/*` and terminals: the cwd and the directories sent. */
   get roots(): readonly string[] {
-    return this.attachment.roots;
+    return this.attachment.roots.all;
+  }
+
+  /** The roots the client's `fs/*` and terminals check against: pinned when the session attached. */
+  get pinnedRoots(): readonly PinnedRoot[] {
+    return this.attachment.roots.pinned;
   }
 
   /** The additional directories sent with the session (saved with the panel for a reload). */
   get sentDirectories(): string[] {
-    return this.attachment.sentDirectories;
+    return this.attachment.roots.directories;
   }
 
   private get connection(): AgentConnection | undefined {
@@ -104,9 +120,29 @@ export class ChatSession extends Disposable {
     return this.prompting !== undefined;
   }
 
+  /** Permissions and elicitations waiting for the user. */
+  get pendingRequests(): number {
+    return this.permissions.size + this.elicitations.size;
+  }
+
   /** Attaches the session (see {@link SessionAttachment.attach}). */
   attach(mode: OpenMode | 'new' = 'auto'): Promise<void> {
     return this.attachment.attach(mode);
+  }
+
+  /**
+   * Shows a kept copy of the whole history (the session library's, known to be current) in the
+   * empty thread, before the attach that resumes the session without a replay.
+   */
+  showKept(entries: readonly ThreadEntry[]): void {
+    if (this.thread.entries.length > 0) return;
+    this.thread.restore(entries);
+    this.attachment.historyKept();
+  }
+
+  /** "Reload History from Agent": replays the whole history with `session/load`, unless a turn is running. */
+  async reloadHistory(): Promise<void> {
+    if (!this.prompting) await this.attachment.attach('load');
   }
 
   /** After a restart: attach again, with a divider at the seam. */
@@ -239,6 +275,7 @@ export class ChatSession extends Disposable {
       // Stop, a failure or a lost agent keeps what is queued without sending it.
       if (!ended) this.queue.pause();
       this.capsEmitter.fire();
+      this.turnEmitter.fire();
     }
     if (ended) this.drainQueue();
   }
@@ -276,6 +313,11 @@ export class ChatSession extends Disposable {
   /** Called by the permission bridge for this session's requests. */
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse> {
     return this.permissions.request(params, signal);
+  }
+
+  /** The client's own question before a write to a file that makes tools run code (see `confirmWrites.ts`). */
+  confirmWrite(request: WriteConfirmation, signal: AbortSignal): Promise<boolean> {
+    return this.permissions.confirmWrite(request, signal);
   }
 
   answerPermission(requestId: string, optionId: string | null): void {

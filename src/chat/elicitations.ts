@@ -14,6 +14,7 @@ import {
 import type { IDisposable } from '../base/lifecycle';
 import { formFields, validateForm } from '../protocol/elicitation';
 import type { ElicitationOutcome } from '../protocol/entries';
+import { parseWebAddress } from '../protocol/webAddress';
 import type { Thread } from './thread';
 
 interface Pending {
@@ -31,6 +32,11 @@ export class Elicitations implements IDisposable {
   private seq = 0;
 
   constructor(private readonly thread: Thread) {}
+
+  /** How many wait for the user. */
+  get size(): number {
+    return this.pending.size;
+  }
 
   /** Shows the card and resolves with the user's answer (or "cancel" when the agent aborts the request). */
   request(params: CreateElicitationRequest, signal: AbortSignal): Promise<CreateElicitationResponse> {
@@ -66,10 +72,15 @@ export class Elicitations implements IDisposable {
     });
   }
 
-  /** A pending URL elicitation's address, so the UI can open it before accepting. */
+  /**
+   * A pending URL elicitation's address as the card shows it (see `parseWebAddress`), so the UI
+   * opens exactly that before accepting; undefined when it is not one that may be opened.
+   */
   urlOf(requestId: string): string | undefined {
     const p = this.pending.get(requestId);
-    return p?.mode === 'url' ? p.url : undefined;
+    if (p?.mode !== 'url') return undefined;
+    const address = parseWebAddress(p.url);
+    return address.ok ? address.href : undefined;
   }
 
   /**
@@ -84,10 +95,12 @@ export class Elicitations implements IDisposable {
       return true;
     }
     if (p.mode === 'url') {
+      // An address that may not be opened cannot be accepted: the user never saw its page.
+      if (!parseWebAddress(p.url).ok) return false;
       p.finish({ action: 'accept' });
       return true;
     }
-    const { content, errors } = validateForm(formFields(p.schema), values ?? {}, { patterns: false });
+    const { content, errors } = validateForm(formFields(p.schema), values ?? {});
     if (Object.keys(errors).length > 0) return false;
     p.finish({ action: 'accept', content });
     return true;

@@ -5,6 +5,8 @@ import type {
   RequestPermissionResponse,
 } from '@agentclientprotocol/sdk';
 import type { ClientHandlers } from '../agent/clientApp';
+import type { WriteConfirmation } from '../agent/confirmWrites';
+import type { PinnedRoot } from '../agent/roots';
 import { Emitter } from '../base/event';
 import { Disposable, type IDisposable } from '../base/lifecycle';
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
@@ -133,9 +135,18 @@ export class OpenSessions extends Disposable {
     }
   }
 
-  /** A session's roots: its cwd and the additional directories sent with it. None for a session no chat holds. */
-  rootsFor(agentId: string, sessionId: string): readonly string[] | undefined {
-    return this.find(agentId, sessionId)?.roots;
+  /**
+   * A session's roots: its cwd and the additional directories sent with it, pinned when it
+   * attached. None for a session no chat holds.
+   */
+  rootsFor(agentId: string, sessionId: string): readonly PinnedRoot[] | undefined {
+    return this.find(agentId, sessionId)?.pinnedRoots;
+  }
+
+  /** A write to a file that makes tools run code: the session's chat asks; no chat, no write. */
+  confirmWrite(agentId: string, request: WriteConfirmation, signal: AbortSignal): Promise<boolean> {
+    const session = this.find(agentId, request.sessionId);
+    return session ? session.confirmWrite(request, signal) : Promise.resolve(false);
   }
 
   /** What a client-side terminal printed since the last call, for the chat of the session that created it. */

@@ -58,7 +58,8 @@ const blockTypes = new Set(['text', 'image', 'audio', 'resource_link', 'resource
 function block(v: unknown): ContentBlock {
   const b = rec(v, 'content');
   const type = str(b, 'type');
-  if (!blockTypes.has(type)) fail(`unknown content type ${JSON.stringify(type.slice(0, 40))}`);
+  // The agent's value whole: the log redacts it, then cuts it.
+  if (!blockTypes.has(type)) fail(`unknown content type ${JSON.stringify(type)}`);
   switch (type) {
     case 'text':
       str(b, 'text');
@@ -182,7 +183,7 @@ function check(u: Rec, kind: string): void {
       block(u.content);
       return;
     default:
-      fail(`unknown sessionUpdate ${JSON.stringify(kind.slice(0, 60))}`);
+      fail(`unknown sessionUpdate ${JSON.stringify(kind)}`);
   }
 }
 

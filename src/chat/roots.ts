@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { isInside } from '../agent/roots';
+import { isInside, pinRoots, type PinnedRoot } from '../agent/roots';
 import { normalizePath } from '../agent/paths';
 
 export interface DirectoriesChoice {
@@ -53,4 +53,45 @@ export function directoriesToSend(
     send.push(dir);
   }
   return { send, dropped };
+}
+
+/**
+ * One session's roots: its cwd and the additional directories its last new, load or resume
+ * sent, with their real paths pinned as the request went out (see `pinRoots`), so a root
+ * replaced later by a link cannot widen what the agent reaches.
+ */
+export class SessionRoots {
+  private sent: readonly string[] = [];
+  private pinnedRoots: readonly PinnedRoot[] = [];
+
+  constructor(private readonly target: { readonly cwd: string; readonly additionalDirectories?: readonly string[] }) {}
+
+  /** The cwd and the directories sent, as given. */
+  get all(): readonly string[] {
+    return [this.target.cwd, ...this.sent];
+  }
+
+  /** The additional directories sent with the session (saved with the panel for a reload). */
+  get directories(): string[] {
+    return [...this.sent];
+  }
+
+  /** What the client's `fs/*` and terminals check against. */
+  get pinned(): readonly PinnedRoot[] {
+    return this.pinnedRoots;
+  }
+
+  /** The directories a request sends (see {@link directoriesToSend}); they become the roots, pinned. */
+  send(
+    advertised: boolean,
+    workspaceFolders: readonly string[],
+    warn: (line: string) => void,
+  ): { additionalDirectories?: string[] } {
+    const { cwd, additionalDirectories } = this.target;
+    const { send, dropped } = directoriesToSend(additionalDirectories, { advertised, cwd, workspaceFolders });
+    for (const d of dropped) warn(`not a root: ${JSON.stringify(d)} is outside the window's folders`);
+    this.sent = send;
+    this.pinnedRoots = pinRoots([cwd, ...send]);
+    return send.length ? { additionalDirectories: send } : {};
+  }
 }

@@ -3,7 +3,7 @@
  * renders. Plain TypeScript with an event, so it is tested in Node and the panel only
  * translates its changes (Zed's `acp_thread` keeps the same split).
  */
-import type { ContentBlock, PermissionOption, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import type {
@@ -20,24 +20,17 @@ import type {
   ToolCallEntry,
 } from '../protocol/entries';
 import { applyTerminalDelta, type TerminalOutputDelta, type TerminalOutputState } from '../protocol/terminalOutput';
+import { boundedUpdate } from './bounded';
 import { Compactions } from './compaction';
 import { parseSessionUpdate } from './parseUpdate';
 import { cloneEntry, ThreadChanges } from './threadChanges';
 import { applyMetaUpdate, isMetaUpdate } from './threadMeta';
-import { isOpenStatus, mergeToolUpdate, newToolEntry, type ToolFields } from './toolCalls';
+import { isOpenStatus, mergeToolUpdate, newToolEntry, type PermissionRequestView, type ToolFields } from './toolCalls';
 
 /** What the thread needs from its owner. */
 export interface ThreadOptions {
   /** Receives one line per skipped update (the reason, never the update's content). */
   log?: (message: string) => void;
-}
-
-/** A permission request as the controller hands it to the thread. */
-export interface PermissionRequestView {
-  requestId: string;
-  toolCallId: string;
-  title: string;
-  options: PermissionOption[];
 }
 
 /**
@@ -91,7 +84,8 @@ export class Thread implements IDisposable {
 
   /** Reduces one `SessionUpdate` (the `update` of a `session/update`). Bad input is counted, never thrown. */
   apply(update: unknown): void {
-    const parsed = parseSessionUpdate(update);
+    // Bounded first: free-form JSON nested thousands deep would break every message to the panel.
+    const parsed = parseSessionUpdate(boundedUpdate(update));
     if (typeof parsed === 'string') {
       this.skipped++;
       this.log(`Skipped a session update (${this.skipped} so far): ${parsed}`);
@@ -115,13 +109,14 @@ export class Thread implements IDisposable {
 
   /** Merges session-wide state from a response (`session/new`, `session/load` modes and config options). */
   updateMeta(patch: Partial<ThreadMeta>): void {
-    this.meta = { ...this.meta, ...patch };
+    this.meta = { ...this.meta, ...boundedUpdate(patch) };
     this.metaChanged();
     this.fire();
   }
 
-  addDivider(text: string): number {
-    const index = this.push({ type: 'divider', text });
+  /** `retry`: the divider offers Retry (what failed there can be tried again). */
+  addDivider(text: string, opts: { retry?: boolean } = {}): number {
+    const index = this.push(opts.retry ? { type: 'divider', text, retry: true } : { type: 'divider', text });
     this.fire();
     return index;
   }
@@ -151,7 +146,8 @@ export class Thread implements IDisposable {
   }
 
   addPermission(request: PermissionRequestView): number {
-    const { requestId, toolCallId, title, options } = request;
+    const { requestId, toolCallId, title } = request;
+    const options = boundedUpdate(request.options);
     const index = this.push({ type: 'permission', requestId, toolCallId, title, options });
     this.pendingPermissions.set(requestId, index);
     this.fire();
@@ -177,7 +173,7 @@ export class Thread implements IDisposable {
 
   /** Shows an elicitation card (its answer is the controller's business: see `Elicitations`). */
   addElicitation(entry: Omit<ElicitationEntry, 'type' | 'outcome' | 'completed'>): number {
-    const index = this.push({ type: 'elicitation', ...entry });
+    const index = this.push({ type: 'elicitation', ...boundedUpdate(entry) });
     this.elicitations.set(entry.requestId, index);
     this.fire();
     return index;
@@ -269,6 +265,12 @@ export class Thread implements IDisposable {
     this.elicitations.clear();
     this.compactions.clear();
     this.out.cleared();
+    this.fire();
+  }
+
+  /** Shows kept entries as the history of an empty thread (the session library's instant reopen). */
+  restore(entries: readonly ThreadEntry[]): void {
+    for (const e of entries) this.push(e);
     this.fire();
   }
 

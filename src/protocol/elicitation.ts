@@ -29,7 +29,6 @@ export interface FormField {
   initial: RawValue;
   minLength?: number;
   maxLength?: number;
-  pattern?: string;
   minimum?: number;
   maximum?: number;
   minItems?: number;
@@ -49,8 +48,6 @@ export interface FormResult {
 /** A schema of more properties than this is cut short: no agent needs a form that long. */
 const MAX_FIELDS = 50;
 const MAX_OPTIONS = 200;
-/** A pattern is only tried on text up to this long (a hostile pattern could take very long). */
-const MAX_PATTERN_INPUT = 1000;
 const FORMATS = new Set<string>(['email', 'uri', 'date', 'date-time']);
 
 type Rec = Record<string, unknown>;
@@ -113,7 +110,6 @@ export function formFields(schema: unknown): FormField[] {
           initial: typeof dflt === 'string' ? dflt : '',
           ...(format ? { format } : {}),
           ...limits(p, ['minLength', 'maxLength']),
-          ...(typeof p.pattern === 'string' ? { pattern: p.pattern } : {}),
         });
         break;
       }
@@ -175,20 +171,17 @@ export function initialValues(fields: readonly FormField[]): Record<string, RawV
 }
 
 /**
- * Checks the raw input against the fields and builds the content. `patterns: false` skips the
- * schema's regular expressions (the host passes it: a hostile pattern must not stall it; the
- * webview has checked them already, and the agent checks what it receives anyway).
+ * Checks the raw input against the fields and builds the content. The schema's `pattern` is
+ * never run: it is the agent's regular expression, and one such as `^(a|a)+$` takes twice as
+ * long for each character typed, freezing whichever side runs it. The agent checks what it
+ * receives.
  */
-export function validateForm(
-  fields: readonly FormField[],
-  raw: Readonly<Record<string, unknown>>,
-  opts: { patterns?: boolean } = {},
-): FormResult {
+export function validateForm(fields: readonly FormField[], raw: Readonly<Record<string, unknown>>): FormResult {
   const content: Record<string, ElicitationContentValue> = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {
     const value = Object.prototype.hasOwnProperty.call(raw, field.key) ? raw[field.key] : undefined;
-    const result = check(field, value, opts.patterns !== false);
+    const result = check(field, value);
     if (isRec(result)) put(errors, field.key, String(result.error));
     else if (result !== undefined) put(content, field.key, result);
   }
@@ -197,7 +190,7 @@ export function validateForm(
 
 type Checked = ElicitationContentValue | undefined | { error: string };
 
-function check(field: FormField, value: unknown, patterns: boolean): Checked {
+function check(field: FormField, value: unknown): Checked {
   const empty = value === undefined || (typeof value === 'string' && value.trim() === '');
   switch (field.kind) {
     case 'unsupported':
@@ -235,26 +228,17 @@ function check(field: FormField, value: unknown, patterns: boolean): Checked {
       return n;
     }
     default:
-      return checkString(field, value, patterns);
+      return checkString(field, value);
   }
 }
 
-function checkString(field: FormField, value: string, patterns: boolean): Checked {
+function checkString(field: FormField, value: string): Checked {
   const length = [...value].length;
   if (field.minLength !== undefined && length < field.minLength)
     return { error: `At least ${field.minLength} characters.` };
   if (field.maxLength !== undefined && length > field.maxLength)
     return { error: `At most ${field.maxLength} characters.` };
   if (field.format && !matchesFormat(field.format, value)) return { error: FORMAT_MESSAGE[field.format] };
-  if (patterns && field.pattern !== undefined && value.length <= MAX_PATTERN_INPUT) {
-    let re: RegExp | undefined;
-    try {
-      re = new RegExp(field.pattern, 'u');
-    } catch {
-      re = undefined; // A pattern this engine cannot read is the agent's to check.
-    }
-    if (re && !re.test(value)) return { error: 'Not in the expected form.' };
-  }
   return value;
 }
 

@@ -64,6 +64,8 @@ export interface NoticeEntry {
 export interface DividerEntry {
   readonly type: 'divider';
   text: string;
+  /** Offers Retry: what stopped there (a load cut short) can be tried again. */
+  retry?: boolean;
 }
 
 /** A permission request from the agent, answered inline. */
@@ -128,6 +130,8 @@ export type ThreadStatus =
 /** Session-wide state beside the entries. */
 export interface ThreadMeta {
   title?: string;
+  /** The name the user gave the session: shown instead of the title, which stays the agent's. */
+  name?: string;
   commands: AvailableCommand[];
   modes?: SessionModeState;
   configOptions: SessionConfigOption[];

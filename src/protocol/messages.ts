@@ -88,6 +88,8 @@ export const capabilitiesChangedEvent = new NotificationType<ChatCapabilities>('
 export const queueChangedEvent = new NotificationType<QueueState>('queueChanged');
 /** Puts the keyboard focus in the message box ("ACP: Focus Chat Input"). */
 export const focusInputEvent = new NotificationType0('focusInput');
+/** Scroll to an entry (a session opened from a file it touched); sent after the entry itself. */
+export const revealEntryEvent = new NotificationType<{ index: number }>('revealEntry');
 
 // ---- webview → host ----
 

@@ -1,4 +1,5 @@
 import type { SessionInfo, SessionInfoUpdate } from '@agentclientprotocol/sdk';
+import type { ListedSession } from '../agent/types';
 import { parseUpdatedAt } from './time';
 import { sanitizeTitle } from './title';
 
@@ -6,7 +7,7 @@ import { sanitizeTitle } from './title';
  * One session as the views show it: the agent's `SessionInfo` untouched, plus what is derived
  * from it once (not per render). Rows are immutable: a change makes a new row.
  */
-export interface SessionRow extends SessionInfo {
+export interface SessionRow extends ListedSession {
   /** The sanitised title, or "Untitled session · <short id>". */
   readonly label: string;
   /** The agent gave no usable title. */
@@ -16,7 +17,7 @@ export interface SessionRow extends SessionInfo {
 }
 
 /** Derives a row from what the agent listed. */
-export function toRow(info: SessionInfo): SessionRow {
+export function toRow(info: ListedSession): SessionRow {
   const { label, untitled } = sanitizeTitle(info.title, info.sessionId);
   // Built field by field, not spread: every row has one shape, which keeps a page of a
   // thousand rows cheap. Fields the agent left out stay out (a row round-trips as it came).
@@ -31,6 +32,7 @@ export function toRow(info: SessionInfo): SessionRow {
   if (info.updatedAt !== undefined) row.updatedAt = info.updatedAt;
   if (info.additionalDirectories !== undefined) row.additionalDirectories = info.additionalDirectories;
   if (info._meta !== undefined) row._meta = info._meta;
+  if (info.archived !== undefined) row.archived = info.archived;
   return row;
 }
 

@@ -10,6 +10,7 @@ import type { SessionCache } from './cache';
 import { CACHE_ROWS } from './cache';
 import { CursorRules, isInvalidCursor, Notices } from './cursorRules';
 import type { FirstPages } from './pager';
+import { mergeFirstPage } from './mergePage';
 import { FolderPager } from './pager';
 import { RowStore } from './rowStore';
 import type { SessionRow } from './rows';
@@ -72,6 +73,8 @@ export class SessionList implements IDisposable {
   /** The first page being fetched, and the next page: one request of each at a time. */
   private readonly first = new SingleFlight();
   private readonly more = new SingleFlight();
+  /** A re-read of the first page while the list is shown ({@link revalidate}). */
+  private readonly fresh = new SingleFlight();
   private disposed = false;
 
   constructor(options: SessionListOptions) {
@@ -141,6 +144,7 @@ export class SessionList implements IDisposable {
     if (this.disposed) return Promise.resolve();
     if (this.first.current) return this.first.current;
     this.more.cancel();
+    this.fresh.cancel();
     if (!this.hasLoaded && this.rows.size === 0) this.showCached();
     this.setState('loading');
     return this.first.start((signal) => this.runFirst(signal, keepRows));
@@ -165,6 +169,12 @@ export class SessionList implements IDisposable {
   refresh(): Promise<void> {
     this.lastNotice = undefined;
     return this.loadFirstPage();
+  }
+
+  /** Reads the first page again so a shown list stays fresh ({@link mergeFirstPage}); on a loaded, idle list. */
+  revalidate(): Promise<void> {
+    const busy = this.disposed || !this.hasLoaded || this.current !== 'idle' || this.first.current || this.more.current;
+    return busy ? Promise.resolve() : (this.fresh.current ?? this.fresh.start((signal) => this.runFresh(signal)));
   }
 
   /** Repeats what failed: the next page when that failed, else the first page. */
@@ -215,8 +225,7 @@ export class SessionList implements IDisposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.first.cancel();
-    this.more.cancel();
+    for (const flight of [this.first, this.more, this.fresh]) flight.cancel();
     this.changed.dispose();
   }
 
@@ -234,6 +243,21 @@ export class SessionList implements IDisposable {
     } catch (e) {
       if (!signal.aborted) this.fail('first', e);
     }
+  }
+
+  /** No "Loading…" and no error row: a failed re-read is logged and the rows stay. */
+  private async runFresh(signal: AbortSignal): Promise<void> {
+    const got = await this.pager.fromStart(signal).catch((e: unknown) => {
+      if (!signal.aborted) this.logger.warn(`${this.agentId}: re-reading the first page failed: ${String(e)}`);
+    });
+    if (!got || signal.aborted) return;
+    for (const info of got.infos) this.pinned.delete(info.sessionId);
+    const merged = mergeFirstPage(this.rows.rows, got.infos);
+    if (!merged) return;
+    this.rows.reset(merged.rows);
+    const one = merged.added === 0 && merged.changed.length === 1;
+    this.changed.fire(one ? { kind: 'row', sessionId: merged.changed[0]! } : { kind: 'reset' });
+    this.saveCache();
   }
 
   private async runMore(signal: AbortSignal): Promise<void> {

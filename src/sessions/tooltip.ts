@@ -38,13 +38,19 @@ export function metaLabel(key: string): string {
 }
 
 /**
- * The Markdown tooltip of a session row, in what a user reads: the title, when it was updated
- * (one format, the user's locale), the folder and its path, up to five primitive `_meta` values
- * with their keys as words, and the session id last. Everything the agent sent is hostile input
- * and is escaped.
+ * The Markdown tooltip of a session row, in what a user reads: the title (or the name the user
+ * gave it), sentences of ours (how the agent knows a named session, what an open chat is doing),
+ * when it was updated (one format, the user's locale), the folder and its path, up to five
+ * primitive `_meta` values with their keys as words, and the session id last. Everything the
+ * agent sent is hostile input and is escaped.
  */
-export function tooltipMarkdown(row: SessionRow, folderLabel: string): string {
-  const lines = [`**${escapeMarkdown(row.label)}**`];
+export function tooltipMarkdown(
+  row: SessionRow,
+  folderLabel: string,
+  shown: { label?: string; notes?: readonly string[] } = {},
+): string {
+  const lines = [`**${escapeMarkdown(shown.label ?? row.label)}**`];
+  for (const note of shown.notes ?? []) lines.push(safe(note, 2 * MAX_PATH));
   if (row.updatedAtMs !== undefined) lines.push(`Updated ${escapeMarkdown(tooltipTime(row.updatedAtMs))}`);
   lines.push(`Folder: ${safe(folderLabel, MAX_PATH)} — ${safe(row.cwd, MAX_PATH)}`);
   const meta = metaHighlights(row._meta);

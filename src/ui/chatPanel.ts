@@ -3,6 +3,8 @@ import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrp
 import { Disposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import { ChangeBatcher } from '../chat/batcher';
+import { showableChanges, showableEntries, showableMeta } from '../chat/showable';
+import type { Logger } from '../agent/log';
 import { createChannel } from '../protocol/channel';
 import {
   answerElicitationRequest,
@@ -15,6 +17,7 @@ import {
   draftChangedEvent,
   focusInputEvent,
   queueChangedEvent,
+  revealEntryEvent,
   removeQueuedRequest,
   sendQueuedRequest,
   updateQueuedRequest,
@@ -59,12 +62,17 @@ export class ChatPanel extends Disposable {
   private focusWhenReady = false;
   /** Created in this panel: its tab says "New session" until the agent gives it a title. */
   private readonly startedNew: boolean;
+  /** A message to the panel failed: from then on, entries that cannot be sent are replaced first. */
+  private careful = false;
+  /** An entry to scroll to once the thread has it and the webview shows it. */
+  private revealing: number | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     readonly session: ChatSession,
     private readonly extensionUri: vscode.Uri,
     private readonly diffs: DiffContents,
+    private readonly logger: Logger,
     /** A draft kept from the last time this session's panel closed unsent. */
     keptDraft = '',
   ) {
@@ -77,17 +85,25 @@ export class ChatPanel extends Disposable {
     webview.options = chatWebviewOptions(extensionUri);
     this.channel = createChannel({
       post: (m) => {
-        if (!this.gone) void webview.postMessage(m);
+        if (!this.gone) void webview.postMessage(m).then(undefined, (e: unknown) => this.postFailed(m, e));
       },
       onMessage: (listener) => webview.onDidReceiveMessage(listener),
     });
     this.register({ dispose: () => this.channel.dispose() });
     this.batcher = this.register(
       new ChangeBatcher((changes) => {
-        if (this.isShowing) void this.channel.sendNotification(changedEvent, { changes });
+        if (this.isShowing)
+          void this.channel.sendNotification(changedEvent, {
+            changes: this.careful ? showableChanges(changes) : changes,
+          });
       }),
     );
-    this.register(session.thread.onDidChange((changes) => this.batcher.push(changes)));
+    this.register(
+      session.thread.onDidChange((changes) => {
+        this.batcher.push(changes);
+        this.tryReveal();
+      }),
+    );
     this.register(
       session.onDidChangeCapabilities(() => {
         if (this.ready) void this.channel.sendNotification(capabilitiesChangedEvent, session.capabilities());
@@ -119,9 +135,31 @@ export class ChatPanel extends Disposable {
     return this.ready && !this.gone && this.panel.visible;
   }
 
+  /**
+   * A message could not be sent (it did not serialise): logged, said in the chat once, and the
+   * panel starts over from a snapshot whose entries that cannot be sent are replaced by a
+   * notice. Nothing is lost silently and the rest of the chat still shows.
+   */
+  private postFailed(message: unknown, error: unknown): void {
+    const method = (message as { method?: unknown } | null)?.method;
+    this.logger.error(`the chat panel could not be sent "${String(method)}": ${String(error)}`);
+    if (this.careful || this.isDisposed) return;
+    this.careful = true;
+    this.session.thread.addNotice(
+      'error',
+      'Part of this chat could not be shown in the panel',
+      'The "ACP" log says why.',
+    );
+    if (this.ready) this.sendSnapshot();
+  }
+
   private sendSnapshot(): void {
     this.batcher.discard();
     const thread = this.session.thread.snapshot();
+    if (this.careful) {
+      thread.entries = showableEntries(thread.entries);
+      thread.meta = showableMeta(thread.meta);
+    }
     // A long history in one message is one long task in the webview (decoding megabytes): the
     // snapshot carries the first entries and the rest follows as batched additions, in order.
     const rest = thread.entries.splice(SNAPSHOT_HEAD);
@@ -143,6 +181,22 @@ export class ChatPanel extends Disposable {
           .map((entry, k) => ({ kind: 'entryAdded' as const, index: SNAPSHOT_HEAD + i + k, entry })),
       );
     }
+    this.tryReveal();
+  }
+
+  /** Scrolls the chat to an entry (a session opened from a file it touched), once it is there. */
+  revealEntry(index: number): void {
+    this.revealing = index;
+    this.tryReveal();
+  }
+
+  private tryReveal(): void {
+    const index = this.revealing;
+    if (index === undefined || !this.isShowing || this.session.thread.entries.length <= index) return;
+    this.revealing = undefined;
+    // The entry goes first, then the scroll to it.
+    this.batcher.flushNow();
+    void this.channel.sendNotification(revealEntryEvent, { index });
   }
 
   private handleRequests(): void {
@@ -225,7 +279,8 @@ export class ChatPanel extends Disposable {
 
   private updateTitle(): void {
     if (this.gone) return;
-    const raw = this.session.thread.meta.title;
+    const meta = this.session.thread.meta;
+    const raw = meta.name ?? meta.title;
     const id = this.session.sessionId;
     const title = raw ? sanitizeText(raw, 60) : id && !this.startedNew ? `Session ${id.slice(0, 8)}` : 'New session';
     if (this.panel.title !== title) this.panel.title = title;

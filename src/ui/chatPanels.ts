@@ -9,11 +9,15 @@ import { ChatSession } from '../chat/chatSession';
 import type { OpenSessions, SessionKey } from '../chat/openSessions';
 import type { ChatTarget, OpenMode } from '../chat/target';
 import { readPanelTarget } from '../protocol/panelTarget';
+import type { ChatStatuses } from '../chat/status';
+import type { SessionMarks } from '../sessions/marks';
 import { CHAT_VIEW_TYPE, ChatPanel, chatWebviewOptions } from './chatPanel';
+import { ChatWatch } from './chatWatch';
 import { DiffContents } from './diffContents';
 import { setContext } from './contextKeys';
 import { describeError } from './errorText';
 import { noSuchAgent } from './messages';
+import type { SessionLibrary } from './sessionLibrary';
 import type { OpenChats } from './sessionsTree';
 
 const LAST_OPENED_KEY = 'acp.lastOpened';
@@ -37,7 +41,9 @@ export class ChatPanels extends Disposable implements OpenChats {
     private readonly extensionUri: vscode.Uri,
     private readonly state: vscode.Memento,
     logger: Logger,
-    mcpServers: ChatDeps['mcpServers'] = () => [],
+    mcpServers: ChatDeps['mcpServers'],
+    private readonly watch: { statuses: ChatStatuses; marks: SessionMarks },
+    private readonly library?: SessionLibrary,
   ) {
     super();
     this.onDidChangeOpen = sessions.onDidChangeOpen;
@@ -70,6 +76,11 @@ export class ChatPanels extends Disposable implements OpenChats {
     return this.sessions.all.flatMap((s) => this.panels.get(s) ?? []);
   }
 
+  /** The chat the user is in: its panel is the active editor (also while the palette is open over it). */
+  get active(): ChatPanel | undefined {
+    return this.all.find((c) => c.panel.active);
+  }
+
   /** Opens (or reveals) the chat of a session, attaching it as `mode` says. */
   async open(target: ChatTarget, mode: OpenMode | 'new'): Promise<ChatPanel | undefined> {
     if (!this.agents.get(target.agentId)) {
@@ -95,8 +106,34 @@ export class ChatPanels extends Disposable implements OpenChats {
       },
     );
     const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
-    void chat.session.attach(mode);
+    void this.attach(chat.session, mode);
     return chat;
+  }
+
+  /** Attaches a chat: from the session library at once when it keeps the session whole and current. */
+  private async attach(session: ChatSession, mode: OpenMode | 'new', fallback?: OpenMode): Promise<void> {
+    if (mode === 'new' || !this.library) return session.attach(fallback ?? mode);
+    const shown = await this.library.showKept(session, mode);
+    return session.attach(shown ? 'resume' : (fallback ?? mode));
+  }
+
+  /**
+   * Loads a session with no panel (indexing a folder, exporting a session not kept): the library
+   * records the load; the session is closed again once it is kept. Rejects when the load failed.
+   */
+  async loadInBackground(target: ChatTarget): Promise<ChatSession> {
+    const session = new ChatSession(this.agents, target, this.deps);
+    const recording = this.library?.record(session);
+    try {
+      await session.attach('load');
+      const status = session.thread.status;
+      if (status.state === 'error' || status.state === 'disconnected') throw new Error(status.message);
+      await recording?.flush();
+      return session;
+    } finally {
+      recording?.dispose();
+      void session.close();
+    }
   }
 
   /** After a window reload: the host has no thread, so the session is loaded again (resumed only when the agent cannot load). */
@@ -107,19 +144,23 @@ export class ChatPanels extends Disposable implements OpenChats {
       return;
     }
     const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
-    void chat.session.attach('load');
+    // Shown from the library when it keeps the session whole and current; else loaded again.
+    void this.attach(chat.session, 'auto', 'load');
   }
 
   private adopt(panel: vscode.WebviewPanel, session: ChatSession, draft: string): ChatPanel {
-    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, draft);
+    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger, draft);
+    chat.register(new ChatWatch(session, panel, this.watch.statuses, this.watch.marks));
     this.panels.set(session, chat);
     this.sessions.add(session);
     this.lastActive = chat;
     this.updateHasChat();
+    const recording = this.library?.record(session);
     panel.onDidChangeViewState(() => {
       if (panel.active) this.lastActive = chat;
     });
     panel.onDidDispose(() => {
+      recording?.dispose();
       this.keepDraft(session.target, chat.draft);
       if (this.lastActive === chat) this.lastActive = undefined;
       this.panels.deleteAndLeak(session);

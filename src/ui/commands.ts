@@ -21,6 +21,8 @@ export interface CommandDeps {
   view?: vscode.TreeView<TreeNode>;
   settings: SettingsService;
   log: vscode.LogOutputChannel;
+  /** Keeps the view fresh; told when the user's Refresh read everything. */
+  fresh?: { refreshed(): void };
   /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
   confirm: Confirm;
 }
@@ -72,6 +74,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
   const run = (id: string, fn: (...args: unknown[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
+        // What a command resolves with reaches its caller (tests, other commands).
         return await fn(...args);
       } catch (e) {
         // The command is over; the message stays until the user dismisses it.
@@ -125,6 +128,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       if (n?.type === 'state') return n.list.retry();
     }),
     run('acp.refreshSessions', async () => {
+      deps.fresh?.refreshed();
       if (agents.all.length === 0) return answerNoAgent();
       await Promise.all(lists.all().map((l) => l.refresh()));
       deps.tree.refreshAll();
@@ -161,8 +165,12 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       const host = (node as { host?: AgentHost } | undefined)?.host;
       await openAgentSettings(typeof node === 'string' ? node : host?.config.id);
     }),
-    // Returns the new agent's id; a preset id or a command line skips the questions (tests).
-    run('acp.addAgent', (args) => addAgent(args && typeof args === 'object' ? (args as AddAgentArgs) : {})),
+    // Returns the new agent's id; a preset id (links, tests) or a command line skips the questions.
+    run('acp.addAgent', (args) =>
+      addAgent(
+        typeof args === 'string' ? { preset: args } : args && typeof args === 'object' ? (args as AddAgentArgs) : {},
+      ),
+    ),
     run('acp.copyAgentsToRemote', () => copyIgnoredAgents()),
   ];
 }

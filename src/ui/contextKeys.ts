@@ -40,6 +40,7 @@ export function canSignIn(host: AgentHost): boolean {
  * The keys that decide which agent actions menus offer: `acp.noAgents` (nothing configured,
  * only Add Agent makes sense), `acp.canLogout` (some agent can sign out now) and
  * `acp.canSignIn` (some agent has a way to sign in).
+ * `acp.canFork` (some running agent advertises `sessionCapabilities.fork`).
  */
 export class AgentContextKeys extends Disposable {
   constructor(private readonly agents: AgentRegistry) {
@@ -54,5 +55,9 @@ export class AgentContextKeys extends Disposable {
     setContext('acp.noAgents', all.length === 0);
     setContext('acp.canLogout', all.some(canLogout));
     setContext('acp.canSignIn', all.some(canSignIn));
+    setContext(
+      'acp.canFork',
+      all.some((h) => h.connection?.features.fork === true),
+    );
   }
 }

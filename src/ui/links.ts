@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { parseWebAddress } from '../protocol/webAddress';
 import { cannotOpenFile } from './messages';
 
 /**
@@ -33,13 +34,17 @@ export async function openLocation(raw: string, line: number | undefined, cwd: s
  * only, through `openExternal`, which asks before opening untrusted domains. True when opened.
  */
 export async function openWebAddress(href: string): Promise<boolean> {
+  const address = parseWebAddress(href);
+  if (!address.ok) return false;
   let uri: vscode.Uri;
   try {
-    uri = vscode.Uri.parse(href.trim(), true);
+    uri = vscode.Uri.parse(address.href, true);
   } catch {
     return false;
   }
-  if (uri.scheme !== 'http' && uri.scheme !== 'https') return false;
+  // Opened only where the card said it goes: VS Code's parser must find the same site.
+  if ((uri.scheme !== 'http' && uri.scheme !== 'https') || uri.authority.toLowerCase() !== address.host.toLowerCase())
+    return false;
   return vscode.env.openExternal(uri);
 }
 

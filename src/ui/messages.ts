@@ -187,3 +187,15 @@ export function secretStored(secretName: string, restarted: readonly string[]): 
     `ACP: stored the secret "${secretName}".${restarted.length ? ` Restarted ${restarted.join(', ')}.` : ''}`,
   );
 }
+
+/** Parts of `acp.sessions.hide` that cannot be used (each sentence names the setting), with Open Settings. */
+export function badHideSetting(errors: readonly string[]): void {
+  void vscode.window.showWarningMessage(`ACP: ${errors.join(' ')}`, 'Open Settings').then((choice) => {
+    if (choice) void vscode.commands.executeCommand('workbench.action.openSettings', 'acp.sessions.hide');
+  });
+}
+
+/** Reset Name on a session that shows the agent's own title. */
+export function noNameToReset(): void {
+  void vscode.window.showInformationMessage('ACP: this session has no name of yours; it shows the agent’s title.');
+}

@@ -101,14 +101,12 @@ async function pickEntry(taken: readonly unknown[]): Promise<AgentEntry | undefi
 }
 
 /**
- * What a preset needs, as one line under its name: with its program found, only what is left to
- * do (the sign-in its install sentence names after "then"); without it, how to install it.
+ * What a preset needs, as one line under its name: with its program found, only how sign-in
+ * goes; without it, how to install it too.
  */
 export function presetNeeds(p: (typeof PRESETS)[number], found: boolean): string {
-  if (!found) return `$(warning) ${p.requires} not found on this machine. ${p.install}`;
-  const after = /\bthen (.+)$/i.exec(p.install)?.[1];
-  const rest = after ? `Before its first session: ${after}` : 'Nothing else to install.';
-  return `$(check) ${p.requires} found. ${rest}`;
+  if (!found) return `$(warning) ${p.requires} not found on this machine. ${p.install} ${p.signIn}`;
+  return `$(check) ${p.requires} found. ${p.signIn}`;
 }
 
 function presetChosen(p: (typeof PRESETS)[number], taken: readonly unknown[]): AgentEntry | undefined {

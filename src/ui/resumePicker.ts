@@ -7,11 +7,23 @@ import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import type { SessionLists } from '../sessions/sessionLists';
 import { stateRows } from '../sessions/stateRows';
-import { relativeTime } from '../sessions/time';
-import { sanitizeText, shortId } from '../sessions/title';
-import { openAFolder } from './messages';
+import { sanitizeText } from '../sessions/title';
+import type { Library } from '../library/library';
+import { pathKey } from '../library/pathKey';
+import { ContentSearch, hitKey } from './contentSearch';
+import {
+  hideHiddenButton,
+  resumeButton,
+  sessionItem,
+  showHiddenButton,
+  agentStateItems,
+  withContentHits,
+  type SessionPick,
+} from './resumeItems';
 import type { ChatPanels } from './chatPanels';
+import { openAFolder } from './messages';
 import { describeError } from './errorText';
+import type { SessionDecor } from './sessionDecor';
 import { folderPath } from './sessionsTree';
 import type { SettingsService } from './settings';
 
@@ -22,28 +34,14 @@ const FIRST_ROWS = 200;
 /** The shortest time between two renders while pages arrive. */
 const RENDER_EVERY_MS = 250;
 
-interface SessionPick extends vscode.QuickPickItem {
-  readonly kind?: undefined;
-  readonly row?: SessionRow;
-  readonly host?: AgentHost;
-  readonly folder?: vscode.WorkspaceFolder;
-  readonly action?: 'new' | 'more' | 'retry' | 'signIn';
-}
-
-const resumeButton: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('zap'),
-  tooltip: 'Open Without Earlier Messages (Faster)',
-};
-const historyButton: vscode.QuickInputButton = {
-  iconPath: new vscode.ThemeIcon('history'),
-  tooltip: 'Open with Earlier Messages',
-};
-
 export interface ResumeDeps {
   agents: AgentRegistry;
   lists: SessionLists;
   chats: ChatPanels;
   settings: SettingsService;
+  /** The session library, whose kept sessions are searched by content (absent or off: titles only). */
+  library?: () => Library | undefined;
+  decor: SessionDecor;
 }
 
 /** What the open QuickPick exposes to tests (item buttons cannot be clicked from the API). */
@@ -54,6 +52,8 @@ export interface OpenPick {
   type(value: string): void;
   /** Resolves when background paging has stopped. */
   readonly settled: Promise<void>;
+  /** The title bar's button: shows or hides the rows `acp.sessions.hide` leaves out. */
+  toggleHidden(): void;
 }
 
 let current: OpenPick | undefined;
@@ -79,7 +79,7 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
 
 /**
  * The sessions of the window's folders (each row names its folder when there are several),
- * newest first, searchable by title, time, id and cwd. It opens at once
+ * newest first, searchable by title, time, id, cwd and, where kept, content. It opens at once
  * with what is cached or loaded, then pages on in the background and adds rows without losing
  * what the user typed or the active row.
  */
@@ -88,6 +88,8 @@ export class ResumePicker implements OpenPick {
   private readonly lists: readonly { host: AgentHost; list: SessionList; folder: vscode.WorkspaceFolder }[];
   private readonly several: boolean;
   private readonly severalFolders: boolean;
+  /** The folder each row shown belongs to. */
+  private folderOf = new Map<SessionRow, vscode.WorkspaceFolder>();
   /** Items by agent and session, reused while their row is unchanged. */
   private readonly itemsById = new Map<string, SessionPick>();
   /** Why lists failed, as of the end of the last paging (shown under the rows). */
@@ -98,6 +100,12 @@ export class ResumePicker implements OpenPick {
   private lastRender = 0;
   private paging: Promise<void>;
   private readonly subscriptions: IDisposable[];
+  /** What typed words find in the text of kept sessions. */
+  private readonly content: ContentSearch;
+  /** The rows the hide rules leave out show too (the title bar's eye button). */
+  private showHidden: boolean;
+  private hiddenNote = '';
+  private searchableNote = '';
 
   constructor(
     private readonly deps: ResumeDeps,
@@ -111,12 +119,22 @@ export class ResumePicker implements OpenPick {
       hosts.map((host) => ({ host, folder, list: deps.lists.get(host, folderPath(folder)) })),
     );
     const qp = this.quickPick;
-    qp.title = `Resume Session — ${this.severalFolders ? 'all folders' : folders[0]!.name}`;
-    qp.placeholder = 'Search by title, time, id or folder; paste an id to find any session';
+    qp.title = `Resume Session — ${this.folderWords}`;
+    qp.placeholder = deps.library?.()
+      ? 'Search by what was said, title, time, id or folder; paste an id to find any session'
+      : 'Search by title, time, id or folder; paste an id to find any session';
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
+    // Title matches sort first (the workbench does that); content hits follow in the library's
+    // order (every word, then recency), then the other rows, newest first.
+    this.content = new ContentSearch(deps.library ?? (() => undefined), folders.map(folderPath), () => {
+      if (!this.stopped) this.render();
+    });
+    this.showHidden = deps.decor.showHidden;
     this.subscriptions = [
       ...this.lists.map(({ list }) => list.onDidChange(() => this.scheduleRender())),
+      deps.decor.onDidChange(() => this.scheduleRender()),
+      qp.onDidTriggerButton(() => this.toggleHidden()),
       qp.onDidChangeValue(() => this.valueChanged()),
       qp.onDidAccept(() => this.accept()),
       qp.onDidTriggerItemButton(({ item, button }) => this.open(item, button === resumeButton ? 'resume' : 'load')),
@@ -134,6 +152,11 @@ export class ResumePicker implements OpenPick {
     if (item) this.open(item, button === 'resume' ? 'resume' : 'load');
   }
 
+  toggleHidden(): void {
+    this.showHidden = !this.showHidden;
+    this.render();
+  }
+
   type(value: string): void {
     this.quickPick.value = value;
     this.valueChanged();
@@ -149,23 +172,24 @@ export class ResumePicker implements OpenPick {
     if (this.quickPick.items.length >= FIRST_ROWS) this.renderTimer = setTimeout(() => this.render(), 0);
   }
 
-  private toItem(row: SessionRow, host: AgentHost, folder: vscode.WorkspaceFolder): SessionPick {
+  /** "all folders", or the one folder's name. */
+  private get folderWords(): string {
+    return this.severalFolders ? 'all folders' : this.folders[0]!.name;
+  }
+
+  /** The folder of a kept session that no list has shown yet (found by content). */
+  private folderAt(cwd: string): vscode.WorkspaceFolder | undefined {
+    const key = pathKey(cwd);
+    return this.folders.find((f) => pathKey(folderPath(f)) === key);
+  }
+
+  private toItem(row: SessionRow, host: AgentHost, folder: vscode.WorkspaceFolder | undefined): SessionPick {
     const key = `${host.config.id}\u0000${row.sessionId}`;
+    const activity = this.deps.decor.activity(host.config.id, row.sessionId);
     let item = this.itemsById.get(key);
-    if (!item || item.row !== row) {
-      const f = host.connection?.features;
-      const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
-      item = {
-        label: row.label,
-        description: [time, this.several ? host.config.name : '', this.severalFolders ? folder.name : '']
-          .filter(Boolean)
-          .join(' · '),
-        detail: `${shortId(row.sessionId)} · ${sanitizeText(row.cwd, 300)}`,
-        row,
-        host,
-        folder,
-        buttons: [...(f?.resume ? [resumeButton] : []), ...(f?.load !== false ? [historyButton] : [])],
-      };
+    const shown = this.deps.decor.name(host.config.id, row);
+    if (!item || item.row !== row || item.label !== shown.label || item.activity !== activity) {
+      item = sessionItem(row, host, shown, activity, this.several, this.severalFolders ? folder : undefined);
       this.itemsById.set(key, item);
     }
     return item;
@@ -191,13 +215,37 @@ export class ResumePicker implements OpenPick {
       clearTimeout(this.renderTimer);
       this.renderTimer = undefined;
     }
-    const rows = this.lists.flatMap(({ host, list, folder }) => list.items.map((row) => ({ row, host, folder })));
-    const sorted = sortByUpdatedAt(rows.map((r) => r.row));
-    const whose = new Map(rows.map((r) => [r.row, r]));
+    let hidden = 0;
+    const rows = this.lists.flatMap(({ host, list, folder }) => {
+      const visible = this.deps.decor.visible(list, this.showHidden);
+      hidden += visible.hidden;
+      return visible.rows.map((row) => ({ row, host, folder }));
+    });
+    this.folderOf = new Map(rows.map((r) => [r.row, r.folder]));
+    qp.buttons = hidden > 0 || this.showHidden ? [this.showHidden ? hideHiddenButton : showHiddenButton] : [];
+    this.hiddenNote = hidden > 0 ? ` (${hidden} hidden${this.showHidden ? ', shown' : ''})` : '';
+    this.showTitle();
+    const hostOf = new Map(rows.map((r) => [r.row, r.host]));
+    const sorted = withContentHits(
+      this.content.hits,
+      sortByUpdatedAt(rows.map((r) => r.row)),
+      hostOf,
+      (agentId) => this.lists.find(({ host }) => host.config.id === agentId)?.host,
+    );
     const prefixHits = new Set(matchIdPrefix(sorted, qp.value).map((r) => r.sessionId));
     const items: SessionPick[] = sorted.slice(0, first).map((row) => {
-      const { host, folder } = whose.get(row)!;
-      const item = this.toItem(row, host, folder);
+      const host = hostOf.get(row)!;
+      const item = this.toItem(row, host, this.folderOf.get(row) ?? this.folderAt(row.cwd));
+      const hit = this.content.hit(host.config.id, row.sessionId);
+      if (hit) {
+        const partial = hit.matched < hit.words ? ` · ${hit.matched} of ${hit.words} words` : '';
+        return {
+          ...item,
+          description: `${item.description ?? ''}${partial}`,
+          detail: hit.snippet ? `$(search) ${sanitizeText(hit.snippet, 300)}` : item.detail,
+          alwaysShow: true,
+        };
+      }
       return prefixHits.has(row.sessionId) ? { ...item, alwaysShow: true } : item;
     });
     if (first < sorted.length) {
@@ -208,27 +256,8 @@ export class ResumePicker implements OpenPick {
     const more = states.some((s) => s.rows.some((r) => r.kind === 'loadMore'));
     if (more && rows.length >= this.limit)
       items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
-    for (const { host, folder, rows: stateOf } of states) {
-      // An agent that wants sign-in gets a row that signs in, not an error.
-      if (stateOf.some((r) => r.kind === 'signIn'))
-        items.unshift({
-          label: `$(account) Sign in to ${host.config.name}`,
-          folder,
-          description: 'to see its sessions',
-          action: 'signIn',
-          host,
-          alwaysShow: true,
-        });
-      // Not an error to retry: this agent has no session/list. It can still start a session.
-      if (stateOf.some((r) => r.kind === 'cannotList'))
-        items.unshift({
-          label: `$(info) ${this.several ? host.config.name : 'This agent'} cannot list sessions — New Session`,
-          action: 'new',
-          host,
-          folder,
-          alwaysShow: true,
-        });
-    }
+    for (const { host, folder, rows: stateOf } of states)
+      items.unshift(...agentStateItems(stateOf, host, folder, this.several));
     const errors = this.errors;
     // Paging that stopped early says why, below the rows it did list.
     if (items.length > 0 && !qp.busy) {
@@ -247,7 +276,7 @@ export class ResumePicker implements OpenPick {
       items.push({
         label: errors.length
           ? `$(error) ${errors[0]}`
-          : `No sessions in ${this.severalFolders ? 'these folders' : this.folders[0]!.name} yet — New Session`,
+          : `No sessions in ${this.severalFolders ? 'these folders' : this.folderWords} yet — New Session`,
         action: errors.length ? 'retry' : 'new',
         alwaysShow: true,
       });
@@ -259,6 +288,22 @@ export class ResumePicker implements OpenPick {
       const again = items.find((i) => i.row && i.host && `${i.host.config.id}\u0000${i.row.sessionId}` === activeKey);
       if (again) qp.activeItems = [again];
     }
+  }
+
+  /** Says in the title how many of the folder's listed sessions are searchable by content. */
+  private async countSearchable(): Promise<void> {
+    const listed = new Set(
+      this.lists.flatMap(({ host, list }) => list.items.map((r) => hitKey(host.config.id, r.sessionId))),
+    );
+    const n = await this.content.searchable(listed);
+    if (n === undefined || this.stopped) return;
+    this.searchableNote = ` · ${n} of ${listed.size} searchable by content`;
+    this.showTitle();
+  }
+
+  /** The folder, how many rows the hide rules leave out, and how many sessions are searchable by content. */
+  private showTitle(): void {
+    this.quickPick.title = `Resume Session — ${this.folderWords}${this.hiddenNote}${this.searchableNote}`;
   }
 
   /** A typed id prefix that matches no row yet. */
@@ -293,6 +338,7 @@ export class ResumePicker implements OpenPick {
       );
       qp.busy = false;
       if (!this.stopped) this.render();
+      void this.countSearchable();
     }
   }
 
@@ -304,6 +350,7 @@ export class ResumePicker implements OpenPick {
 
   private valueChanged(): void {
     this.render();
+    this.content.run(this.quickPick.value);
     // A pasted id that is not among the rows yet: page on until it is found or the list ends.
     if (!this.quickPick.busy && this.wantsPrefix() && this.lists.some(({ list }) => list.nextCursor !== undefined))
       this.paging = this.pageOn();

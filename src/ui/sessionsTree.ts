@@ -7,49 +7,21 @@ import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
 import type { SessionLists } from '../sessions/sessionLists';
 import { stateRows } from '../sessions/stateRows';
-import { relativeTime } from '../sessions/time';
 import { tooltipMarkdown } from '../sessions/tooltip';
 import { describeError } from './errorText';
 import { canLogout, setContext, shownState } from './contextKeys';
 import type { FirstStarts } from './firstStart';
-import { stateItem, type StateKind } from './stateItems';
+import type { SessionDecor } from './sessionDecor';
+import { sessionItem, sessionNotes } from './sessionItems';
+import { stateItem } from './stateItems';
 import { groupByDate } from '../sessions/dateGroups';
-import { headingItem, type HeadingNode } from './dateHeadings';
+import { headingItem } from './dateHeadings';
 import { sortByUpdatedAt } from '../sessions/picks';
 import { ListProblems } from './listProblems';
 
-/** A workspace folder (only shown when the window has several). */
-export interface FolderNode {
-  readonly type: 'folder';
-  readonly folder: vscode.WorkspaceFolder;
-  readonly path: string;
-}
-/** An agent under a folder (only shown when several agents are configured). */
-export interface AgentNode {
-  readonly type: 'agent';
-  readonly host: AgentHost;
-  readonly folder: vscode.WorkspaceFolder;
-  readonly path: string;
-}
-export interface SessionNode {
-  readonly type: 'session';
-  readonly list: SessionList;
-  readonly host: AgentHost;
-  readonly folder: vscode.WorkspaceFolder;
-  row: SessionRow;
-}
-/** "Load more…", "Loading…", an error with Retry, "No sessions", a notice. */
-export interface StateNode {
-  readonly type: 'state';
-  readonly kind: StateKind;
-  readonly list: SessionList;
-  readonly host: AgentHost;
-  readonly folder: vscode.WorkspaceFolder;
-  readonly label: string;
-  /** Why, in full (the row's tooltip). */
-  readonly detail?: string;
-}
-export type TreeNode = FolderNode | AgentNode | SessionNode | StateNode | HeadingNode;
+import type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode } from './treeNodes';
+
+export type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode };
 
 /** The time rows are described against, and the minute tick that ages them; tests replace it. */
 export interface TreeClock {
@@ -80,13 +52,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   readonly onDidChangeTreeData = this.changeEmitter.event;
   /** Session nodes per list, by id, so a row change fires the same object the tree holds. */
   private readonly nodes = new WeakMap<SessionList, Map<string, SessionNode>>();
-  private readonly parents = new WeakMap<SessionList, TreeNode | undefined>();
+  private readonly parents = new Map<SessionList, TreeNode | undefined>();
   private pendingFull = false;
 
   constructor(
     private readonly agents: AgentRegistry,
     private readonly lists: SessionLists,
     private readonly chats: OpenChats,
+    private readonly decor: SessionDecor,
     /** Says when a first start is downloading the agent (npx). */
     private readonly starts?: FirstStarts,
   ) {
@@ -113,14 +86,9 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       }),
     );
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.forgetAndRefresh()));
-    this.register(
-      chats.onDidChangeOpen(({ agentId, sessionId }) => {
-        for (const list of lists.listsOf(agentId)) {
-          const node = this.nodes.get(list)?.get(sessionId);
-          if (node) this.changeEmitter.fire(node);
-        }
-      }),
-    );
+    // Opening or closing a chat, a name, an archive or an activity can change which rows show.
+    this.register(chats.onDidChangeOpen(({ agentId }) => this.fireAgent(agentId)));
+    this.register(decor.onDidChange(({ agentId }) => (agentId ? this.fireAgent(agentId) : this.refreshAll())));
     this.useClock(systemClock);
   }
 
@@ -147,6 +115,17 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       this.pendingFull = false;
       this.changeEmitter.fire(undefined);
     });
+  }
+
+  /** The lists the view has shown, each with the node it hangs under (none: the root). */
+  shownLists(): { list: SessionList; parent: TreeNode | undefined }[] {
+    const live = new Set(this.lists.all());
+    for (const list of this.parents.keys()) if (!live.has(list)) this.parents.delete(list);
+    return [...this.parents].map(([list, parent]) => ({ list, parent }));
+  }
+
+  private fireAgent(agentId: string): void {
+    for (const list of this.lists.listsOf(agentId)) this.fireList(list);
   }
 
   private fireList(list: SessionList): void {
@@ -233,7 +212,12 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         out.push(state('startFailed', `${host.config.name} could not be started`, error.startProblem));
       else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
     }
-    out.push(...this.datedSessionNodes(list, host, folder));
+    const visible = this.decor.visible(list);
+    out.push(...this.datedSessionNodes(visible.rows, list, host, folder));
+    if (visible.hidden > 0) {
+      const how = this.decor.showHidden ? 'Hide' : 'Show';
+      out.push(state('hidden', `${visible.hidden} hidden — ${how}`, this.decor.showHidden ? 'shown' : 'hidden'));
+    }
     for (const row of rows) {
       if (row.kind === 'notice') out.push(state('notice', row.text));
       else if (row.kind === 'loading')
@@ -264,11 +248,16 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   /** The session rows newest first, under date headings; nodes of rows no longer listed are dropped. */
-  private datedSessionNodes(list: SessionList, host: AgentHost, folder: vscode.WorkspaceFolder): TreeNode[] {
+  private datedSessionNodes(
+    rows: readonly SessionRow[],
+    list: SessionList,
+    host: AgentHost,
+    folder: vscode.WorkspaceFolder,
+  ): TreeNode[] {
     const nodes = this.nodesOf(list);
     const seen = new Set<string>();
     const out: TreeNode[] = [];
-    for (const run of groupByDate(sortByUpdatedAt(list.items), this.clock.now())) {
+    for (const run of groupByDate(sortByUpdatedAt(rows), this.clock.now())) {
       out.push({ type: 'heading', group: run.group, list, host });
       for (const row of run.rows) {
         seen.add(row.sessionId);
@@ -350,7 +339,9 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   /** The session row's Markdown tooltip, when the pointer rests on it. */
   resolveTreeItem(item: vscode.TreeItem, element: TreeNode): vscode.TreeItem {
     if (element.type === 'session' && item.tooltip === undefined) {
-      const tooltip = new vscode.MarkdownString(tooltipMarkdown(element.row, element.folder.name));
+      const tooltip = new vscode.MarkdownString(
+        tooltipMarkdown(element.row, element.folder.name, sessionNotes(element, this.decor)),
+      );
       tooltip.isTrusted = false;
       tooltip.supportHtml = false;
       item.tooltip = tooltip;
@@ -359,25 +350,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   private sessionItem(node: SessionNode): vscode.TreeItem {
-    const { row, host } = node;
-    const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
-    item.id = `session:${node.list.folder}:${host.config.id}:${row.sessionId}`;
-    if (row.updatedAtMs !== undefined) item.description = relativeTime(row.updatedAtMs, this.clock.now());
-    // The tooltip is built on hover (resolveTreeItem), not for every row of every refresh.
-    const open = this.chats.isOpen(host.config.id, row.sessionId);
-    item.iconPath = new vscode.ThemeIcon(open ? 'comment-discussion' : 'comment');
-    const f = host.connection?.features;
-    item.contextValue = [
-      'session',
-      f?.load !== false ? 'load' : '',
-      f?.resume ? 'resume' : '',
-      f?.delete ? 'delete' : '',
-      open ? 'open' : '',
-    ]
-      .filter(Boolean)
-      .join('.');
-    item.command = { command: 'acp.openSession', title: 'Open', arguments: [node] };
-    return item;
+    return sessionItem(node, this.decor, this.chats.isOpen(node.host.config.id, node.row.sessionId), this.clock.now());
   }
 }
 

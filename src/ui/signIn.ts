@@ -170,7 +170,7 @@ async function pickMethod(
     description: m.description,
     detail:
       m.kind === 'terminal'
-        ? `Runs ${[config.command, ...terminalLaunch(config, m).args].join(' ')} in a terminal`
+        ? `Runs ${commandLine(terminalLaunch(config, m))} in a terminal`
         : m.kind === 'env'
           ? `Asks for ${(m.vars ?? []).map((v) => v.name).join(', ')}, kept in VS Code's secret storage`
           : undefined,
@@ -185,11 +185,17 @@ async function pickMethod(
   )?.method;
 }
 
+/** A command line as the user would type it: arguments with spaces quoted. */
+function commandLine(launch: { command: string; args: readonly string[] }): string {
+  return [launch.command, ...launch.args].map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ');
+}
+
 /** Runs a terminal method; resolves with the exit code, or undefined when the terminal was closed first. */
 function runInTerminal(name: string, config: AgentConfig, method: SignInMethod): Promise<number | undefined> {
   const launch = terminalLaunch(config, method);
   const terminal = vscode.window.createTerminal({
-    name: `Sign in to ${name}`,
+    // The name the agent gave its sign-in terminal ("Copilot Login"), else ours.
+    name: method.label ?? `Sign in to ${name}`,
     shellPath: launch.command,
     shellArgs: launch.args,
     env: launch.env,

@@ -3,13 +3,22 @@ import type { AgentHost } from '../agent/agentHost';
 
 /** The rows of the Sessions view that say where a list or its agent is, rather than show a session. */
 export type StateKind =
-  'loadMore' | 'loading' | 'error' | 'empty' | 'notice' | 'stopped' | 'startFailed' | 'cannotList' | 'signIn';
+  | 'loadMore'
+  | 'loading'
+  | 'error'
+  | 'empty'
+  | 'notice'
+  | 'stopped'
+  | 'startFailed'
+  | 'cannotList'
+  | 'signIn'
+  | 'hidden';
 
 /** What a state row's item is made of: the tree's state node, which its command gets back. */
 export interface StateItemSource {
   readonly kind: StateKind;
   readonly label: string;
-  /** Why, in full (the row's tooltip or description). */
+  /** Why, in full (the row's tooltip or description); for `hidden`, whether the hidden rows show. */
   readonly detail?: string;
   readonly host: AgentHost;
   readonly list: { readonly folder: string };
@@ -63,6 +72,16 @@ export function stateItem(node: StateItemSource): vscode.TreeItem {
       item.description = 'New Session';
       item.command = { command: 'acp.newSession', title: 'New Session', arguments: [node] };
       break;
+    case 'hidden': {
+      const shown = node.detail === 'shown';
+      item.iconPath = new vscode.ThemeIcon(shown ? 'eye' : 'eye-closed');
+      item.tooltip =
+        'Sessions that "acp.sessions.hide" leaves out: sub-agents, side chains, sessions nobody wrote in, titles that match a pattern.';
+      item.command = shown
+        ? { command: 'acp.hideHiddenSessions', title: 'Hide', arguments: [node] }
+        : { command: 'acp.showHiddenSessions', title: 'Show', arguments: [node] };
+      break;
+    }
   }
   return item;
 }

@@ -19,6 +19,15 @@ export class AgentStatusBar extends Disposable {
     this.update();
   }
 
+  private waiting = 0;
+
+  /** How many sessions open in chats wait for the user: said first, as it needs them first. */
+  setNeedsInput(count: number): void {
+    if (count === this.waiting) return;
+    this.waiting = count;
+    this.update();
+  }
+
   /** The summary as shown (for tests). */
   get text(): string {
     return this.item.text;
@@ -31,8 +40,12 @@ export class AgentStatusBar extends Disposable {
       return;
     }
     const { text, tooltip } = summarize(all.map((h) => ({ name: h.config.name, state: shownState(h) })));
-    this.item.text = text;
-    this.item.tooltip = `${tooltip}\n\nClick for agent actions`;
+    const waiting =
+      this.waiting > 0
+        ? `${this.waiting} session${this.waiting === 1 ? '' : 's'} need${this.waiting === 1 ? 's' : ''} your input`
+        : '';
+    this.item.text = waiting ? `$(bell-dot) ${waiting} · ${text}` : text;
+    this.item.tooltip = `${waiting ? `${waiting}.\n` : ''}${tooltip}\n\nClick for agent actions`;
     this.item.show();
   }
 }

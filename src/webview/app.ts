@@ -212,6 +212,12 @@ export class ChatApp {
     this.schedule();
   }
 
+  /** Scrolls to an entry once the changes that add it are applied (the next frame). */
+  revealEntry(index: number): void {
+    this.view.revealWhenThere(index);
+    this.schedule();
+  }
+
   private schedule(): void {
     this.frames.schedule();
   }

@@ -24,9 +24,11 @@ export class Header {
       : caps.history === 'new'
         ? 'New session'
         : `Untitled session · ${caps.sessionId.slice(0, 8)}`;
-    const title = model.meta.title?.trim() || fallback;
+    const agentTitle = model.meta.title?.trim() || fallback;
+    const title = model.meta.name?.trim() || agentTitle;
     this.title.textContent = title;
-    this.title.title = title;
+    // A name the user gave: the agent still knows the session by its own title.
+    this.title.title = title === agentTitle ? title : `${title}\nThe agent knows it as “${agentTitle}”.`;
     this.subtitle.textContent = caps ? [caps.agentName, caps.cwd].filter(Boolean).join(' · ') : '';
   }
 }
@@ -120,7 +122,8 @@ function banner(className: string, message: string, buttons: HTMLElement[]): HTM
 /** The text shown over an empty thread. */
 export function emptyText(model: ThreadModel): string {
   const caps = model.capabilities;
-  if (!caps || model.status.state === 'loading') return '';
+  // An error or a lost agent is said in the banner: nothing over the thread claims what did not happen.
+  if (!caps || ['loading', 'error', 'disconnected'].includes(model.status.state)) return '';
   if (caps.history === 'resumed') return 'Session resumed. Earlier messages were not replayed.';
   return `Ask ${caps.agentName || 'the agent'} anything.`;
 }

@@ -9,6 +9,7 @@ import {
   focusInputEvent,
   queueChangedEvent,
   readyRequest,
+  revealEntryEvent,
   snapshotEvent,
 } from '../protocol/messages';
 import { ChatApp } from './app';
@@ -35,5 +36,6 @@ connection.onNotification(changedEvent, (params) => app.changed(params.changes))
 connection.onNotification(capabilitiesChangedEvent, (params) => app.capabilitiesChanged(params));
 connection.onNotification(queueChangedEvent, (params) => app.queueChanged(params));
 connection.onNotification(focusInputEvent, () => app.focusInput());
+connection.onNotification(revealEntryEvent, (params) => app.revealEntry(params.index));
 connection.listen();
 connection.sendRequest(readyRequest).catch((error: unknown) => console.warn('acp webview: ready failed', error));

@@ -1,7 +1,10 @@
 // The reference agent's ACP methods on the SDK's AgentApp. State that must outlive the process
 // lives in the store; what a real agent keeps per open session (mode, model, MCP servers, the
-// running turn) lives here.
-import { isAbsolute } from 'node:path';
+// running turn) lives here. It is built on the SDK's unstable entry, as agents that serve
+// session/fork, set_title and archive are: one entry for the whole app, so the stable methods
+// are parsed by the same schema as the unstable ones (the migration guide's rule).
+import { existsSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import {
   agent,
   type AgentApp,
@@ -16,14 +19,15 @@ import {
   type SessionConfigOption,
   type SessionModeState,
   type SessionUpdate,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
 import { AuthState } from './auth';
 import { SessionLister } from './list';
+import { addManagement } from './manage';
 import type { Capability, ServeOptions } from './options';
 import { reply, sleep, TurnCancelled, type TurnContext } from './replies';
 import { newSessionId } from './seed';
 import type { SessionStore } from './store';
-import type { Wire } from './wire';
+import { crash, type Wire } from './wire';
 
 export const AGENT_VERSION = '0.1.0';
 
@@ -53,6 +57,14 @@ function titleFrom(prompt: ContentBlock[]): string | undefined {
     .replace(/\s+/g, ' ')
     .trim();
   return text.length > 0 ? text.slice(0, 60) : undefined;
+}
+
+/** `--crash-after-replayed`: the first time in this store, the replay ends in a crash. */
+const replayMarker = (store: string) => join(store, '.crashed-in-replay');
+const crashedInReplay = (store: string) => existsSync(replayMarker(store));
+function crashInReplay(store: string, replayed: number): never {
+  writeFileSync(replayMarker(store), String(replayed));
+  crash(`--crash-after-replayed ${replayed}`);
 }
 
 export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wire): AgentApp {
@@ -139,10 +151,17 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
       ...(supports('close') ? { close: {} } : {}),
       ...(supports('delete') ? { delete: {} } : {}),
       ...(supports('additionalDirectories') ? { additionalDirectories: {} } : {}),
+      ...(supports('title') ? { title: {} } : {}),
+      ...(supports('archive') ? { archive: {} } : {}),
+      ...(supports('fork') ? { fork: {} } : {}),
     },
   });
+  const closeLive = (sessionId: string) => {
+    live.get(sessionId)?.turn?.abort();
+    live.delete(sessionId);
+  };
 
-  return agent({ name: 'acp-reference-agent' })
+  const app = agent({ name: 'acp-reference-agent' })
     .onRequest(methods.agent.initialize, ({ params }) => {
       clientCapabilities = params.clientCapabilities;
       return {
@@ -183,11 +202,15 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
         additionalDirectories: dirs,
       };
       live.set(sessionId, session);
-      return { sessionId, modes: modeState(session), configOptions: configOptions(session) };
+      // --echo-key-routes: the key as the id of an option the client drops, and names in its log.
+      const echoed = options.echoKeyRoutes
+        ? [{ id: process.env.ACP_REF_KEY ?? '', name: 'Echo', type: 'unknown' } as unknown as SessionConfigOption]
+        : [];
+      return { sessionId, modes: modeState(session), configOptions: [...configOptions(session), ...echoed] };
     })
     .onRequest(methods.agent.session.list, ({ params }) => {
       refuseUnless('list', methods.agent.session.list);
-      requireAuth();
+      auth.require('list');
       return lister.list(params);
     })
     .onRequest(methods.agent.session.load, async ({ params, client, requestId }) => {
@@ -212,10 +235,18 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
           void Promise.all(rest).catch(() => undefined);
         });
         await Promise.all(sent);
+      } else if (options.crashAfterReplayed !== undefined && !crashedInReplay(options.store)) {
+        // One by one, each on stdout before the next: the crash cuts the replay where it says.
+        const updates = [availableCommands(), info, ...history];
+        for (const [i, update] of updates.entries()) {
+          if (i === options.crashAfterReplayed) crashInReplay(options.store, i);
+          await send(update);
+        }
       } else {
         // Not awaited one by one: the SDK keeps the order and a replay goes out as fast as stdout takes it.
         await Promise.all([send(availableCommands()), send(info), ...history.map(send)]);
       }
+      if (options.touchOnLoad) store.touch(params.sessionId, new Date().toISOString());
       return { modes: modeState(session), configOptions: configOptions(session) };
     })
     .onRequest(methods.agent.session.resume, ({ params }) => {
@@ -226,16 +257,13 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     })
     .onRequest(methods.agent.session.close, ({ params }) => {
       refuseUnless('close', methods.agent.session.close);
-      const session = live.get(params.sessionId);
-      session?.turn?.abort();
-      live.delete(params.sessionId);
+      closeLive(params.sessionId);
       return {};
     })
     .onRequest(methods.agent.session.delete, ({ params }) => {
       refuseUnless('delete', methods.agent.session.delete);
       requireAuth();
-      live.get(params.sessionId)?.turn?.abort();
-      live.delete(params.sessionId);
+      closeLive(params.sessionId);
       if (!store.delete(params.sessionId)) throw unknownSession(params.sessionId);
       return {};
     })
@@ -298,6 +326,7 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
         modeId: () => session.modeId,
         configOptions: () => configOptions(session),
         availableCommands,
+        stopReading: () => wire.stopReading(),
       };
       const promptText = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('\n');
       let stopReason: 'end_turn' | 'cancelled' = 'end_turn';
@@ -328,4 +357,23 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     .onNotification(methods.agent.session.cancel, ({ params }) => {
       live.get(params.sessionId)?.turn?.abort();
     });
+  return addManagement(app, {
+    store,
+    refuseUnless,
+    requireStored,
+    close: closeLive,
+    notify,
+    openFork: (sessionId, mcpServers, dirs) => {
+      echoMcp(mcpServers);
+      const session: LiveSession = {
+        modeId: 'code',
+        model: models[0].value,
+        thinking: false,
+        mcpServers: mcpServers ?? [],
+        additionalDirectories: dirs,
+      };
+      live.set(sessionId, session);
+      return { modes: modeState(session), configOptions: configOptions(session) };
+    },
+  });
 }

@@ -1,7 +1,7 @@
 // Realistic history for seeded sessions. A seeded turn averages about 2.4 updates of about 500
 // bytes, so 2,000 turns replay as ~4,800 updates and 20,000 updates weigh ~10 MB, the sizes the
 // benchmarks and the renderer's worst cases are written against.
-import type { SessionUpdate, ToolKind } from '@agentclientprotocol/sdk';
+import type { SessionUpdate, ToolKind } from '@agentclientprotocol/sdk/unstable';
 
 const prompts = [
   'Why does the parser drop the last token when the input ends without a newline? Please find the cause and fix it.',

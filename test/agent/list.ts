@@ -7,7 +7,7 @@ import {
   type ListSessionsResponse,
   RequestError,
   type SessionInfo,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
 import { hostileTitle } from './content';
 import type { ServeOptions } from './options';
 import type { IndexEntry, SessionStore, SortKey } from './store';
@@ -53,10 +53,36 @@ function toInfo(entry: IndexEntry, options: ServeOptions, index: number): Sessio
     cwd: entry.cwd,
     title: options.titles ? overrideTitle(options.titles, entry, index) : entry.title,
     updatedAt: entry.updatedAt,
-    _meta: { messageCount: entry.turns * 2 },
+    _meta: { messageCount: entry.turns * 2, ...entry.meta },
   };
   if (entry.additionalDirectories?.length) info.additionalDirectories = entry.additionalDirectories;
+  // "Agents that advertise the archive capability MUST include it on every listed session."
+  if (!options.without.has('archive')) info.archived = entry.archived === true;
   return info;
+}
+
+/** A probe: does a filter keep sessions that are not archived? */
+const UNARCHIVED = { archived: false } as IndexEntry;
+
+/**
+ * Which archive states a request lists. An agent without the capability knows no filter (a
+ * stable agent's parser drops the field), so it lists everything but what it archived
+ * itself — nothing, as it cannot archive.
+ */
+function archiveFilter(params: ListSessionsRequest, options: ServeOptions): (e: IndexEntry) => boolean {
+  if (options.without.has('archive')) return () => true;
+  const filter = params.archived ?? 'exclude';
+  switch (filter) {
+    case 'exclude':
+      return (e) => e.archived !== true;
+    case 'only':
+      return (e) => e.archived === true;
+    case 'include':
+      return () => true;
+    default:
+      // "An Agent MUST return -32602 for a value it does not support."
+      throw RequestError.invalidParams({ archived: filter }, 'unknown archived filter');
+  }
 }
 
 /** Entries of the wrong shape, as some adapters send; typed loosely on purpose. */
@@ -103,7 +129,10 @@ export class SessionLister {
     }
     // Filtering after paging (--empty-pages) walks the whole store, like adapters that read their
     // session files in order and only then drop other projects' sessions.
-    const source = options.emptyPages ? store.sorted() : store.sorted(cwd);
+    const all = options.emptyPages ? store.sorted() : store.sorted(cwd);
+    // The archive filter "applies before pagination"; a store with nothing archived needs no copy.
+    const keep = archiveFilter(params, options);
+    const source = all.some((e) => e.archived === true) || !keep(UNARCHIVED) ? all.filter(keep) : all;
     const page = store.page(source, after, options.pageSize);
     let entries = page.items;
     if (options.emptyPages && cwd !== undefined) entries = entries.filter((e) => e.cwd === cwd);
@@ -124,6 +153,8 @@ export class SessionLister {
     }
     const response: ListSessionsResponse = { sessions };
     if (options.echoKey) response._meta = { echo: `key ${process.env.ACP_REF_KEY ?? ''}` };
+    // Long enough to be cut in the trace, the key all along it: no cut may leave a piece visible.
+    if (options.echoKeyRoutes) response._meta = { many: `${process.env.ACP_REF_KEY ?? ''} `.repeat(2500) };
     if (nextCursor !== undefined) response.nextCursor = nextCursor;
     if (options.hugeMessage && !this.hugeSent) {
       this.hugeSent = true;

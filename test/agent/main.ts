@@ -5,6 +5,7 @@ import { appendFileSync } from 'node:fs';
 import { buildAgent } from './agent';
 import { login } from './auth';
 import { type Command, parseCommand, type ServeOptions, USAGE, UsageError } from './options';
+import { seedDemo } from './demo/seed';
 import { seed } from './seed';
 import { SessionStore } from './store';
 import { Wire } from './wire';
@@ -35,11 +36,13 @@ async function serve(options: ServeOptions): Promise<void> {
   if (options.startedFile) appendFileSync(options.startedFile, `${process.pid}\n`);
   // The client went away: nothing left to say to anyone. A broken stderr must end the process
   // too: logging the write error would fail again and spin forever on a CPU, an orphan.
-  process.stdout.on('error', () => process.exit(0));
-  process.stderr.on('error', () => process.exit(0));
+  // --ignore-eof: a careless agent notices none of it and stays.
+  const leave = () => (options.ignoreEof ? undefined : process.exit(0));
+  process.stdout.on('error', leave);
+  process.stderr.on('error', leave);
   // A test agent must survive whatever the client sends; log the surprise and carry on.
   process.on('uncaughtException', (error) => {
-    if ((error as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') return leave();
     log(`uncaught: ${error.stack ?? String(error)}`);
   });
   process.on('unhandledRejection', (reason) =>
@@ -51,7 +54,14 @@ async function serve(options: ServeOptions): Promise<void> {
   if (options.echoKey) log(`ACP_REF_KEY=${process.env.ACP_REF_KEY ?? ''}`);
   const wire = new Wire(options);
   const connection = buildAgent(store, options, wire).connect(wire.stream);
+  if (options.ignoreEof) process.on('SIGTERM', () => log('ignoring SIGTERM (--ignore-eof)'));
   await connection.closed;
+  if (options.ignoreEof) {
+    // A careless agent: the client is gone, and it stays anyway, until it is killed.
+    log('stdin ended; staying (--ignore-eof)');
+    setInterval(() => {}, 60_000);
+    return;
+  }
   // stdin closed: let what is already written reach the pipe, then leave.
   if (process.stdout.writableLength > 0) {
     await new Promise<void>((resolve) => {
@@ -76,6 +86,11 @@ function run(command: Command): void {
       process.stdout.write(
         `seeded ${result.sessions} sessions × ${o.turns} turns (${approx}${Math.round(result.updates * scale)} updates, ${approx}${((result.bytes * scale) / 1e6).toFixed(1)} MB of replay) over ${o.cwds.length} cwd(s) in ${o.store} in ${result.ms} ms\n`,
       );
+      return;
+    }
+    case 'demo': {
+      const world = seedDemo(command.options.root, command.options.now);
+      process.stdout.write(JSON.stringify(world) + '\n');
       return;
     }
     case 'serve':

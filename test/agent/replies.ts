@@ -6,8 +6,9 @@ import type {
   SessionConfigOption,
   SessionUpdate,
   ToolCallContent,
-} from '@agentclientprotocol/sdk';
+} from '@agentclientprotocol/sdk/unstable';
 import { toolCallPair } from './content';
+import { hostileTurn } from './floods';
 
 /** Thrown out of a script when the turn is cancelled; the prompt answers "cancelled". */
 export class TurnCancelled extends Error {}
@@ -25,6 +26,8 @@ export interface TurnContext {
   modeId(): string;
   configOptions(): SessionConfigOption[];
   availableCommands(): SessionUpdate;
+  /** Reads nothing more from the client, ever. */
+  stopReading(): void;
 }
 
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -381,7 +384,10 @@ export const elicitationForm = {
 };
 
 /** Asks for the form (`elicit`) and/or a URL (`elicit url`), then says what came back. */
-async function elicit(ctx: TurnContext, form: boolean, url: boolean): Promise<void> {
+/** Shows one site and, to VS Code's opener, means another: the client must refuse to open it. */
+export const HOSTILE_ADDRESS = 'https://accounts.google.com\\@attacker.example/';
+
+async function elicit(ctx: TurnContext, form: boolean, url: boolean, hostile = false): Promise<void> {
   const caps = ctx.clientCapabilities?.elicitation;
   if (form) {
     if (caps?.form == null) {
@@ -415,7 +421,9 @@ async function elicit(ctx: TurnContext, form: boolean, url: boolean): Promise<vo
         mode: 'url',
         elicitationId,
         message: 'Sign in to the reference service to continue.',
-        url: `https://example.com/acp-reference/sign-in?session=${encodeURIComponent(ctx.sessionId)}`,
+        url: hostile
+          ? HOSTILE_ADDRESS
+          : `https://example.com/acp-reference/sign-in?session=${encodeURIComponent(ctx.sessionId)}`,
       }),
       ctx.signal,
     );
@@ -442,6 +450,7 @@ async function echo(ctx: TurnContext, prompt: string): Promise<void> {
 
 /** Runs every script the prompt asks for, in a fixed order; a plain echo when none matches. */
 export async function reply(ctx: TurnContext, prompt: string): Promise<void> {
+  if (await hostileTurn(ctx, prompt)) return;
   let matched = false;
   const has = (word: string) => new RegExp(`\\b${word}\\b`, 'i').test(prompt);
   if (has('permission')) {
@@ -450,7 +459,7 @@ export async function reply(ctx: TurnContext, prompt: string): Promise<void> {
   }
   if (has('elicit')) {
     matched = true;
-    await elicit(ctx, has('form') || !has('url'), has('url'));
+    await elicit(ctx, has('form') || !has('url'), has('url'), has('hostile'));
   }
   for (const m of prompt.matchAll(/\b(read|write)\s+(\/\S+)/gi)) {
     matched = true;

@@ -50,7 +50,38 @@ export function seed(options: SeedOptions): SeedResult {
       seeded: { turns: options.turns, index: i },
     });
   }
+  entries.push(...marked(options, newest));
   store.addMany(entries);
   store.saveIndex();
   return { sessions: options.sessions, updates, bytes, ms: Date.now() - started };
+}
+
+/**
+ * Sessions a client may want to hide, each placed just after a regular one so the first page
+ * holds some: side chains marked as Claude Code marks its transcripts' entries, sub-agent
+ * threads marked with Codex's session source, and sessions nobody wrote in.
+ */
+function marked(options: SeedOptions, newest: number): IndexEntry[] {
+  const out: IndexEntry[] = [];
+  const kinds: { count: number; title: string | null; meta?: Record<string, unknown> }[] = [
+    { count: options.sidechains, title: 'Side chain: search the code', meta: { claudeCode: { isSidechain: true } } },
+    { count: options.subagents, title: 'Sub-agent: review the change', meta: { codex: { source: 'subAgent' } } },
+    { count: options.empty, title: null },
+  ];
+  let slot = 0;
+  for (const kind of kinds) {
+    for (let i = 0; i < kind.count; i++, slot++) {
+      const turns = kind.title === null ? 0 : 1;
+      out.push({
+        sessionId: newSessionId(),
+        cwd: options.cwds[slot % options.cwds.length],
+        updatedAt: new Date(newest - slot * spacingMs - spacingMs / 2).toISOString(),
+        title: kind.title === null ? null : `${kind.title} ${i + 1}`,
+        turns,
+        seeded: { turns, index: slot },
+        ...(kind.meta ? { meta: kind.meta } : {}),
+      });
+    }
+  }
+  return out;
 }

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
 import { seededTurn } from './content';
 
 /** One session as the index knows it. */
@@ -26,6 +26,10 @@ export interface IndexEntry {
   title: string | null;
   turns: number;
   additionalDirectories?: string[];
+  /** Archived (`session/archive`): left out of `session/list` unless asked for. */
+  archived?: boolean;
+  /** Listed as the session's `_meta` (beside `messageCount`): marks such as a side chain's. */
+  meta?: Record<string, unknown>;
   /** Seeded sessions: the first `turns` turns come from `seededTurn(cwd, turn, index)`. */
   seeded?: { turns: number; index: number };
 }
@@ -172,13 +176,38 @@ export class SessionStore {
     this.detach(entry);
     const next: IndexEntry = { ...entry, updatedAt: changes.updatedAt, turns: entry.turns + 1 };
     if (changes.title !== undefined) next.title = changes.title;
-    this.byId.set(sessionId, next);
+    this.place(next);
+    return next;
+  }
+
+  /** Marks a session updated now without a new turn (a load that touches the session's file). */
+  touch(sessionId: string, updatedAt: string): void {
+    this.refresh();
+    const entry = this.byId.get(sessionId);
+    if (!entry) return;
+    this.detach(entry);
+    this.place({ ...entry, updatedAt });
+  }
+
+  /** Puts a changed entry back in its place in every order, and saves the index. */
+  private place(next: IndexEntry): void {
+    this.byId.set(next.sessionId, next);
     insertSorted(this.all, next);
     let forCwd = this.byCwd.get(next.cwd);
     if (!forCwd) this.byCwd.set(next.cwd, (forCwd = []));
     insertSorted(forCwd, next);
     this.saveIndex();
-    return next;
+  }
+
+  /** Changes a session's title or archive state in place: its position and time stay. */
+  update(sessionId: string, changes: { title?: string; archived?: boolean }): IndexEntry | undefined {
+    this.refresh();
+    const entry = this.byId.get(sessionId);
+    if (!entry) return undefined;
+    if (changes.title !== undefined) entry.title = changes.title;
+    if (changes.archived !== undefined) entry.archived = changes.archived;
+    this.saveIndex();
+    return entry;
   }
 
   delete(sessionId: string): boolean {

@@ -3,7 +3,7 @@
 // on real JSON-RPC traffic, and raw lines are written between the SDK's writes, never inside one.
 import { appendFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { type AnyMessage, type JsonRpcId, ndJsonStream, type Stream } from '@agentclientprotocol/sdk';
+import { type AnyMessage, type JsonRpcId, ndJsonStream, type Stream } from '@agentclientprotocol/sdk/unstable';
 import type { GarbageKind, ServeOptions } from './options';
 
 const encoder = new TextEncoder();
@@ -17,6 +17,38 @@ export function writeStdout(bytes: Uint8Array | string): Promise<void> {
     if (ok) resolve();
     else process.stdout.once('drain', resolve);
   });
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes one byte per write, as an agent that flushes every byte does, with a pause of a tenth
+ * of a millisecond after each so that the client reads them one at a time (a pipe joins writes
+ * that wait for a reader).
+ */
+export async function writeBytewise(bytes: Uint8Array | string): Promise<void> {
+  const all = typeof bytes === 'string' ? encoder.encode(bytes) : bytes;
+  for (let i = 0; i < all.length; i++) {
+    await writeStdout(all.subarray(i, i + 1));
+    Atomics.wait(pause, 0, 0, 0.1);
+    if (i % 256 === 255) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** `--echo-key-routes` after initialize: the key as a response id, a method, and across two stderr reads. */
+async function echoKeyRoutes(key: string): Promise<void> {
+  await writeStdout(
+    `${JSON.stringify({ jsonrpc: '2.0', id: key, result: {} })}\n` +
+      `${JSON.stringify({ jsonrpc: '2.0', method: `${key}/notify`, params: {} })}\n`,
+  );
+  // A long line whose read ends inside the key: the rest of it comes in the next read.
+  const half = Math.floor(key.length / 2);
+  process.stderr.write(`reference agent: ${'a'.repeat(8190)}${key.slice(0, half)}`);
+  await delay(100);
+  process.stderr.write(`${key.slice(half)} is the key\n`);
+  process.stderr.write(`reference agent: short line with the key split across reads ${key.slice(0, half)}`);
+  await delay(100);
+  process.stderr.write(`${key.slice(half)}\n`);
 }
 
 export function crash(reason: string): never {
@@ -47,13 +79,23 @@ export const garbageLines: Record<GarbageKind, string> = {
 export class Wire {
   readonly stream: Stream;
   private incoming = 0;
+  /** Once set, nothing more is read from stdin: the pipe fills and the client's writes wait. */
+  private stopped = false;
   /** Methods of requests received and not yet answered, so a response can be told apart. */
   private readonly pendingMethods = new Map<JsonRpcId, string>();
   private readonly afterResponseHooks = new Map<JsonRpcId, () => void>();
 
   constructor(private readonly options: ServeOptions) {
-    const stdoutSink = new WritableStream<Uint8Array>({ write: (chunk) => writeStdout(chunk) });
-    const stdin = Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>;
+    const stdoutSink = new WritableStream<Uint8Array>({
+      write: (chunk) => (options.byteWrites ? writeBytewise(chunk) : writeStdout(chunk)),
+    });
+    // A gate on stdin: once closed (`stopReading`), a chunk never passes and backpressure stops
+    // the reads, as in an agent that no longer reads its input.
+    const stdin = (Readable.toWeb(process.stdin) as unknown as ReadableStream<Uint8Array>).pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform: (chunk, controller) => (this.stopped ? new Promise<void>(() => {}) : controller.enqueue(chunk)),
+      }),
+    );
     const inner = ndJsonStream(stdoutSink, stdin);
     const readable = inner.readable.pipeThrough(
       new TransformStream<AnyMessage, AnyMessage>({
@@ -75,6 +117,11 @@ export class Wire {
     this.stream = { readable, writable };
   }
 
+  /** Reads nothing more from stdin, ever (`flood read`). */
+  stopReading(): void {
+    this.stopped = true;
+  }
+
   /** Runs `hook` once the response to request `id` is on stdout (not merely queued). */
   afterResponse(id: JsonRpcId, hook: () => void): void {
     this.afterResponseHooks.set(id, hook);
@@ -84,6 +131,12 @@ export class Wire {
   private accept(message: AnyMessage): boolean {
     this.incoming++;
     const raw: unknown = message;
+    // --stdout-text: a careless agent that prints a complaint on stdout for what it cannot use
+    // (the client's answer to a line that was not JSON is one).
+    if (this.options.stdoutText && isRecord(raw) && !('method' in raw) && raw.id === null) {
+      void writeStdout('unexpected input\n');
+      return false;
+    }
     const method = isRecord(raw) && typeof raw.method === 'string' ? raw.method : undefined;
     const isRequest = method !== undefined && 'id' in message;
     if (method !== undefined && this.options.record) {
@@ -119,6 +172,8 @@ export class Wire {
       const lines = [...this.options.garbage].map((kind) => garbageLines[kind]);
       await writeStdout(encoder.encode(lines.join('\n') + '\n'));
     }
+    if (this.options.stdoutText && method === 'initialize') await writeStdout('agent ready, waiting for input\n');
+    if (this.options.echoKeyRoutes && method === 'initialize') await echoKeyRoutes(process.env.ACP_REF_KEY ?? '');
     if (this.options.exitAfterInitialize && method === 'initialize') {
       process.stderr.write('reference agent: exiting after initialize (--exit-after-initialize)\n');
       process.exit(0);

@@ -81,10 +81,12 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
     .filter({ has: page.locator('.label-name', { hasText: exactText(title) }) });
   const deadline = Date.now() + timeoutMs;
   for (;;) {
+    // A webview that was just shown takes the keyboard focus, which closes the palette (or
+    // swallows F1): open it again.
     await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
     try {
+      await input.waitFor({ state: 'visible', timeout: 5_000 });
+      await input.fill(`>${title}`, { timeout: 3_000 });
       await row.first().waitFor({ state: 'visible', timeout: 3_000 });
       break;
     } catch (e) {

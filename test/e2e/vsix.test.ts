@@ -7,12 +7,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { repoRoot } from '../host/paths';
 import { SELECTORS, useWorkbench } from './harness';
+import { type MediaServer, serveMedia } from './mediaServer';
+import { pngSize, ZipFile } from './zip';
 import {
   chatFrame,
   openSessionsView,
+  runCommand,
   seededSessions,
   since,
   titleOf,
@@ -23,14 +26,18 @@ import {
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** Builds the package the README tells users to build, into a temporary folder. */
-function packageExtension(dir: string): string {
+/**
+ * Builds the package the README tells users to build, into a temporary folder, with its
+ * README's pictures addressed at `baseUrl` (as a repository's address would be).
+ */
+function packageExtension(dir: string, baseUrl: string): string {
   const vsix = join(dir, 'acp-client.vsix');
   const started = Date.now();
   const packaged = spawnSync(npm, ['run', 'package', '--', '--out', vsix], {
     cwd: repoRoot(),
     encoding: 'utf8',
     timeout: 180_000,
+    env: { ...process.env, ACP_BASE_URL: baseUrl },
   });
   // `npm run package` writes the minified bundles to dist/; the other tests want the
   // development build (source maps), so it is rebuilt whatever happened.
@@ -62,17 +69,45 @@ async function contextMenu(page: Page, row: ReturnType<typeof treeRow>, item: st
   throw new Error(`the context menu did not run "${item}"`);
 }
 
+/**
+ * The natural widths of the `count` images `images` finds, once each has finished loading (0
+ * for one that failed), each scrolled into view in turn. Fails after 30 s naming what was
+ * still loading.
+ */
+async function loadedWidths(page: Page, images: Locator, count: number): Promise<number[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const widths = await images.evaluateAll((imgs) =>
+      imgs.map((img) => {
+        const image = img as HTMLImageElement;
+        if (!image.complete) image.scrollIntoView({ block: 'center' });
+        return image.complete ? image.naturalWidth : -1;
+      }),
+    );
+    if (widths.length === count && widths.every((w) => w >= 0)) return widths;
+    if (Date.now() > deadline) throw new Error(`images still loading after 30 s: ${JSON.stringify(widths)}`);
+    // Poll the condition: an image's load cannot be awaited across the webview's frames.
+    await page.waitForTimeout(250);
+  }
+}
+
 describe('Packaged extension (VSIX)', function () {
   let dir: string;
   let vsix: string | undefined;
-  before(function () {
+  let media: MediaServer | undefined;
+  before(async function () {
     this.timeout(300_000);
     dir = mkdtempSync(join(tmpdir(), 'acp-vsix-'));
-    vsix = packageExtension(dir);
+    media = await serveMedia(repoRoot(), dir);
+    vsix = packageExtension(dir, media.url);
   });
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(async () => {
+    await media?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
 
   const wb = useWorkbench({
+    ignoreHttpsErrors: true,
     sessions: 4,
     turns: 2,
     vsix: () => {
@@ -84,6 +119,25 @@ describe('Packaged extension (VSIX)', function () {
 
   before(() => {
     sessions = seededSessions(wb().fixture.storeDir, wb().fixture.folders[0]!);
+  });
+
+  it('holds the 128×128 icon and every picture the README shows, addressed at the repository’s https address', () => {
+    const zip = new ZipFile(vsix!);
+    const manifest = JSON.parse(zip.read('extension/package.json').toString('utf8')) as { icon?: string };
+    assert.equal(manifest.icon, 'media/icon.png');
+    assert.deepEqual(pngSize(zip.read(`extension/${manifest.icon}`)), { width: 128, height: 128 });
+    // VS Code's details page shows only https images: vsce made the README's paths absolute.
+    const readme = zip.read('extension/readme.md').toString('utf8');
+    const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
+    const pictures = ['sessions-view', 'resume-session', 'chat'].map((n) => `media/screenshots/${n}.png`);
+    assert.deepEqual(
+      images,
+      pictures.map((p) => media!.url + p),
+    );
+    for (const picture of pictures) {
+      const { width, height } = pngSize(zip.read(`extension/${picture}`));
+      assert.ok(width >= 1000 && height >= 600, `${picture} is a full window (${width}×${height})`);
+    }
   });
 
   it('runs installed: the Sessions view lists the agent’s sessions', async () => {
@@ -152,5 +206,37 @@ describe('Packaged extension (VSIX)', function () {
       1,
       'the others stay',
     );
+  });
+
+  it('shows its icon and the README’s pictures on its details page', async function () {
+    // Each step below is bounded; together they fit in this.
+    this.timeout(240_000);
+    const { page } = wb();
+    await runCommand(page, 'Extensions: Show Installed Extensions');
+    const row = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'ACP Client' }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.click({ timeout: 10_000 });
+    const editor = page.locator('.extension-editor');
+    await editor.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.deepEqual(
+      await loadedWidths(page, editor.locator('.header img.icon'), 1),
+      [128],
+      'the icon, loaded from the package',
+    );
+    const shots = chatFrame(page).locator('img[src*="/media/screenshots/"]');
+    await shots.first().waitFor({ state: 'attached', timeout: 30_000 });
+    const widths = await loadedWidths(page, shots, 3);
+    // Loaded over https: a picture that failed to load has no width.
+    assert.ok(
+      widths.every((w) => w >= 1000),
+      `the three pictures loaded (${widths.join(', ')} px wide; served: ${media!.served.join(', ')})`,
+    );
+    assert.deepEqual([...new Set(media!.served)].filter((p) => p.includes('screenshots')).sort(), [
+      '/media/screenshots/chat.png',
+      '/media/screenshots/resume-session.png',
+      '/media/screenshots/sessions-view.png',
+    ]);
+    await shots.first().evaluate((img) => img.scrollIntoView({ block: 'start' }));
+    console.log(`      screenshot: ${await wb().screenshot('e2e-vsix-details-page')}`);
   });
 });

@@ -32,13 +32,17 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<Browser> {
+export async function launchBrowser(
+  options: { viewport?: { width: number; height: number }; ignoreHttpsErrors?: boolean } = {},
+): Promise<Browser> {
   const profile = mkdtempSync(join(tmpdir(), 'acp-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: hostPaths().chromium,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: options.ignoreHttpsErrors ? [...CHROMIUM_ARGS, '--ignore-certificate-errors'] : CHROMIUM_ARGS,
     viewport: options.viewport ?? { width: 1400, height: 900 },
+    // For a test's own https server with a certificate made for the run.
+    ignoreHTTPSErrors: options.ignoreHttpsErrors ?? false,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   let closed = false;

@@ -16,11 +16,20 @@ export interface FixtureOptions {
   turns?: number;
   /** More switches for the reference agent (faults, page size...). */
   agentArgs?: string[];
+  /** The agent records what it receives (`--record`) to `recordFile`. */
+  record?: boolean;
+  /** More switches for seeding (`--sidechains N`, `--subagents N`, `--empty N`...). */
+  seedArgs?: string[];
   /** False: no `acp.agents` at all. */
   agent?: boolean;
   agentId?: string;
   /** A second reference agent on the same store (several agents side by side). */
   secondAgent?: { id: string; name: string; agentArgs?: string[] };
+  /**
+   * The demo world of `npm start` instead of the folders above: two project folders in a
+   * workspace file and their realistic sessions (test/agent/demo), ages counted from now.
+   */
+  demo?: boolean;
 }
 
 /** What a run hands to the suites in the extension host (JSON file in ACP_TEST_CONTEXT). */
@@ -33,6 +42,8 @@ export interface FixtureContext {
   agentId: string;
   agentScript: string;
   sessionsPerFolder: number;
+  /** Where the agent records what it receives, when asked to. */
+  recordFile?: string;
 }
 
 export interface Fixture extends FixtureContext {
@@ -49,7 +60,13 @@ export function agentScript(): string {
   return join(repoRoot(), 'out', 'test', 'agent.js');
 }
 
-export function seedSessions(storeDir: string, cwds: string[], sessions: number, turns: number): void {
+export function seedSessions(
+  storeDir: string,
+  cwds: string[],
+  sessions: number,
+  turns: number,
+  extra: readonly string[] = [],
+): void {
   const script = agentScript();
   if (!existsSync(script)) {
     console.warn(`fixture: ${script} is not built; not seeding sessions`);
@@ -65,9 +82,20 @@ export function seedSessions(storeDir: string, cwds: string[], sessions: number,
     String(sessions),
     '--turns',
     String(turns),
+    ...extra,
   ];
   const r = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 120_000 });
   if (r.status !== 0) throw new Error(`seeding sessions failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+}
+
+/** Writes the demo world under `root` with the reference agent's `demo` command. */
+function seedDemo(root: string): { folders: string[]; workspaceFile: string; sessions: number } {
+  const r = spawnSync(process.execPath, [agentScript(), 'demo', '--root', root], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (r.status !== 0) throw new Error(`seeding the demo failed (${r.status ?? r.signal}): ${r.stderr || r.stdout}`);
+  return JSON.parse(r.stdout) as { folders: string[]; workspaceFile: string; sessions: number };
 }
 
 /** The `acp.agents` entry for the reference agent. Absolute paths: code-server rebuilds PATH. */
@@ -82,33 +110,43 @@ export function referenceAgent(id: string, storeDir: string, startedFile: string
 
 export function createFixture(options: FixtureOptions = {}): Fixture {
   // realpath: the extension compares a session's cwd with the folder path; /tmp may be a link.
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'acp-fixture-')));
-  const names = options.folders ?? ['project'];
-  const folders = names.map((name) => {
-    const dir = join(root, name);
-    mkdirSync(join(dir, 'src'), { recursive: true });
-    writeFileSync(join(dir, 'README.md'), `# ${name}\n\nA folder for testing the ACP client.\n`);
-    writeFileSync(join(dir, 'src', 'main.ts'), `export const greeting = 'hello from ${name}';\n`);
-    return dir;
-  });
-  const storeDir = join(root, 'store');
-  mkdirSync(storeDir);
+  // The demo's paths show in its pictures: a short, plain folder name.
+  const root = realpathSync(mkdtempSync(join(tmpdir(), options.demo ? 'demo-' : 'acp-fixture-')));
   const startedFile = join(root, 'agent-started.txt');
-  const sessions = options.sessions ?? 5;
-  if (sessions > 0) seedSessions(storeDir, folders, sessions, options.turns ?? 3);
-
+  const storeDir = join(root, 'store');
+  let folders: string[];
   let workspaceFile: string | undefined;
-  if (folders.length > 1 || options.workspaceFile) {
+  let sessions = options.sessions ?? 5;
+  if (options.demo) {
+    const world = seedDemo(root);
+    folders = world.folders;
+    workspaceFile = world.workspaceFile;
+    sessions = world.sessions;
+  } else {
+    folders = (options.folders ?? ['project']).map((name) => {
+      const dir = join(root, name);
+      mkdirSync(join(dir, 'src'), { recursive: true });
+      writeFileSync(join(dir, 'README.md'), `# ${name}\n\nA folder for testing the ACP client.\n`);
+      writeFileSync(join(dir, 'src', 'main.ts'), `export const greeting = 'hello from ${name}';\n`);
+      return dir;
+    });
+    mkdirSync(storeDir);
+    if (sessions > 0) seedSessions(storeDir, folders, sessions, options.turns ?? 3, options.seedArgs);
+  }
+
+  if (!workspaceFile && (folders.length > 1 || options.workspaceFile)) {
     workspaceFile = join(root, 'test.code-workspace');
     writeFileSync(workspaceFile, JSON.stringify({ folders: folders.map((path) => ({ path })) }, null, 2));
   }
   const agentId = options.agentId ?? 'reference';
+  const recordFile = options.record ? join(root, 'agent-record.ndjson') : undefined;
+  const agentArgs = [...(options.agentArgs ?? []), ...(recordFile ? ['--record', recordFile] : [])];
   const settings: Record<string, unknown> =
     options.agent === false
       ? {}
       : {
           'acp.agents': [
-            referenceAgent(agentId, storeDir, startedFile, options.agentArgs),
+            referenceAgent(agentId, storeDir, startedFile, agentArgs),
             ...(options.secondAgent
               ? [
                   {
@@ -127,6 +165,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     agentId,
     agentScript: agentScript(),
     sessionsPerFolder: sessions,
+    ...(recordFile ? { recordFile } : {}),
   };
   const contextFile = join(root, 'context.json');
   writeFileSync(contextFile, JSON.stringify(context, null, 2));

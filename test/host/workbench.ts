@@ -14,6 +14,8 @@ export interface WorkbenchOptions extends FixtureOptions {
   viewport?: { width: number; height: number };
   /** Install this packaged extension instead of loading the repository in development mode. */
   vsix?: string | (() => string);
+  /** Accept a self-made certificate (a test's own https server). */
+  ignoreHttpsErrors?: boolean;
 }
 
 export interface Workbench {
@@ -45,7 +47,7 @@ export async function startWorkbench(options: WorkbenchOptions = {}): Promise<Wo
       vsix: typeof options.vsix === 'function' ? options.vsix() : options.vsix,
       verbose: process.env.ACP_TEST_VERBOSE === '1',
     });
-    browser = await launchBrowser({ viewport: options.viewport });
+    browser = await launchBrowser({ viewport: options.viewport, ignoreHttpsErrors: options.ignoreHttpsErrors });
     const url = server.url(fixture.target, options.payloadExtras);
     const workbenchMs = await openWorkbench(browser.page, url);
     const page = browser.page;

@@ -11,7 +11,7 @@ import { MemoryLogger, silentLogger } from '../../src/agent/log';
 import { MissingSecret } from '../../src/agent/errors';
 import { resolveAgentEnv, withSignInEnv } from '../../src/agent/secrets';
 import type { AgentConfig } from '../../src/agent/types';
-import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { agentScript, refAgentConfig, seed, tempDir } from '../support/refAgent';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
 const clientInfo = { name: 'acp-client-test', version: '0.0.0' };
@@ -82,6 +82,27 @@ describe('Sign-in against the reference agent', function () {
     assert.equal(run.status, 0, run.stderr);
     const again = await start(config);
     assert.equal((await again.listSessions({ cwd })).sessions.length, 3);
+  });
+
+  it('a method with its command in _meta["terminal-auth"] (Copilot CLI): lists signed out, runs that command, and the next start opens sessions', async () => {
+    const store = freshStore();
+    const config = refAgentConfig(store, ['--auth-terminal-meta']);
+    const c = await start(config);
+    const page = await c.listSessions({ cwd });
+    assert.equal(page.sessions.length, 3, 'sessions are listed without signing in');
+    await assert.rejects(c.loadSession({ sessionId: page.sessions[0]!.sessionId, cwd, mcpServers: [] }), AuthRequired);
+    const [method] = signInMethods(c.features.authMethods);
+    assert.equal(method?.kind, 'terminal', 'a method with no type but a terminal command is run in a terminal');
+    assert.equal(method?.label, 'Reference Login');
+    // The agent's own command line, not the configured agent's with the args appended.
+    const launch = terminalLaunch(config, method!);
+    assert.equal(launch.command, process.execPath);
+    assert.deepEqual(launch.args, [agentScript, '--store', store, '--login']);
+    await assert.rejects(c.authenticate(method!.id), ProtocolError, 'never sent to authenticate');
+    const run = spawnSync(launch.command, launch.args, { env: { ...process.env, ...launch.env }, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    const again = await start(config);
+    await again.loadSession({ sessionId: page.sessions[0]!.sessionId, cwd, mcpServers: [] });
   });
 
   it('signs out where the agent advertises logout: lists need sign-in again', async () => {

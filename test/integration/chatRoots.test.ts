@@ -9,7 +9,7 @@ import { ClientFileSystem } from '../../src/agent/fileSystem';
 import { silentLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/chatSession';
 import { panelTargetOf, readPanelTarget } from '../../src/protocol/panelTarget';
-import { chatDeps, hostDeps, hostOf, recorded, registryWith } from '../support/chat';
+import { chatDeps, hostDeps, hostOf, recorded, registryWith, useRegistries } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 
 describe("A chat's roots (additional directories)", function () {
@@ -19,7 +19,7 @@ describe("A chat's roots (additional directories)", function () {
   const project = join(dir.path, 'project');
   const docs = join(dir.path, 'docs');
   const outside = join(dir.path, 'outside');
-  const registries: AgentRegistry[] = [];
+  const registries = useRegistries();
   const chats = new Set<ChatSession>();
   let n = 0;
 
@@ -29,17 +29,11 @@ describe("A chat's roots (additional directories)", function () {
     writeFileSync(join(outside, 'secret.txt'), 'not for the agent');
     seed(store, [project], 2, 1);
   });
-  afterEach(async () => {
-    for (const r of registries.splice(0)) {
-      await r.stopAll();
-      r.dispose();
-    }
-    chats.clear();
-  });
+  afterEach(() => chats.clear());
   after(() => dir.cleanup());
 
   // The extension's wiring: the client's fs asks the chats for a session's roots.
-  const rootsFor = (sessionId: string) => [...chats].find((c) => c.sessionId === sessionId)?.roots;
+  const rootsFor = (sessionId: string) => [...chats].find((c) => c.sessionId === sessionId)?.pinnedRoots;
   const deps = () => chatDeps({ workspaceFolders: () => [project, docs] });
 
   function setup(switches: string[] = []) {
@@ -122,6 +116,20 @@ describe("A chat's roots (additional directories)", function () {
       !c.thread.entries.some((e) => e.type === 'agent' && e.text.includes('not for the agent')),
       'what the agent reported is no root',
     );
+  });
+
+  it("logs a dropped directory with the agent's secrets masked before the line is cut", async () => {
+    const key = 'dropped-k3y-0123456789-qzxv-wjkp-9876543210';
+    const registry = registryWith({ ...refAgentConfig(store), env: { ACP_REF_KEY: key } }, hostDeps({}, { rootsFor }));
+    registries.push(registry);
+    const d = deps();
+    // The key lies across the length at which a line about a session is cut.
+    const c = chat(registry, { agentId: 'ref', cwd: project, additionalDirectories: [`/${'d'.repeat(370)}${key}`] }, d);
+    await c.attach('new');
+    const line = d.logger.lines.find((l) => /not a root/.test(l));
+    assert.ok(line, d.logger.lines.join('\n'));
+    const pieces = [...Array(key.length - 7).keys()].map((i) => key.slice(i, i + 8));
+    assert.ok(!pieces.some((p) => line.includes(p)), `no piece of the key shows: ${line}`);
   });
 
   it("after a window reload the panel's saved state brings the directories back, and the load sends them again", async () => {

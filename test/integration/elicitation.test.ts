@@ -8,6 +8,7 @@ import { AgentHost } from '../../src/agent/agentHost';
 import { MemoryLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/chatSession';
 import type { ElicitationEntry } from '../../src/protocol/entries';
+import { HOSTILE_ADDRESS } from '../agent/replies';
 import { refAgentConfig, tempDir } from '../support/refAgent';
 
 const waitFor = async <T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> => {
@@ -138,6 +139,18 @@ describe('Elicitation', function () {
       entries.map((e) => e.outcome),
       ['decline', 'cancel'],
     );
+  });
+
+  it('refuses to accept an address that shows one site and would open another; Decline still answers', async () => {
+    const chat = await newChat();
+    const turn = chat.prompt('elicit url hostile');
+    const entry = await waitFor('the card', card(chat));
+    assert.equal(entry.url, HOSTILE_ADDRESS);
+    assert.equal(chat.elicitations.urlOf(entry.requestId), undefined, 'nothing to open');
+    assert.equal(chat.elicitations.answer(entry.requestId, 'accept'), false);
+    assert.equal(chat.elicitations.answer(entry.requestId, 'decline'), true);
+    await turn;
+    assert.equal(lastAgentText(chat), 'URL elicitation: **decline**');
   });
 
   it('accepts a URL elicitation and closes its card when the agent says it completed', async () => {

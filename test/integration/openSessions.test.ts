@@ -109,7 +109,10 @@ describe('Open chat sessions: routing what the agent asks', function () {
 
   it("gives a session's roots only for the agent that holds it", async () => {
     const chat = await openChat();
-    assert.deepEqual(sessions.rootsFor('ref', chat.sessionId!), [cwd]);
+    assert.deepEqual(
+      sessions.rootsFor('ref', chat.sessionId!)?.map((r) => r.path),
+      [cwd],
+    );
     assert.equal(sessions.rootsFor('other', chat.sessionId!), undefined);
     assert.equal(sessions.handlersFor('other').rootsFor!(chat.sessionId!), undefined);
   });

@@ -3,7 +3,10 @@ import { AgentHost, type AgentState } from '../../src/agent/agentHost';
 import { AgentExited } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/chatSession';
-import { refAgentConfig, useSeededFolder } from '../support/refAgent';
+import { join } from 'node:path';
+import type { DividerEntry } from '../../src/protocol/entries';
+import { chatDeps, hostOf, methods, registryWith, useRegistries } from '../support/chat';
+import { refAgentConfig, seed, tempDir, useSeededFolder } from '../support/refAgent';
 
 const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {
   const end = Date.now() + ms;
@@ -16,6 +19,7 @@ const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {
 describe('Recovery when the agent dies', function () {
   this.timeout(40_000);
   const { store, cwd, running: hosts } = useSeededFolder<AgentHost>(5, 3);
+  const registries = useRegistries();
 
   function host(switches: string[], logger = new MemoryLogger()) {
     const h = new AgentHost(refAgentConfig(store, switches), {
@@ -135,5 +139,68 @@ describe('Recovery when the agent dies', function () {
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal(h.state.kind, 'failed', 'no fourth automatic restart');
     assert.equal(states.filter((s) => s === 'ready').length, 4, 'the first start and three restarts');
+  });
+
+  describe('in the middle of a replay', () => {
+    const dir = tempDir();
+    after(() => dir.cleanup());
+    const replayed = (chat: ChatSession) => chat.thread.entries.filter((e) => e.type !== 'divider').length;
+    const partial = (chat: ChatSession) =>
+      chat.thread.entries.filter((e): e is DividerEntry => e.type === 'divider' && /History is partial/.test(e.text));
+    let n = 0;
+
+    /**
+     * A chat loading a 10-turn session with an agent that crashes after 20 replayed updates (the
+     * first time: a marker in its store remembers), in a registry as the extension has.
+     */
+    async function crashedLoad() {
+      const store = join(dir.path, `store-${++n}`);
+      seed(store, [cwd], 1, 10);
+      const record = join(dir.path, `record-${n}.jsonl`);
+      const config = refAgentConfig(store, ['--crash-after-replayed', '20', '--record', record]);
+      const registry = registryWith(config);
+      registries.push(registry);
+      const c = await hostOf(registry).connect();
+      const session = (await c.listSessions({ cwd })).sessions[0]!;
+      const chat = new ChatSession(registry, { agentId: 'ref', sessionId: session.sessionId, cwd }, chatDeps());
+      await chat.attach('load');
+      return { registry, chat, config, record, firstPid: c.pid };
+    }
+
+    it('says the history is partial where it stops, then loads it again whole (not a resume) after the restart', async () => {
+      const { registry, chat, record, firstPid } = await crashedLoad();
+      assert.equal(chat.thread.status.state, 'disconnected');
+      const cut = replayed(chat);
+      assert.equal(partial(chat).length, 1);
+      assert.match(partial(chat)[0]!.text, /History is partial: .*exit code 3/);
+      assert.equal(partial(chat)[0]!.retry, true, 'with Retry');
+
+      await waitFor(
+        'the automatic restart and reattach',
+        () => hostOf(registry).connection?.pid !== firstPid && chat.thread.status.state === 'idle',
+      );
+      assert.ok(replayed(chat) > cut, `${cut} entries before the crash, ${replayed(chat)} after the load`);
+      assert.deepEqual(partial(chat), [], 'the whole history replaced the part');
+      assert.equal(chat.history, 'loaded');
+      assert.deepEqual(
+        methods(record).filter((m) => m.startsWith('session/') && m !== 'session/list'),
+        ['session/load', 'session/load'],
+        'loaded again, never resumed',
+      );
+      chat.dispose();
+    });
+
+    it('keeps what arrived under the divider, with Retry, when the agent can no longer load it', async () => {
+      const { registry, chat, config } = await crashedLoad();
+      const cut = replayed(chat);
+      // New settings while it is down: the same agent, no longer able to load.
+      registry.update([{ ...config, args: [...config.args, '--no-load'] }], 'ref');
+      await waitFor('reattached by resume', () => chat.thread.status.state === 'idle');
+      assert.equal(replayed(chat), cut, 'what arrived stays');
+      assert.equal(partial(chat).length, 1, 'and says it is partial');
+      assert.equal(partial(chat)[0]!.retry, true);
+      assert.ok(chat.capabilities().canPrompt, 'the chat goes on');
+      chat.dispose();
+    });
   });
 });

@@ -47,6 +47,37 @@ describe('Secrets stay out of the log', function () {
     assert.deepEqual(leaks(logger, 'right-key-1234'), []);
   });
 
+  it('a secret the agent echoes on every route (an id, a method, an option id, stderr split across reads, a long trace) shows nowhere, whole or in part', async () => {
+    const logger = new MemoryLogger();
+    const key = 'echoed-k3y-0123456789-qzxv-wjkp-9876543210';
+    const c = await start({ ...refAgentConfig(store, ['--echo-key-routes']), env: { ACP_REF_KEY: key } }, logger);
+    await c.newSession({ cwd, mcpServers: [] });
+    await c.listSessions({ cwd });
+    const seen = (what: RegExp) => logger.lines.some((l) => what.test(l));
+    await waitFor('every route', () =>
+      [
+        /unknown request id/,
+        /← \S*\/notify/,
+        /dropped a config option/,
+        /stderr: reference agent: a{100}/,
+        /stderr: reference agent: short line/,
+        /← response #\d+ .*"many"/,
+      ].every(seen),
+    );
+    const pieces = [...Array(key.length - 7).keys()].map((i) => key.slice(i, i + 8));
+    const leaked = logger.lines.filter((l) => pieces.some((p) => l.includes(p)));
+    assert.deepEqual(leaked, [], 'no piece of the key of 8 characters or more');
+    for (const masked of [
+      /unknown request id "\[redacted\]"/,
+      /← \[redacted\]\/notify/,
+      /← response #\[redacted\]/,
+      /dropped a config option: "\[redacted\]"/,
+      /stderr: reference agent: short line with the key split across reads \[redacted\]/,
+      /← response #\d+ .*"many":"\[redacted\] \[redacted\]/,
+    ])
+      assert.ok(seen(masked), `logged, masked: ${masked}`);
+  });
+
   it("a key in the agent's error text is redacted in the error and the log", async () => {
     const logger = new MemoryLogger();
     const c = await start(keyed('wrong-key-5678', []), logger);

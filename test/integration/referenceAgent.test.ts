@@ -129,6 +129,70 @@ describe('reference agent', function () {
     await assert.rejects(without.agent.request('session/list', {}), (e) => errorCode(e) === -32601);
   });
 
+  it('advertises title, archive and fork unless withheld, and refuses what it withholds', async () => {
+    const { init } = await start(store);
+    for (const c of ['title', 'archive', 'fork'])
+      assert.deepEqual((init.agentCapabilities?.sessionCapabilities as Record<string, unknown>)[c], {});
+    const without = await start(store, ['--no-title', '--no-archive', '--no-fork']);
+    const caps = without.init.agentCapabilities?.sessionCapabilities as Record<string, unknown>;
+    assert.deepEqual([caps.title, caps.archive, caps.fork], [undefined, undefined, undefined]);
+    const [first] = (await without.agent.request('session/list', { cwd: cwdA })).sessions;
+    const id = first!.sessionId;
+    for (const [method, params] of [
+      ['session/set_title', { sessionId: id, title: 'x' }],
+      ['session/archive', { sessionId: id }],
+      ['session/unarchive', { sessionId: id }],
+      ['session/fork', { sessionId: id, cwd: cwdA }],
+    ] as const) {
+      await assert.rejects(without.agent.request(method, params), (e) => errorCode(e) === -32601, method);
+    }
+    // Without the capability the filter means nothing: the agent lists as a stable agent does.
+    const listed = await without.agent.request('session/list', { cwd: cwdA, archived: 'only' } as never);
+    assert.equal(listed.sessions.length, 50);
+    assert.ok(listed.sessions.every((s) => !('archived' in s)));
+    const { agent } = await start(store);
+    await assert.rejects(
+      agent.request('session/list', { cwd: cwdA, archived: 'bogus' } as never),
+      (e) => errorCode(e) === -32602,
+      'an unknown filter is refused',
+    );
+  });
+
+  it('seeds side chains, sub-agent threads and sessions nobody wrote in, marked in _meta', async () => {
+    const marked = join(dir, 'marked');
+    execFileSync(process.execPath, [
+      agentScript,
+      'seed',
+      '--store',
+      marked,
+      '--cwd',
+      cwdA,
+      '--sessions',
+      '4',
+      '--turns',
+      '1',
+      '--sidechains',
+      '1',
+      '--subagents',
+      '1',
+      '--empty',
+      '1',
+    ]);
+    const { agent } = await start(marked);
+    const { sessions } = await agent.request('session/list', { cwd: cwdA });
+    assert.equal(sessions.length, 7);
+    const meta = sessions.map((s) => s._meta);
+    assert.equal(meta.filter((m) => (m?.claudeCode as { isSidechain?: boolean })?.isSidechain === true).length, 1);
+    assert.equal(meta.filter((m) => (m?.codex as { source?: string })?.source === 'subAgent').length, 1);
+    const empty = sessions.filter((s) => s._meta?.messageCount === 0);
+    assert.equal(empty.length, 1);
+    assert.equal(empty[0]!.title, null);
+    assert.ok(
+      sessions.slice(0, 6).some((s) => s._meta?.claudeCode),
+      'the marked ones sit among the first rows, not all at the end',
+    );
+  });
+
   it('lists every page newest first, and filters by exact cwd', async () => {
     const { agent } = await start(store);
     const pages = await listAll(agent);

@@ -65,3 +65,15 @@ export function hostOf(registry: AgentRegistry, id = 'ref'): AgentHost {
   if (!host) throw new Error(`no agent ${id}`);
   return host;
 }
+
+/** Registries a suite makes (call it inside `describe`): each is stopped and disposed after each test. */
+export function useRegistries(): AgentRegistry[] {
+  const registries: AgentRegistry[] = [];
+  afterEach(async () => {
+    for (const r of registries.splice(0)) {
+      await r.stopAll();
+      r.dispose();
+    }
+  });
+  return registries;
+}

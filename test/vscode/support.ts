@@ -142,3 +142,20 @@ export function welcomes(context: WhenContext): string[] {
   ).contributes.viewsWelcome;
   return list.filter((w) => w.view === 'acp.sessions' && whenHolds(w.when, context)).map((w) => w.contents);
 }
+
+/**
+ * Catches the notifications of one kind the extension shows (toasts are hidden in payload
+ * mode) until `restore()`: each is answered as if dismissed.
+ */
+export function catchMessages(kind: 'showErrorMessage' | 'showWarningMessage' | 'showInformationMessage'): {
+  shown: string[];
+  restore(): void;
+} {
+  const shown: string[] = [];
+  const original = vscode.window[kind];
+  vscode.window[kind] = ((message: string) => {
+    shown.push(message);
+    return Promise.resolve(undefined);
+  }) as typeof original;
+  return { shown, restore: () => void (vscode.window[kind] = original as never) };
+}

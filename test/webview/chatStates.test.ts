@@ -132,6 +132,40 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
     assert.equal(await entries.nth(3).locator('.permission-title').textContent(), 'Run a command');
   });
 
+  it('says what happened to a load that timed out, not that the session was resumed', async () => {
+    await view.host.sendNotification(snapshotEvent, snapshotOf([], {}, { canPrompt: false, history: 'resumed' }));
+    await view.page.waitForFunction(() => !(document.querySelector('.empty') as HTMLElement).hidden);
+    assert.match((await view.page.textContent('.empty')) ?? '', /Session resumed/, 'an idle resumed chat says so');
+    await status({
+      state: 'error',
+      message: 'Reference Agent did not answer session/load within 60 s',
+      canRetry: true,
+    });
+    await view.page.waitForSelector('.banner.error');
+    assert.equal(
+      await view.page.textContent('.banner-message'),
+      'Reference Agent did not answer session/load within 60 s',
+    );
+    assert.equal(await view.page.locator('.empty').isHidden(), true, 'nothing claims what did not happen');
+  });
+
+  it('marks a replay cut short where it stops, with Retry', async () => {
+    const thread = new Thread();
+    thread.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'The first question' } });
+    thread.addDivider('History is partial: Reference Agent stopped with exit code 3', { retry: true });
+    await view.host.sendNotification(
+      snapshotEvent,
+      snapshotOf(thread.snapshot().entries, { status: { state: 'disconnected', message: 'Reference Agent stopped' } }),
+    );
+    await view.page.waitForSelector('.divider');
+    assert.equal(
+      await view.page.textContent('.divider .divider-text'),
+      'History is partial: Reference Agent stopped with exit code 3',
+    );
+    await view.page.click('.divider button:has-text("Retry")');
+    await view.waitForRequest('retry');
+  });
+
   it("saves the panel target with the session's additional directories, for the window's next start", async () => {
     const dirs = ['/home/dev/docs', '/home/dev/shared'];
     await view.host.sendNotification(

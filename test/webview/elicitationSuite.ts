@@ -189,12 +189,10 @@ export function elicitationSuite(env: SuiteEnv): void {
         'a script address is never offered',
       );
       assert.match((await cards.nth(1).textContent()) ?? '', /Only web addresses/);
-      assert.equal(
-        await cards.nth(2).locator('.elicitation-host').textContent(),
-        'evil.example',
-        'the real host, not the name before the @',
-      );
-      assert.match((await cards.nth(2).textContent()) ?? '', /not secure \(http\).*user name/);
+      // Parsers disagree on where such an address goes: it names no site and is not offered.
+      assert.equal(await cards.nth(2).locator('.elicitation-host').count(), 0, 'no site named for it');
+      assert.equal(await cards.nth(2).locator('button:has-text("Open")').count(), 0, 'not offered');
+      assert.match((await cards.nth(2).textContent()) ?? '', /user name.*cannot be opened/);
 
       await cards.nth(0).locator('button:has-text("Open")').click();
       await view.page.waitForFunction(

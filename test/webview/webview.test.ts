@@ -11,6 +11,7 @@ import { changedEvent, setConfigOptionRequest, setModeRequest, snapshotEvent } f
 import { everyKind, meta, snapshotOf } from './fixtures';
 import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
 import { longReplySuite, replaySuite } from './replaySuite';
+import { approvalSuite } from './approvalSuite';
 import { codeSuite } from './codeSuite';
 import { findSuite } from './findSuite';
 import { queueSuite } from './queueSuite';
@@ -748,6 +749,7 @@ describe('chat webview', function () {
 
   const env = { browser: () => browser, harness: () => harness };
   elicitationSuite(env);
+  approvalSuite(env);
   codeSuite(env);
   findSuite(env);
   queueSuite(env);

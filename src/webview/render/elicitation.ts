@@ -7,7 +7,9 @@
  */
 import { formFields, type FormField, type RawValue } from '../../protocol/elicitation';
 import type { ElicitationEntry } from '../../protocol/entries';
+import { parseWebAddress } from '../../protocol/webAddress';
 import { actionButton, el, icon, option } from '../dom';
+import { visible } from './visible';
 
 export interface ElicitationContext {
   /** The values the form shows: what the user typed so far, else the defaults. */
@@ -38,7 +40,7 @@ export function renderElicitation(entry: ElicitationEntry, context: ElicitationC
     ),
   );
   card.append(header);
-  if (entry.message) card.append(el('div', 'elicitation-message', entry.message));
+  if (entry.message) card.append(el('div', 'elicitation-message', visible(entry.message)));
   if (entry.mode === 'url') card.append(renderAddress(entry.url ?? ''));
   if (answered) {
     card.append(outcome(entry));
@@ -58,7 +60,7 @@ export function renderElicitation(entry: ElicitationEntry, context: ElicitationC
     );
     card.append(list);
   } else {
-    canAccept = webAddress(entry.url ?? '') !== undefined;
+    canAccept = parseWebAddress(entry.url).ok;
   }
   const actions = el('div', 'elicitation-actions');
   const requestId = entry.requestId;
@@ -94,34 +96,24 @@ function outcome(entry: ElicitationEntry): HTMLElement {
   return node;
 }
 
-/** An http(s) address, parsed; anything else is never offered to open. */
-function webAddress(raw: string): URL | undefined {
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The site first and large (the host as the browser will see it: an international name shows
- * in its punycode form, so a look-alike cannot pass for the real one), then the full address.
+ * in its punycode form, so a look-alike cannot pass for the real one), then the full address, as
+ * the one parse the host opens (see `parseWebAddress`); an address it will not open says why.
  */
 function renderAddress(raw: string): HTMLElement {
   const box = el('div', 'elicitation-address');
-  const url = webAddress(raw);
+  const address = parseWebAddress(raw);
   const site = el('div', 'elicitation-site');
-  if (url) {
-    site.append(icon(url.protocol === 'https:' ? 'lock' : 'unlock'), el('span', 'elicitation-host', url.host));
-    if (url.protocol === 'http:') site.append(el('span', 'elicitation-insecure', 'not secure (http)'));
-    if (url.username || url.password)
-      site.append(el('span', 'elicitation-insecure', 'the address carries a user name'));
+  if (address.ok) {
+    site.append(icon(address.secure ? 'lock' : 'unlock'), el('span', 'elicitation-host', address.host));
+    if (!address.secure) site.append(el('span', 'elicitation-insecure', 'not secure (http)'));
   } else {
-    site.append(icon('warning'), el('span', 'elicitation-insecure', 'Only web addresses (http, https) can be opened.'));
+    site.append(icon('warning'), el('span', 'elicitation-insecure', `${address.reason} It cannot be opened.`));
   }
-  const full = raw.length > MAX_URL_SHOWN ? `${raw.slice(0, MAX_URL_SHOWN)}…` : raw;
-  box.append(site, el('div', 'elicitation-url', full));
+  const shown = address.ok ? address.href : raw;
+  const full = shown.length > MAX_URL_SHOWN ? `${shown.slice(0, MAX_URL_SHOWN)}…` : shown;
+  box.append(site, el('div', 'elicitation-url', visible(full)));
   return box;
 }
 

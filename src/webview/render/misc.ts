@@ -1,6 +1,7 @@
 /** Plans, notices, dividers and permission cards: text only, no Markdown. */
 import type { DividerEntry, NoticeEntry, PermissionEntry, PlanEntryView } from '../../protocol/entries';
 import { actionButton, el, icon } from '../dom';
+import { visible } from './visible';
 
 const PLAN_ICON = { pending: 'circle-large-outline', in_progress: 'circle-large-filled', completed: 'pass' } as const;
 
@@ -38,6 +39,7 @@ export function renderDivider(entry: DividerEntry): HTMLElement {
   const box = el('div', 'divider');
   box.setAttribute('role', 'separator');
   box.append(el('span', 'divider-text', entry.text));
+  if (entry.retry) box.append(actionButton('Retry', { kind: 'retry' }, 'button link small'));
   return box;
 }
 
@@ -45,7 +47,7 @@ export function renderDivider(entry: DividerEntry): HTMLElement {
 export function renderPermission(entry: PermissionEntry, pending: ReadonlySet<string>): HTMLElement {
   const answered = entry.outcome !== undefined;
   const card = el('div', `permission${answered ? ' answered' : ''}`);
-  card.append(el('div', 'permission-title', entry.title || 'The agent asks for permission'));
+  card.append(el('div', 'permission-title', visible(entry.title || 'The agent asks for permission')));
   if (entry.outcome === 'cancelled') {
     card.append(el('div', 'permission-outcome', 'Cancelled'));
     return card;
@@ -53,7 +55,7 @@ export function renderPermission(entry: PermissionEntry, pending: ReadonlySet<st
   if (entry.outcome) {
     const chosen = entry.options.find((option) => option.optionId === (entry.outcome as { optionId: string }).optionId);
     const outcome = el('div', `permission-outcome kind-${chosen?.kind ?? 'unknown'}`);
-    outcome.append(icon('check'), chosen?.name ?? entry.outcome.optionId);
+    outcome.append(icon('check'), visible(chosen?.name ?? entry.outcome.optionId));
     card.append(outcome);
     return card;
   }
@@ -62,7 +64,7 @@ export function renderPermission(entry: PermissionEntry, pending: ReadonlySet<st
   for (const option of entry.options) {
     const primary = option.kind === 'allow_once' || option.kind === 'allow_always';
     const button = actionButton(
-      option.name,
+      visible(option.name),
       { kind: 'answerPermission', requestId: entry.requestId, optionId: option.optionId },
       `button ${primary ? 'primary' : 'secondary'} kind-${option.kind}`,
     );

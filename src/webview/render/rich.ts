@@ -6,6 +6,7 @@
 import { el } from '../dom';
 import { boundedJson } from '../json';
 import { copyButton } from './codeBlocks';
+import { visible } from './visible';
 
 const MAX_RAW_CHARS = 20_000;
 const MAX_RESOURCE_CHARS = 20_000;
@@ -23,7 +24,7 @@ export function renderRaw(label: string, value: unknown, which: 'input' | 'outpu
   details.append(el('summary', 'tool-raw-summary', label));
   const { text, cut } = boundedJson(value, MAX_RAW_CHARS);
   details.append(
-    el('pre', 'tool-raw-body copy-source', cut ? `${text}\n…` : text),
+    el('pre', 'tool-raw-body copy-source', visible(cut ? `${text}\n…` : text)),
     copyButton(`Copy ${label.toLowerCase()}`),
   );
   return details;

@@ -13,6 +13,7 @@ import { link, renderAttachments } from './attachments';
 import { copyButton, decorateCodeBlocks } from './codeBlocks';
 import type { CodeShown } from './message';
 import { renderRaw } from './rich';
+import { visible } from './visible';
 
 const KIND_ICON: Record<ToolKind, string> = {
   read: 'eye',
@@ -59,7 +60,7 @@ export function renderToolCall(
   const kind = el('span', 'tool-kind');
   kind.title = entry.kind;
   kind.append(icon(KIND_ICON[entry.kind] ?? KIND_ICON.other));
-  header.append(kind, el('span', 'tool-title', entry.title || entry.kind), status);
+  header.append(kind, el('span', 'tool-title', visible(entry.title || entry.kind)), status);
   card.append(header);
   entry.content.forEach((content, index) => {
     const node = renderContent(entry, content, index, codeShown);
@@ -77,7 +78,7 @@ export function renderToolCall(
     for (const location of entry.locations) {
       const label = location.line ? `${location.path}:${location.line}` : location.path;
       const anchor = bindAction(
-        el('a', 'location', label),
+        el('a', 'location', visible(label)),
         location.line
           ? { kind: 'openLocation', path: location.path, line: location.line }
           : { kind: 'openLocation', path: location.path },
@@ -153,7 +154,7 @@ function renderDiff(content: ToolCallContent & { type: 'diff' }, contentIndex: n
   const box = el('div', 'diff');
   const header = el('div', 'diff-header');
   header.append(
-    link(path, path),
+    link(path, visible(path)),
     actionButton('Open diff', { kind: 'openDiff', contentIndex }, 'button secondary small'),
   );
   box.append(header);
@@ -163,7 +164,11 @@ function renderDiff(content: ToolCallContent & { type: 'diff' }, contentIndex: n
       body.append(el('div', 'diff-skip', `⋯ ${row.count} unchanged line${row.count === 1 ? '' : 's'}`));
     } else {
       body.append(
-        el('div', row.op === '+' ? 'diff-add' : row.op === '-' ? 'diff-del' : 'diff-ctx', `${row.op} ${row.text}`),
+        el(
+          'div',
+          row.op === '+' ? 'diff-add' : row.op === '-' ? 'diff-del' : 'diff-ctx',
+          visible(`${row.op} ${row.text}`),
+        ),
       );
     }
   }

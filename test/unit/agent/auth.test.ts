@@ -15,6 +15,56 @@ describe('Sign-in methods', () => {
     ]);
   });
 
+  it('reads a method with its command in _meta["terminal-auth"] (Copilot CLI) as a terminal method with that command', () => {
+    const copilot = {
+      id: 'copilot-login',
+      name: 'Log in with Copilot CLI',
+      description: 'Run `copilot login` in the terminal',
+      _meta: { 'terminal-auth': { command: '/usr/lib/copilot/copilot', args: ['login', 7], label: 'Copilot Login' } },
+    };
+    const [m] = signInMethods([copilot]);
+    assert.deepEqual(m, {
+      id: 'copilot-login',
+      name: 'Log in with Copilot CLI',
+      description: 'Run `copilot login` in the terminal',
+      kind: 'terminal',
+      command: '/usr/lib/copilot/copilot',
+      label: 'Copilot Login',
+      args: ['login'],
+      env: {},
+    });
+    const config = { id: 'c', name: 'Copilot', command: 'copilot', args: ['--acp', '--stdio'], env: { A: '1' } };
+    assert.deepEqual(terminalLaunch(config, m!), {
+      command: '/usr/lib/copilot/copilot',
+      args: ['login'],
+      env: { A: '1' },
+    });
+  });
+
+  it('leaves a method agent-handled when its _meta["terminal-auth"] names no usable command; a typed terminal method keeps its own shape', () => {
+    const bad = [
+      { id: 'a', name: 'A', _meta: { 'terminal-auth': { args: ['login'] } } },
+      { id: 'b', name: 'B', _meta: { 'terminal-auth': { command: '   ' } } },
+      { id: 'c', name: 'C', _meta: { 'terminal-auth': { command: 42 } } },
+      { id: 'd', name: 'D', _meta: { 'terminal-auth': 'copilot login' } },
+      { id: 'e', name: 'E', _meta: null },
+    ];
+    assert.deepEqual(
+      signInMethods(bad as never).map((m) => [m.id, m.kind, m.command]),
+      bad.map((m) => [m.id, 'agent', undefined]),
+    );
+    const both = {
+      id: 'pi',
+      type: 'terminal',
+      name: 'Log in',
+      args: ['--login'],
+      _meta: { 'terminal-auth': { command: 'pi', args: ['login'] } },
+    };
+    const [m] = signInMethods([both] as never);
+    assert.equal(m?.command, undefined, 'the typed form runs the agent with its args');
+    assert.deepEqual(m?.args, ['--login']);
+  });
+
   it('reads env_var methods (Codex: "Use OPENAI_API_KEY") with their variables, secret by default', () => {
     const methods = signInMethods([
       {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import {
   promises as fsPromises,
   existsSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -14,9 +15,11 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { WriteConfirmation } from '../../../src/agent/confirmWrites';
 import type { ClientFileSystemHost } from '../../../src/agent/fileSystem';
 import { ClientFileSystem, MAX_READ_BYTES } from '../../../src/agent/fileSystem';
 import { MemoryLogger } from '../../../src/agent/log';
+import { pinRoots } from '../../../src/agent/roots';
 import { assertRejected } from './helpers';
 
 describe('ClientFileSystem', () => {
@@ -26,7 +29,7 @@ describe('ClientFileSystem', () => {
   let logger: MemoryLogger;
 
   const make = (extra: Partial<ClientFileSystemHost> = {}) =>
-    new ClientFileSystem({ rootsFor: (id) => (id === 's1' ? [root] : undefined), logger, ...extra });
+    new ClientFileSystem({ rootsFor: (id) => (id === 's1' ? pinRoots([root]) : undefined), logger, ...extra });
 
   beforeEach(() => {
     base = realpathSync(mkdtempSync(join(tmpdir(), 'acp-fs-')));
@@ -109,6 +112,27 @@ describe('ClientFileSystem', () => {
     it('refuses an unknown session', async () => {
       await assertRejected(make().readTextFile({ sessionId: 'nope', path: join(root, 'lines.txt') }), -32002);
     });
+
+    it('refuses a hard link inside the root to a file outside it', async () => {
+      linkSync(join(outside, 'secret.txt'), join(root, 'hard.txt'));
+      await assertRejected(
+        make().readTextFile({ sessionId: 's1', path: join(root, 'hard.txt') }),
+        -32602,
+        'more than one link',
+      );
+    });
+
+    it('reads lines of a file far over the read limit, stopping at the last line asked for', async () => {
+      const huge = join(root, 'huge.log');
+      writeFileSync(huge, 'first\nsecond\r\nthird\n');
+      truncateSync(huge, 1024 * 1024 * 1024);
+      const read = async (line?: number, limit?: number) =>
+        (await make().readTextFile({ sessionId: 's1', path: huge, line, limit })).content;
+      assert.equal(await read(2, 1), 'second\r\n');
+      assert.equal(await read(1, 3), 'first\nsecond\r\nthird\n');
+      await assertRejected(read(), -32602, '1024.0 MB');
+      await assertRejected(read(3), -32602, 'fewer lines');
+    });
   });
 
   describe('writeTextFile', () => {
@@ -168,14 +192,7 @@ describe('ClientFileSystem', () => {
         -32602,
         'is not a regular file',
       );
-      let wrote = false;
-      const viaHost = make({ writeText: async () => void (wrote = true) });
-      await assertRejected(
-        viaHost.writeTextFile({ sessionId: 's1', path: join(root, 'folder'), content: 'x' }),
-        -32602,
-        'is not a regular file',
-      );
-      assert.equal(wrote, false, 'the host is not asked to write over a folder');
+      assert.deepEqual(readdirSync(join(root, 'folder')), [], 'nothing was written into it');
     });
 
     it('refuses, and writes nothing outside, when a folder is swapped for a link out of the root during the write', async () => {
@@ -200,23 +217,73 @@ describe('ClientFileSystem', () => {
     });
 
     it('refuses when writes are off for the session, and writes nothing', async () => {
-      let wrote = false;
-      const fs = make({ allowWrite: () => false, writeText: async () => void (wrote = true) });
+      const fs = make({ allowWrite: () => false });
       await assertRejected(
         fs.writeTextFile({ sessionId: 's1', path: join(root, 'x', 'new.txt'), content: 'x' }),
         -32602,
         'turned off',
       );
-      assert.equal(wrote, false);
       assert.deepEqual(readdirSync(root), ['lines.txt']);
     });
 
-    it("goes through the host's writeText when there is one", async () => {
-      const writes: Array<[string, string]> = [];
-      const fs = make({ writeText: async (p, t) => void writes.push([p, t]) });
-      await fs.writeTextFile({ sessionId: 's1', path: join(root, 'lines.txt'), content: 'new' });
-      assert.deepEqual(writes, [[join(root, 'lines.txt'), 'new']]);
-      assert.equal(readFileSync(join(root, 'lines.txt'), 'utf8'), 'one\ntwo\r\nthree\nfour\n');
+    it('refuses to write through a hard link to a file outside the root, which keeps its text', async () => {
+      linkSync(join(outside, 'secret.txt'), join(root, 'hard.txt'));
+      await assertRejected(
+        make().writeTextFile({ sessionId: 's1', path: join(root, 'hard.txt'), content: 'changed' }),
+        -32602,
+        'more than one link',
+      );
+      assert.equal(readFileSync(join(outside, 'secret.txt'), 'utf8'), 'secret');
+    });
+
+    it('writes a file that makes tools run code only once the user allowed it, showing the path and the change', async () => {
+      mkdirSync(join(root, '.git'));
+      writeFileSync(join(root, '.git', 'config'), '[core]\n');
+      const config = join(root, '.git', 'config');
+      const fsmonitor = '[core]\n\tfsmonitor = "touch /tmp/pwned"\n';
+      await assertRejected(
+        make().writeTextFile({ sessionId: 's1', path: config, content: fsmonitor }),
+        -32602,
+        'the user did not allow it',
+      );
+      assert.equal(readFileSync(config, 'utf8'), '[core]\n', 'not written without a way to ask');
+
+      const asked: WriteConfirmation[] = [];
+      const ask = (answer: boolean) =>
+        make({ confirmWrite: async (r) => (asked.push(r), answer), confirmWritesTo: () => ['*.env'] });
+      await assertRejected(
+        ask(false).writeTextFile({ sessionId: 's1', path: config, content: fsmonitor }),
+        -32602,
+        'Git',
+      );
+      assert.equal(readFileSync(config, 'utf8'), '[core]\n');
+      assert.equal(asked.length, 1);
+      assert.deepEqual(
+        { ...asked[0], reason: undefined },
+        { sessionId: 's1', path: config, realPath: config, oldText: '[core]\n', newText: fsmonitor, reason: undefined },
+      );
+
+      // Through a link with another name, in another case, a new file, and a pattern of the setting.
+      symlinkSync(join(root, '.git'), join(root, 'innocent'));
+      const paths = [join(root, 'innocent', 'config'), join(root, '.VSCODE', 'tasks.json'), join(root, 'prod.env')];
+      mkdirSync(join(root, '.VSCODE'));
+      for (const path of paths) await ask(true).writeTextFile({ sessionId: 's1', path, content: 'allowed' });
+      assert.deepEqual(
+        asked.slice(1).map((r) => [r.path, r.oldText]),
+        paths.map((p, i) => [p, i === 0 ? '[core]\n' : undefined]),
+      );
+      assert.equal(readFileSync(config, 'utf8'), 'allowed');
+      assert.match(asked.at(-1)!.reason, /acp\.confirmWritesTo/);
+      await make({ confirmWrite: async () => assert.fail('not asked') }).writeTextFile({
+        sessionId: 's1',
+        path: join(root, 'plain.txt'),
+        content: 'x',
+      });
+    });
+
+    it('replaces an existing file whole', async () => {
+      await make().writeTextFile({ sessionId: 's1', path: join(root, 'lines.txt'), content: 'new' });
+      assert.equal(readFileSync(join(root, 'lines.txt'), 'utf8'), 'new');
     });
 
     it('refuses an unknown session', async () => {

@@ -20,11 +20,29 @@ const schema = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).
 ].items;
 
 describe('Add Agent presets', () => {
-  it('offers Claude Code, Codex, Gemini CLI and OpenCode', () => {
+  it('offers Claude Code, both Codex adapters, GitHub Copilot CLI, Gemini CLI and OpenCode, with the flags their current versions take', () => {
     assert.deepEqual(
-      PRESETS.map((p) => p.name),
-      ['Claude Code', 'Codex', 'Gemini CLI', 'OpenCode'],
+      PRESETS.map((p) => [p.name, [p.command, ...p.args].join(' ')]),
+      [
+        ['Claude Code', 'npx -y @agentclientprotocol/claude-agent-acp'],
+        ['Codex', 'npx -y @zed-industries/codex-acp'],
+        ['Codex (TypeScript adapter)', 'npx -y @agentclientprotocol/codex-acp'],
+        ['GitHub Copilot CLI', 'copilot --acp --stdio'],
+        ['Gemini CLI', 'gemini --acp'],
+        ['OpenCode', 'opencode acp'],
+      ],
     );
+    assert.equal(new Set(PRESETS.map((p) => p.id)).size, PRESETS.length, 'ids are distinct');
+  });
+
+  it('says what to install and how sign-in goes for each', () => {
+    for (const p of PRESETS) {
+      assert.match(p.install, /install/i, p.name);
+      assert.ok(p.signIn.length > 20, p.name);
+    }
+    const copilot = PRESETS.find((p) => p.id === 'copilot')!;
+    assert.match(copilot.install, /npm install -g @github\/copilot/);
+    assert.match(copilot.signIn, /copilot login/);
   });
 
   for (const preset of PRESETS) {

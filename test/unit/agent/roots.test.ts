@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { resolveInRoots } from '../../../src/agent/roots';
+import { join, posix } from 'node:path';
+import { deepestReal, pinRoots, resolveInRoots } from '../../../src/agent/roots';
 import { assertRefused } from './helpers';
+
+const pin = (...paths: string[]) => pinRoots(paths);
 
 describe('resolveInRoots', () => {
   let base: string;
@@ -24,44 +26,54 @@ describe('resolveInRoots', () => {
   afterEach(() => rmSync(base, { recursive: true, force: true }));
 
   it('returns the real path of a file inside a root', () => {
-    assert.equal(resolveInRoots(join(root, 'sub', 'b.txt'), [root]), join(root, 'sub', 'b.txt'));
+    assert.equal(resolveInRoots(join(root, 'sub', 'b.txt'), pin(root)), join(root, 'sub', 'b.txt'));
   });
 
   it('refuses a relative path', () => {
-    assertRefused(() => resolveInRoots('a.txt', [root]), -32602, 'not absolute');
-    assertRefused(() => resolveInRoots('./a.txt', [root]), -32602, 'not absolute');
+    assertRefused(() => resolveInRoots('a.txt', pin(root)), -32602, 'not absolute');
+    assertRefused(() => resolveInRoots('./a.txt', pin(root)), -32602, 'not absolute');
   });
 
   it('refuses ".." even when it would land inside the root', () => {
-    assertRefused(() => resolveInRoots(`${root}/sub/../a.txt`, [root]), -32602, '".."');
-    assertRefused(() => resolveInRoots(`${root}/../outside/secret.txt`, [root]), -32602, '".."');
-    assertRefused(() => resolveInRoots(`${root}/../`, [root]), -32602, '".."');
+    assertRefused(() => resolveInRoots(`${root}/sub/../a.txt`, pin(root)), -32602, '".."');
+    assertRefused(() => resolveInRoots(`${root}/../outside/secret.txt`, pin(root)), -32602, '".."');
+    assertRefused(() => resolveInRoots(`${root}/../`, pin(root)), -32602, '".."');
   });
 
   it('refuses a NUL byte', () => {
-    assertRefused(() => resolveInRoots(`${root}/a.txt\0.png`, [root]), -32602, 'NUL');
+    assertRefused(() => resolveInRoots(`${root}/a.txt\0.png`, pin(root)), -32602, 'NUL');
   });
 
   it('refuses a sibling folder that shares the root as a prefix', () => {
-    assertRefused(() => resolveInRoots(join(base, 'root-evil', 'x.txt'), [root]), -32602, 'outside');
-    assertRefused(() => resolveInRoots(join(base, 'root-evil', 'x.txt'), [`${root}/`]), -32602, 'outside');
+    assertRefused(() => resolveInRoots(join(base, 'root-evil', 'x.txt'), pin(root)), -32602, 'outside');
+    assertRefused(() => resolveInRoots(join(base, 'root-evil', 'x.txt'), pin(`${root}/`)), -32602, 'outside');
   });
 
   it('accepts a root given with a trailing slash, and refuses a path with one', () => {
-    assert.equal(resolveInRoots(join(root, 'a.txt'), [`${root}/`]), join(root, 'a.txt'));
-    assertRefused(() => resolveInRoots(`${root}/sub/`, [root]), -32602, 'separator');
+    assert.equal(resolveInRoots(join(root, 'a.txt'), pin(`${root}/`)), join(root, 'a.txt'));
+    assertRefused(() => resolveInRoots(`${root}/sub/`, pin(root)), -32602, 'separator');
   });
 
-  it('refuses a file symbolic link that points out of the root', () => {
+  it('refuses a file symbolic link that points out of the root, without saying where it leads', () => {
     symlinkSync(join(base, 'outside', 'secret.txt'), join(root, 'link.txt'));
-    assertRefused(() => resolveInRoots(join(root, 'link.txt'), [root]), -32602, 'resolves to');
+    symlinkSync('/proc/self/exe', join(root, 'exe'));
+    for (const link of ['link.txt', 'exe']) {
+      assertRefused(() => resolveInRoots(join(root, link), pin(root)), -32602, 'outside');
+      let said = '';
+      try {
+        resolveInRoots(join(root, link), pin(root));
+      } catch (e) {
+        said = (e as Error).message;
+      }
+      assert.doesNotMatch(said, /secret|outside\/|node|resolves/, said);
+    }
   });
 
   it('refuses a folder symbolic link that points out of the root, for read and for a new file', () => {
     symlinkSync(join(base, 'outside'), join(root, 'out'));
-    assertRefused(() => resolveInRoots(join(root, 'out', 'secret.txt'), [root]), -32602, 'outside');
+    assertRefused(() => resolveInRoots(join(root, 'out', 'secret.txt'), pin(root)), -32602, 'outside');
     assertRefused(
-      () => resolveInRoots(join(root, 'out', 'new', 'file.txt'), [root], { forWrite: true }),
+      () => resolveInRoots(join(root, 'out', 'new', 'file.txt'), pin(root), { forWrite: true }),
       -32602,
       'outside',
     );
@@ -70,7 +82,7 @@ describe('resolveInRoots', () => {
   it('refuses a dangling symbolic link on write', () => {
     symlinkSync(join(base, 'outside', 'not-yet.txt'), join(root, 'dangling.txt'));
     assertRefused(
-      () => resolveInRoots(join(root, 'dangling.txt'), [root], { forWrite: true }),
+      () => resolveInRoots(join(root, 'dangling.txt'), pin(root), { forWrite: true }),
       -32602,
       'symbolic link',
     );
@@ -78,40 +90,71 @@ describe('resolveInRoots', () => {
 
   it('allows a symbolic link that stays inside the root, and returns its target', () => {
     symlinkSync(join(root, 'sub'), join(root, 'alias'));
-    assert.equal(resolveInRoots(join(root, 'alias', 'b.txt'), [root]), join(root, 'sub', 'b.txt'));
+    assert.equal(resolveInRoots(join(root, 'alias', 'b.txt'), pin(root)), join(root, 'sub', 'b.txt'));
   });
 
   it('compares real paths: a root reached through a symbolic link still contains its files', () => {
     symlinkSync(root, join(base, 'root-link'));
-    assert.equal(resolveInRoots(join(root, 'a.txt'), [join(base, 'root-link')]), join(root, 'a.txt'));
-    assert.equal(resolveInRoots(join(base, 'root-link', 'a.txt'), [root]), join(root, 'a.txt'));
+    assert.equal(resolveInRoots(join(root, 'a.txt'), pin(join(base, 'root-link'))), join(root, 'a.txt'));
+    assert.equal(resolveInRoots(join(base, 'root-link', 'a.txt'), pin(root)), join(root, 'a.txt'));
   });
 
   it('reports a missing file inside as not found, and outside as refused', () => {
-    assertRefused(() => resolveInRoots(join(root, 'missing.txt'), [root]), -32002, 'does not exist');
-    assertRefused(() => resolveInRoots(join(base, 'outside', 'missing.txt'), [root]), -32602, 'outside');
+    assertRefused(() => resolveInRoots(join(root, 'missing.txt'), pin(root)), -32002, 'does not exist');
+    assertRefused(() => resolveInRoots(join(base, 'outside', 'missing.txt'), pin(root)), -32602, 'outside');
   });
 
   it('resolves a new file on write to its real ancestor plus the rest', () => {
     symlinkSync(join(root, 'sub'), join(root, 'alias'));
     assert.equal(
-      resolveInRoots(join(root, 'alias', 'new', 'c.txt'), [root], { forWrite: true }),
+      resolveInRoots(join(root, 'alias', 'new', 'c.txt'), pin(root), { forWrite: true }),
       join(root, 'sub', 'new', 'c.txt'),
     );
   });
 
   it('accepts any of several roots', () => {
     assert.equal(
-      resolveInRoots(join(base, 'outside', 'secret.txt'), [root, join(base, 'outside')]),
+      resolveInRoots(join(base, 'outside', 'secret.txt'), pin(root, join(base, 'outside'))),
       join(base, 'outside', 'secret.txt'),
     );
   });
 
-  it('compares case-insensitively only where the platform does', () => {
-    // Linux keeps `Root` and `root` apart, which lets one run check both rules.
+  it("compares without case only where the root's volume does, whatever the platform", () => {
+    // This volume keeps `Root` and `root` apart, as a case-sensitive volume on macOS does.
     const other = join(base, 'Root');
     mkdirSync(other);
-    assert.equal(resolveInRoots(join(root, 'a.txt'), [other], { platform: 'darwin' }), join(root, 'a.txt'));
-    assertRefused(() => resolveInRoots(join(root, 'a.txt'), [other], { platform: 'linux' }), -32602, 'outside');
+    for (const platform of ['darwin', 'linux'] as const) {
+      const [pinned] = pinRoots([other], { platform });
+      assert.equal(pinned!.foldCase, false, platform);
+      assertRefused(() => resolveInRoots(join(root, 'a.txt'), [pinned!], { platform }), -32602, 'outside');
+    }
+    // Where the volume folds (as the probe would find), names compare without case.
+    assert.equal(
+      resolveInRoots(join(root, 'a.txt'), [{ path: other, real: other, foldCase: true }]),
+      join(root, 'a.txt'),
+    );
+  });
+
+  it('keeps a root as it was pinned: replaced by a link to "/" later, it does not widen to the disk', () => {
+    const dir = join(root, 'sub');
+    const pinned = pin(root, dir);
+    rmSync(dir, { recursive: true });
+    symlinkSync('/', dir);
+    assertRefused(() => resolveInRoots(join(dir, 'etc', 'hostname'), pinned), -32602, 'outside');
+    assertRefused(() => resolveInRoots(join(dir, 'etc', 'passwd'), pin(dir).slice(0, 0)), -32602, 'no existing root');
+  });
+
+  it('finds the deepest existing folder of a long missing path in a few look-ups, and refuses an over-long path', () => {
+    let calls = 0;
+    const counted = (p: string) => {
+      calls++;
+      return realpathSync.native(p);
+    };
+    const missing = join(root, ...Array.from({ length: 2000 }, () => 'x'));
+    const { base: found, rest } = deepestReal(missing, posix, counted);
+    assert.equal(found, root);
+    assert.equal(rest.length, 2000);
+    assert.ok(calls <= 16, `${calls} look-ups`);
+    assertRefused(() => resolveInRoots(join(root, 'y'.repeat(5000)), pin(root)), -32602, 'longer than');
   });
 });

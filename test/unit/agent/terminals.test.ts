@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/agent/log';
+import { pinRoots } from '../../../src/agent/roots';
 import { DEFAULT_OUTPUT_BYTE_LIMIT, Terminals } from '../../../src/agent/terminals';
 import type { TerminalsOptions } from '../../../src/agent/terminals';
 import { assertRejected, assertRefused } from './helpers';
@@ -53,7 +54,7 @@ describe('Terminals', function () {
         outputByteLimit: extra.outputByteLimit,
         cwd: extra.cwd,
       },
-      [root],
+      pinRoots([root]),
     );
 
   beforeEach(() => {
@@ -94,7 +95,7 @@ describe('Terminals', function () {
   it('runs in the first root by default, and in a cwd inside the roots', async () => {
     const a = await terminals.create(
       { sessionId: 's1', command: node, args: ['-e', 'process.stdout.write(process.cwd())'] },
-      [`${root}/`],
+      pinRoots([`${root}/`]),
     );
     const b = await run('process.stdout.write(process.cwd())', { cwd: join(root, 'sub') });
     await terminals.waitForExit({ sessionId: 's1', ...a });
@@ -116,9 +117,9 @@ describe('Terminals', function () {
         args: ['-e', 'process.stdout.write(process.env.ACP_T)'],
         env: [{ name: 'ACP_T', value: 'v1' }],
       },
-      [root],
+      pinRoots([root]),
     );
-    const b = await terminals.create({ sessionId: 's1', command: 'echo hello | tr a-z A-Z' }, [root]);
+    const b = await terminals.create({ sessionId: 's1', command: 'echo hello | tr a-z A-Z' }, pinRoots([root]));
     await terminals.waitForExit({ sessionId: 's1', ...a });
     await terminals.waitForExit({ sessionId: 's1', ...b });
     assert.equal(terminals.output({ sessionId: 's1', ...a }).output, 'v1');
@@ -213,6 +214,46 @@ describe('Terminals', function () {
     await until(() => !alive(pid));
   });
 
+  it('stops what a command started that left its process group (setsid), on kill and on release', async () => {
+    make({ killGraceMs: 200 });
+    // A child in a session of its own, its output pipes closed: neither the group nor the pipes reach it.
+    const script = (stay: boolean) =>
+      [
+        "const { spawn } = require('node:child_process');",
+        "const c = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { detached: true, stdio: 'ignore' });",
+        'c.unref();',
+        'console.log(c.pid);',
+        stay ? 'setInterval(() => {}, 1000);' : '',
+      ].join('\n');
+    for (const how of ['kill', 'release'] as const) {
+      const { terminalId } = await run(script(how === 'kill'));
+      const ref = { sessionId: 's1', terminalId };
+      await until(() => /\d+\n/.test(terminals.output(ref).output));
+      const pid = Number(terminals.output(ref).output.trim());
+      started.push(pid);
+      if (how === 'release') await terminals.waitForExit(ref);
+      assert.ok(alive(pid), 'the detached child runs');
+      if (how === 'kill') await terminals.kill(ref);
+      else terminals.release(ref);
+      await until(() => !alive(pid));
+    }
+  });
+
+  it('runs and keeps a bounded number of terminals, refusing more with a reason', async () => {
+    make({ maxRunning: 3, maxKept: 5 });
+    const sleeper = 'setInterval(() => {}, 1000)';
+    const running = [await run(sleeper), await run(sleeper), await run(sleeper)];
+    await assertRejected(run(sleeper), -32602, '3 commands are running');
+    await terminals.kill({ sessionId: 's1', ...running[0]! });
+    running.push(await run(sleeper));
+    for (const t of running.slice(1)) await terminals.kill({ sessionId: 's1', ...t });
+    const ended = await run('1');
+    await terminals.waitForExit({ sessionId: 's1', ...ended });
+    await assertRejected(run('1'), -32602, '5 are kept');
+    terminals.release({ sessionId: 's1', ...ended });
+    await terminals.waitForExit({ sessionId: 's1', ...(await run('1')) });
+  });
+
   it('refuses an unknown id, and a terminal of another session', async () => {
     assertRefused(() => terminals.output({ sessionId: 's1', terminalId: 'nope' }), -32002, '"nope"');
     await assertRejected(terminals.waitForExit({ sessionId: 's1', terminalId: 'nope' }), -32002);
@@ -242,7 +283,7 @@ describe('Terminals', function () {
     make({ allowTerminal: (id) => id !== 's1' });
     await assertRejected(run('1'), -32602, 'turned off');
     await assertRejected(
-      terminals.create({ sessionId: 's2', command: join(base, 'no-such-program'), args: ['x'] }, [root]),
+      terminals.create({ sessionId: 's2', command: join(base, 'no-such-program'), args: ['x'] }, pinRoots([root])),
       -32603,
       'Could not start',
     );

@@ -4,6 +4,7 @@ import { LineSplitter } from '../../../src/agent/ndjson';
 import { MemoryLogger, type TraceLevel } from '../../../src/agent/log';
 import { mcpValues, Redactor, withoutMcpValues } from '../../../src/agent/redact';
 import { WireCounter, wireStream } from '../../../src/agent/wireTap';
+import { heldBytes } from '../../support/memory';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -30,6 +31,23 @@ describe('LineSplitter (the agent stdout framing)', () => {
     const crlf = new LineSplitter(10);
     crlf.push(bytes('0123456789\r\n'), () => {});
   });
+
+  it('holds an unfinished line written one byte at a time in memory proportional to its bytes', () => {
+    const s = new LineSplitter();
+    const one = bytes('x');
+    const n = 2 * 1024 * 1024;
+    const before = heldBytes();
+    for (let i = 0; i < n; i++) s.push(one, () => assert.fail('no line ended'));
+    const grown = heldBytes() - before;
+    // A separate copy per read cost about 200 bytes per byte (400 MiB here).
+    assert.ok(grown < 3 * n, `${(grown / n).toFixed(1)} bytes of memory per byte held`);
+    assert.equal(s.held, n);
+    assert.ok(s.capacity <= 2 * n, `reserved ${s.capacity} bytes for ${n}`);
+    let got = 0;
+    s.push(bytes('\n'), (l) => (got = l.length));
+    assert.equal(got, n);
+    assert.equal(s.held, 0);
+  });
 });
 
 describe('Redactor', () => {
@@ -38,6 +56,21 @@ describe('Redactor', () => {
     assert.equal(r.text('key abcd"ef and abcd and 1'), 'key [redacted] and [redacted] and 1');
     assert.equal(r.json(JSON.stringify({ v: 'abcd"ef' })), '{"v":"[redacted]"}');
     assert.equal(r.json('{"apiKey":"zz","note":"ok"}'), '{"apiKey":"[redacted]","note":"ok"}');
+  });
+
+  it('cuts a long text after masking it: a value across the cut, or shifted to it by masks before it, never shows in part', () => {
+    const secret = 'k'.repeat(20) + 'SECRET-TAIL-0123456789';
+    const r = new Redactor([secret]);
+    const many = `${secret} `.repeat(300);
+    for (let shift = 0; shift < secret.length + 1; shift++) {
+      const text = `${'x'.repeat(shift)}${many}`;
+      const shown = r.cut(text, 2000);
+      assert.ok(!shown.includes('SECRET') && !shown.includes('kkkkk'), `shift ${shift}: ${shown.slice(-80)}`);
+      assert.ok(shown.length <= 2001 && shown.endsWith('…'));
+    }
+    // A secret-looking field cut open at the end keeps its value hidden too.
+    assert.equal(r.cut(`{"apiKey":"${'v'.repeat(200)}"}`, 30, true), '{"apiKey":"[redacted]…');
+    assert.equal(r.cut('short', 30), 'short');
   });
 
   it('masks the value of every field whose name says it holds a secret, whatever the value', () => {

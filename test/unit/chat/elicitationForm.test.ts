@@ -111,7 +111,7 @@ describe('elicitation forms', () => {
     });
   });
 
-  it('survives a hostile schema: odd shapes become unsupported fields, __proto__ stays a field, patterns are optional', () => {
+  it('survives a hostile schema: odd shapes become unsupported fields, __proto__ stays a field, patterns are not run', () => {
     assert.deepEqual(formFields(null), []);
     assert.deepEqual(formFields({ properties: 'nope' }), []);
     const hostile = formFields(
@@ -131,16 +131,28 @@ describe('elicitation forms', () => {
     assert.deepEqual(hostile[3]!.options, [{ value: 'ok', label: 'ok' }]);
     const raw = JSON.parse('{"__proto__":"aaaa!","pick":"ok"}') as Record<string, unknown>;
     const checked = validateForm(hostile, raw);
-    assert.deepEqual(Object.keys(checked.errors), ['__proto__', 'blob']);
+    assert.deepEqual(Object.keys(checked.errors), ['blob']);
     assert.equal(checked.errors.blob, 'This client cannot fill in this field.');
     const host = validateForm(
       hostile.filter((f) => f.key !== 'blob'),
       raw,
-      { patterns: false },
     );
     assert.deepEqual(host.errors, {});
     assert.equal(Object.getPrototypeOf(host.content), Object.prototype, 'the object itself is untouched');
     assert.deepEqual(Object.keys(host.content), ['__proto__', 'pick']);
+  });
+
+  it("never runs the agent's pattern: one that takes twice as long per character cannot freeze the form", () => {
+    const fields = formFields({
+      properties: {
+        code: { type: 'string', pattern: '^[0-9]+$' },
+        slow: { type: 'string', pattern: '^(a|a)+$' },
+      },
+    });
+    // 'abc' does not match ^[0-9]+$: a check that ran the pattern would refuse it.
+    const { errors, content } = validateForm(fields, { code: 'abc', slow: `${'a'.repeat(24)}!` });
+    assert.deepEqual(errors, {});
+    assert.deepEqual(content, { code: 'abc', slow: `${'a'.repeat(24)}!` });
   });
 
   it('knows the string formats', () => {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/agent/log';
+import { pinRoots } from '../../../src/agent/roots';
 import type { AgentConfig } from '../../../src/agent/types';
 import { ChangeBatcher } from '../../../src/chat/batcher';
 import { TerminalViews } from '../../../src/chat/terminalViews';
@@ -152,7 +153,7 @@ describe('terminal output in the chat', () => {
         'let i = 0; const t = setInterval(() => { process.stdout.write(`line ${i}\\n`); if (++i === 30) clearInterval(t); }, 15);';
       const { terminalId } = await terminals.create(
         { sessionId: 's', command: process.execPath, args: ['-e', script] },
-        [root],
+        pinRoots([root]),
       );
       const exit = await terminals.waitForExit({ sessionId: 's', terminalId });
       assert.equal(exit.exitCode, 0);
@@ -172,7 +173,7 @@ describe('terminal output in the chat', () => {
       const script = `process.stdout.write('y'.repeat(${TERMINAL_VIEW_CHARS * 3})); setInterval(() => {}, 1000);`;
       const { terminalId } = await terminals.create(
         { sessionId: 's', command: process.execPath, args: ['-e', script] },
-        [root],
+        pinRoots([root]),
       );
       for (let waited = 0; !deltas.some((d) => d.text) && waited < 10_000; waited += 50)
         await new Promise((r) => setTimeout(r, 50));

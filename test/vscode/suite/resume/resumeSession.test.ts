@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { SessionNode } from '../../../../src/ui/sessionsTree';
-import { api, loadedRoot, moveTo, until } from '../../support';
+import { api, catchMessages, loadedRoot, moveTo, until } from '../../support';
 
 /** Every session of the folder in the agent's order, straight from the agent. */
 async function allSessions(): Promise<SessionInfo[]> {
@@ -142,20 +142,15 @@ describe('ACP: Resume Session', function () {
     assert.equal(a.chats.get(a.agents.all[0]!.config.id, created.sessionId), undefined, 'declined: nothing opened');
 
     const before = a.chats.all.length;
-    // The answer is a notification: catch what the extension shows (toasts are hidden here).
-    const shown: string[] = [];
-    const original = vscode.window.showErrorMessage;
-    vscode.window.showErrorMessage = ((message: string) => {
-      shown.push(message);
-      return Promise.resolve(undefined);
-    }) as typeof vscode.window.showErrorMessage;
+    // The answer is a notification: catch what the extension shows.
+    const errors = catchMessages('showErrorMessage');
     try {
       await a.handleUri(vscode.Uri.parse('vscode://acp-tools.acp-client/resume?session=sess_does_not_exist'));
     } finally {
-      vscode.window.showErrorMessage = original;
+      errors.restore();
     }
     assert.equal(a.chats.all.length, before, 'an unknown id opens nothing');
-    assert.deepEqual(shown, ['ACP: no configured agent knows the session "sess_does_not_exist".']);
+    assert.deepEqual(errors.shown, ['ACP: no configured agent knows the session "sess_does_not_exist".']);
   });
 
   it('"Copy Session Link" copies a link that opens that session', async () => {

@@ -1,0 +1,47 @@
+/** Rows as the library's SQLite file returns them, and the kept sessions they describe. */
+import type { SQLiteValue } from 'node-sqlite3-wasm';
+import type { KeptSession } from './types';
+
+export type Row = Record<string, SQLiteValue>;
+
+/** What the queries need of the store: statements run to their end. */
+export interface Queries {
+  all(sql: string, values?: SQLiteValue[]): Row[];
+  get(sql: string, values?: SQLiteValue[]): Row | undefined;
+  /** The searchable texts of one chunk of a session's entries, by entry index (cached). */
+  chunkTexts(sid: number, chunk: number): ReadonlyArray<{ index: number; text: string }>;
+  /** The rowids of the index chunks that hold a word (cached: typing changes the last word only). */
+  wordChunks(word: string): readonly number[];
+  /** Every kept session by its id, with what ranking reads of it (cached). */
+  sessionRows(): ReadonlyMap<number, SessionRow>;
+}
+
+/** A session's row with what a search reads on every keystroke, worked out once. */
+export interface SessionRow {
+  row: Row;
+  agent: string;
+  cwdKey: string;
+  /** The agent's `updatedAt` in milliseconds, else when it was first kept. */
+  time: number;
+}
+
+export const str = (v: SQLiteValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+export const num = (v: SQLiteValue | undefined): number => (typeof v === 'number' ? v : Number(v ?? 0));
+
+export function keptFrom(r: Row): KeptSession {
+  const s: KeptSession = {
+    agentId: str(r.agent)!,
+    sessionId: str(r.session)!,
+    cwd: str(r.cwd)!,
+    complete: num(r.complete) === 1,
+    entries: num(r.entries),
+    bytes: num(r.bytes),
+    keptAt: num(r.keptAt),
+    openedAt: num(r.openedAt),
+  };
+  const title = str(r.title);
+  const updatedAt = str(r.updatedAt);
+  if (title !== undefined) s.title = title;
+  if (updatedAt !== undefined) s.updatedAt = updatedAt;
+  return s;
+}

@@ -1,0 +1,377 @@
+/**
+ * The session library's store: kept transcripts, the paths their tool calls touched, and the
+ * full-text index, in one SQLite file in the extension's global storage (every window of the
+ * machine shares it). Synchronous, so it runs in the library's worker thread, off the
+ * extension host's event loop. Each write is one transaction: a process killed in the middle
+ * loses that write and nothing else.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SQLiteValue, Statement } from 'node-sqlite3-wasm';
+import { Redactor } from '../agent/redact';
+import type { ThreadEntry } from '../protocol/entries';
+import { entryFrom, keepEntry } from './keep';
+import { timeOf, wordQuery } from './query';
+import { pathKey } from './pathKey';
+import { DROP, FILE_NAME, FILE_SETTINGS, FORMAT_VERSION, MAX_ENTRY, SCHEMA, entryId, chunkRange } from './schema';
+import { searchSessions, touchedBy } from './searchIndex';
+import { keptFrom, num, str, type Queries, type Row, type SessionRow } from './rows';
+import { ensureDir, isCorrupt, setAside, SqliteFile } from './sqlite';
+import { dropEntries, putEntries, upsertSession } from './writes';
+import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
+
+/** The file was written by a newer extension: this one leaves it alone. */
+export class LibraryTooNew extends Error {
+  constructor(readonly version: number) {
+    super(`The session library was written by a newer version of the extension (format ${version}).`);
+  }
+}
+
+export interface StoreOptions {
+  /** The extension's global storage directory (not synced). */
+  dir: string;
+  maxBytes: number;
+  /** The clock for kept and opened times. */
+  now?: () => number;
+  /** How long to wait for another window's transaction (tests shorten it). */
+  busyWaitMs?: number;
+  log?: (message: string) => void;
+}
+
+/** Chunks whose texts stay in memory for snippets (about 16 KB each). */
+const CACHED_CHUNKS = 256;
+/** Words whose chunks stay in memory (a word matching every chunk of 2,000 sessions: 16,000 numbers). */
+const CACHED_WORDS = 32;
+/** Eviction frees space down to this share of the cap, so it does not run on every write. */
+const EVICT_TO = 0.9;
+/** An entry that redaction could not keep as JSON stays a placeholder, so indexes stay aligned. */
+const PLACEHOLDER: ThreadEntry = { type: 'notice', severity: 'info', title: 'An entry that could not be kept safely.' };
+
+/** A kept entry as the chat shows it again: nothing is still streaming or waiting for an answer. */
+function restored(entry: ThreadEntry): ThreadEntry {
+  switch (entry.type) {
+    case 'user':
+    case 'agent':
+    case 'thought':
+      return entry.done ? entry : { ...entry, done: true };
+    case 'permission':
+      return entry.outcome === undefined ? { ...entry, outcome: 'cancelled' } : entry;
+    case 'elicitation':
+      return entry.outcome === undefined ? { ...entry, outcome: 'cancel' } : entry;
+    default:
+      return entry;
+  }
+}
+
+export class LibraryStore implements Queries {
+  private readonly statements = new Map<string, Statement>();
+  private readonly redactors = new Map<string, Redactor>();
+  /**
+   * Chunks' texts read for snippets, most recent last: the next keystroke mostly finds the same
+   * sessions. Dropped on every write here, and when another window wrote (`data_version`).
+   */
+  private readonly texts = new Map<string, Array<{ index: number; text: string }>>();
+  private readonly words = new Map<string, number[]>();
+  private rows: Map<number, SessionRow> | undefined;
+  private dataVersion = -1;
+  private readonly now: () => number;
+  private readonly log: (message: string) => void;
+
+  private constructor(
+    private readonly file: SqliteFile,
+    private maxBytes: number,
+    opts: StoreOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+    this.log = opts.log ?? (() => {});
+  }
+
+  /**
+   * Opens (or creates) the library. A damaged file is set aside and a new one started; an
+   * older format is rebuilt empty (its sessions are kept again as they are opened); a newer
+   * one throws {@link LibraryTooNew}.
+   */
+  static open(opts: StoreOptions): LibraryStore {
+    ensureDir(opts.dir);
+    const path = join(opts.dir, FILE_NAME);
+    try {
+      return LibraryStore.openFile(path, opts);
+    } catch (e) {
+      if (!isCorrupt(e) || !existsSync(path)) throw e;
+      const aside = setAside(path, (opts.now ?? Date.now)());
+      opts.log?.(`The session library was damaged; it was moved to ${aside} and a new one started.`);
+      return LibraryStore.openFile(path, opts);
+    }
+  }
+
+  private static openFile(path: string, opts: StoreOptions): LibraryStore {
+    const file = new SqliteFile(path, opts.busyWaitMs);
+    try {
+      const store = new LibraryStore(file, opts.maxBytes, opts);
+      store.prepare();
+      return store;
+    } catch (e) {
+      file.close();
+      throw e;
+    }
+  }
+
+  private prepare(): void {
+    const version = this.file.retry(() => num(this.get('PRAGMA user_version')?.user_version));
+    if (version > FORMAT_VERSION) throw new LibraryTooNew(version);
+    // A larger page cache than the default 2 MB: a keystroke's search reads a few chunks of many sessions.
+    this.file.db.exec('PRAGMA journal_mode = TRUNCATE; PRAGMA cache_size = -8192');
+    if (version === FORMAT_VERSION) return;
+    if (version !== 0)
+      this.log(`The session library's format ${version} is older than ${FORMAT_VERSION}: it starts anew.`);
+    this.file.retry(() => this.file.db.exec(FILE_SETTINGS));
+    this.file.transaction(() => this.file.db.exec(DROP + SCHEMA));
+    if (version !== 0) this.file.retry(() => this.file.db.exec('VACUUM'));
+  }
+
+  /** A prepared statement, made once. */
+  stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.file.db.prepare(sql)));
+    return s;
+  }
+
+  all(sql: string, values: SQLiteValue[] = []): Row[] {
+    return this.stmt(sql).all(values) as Row[];
+  }
+
+  /** The first row. Read to the end, so the statement leaves no read transaction (and lock) open. */
+  get(sql: string, values: SQLiteValue[] = []): Row | undefined {
+    return this.all(sql, values)[0];
+  }
+
+  run(sql: string, values: SQLiteValue[] = []): void {
+    this.stmt(sql).run(values);
+  }
+
+  retry<T>(fn: () => T): T {
+    return this.file.retry(fn);
+  }
+
+  /** Runs several statements as one read (one lock, one state). */
+  read<T>(fn: () => T): T {
+    return this.file.read(fn);
+  }
+
+  setMaxBytes(maxBytes: number): void {
+    this.maxBytes = maxBytes;
+    this.enforceCap();
+  }
+
+  /** Applies one write: the session's row, then its changed entries, their paths and index chunks. */
+  write(w: SessionWrite): void {
+    const redact = this.redactor(w.secrets ?? []);
+    const kept = (w.entries ?? []).map(({ index, entry }) => ({
+      index,
+      kept: keepEntry(entry, (json) => redact.json(json)) ?? keepEntry(PLACEHOLDER, (json) => json)!,
+    }));
+    this.forget();
+    const sid = this.file.transaction(() => {
+      const sid = upsertSession(this, w, this.now());
+      if (w.reset) dropEntries(this, sid);
+      if (kept.length) putEntries(this, sid, w.cwd, kept);
+      return sid;
+    });
+    if (kept.length || w.reset) this.enforceCap(sid);
+  }
+
+  private redactor(secrets: readonly string[]): Redactor {
+    const key = secrets.join('\0');
+    let r = this.redactors.get(key);
+    if (!r) {
+      if (this.redactors.size > 16) this.redactors.clear();
+      this.redactors.set(key, (r = new Redactor(secrets)));
+    }
+    return r;
+  }
+
+  /** What the library knows of one session. */
+  session(key: SessionKey): KeptSession | undefined {
+    const r = this.retry(() =>
+      this.get('SELECT * FROM sessions WHERE agent = ? AND session = ?', [key.agentId, key.sessionId]),
+    );
+    return r ? keptFrom(r) : undefined;
+  }
+
+  /** The kept sessions in a scope, most recently opened first. */
+  sessions(scope: Scope = {}): KeptSession[] {
+    const rows = this.read(() =>
+      this.all(
+        `SELECT * FROM sessions WHERE (?1 IS NULL OR agent = ?1) AND (?2 IS NULL OR cwdKey = ?2) ORDER BY openedAt DESC`,
+        [scope.agentId ?? null, scope.cwd === undefined ? null : pathKey(scope.cwd)],
+      ),
+    );
+    return rows.map(keptFrom);
+  }
+
+  /** The kept entries of a session in order, as the chat shows them; undefined when none are kept. */
+  transcript(key: SessionKey): ThreadEntry[] | undefined {
+    const rows = this.read(() => {
+      const sid = this.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [key.agentId, key.sessionId]);
+      if (!sid) return [];
+      const from = entryId(num(sid.sid), 0);
+      return this.all('SELECT text, json FROM entries WHERE id BETWEEN ? AND ? ORDER BY id', [
+        from,
+        entryId(num(sid.sid), MAX_ENTRY),
+      ]);
+    });
+    if (!rows.length) return undefined;
+    return rows.map((r) => restored(entryFrom(str(r.text) ?? '', str(r.json)!)));
+  }
+
+  search(typed: string, scope: Scope = {}, limit = 50): SearchHit[] {
+    return this.read(() => {
+      const version = num(this.get('PRAGMA data_version')?.data_version);
+      if (version !== this.dataVersion) this.forget();
+      this.dataVersion = version;
+      return searchSessions(this, typed, scope, limit);
+    });
+  }
+
+  /** Drops what searches remember: the file changed. */
+  private forget(): void {
+    this.texts.clear();
+    this.words.clear();
+    this.rows = undefined;
+  }
+
+  wordChunks(word: string): readonly number[] {
+    let ids = this.words.get(word);
+    if (ids) {
+      this.words.delete(word);
+    } else {
+      const list = this.get('SELECT group_concat(rowid) AS ids FROM search WHERE search MATCH ?', [
+        wordQuery(word),
+      ])?.ids;
+      ids = typeof list === 'string' && list ? list.split(',').map(Number) : [];
+      if (this.words.size >= CACHED_WORDS) this.words.delete(this.words.keys().next().value!);
+    }
+    this.words.set(word, ids);
+    return ids;
+  }
+
+  sessionRows(): ReadonlyMap<number, SessionRow> {
+    this.rows ??= new Map(
+      this.all('SELECT * FROM sessions').map((row) => [
+        num(row.sid),
+        { row, agent: str(row.agent)!, cwdKey: str(row.cwdKey)!, time: timeOf(str(row.updatedAt)) ?? num(row.keptAt) },
+      ]),
+    );
+    return this.rows;
+  }
+
+  chunkTexts(sid: number, chunk: number): ReadonlyArray<{ index: number; text: string }> {
+    const key = `${sid}:${chunk}`;
+    let texts = this.texts.get(key);
+    if (texts) {
+      this.texts.delete(key);
+    } else {
+      const [from, to] = chunkRange(chunk);
+      const base = entryId(sid, 0);
+      texts = this.all("SELECT id, text FROM entries WHERE id BETWEEN ? AND ? AND text != '' ORDER BY id", [
+        base + from,
+        entryId(sid, to),
+      ]).map((r) => ({ index: num(r.id) - base, text: str(r.text)! }));
+      if (this.texts.size >= CACHED_CHUNKS) this.texts.delete(this.texts.keys().next().value!);
+    }
+    this.texts.set(key, texts);
+    return texts;
+  }
+
+  /** Kept sessions whose tool calls touched any of `paths` (the same file, spelled several ways). */
+  touched(paths: readonly string[], scope: Scope = {}): TouchedHit[] {
+    return this.read(() =>
+      touchedBy(
+        this,
+        paths.map((p) => pathKey(p)),
+        scope,
+      ),
+    );
+  }
+
+  remove(key: SessionKey): void {
+    this.file.transaction(() => {
+      const sid = this.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [key.agentId, key.sessionId]);
+      if (sid) this.removeSid(num(sid.sid));
+    });
+  }
+
+  private removeSid(sid: number): void {
+    this.forget();
+    dropEntries(this, sid);
+    this.run('DELETE FROM sessions WHERE sid = ?', [sid]);
+  }
+
+  /** Forgets every kept session and gives the space back. */
+  clear(): void {
+    this.forget();
+    this.file.transaction(() => {
+      this.file.db.exec(`DELETE FROM entries; DELETE FROM paths; DELETE FROM sessions;
+        INSERT INTO search (search) VALUES ('delete-all');`);
+    });
+    this.retry(() => this.file.db.exec('VACUUM'));
+  }
+
+  stats(): LibraryStats {
+    return this.read(() => {
+      const totals = this.get('SELECT count(*) AS n, coalesce(sum(entries), 0) AS e FROM sessions');
+      const { used, file } = this.usedBytes();
+      return {
+        sessions: num(totals?.n),
+        entries: num(totals?.e),
+        bytes: used,
+        fileBytes: file,
+        maxBytes: this.maxBytes,
+      };
+    });
+  }
+
+  private usedBytes(): { used: number; file: number } {
+    const size = num(this.get('PRAGMA page_size')?.page_size);
+    const pages = num(this.get('PRAGMA page_count')?.page_count);
+    const free = num(this.get('PRAGMA freelist_count')?.freelist_count);
+    return { used: (pages - free) * size, file: pages * size };
+  }
+
+  /**
+   * Keeps the file under the cap: the least recently opened sessions go first, never the one
+   * just written. Space freed is given back to the file system.
+   */
+  enforceCap(keep?: number): void {
+    let evicted = 0;
+    for (let round = 0; round < 8; round++) {
+      const used = this.read(() => this.usedBytes().used);
+      if (used <= this.maxBytes) break;
+      const excess = used - this.maxBytes * EVICT_TO;
+      const done = this.file.transaction(() => {
+        let freed = 0;
+        let n = 0;
+        for (const r of this.all('SELECT sid, bytes FROM sessions ORDER BY openedAt ASC, sid ASC')) {
+          const sid = num(r.sid);
+          if (sid === keep) continue;
+          this.removeSid(sid);
+          n++;
+          freed += num(r.bytes);
+          if (freed >= excess) break;
+        }
+        return n;
+      });
+      if (done === 0) break;
+      evicted += done;
+      this.retry(() => this.file.db.exec('PRAGMA incremental_vacuum'));
+    }
+    if (evicted)
+      this.log(`The session library was over its size limit: ${evicted} least recently opened sessions were removed.`);
+  }
+
+  close(): void {
+    for (const s of this.statements.values()) if (!s.isFinalized) s.finalize();
+    this.statements.clear();
+    this.file.close();
+  }
+}

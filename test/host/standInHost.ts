@@ -1,0 +1,44 @@
+// A stand-in for an extension host, for tests that kill one outright: it starts the reference
+// agent (with the switches given) and a terminal command that ignores SIGTERM, prints their
+// process ids and its guard's as one JSON line, and waits to be killed.
+// Usage: node out/test/host/standInHost.js <store> <cwd> [agent switches...]
+import { AgentConnection } from '../../src/agent/connection';
+import { processGuard } from '../../src/agent/guard';
+import { silentLogger } from '../../src/agent/log';
+import { pinRoots } from '../../src/agent/roots';
+import { Terminals } from '../../src/agent/terminals';
+import { refAgentConfig } from '../support/refAgent';
+
+async function main(): Promise<void> {
+  const [store, cwd, ...switches] = process.argv.slice(2);
+  if (!store || !cwd) throw new Error('usage: standInHost.js <store> <cwd> [switches...]');
+  const terminals = new Terminals({ logger: silentLogger });
+  const agent = await AgentConnection.start({
+    config: refAgentConfig(store, switches),
+    logger: silentLogger,
+    clientInfo: { name: 'stand-in host', version: '0' },
+    handlers: { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }), terminals },
+  });
+  const ref = {
+    sessionId: 's',
+    ...(await terminals.create(
+      {
+        sessionId: 's',
+        command: process.execPath,
+        args: ['-e', "process.on('SIGTERM', () => {}); console.log(process.pid); setInterval(() => {}, 1000)"],
+      },
+      pinRoots([cwd]),
+    )),
+  };
+  while (!/\d+\n/.test(terminals.output(ref).output)) await new Promise((r) => setTimeout(r, 20));
+  const terminal = Number(terminals.output(ref).output.trim());
+  process.stdout.write(
+    `${JSON.stringify({ host: process.pid, agent: agent.pid, terminal, guard: processGuard.pid })}\n`,
+  );
+  setInterval(() => {}, 60_000);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`stand-in host: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

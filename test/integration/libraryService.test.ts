@@ -1,0 +1,69 @@
+import * as assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Database } from 'node-sqlite3-wasm';
+import { FILE_NAME, FORMAT_VERSION } from '../../src/library/schema';
+import { LibraryService } from '../../src/library/service';
+import { repoRoot, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/chat';
+
+const workerPath = join(repoRoot, 'dist/libraryWorker.js');
+
+describe('library: the service the extension holds', function () {
+  this.timeout(30_000);
+  let dir: ReturnType<typeof tempDir>;
+  let service: LibraryService;
+  let lines: string[];
+  beforeEach(() => {
+    dir = tempDir('acp-library-service-');
+    lines = [];
+    service = new LibraryService({ workerPath, dir: dir.path, log: (m) => lines.push(m) });
+  });
+  afterEach(async () => {
+    await service.close();
+    dir.cleanup();
+  });
+
+  it('starts nothing until first used, then keeps and searches', async () => {
+    assert.equal(existsSync(join(dir.path, FILE_NAME)), false, 'no file before first use');
+    const library = service.get()!;
+    await library.write({
+      agentId: 'a',
+      sessionId: 's',
+      cwd: '/p',
+      entries: [{ index: 0, entry: { type: 'user', text: 'kept words', attachments: [], done: true } }],
+    });
+    assert.equal((await library.search('kept'))[0]!.sessionId, 's');
+    assert.equal(service.get(), library, 'one library for the window');
+  });
+
+  it('stops when turned off and starts again when turned on', async () => {
+    const first = service.get()!;
+    await first.ready;
+    service.configure({ enabled: false, maxBytes: 1e9 });
+    assert.equal(service.get(), undefined);
+    await assert.rejects(first.search('x'), /closed/);
+    service.configure({ enabled: true, maxBytes: 1e9 });
+    const again = service.get()!;
+    assert.notEqual(again, first);
+    await again.ready;
+  });
+
+  it('passes a new size limit to the running library', async () => {
+    const library = service.get()!;
+    await library.ready;
+    service.configure({ enabled: true, maxBytes: 12_345_678 });
+    // The worker answers in order: the stats come after the new limit.
+    assert.equal((await library.stats()).maxBytes, 12_345_678);
+  });
+
+  it('stays off, said once in the log, when the file is from a newer extension', async () => {
+    const db = new Database(join(dir.path, FILE_NAME));
+    db.exec(`PRAGMA user_version = ${FORMAT_VERSION + 1}`);
+    db.close();
+    const library = service.get()!;
+    await assert.rejects(library.ready, /newer version/);
+    await waitFor('the library to be off', () => service.get() === undefined);
+    assert.equal(lines.filter((l) => /off in this window/.test(l)).length, 1);
+  });
+});

@@ -1,0 +1,109 @@
+import * as assert from 'node:assert/strict';
+import { Thread } from '../../../src/chat/thread';
+import { Recorder } from '../../../src/library/recorder';
+import type { SessionWrite } from '../../../src/library/types';
+import type { MessageEntry } from '../../../src/protocol/entries';
+
+const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+
+function setup(secrets?: string[]) {
+  const thread = new Thread();
+  const writes: SessionWrite[] = [];
+  const recorder = new Recorder(thread, {
+    key: { agentId: 'a', sessionId: 's' },
+    cwd: '/p',
+    write: async (w) => {
+      writes.push(structuredClone(w));
+    },
+    secrets: secrets && (() => secrets),
+    delayMs: 5,
+  });
+  return { thread, writes, recorder };
+}
+
+describe('library: recording a chat', () => {
+  it('writes the entries a burst of updates changed once, after the burst', async () => {
+    const { thread, writes, recorder } = setup();
+    recorder.begin({ fresh: true, complete: false });
+    for (let i = 0; i < 50; i++) thread.apply(chunk(`word${i} `));
+    thread.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'next' } });
+    assert.equal(writes.length, 0, 'nothing is written per chunk');
+    await recorder.flush();
+    assert.equal(writes.length, 1);
+    const w = writes[0]!;
+    assert.equal(w.reset, true);
+    assert.equal(w.opened, true);
+    assert.equal(w.cwd, '/p');
+    assert.deepEqual(
+      w.entries!.map((e) => e.index),
+      [0, 1],
+    );
+    assert.match((w.entries![0]!.entry as MessageEntry).text, /^word0 .*word49 $/);
+    recorder.dispose();
+  });
+
+  it('sends only what changed since the last write, and never starts over unless asked', async () => {
+    const { thread, writes, recorder } = setup();
+    recorder.begin({ fresh: false, complete: true });
+    thread.addUserPrompt('first');
+    await recorder.flush();
+    thread.apply(chunk('answer'));
+    await recorder.flush();
+    assert.deepEqual(
+      writes.map((w) => [w.reset ?? false, w.entries?.map((e) => e.index)]),
+      [
+        [false, [0]],
+        [false, [1]],
+      ],
+    );
+    assert.equal(writes[0]!.info!.complete, true);
+    assert.equal(writes[1]!.info!.complete, undefined, 'unchanged info is not sent again');
+    recorder.dispose();
+  });
+
+  it('starts the kept copy over when the thread is cleared for a reload, complete only once the load ends', async () => {
+    const { thread, writes, recorder } = setup();
+    recorder.begin({ fresh: false, complete: true });
+    thread.addUserPrompt('old');
+    await recorder.flush();
+    thread.reset();
+    thread.apply(chunk('replayed'));
+    await recorder.flush();
+    await recorder.markComplete();
+    const [, reload, done] = writes;
+    assert.equal(reload!.reset, true);
+    assert.equal(reload!.info!.complete, false);
+    assert.deepEqual(
+      reload!.entries!.map((e) => e.index),
+      [0],
+    );
+    assert.equal(done!.info!.complete, true);
+    recorder.dispose();
+  });
+
+  it('writes by itself after a short quiet, passes the title and the agent secrets', async () => {
+    const { thread, writes, recorder } = setup(['sekret-value']);
+    thread.updateMeta({ title: 'A title' });
+    thread.addUserPrompt('hello');
+    const end = Date.now() + 2_000;
+    while (writes.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(writes.length, 1);
+    assert.equal(writes[0]!.info!.title, 'A title');
+    assert.deepEqual(writes[0]!.secrets, ['sekret-value']);
+    recorder.dispose();
+  });
+
+  it('stops listening when disposed, after writing what was left', async () => {
+    const { thread, writes, recorder } = setup();
+    thread.addUserPrompt('last words');
+    recorder.dispose();
+    await new Promise((r) => setTimeout(r, 0));
+    thread.addUserPrompt('not recorded');
+    await new Promise((r) => setTimeout(r, 30));
+    assert.equal(writes.length, 1);
+    assert.deepEqual(
+      writes[0]!.entries!.map((e) => (e.entry as MessageEntry).text),
+      ['last words'],
+    );
+  });
+});

@@ -1,0 +1,242 @@
+// The session library in a real extension host against the reference agent: what a chat shows
+// is kept, Resume Session finds it by what was said, a kept session whose time has not moved
+// reopens from the library with `session/resume`, one that moved on elsewhere loads again.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AcpTestApi } from '../../../../src/extension';
+import type { ChatPanel } from '../../../../src/ui/chatPanel';
+import { suiteContext } from '../../../host/suiteContext';
+import { api, until } from '../../support';
+import { recorded } from '../../../support/chat';
+
+const record = join(mkdtempSync(join(tmpdir(), 'acp-library-suite-')), 'record.jsonl');
+
+/** The methods the first agent received for a session, in order (its `--record` file). */
+function methodsFor(sessionId: string): string[] {
+  return recorded(record)
+    .filter((m) => m.params?.sessionId === sessionId)
+    .map((m) => m.method);
+}
+
+async function closeAll(a: AcpTestApi): Promise<void> {
+  for (const chat of a.chats.all) chat.panel.dispose();
+  await until('no chats', () => a.chats.all.length === 0);
+}
+
+/** Waits until the library keeps the session whole, with the agent's time as it lists it now. */
+async function keptCurrent(a: AcpTestApi, agentId: string, sessionId: string, cwd: string) {
+  const host = a.agents.get(agentId)!;
+  return until(
+    'the session kept, whole and current',
+    async () => {
+      const kept = await a.library.get()!.session({ agentId, sessionId });
+      const page = await (await host.connect()).listSessions({ cwd });
+      const listed = page.sessions.find((s) => s.sessionId === sessionId);
+      return kept?.complete && listed && kept.updatedAt === listed.updatedAt && kept;
+    },
+    20_000,
+  );
+}
+
+/** Closes a chat of the first agent and waits until the agent heard `session/close`. */
+async function close(chat: ChatPanel): Promise<void> {
+  const sessionId = chat.session.sessionId!;
+  const closes = methodsFor(sessionId).filter((m) => m === 'session/close').length;
+  chat.panel.dispose();
+  await until('session/close', () => methodsFor(sessionId).filter((m) => m === 'session/close').length > closes);
+}
+
+async function prompt(chat: ChatPanel, text: string): Promise<void> {
+  await until('ready to prompt', () => chat.session.capabilities().canPrompt);
+  await chat.session.prompt(text);
+}
+
+describe('Session library', function () {
+  this.timeout(120_000);
+  const cwd = () => suiteContext().folders[0]!;
+  let agentId: string;
+
+  before(async () => {
+    const a = await api();
+    agentId = a.agents.all[0]!.config.id;
+    // The first agent records what it receives, to tell a resume from a load.
+    const config = vscode.workspace.getConfiguration('acp');
+    const agents = config.get<{ id: string; args: string[] }[]>('agents')!;
+    await config.update(
+      'agents',
+      agents.map((x) => (x.id === agentId ? { ...x, args: [...x.args, '--record', record] } : x)),
+      vscode.ConfigurationTarget.Global,
+    );
+    await until('the new settings', () => a.agents.get(agentId)!.config.args.includes(record));
+  });
+  afterEach(async () => {
+    const a = await api();
+    a.currentPick()?.quickPick.hide();
+    await closeAll(a);
+  });
+
+  it('finds a session by a word said in the middle of it, with the snippet, and says how many are searchable', async () => {
+    const a = await api();
+    const chat = (await a.chats.open({ agentId, cwd: cwd() }, 'new'))!;
+    await prompt(chat, 'first we set up the project');
+    await prompt(chat, 'the quokka migration failed at step seven');
+    await prompt(chat, 'then we moved on to other things');
+    const sessionId = chat.session.sessionId!;
+    await keptCurrent(a, agentId, sessionId, cwd());
+
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await until('the QuickPick', () => a.currentPick());
+    await pick.settled;
+    await until('the count of searchable sessions', () =>
+      /· 1 of \d+ searchable by content$/.test(pick.quickPick.title ?? ''),
+    );
+    pick.type('quokka migration');
+    const hit = await until('the content hit', () =>
+      pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && i.detail?.includes('quokka migration')),
+    );
+    assert.ok(hit.alwaysShow, 'shown though its title does not match');
+    assert.match(hit.detail!, /quokka migration failed at step seven/);
+    pick.type('quokka nothingelse');
+    const partial = await until('the partial hit', () =>
+      pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && i.description?.includes('1 of 2 words')),
+    );
+    assert.ok(partial);
+  });
+
+  it('reopens a kept, unchanged session from the library with session/resume, no replay', async () => {
+    const a = await api();
+    const chat = (await a.chats.open({ agentId, cwd: cwd() }, 'new'))!;
+    await prompt(chat, 'remember the pelican configuration');
+    const sessionId = chat.session.sessionId!;
+    const shown = chat.session.thread.entries.length;
+    await keptCurrent(a, agentId, sessionId, cwd());
+    await close(chat);
+
+    const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'auto'))!;
+    await until('the kept transcript', () => again.session.thread.entries.length === shown);
+    await until('resumed', () => again.session.capabilities().canPrompt);
+    assert.equal(again.session.history, 'loaded', 'the chat holds the whole history');
+    const methods = methodsFor(sessionId);
+    assert.equal(methods.filter((m) => m === 'session/load').length, 0, methods.join(', '));
+    assert.equal(methods.at(-1), 'session/resume', methods.join(', '));
+    // A turn after the reopen is kept too (appended to the kept copy).
+    await prompt(again, 'and the pelican is happy');
+    await until('the new turn kept', async () =>
+      (await a.library.get()!.search('pelican happy', { cwd: cwd() })).some(
+        (h) => h.sessionId === sessionId && h.matched === 2,
+      ),
+    );
+  });
+
+  it('loads again a kept session that moved on elsewhere, and keeps the new history', async () => {
+    const a = await api();
+    const chat = (await a.chats.open({ agentId, cwd: cwd() }, 'new'))!;
+    await prompt(chat, 'a session about walruses');
+    const sessionId = chat.session.sessionId!;
+    await keptCurrent(a, agentId, sessionId, cwd());
+    await close(chat);
+
+    // The same session carried on by another client (here: the second agent on the same store).
+    const other = (await a.chats.open({ agentId: 'elsewhere', sessionId, cwd: cwd() }, 'resume'))!;
+    await prompt(other, 'continued elsewhere with narwhals');
+    other.panel.dispose();
+    await until('closed elsewhere', () => !a.chats.isOpen('elsewhere', sessionId));
+
+    const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'auto'))!;
+    await until('loaded', () => again.session.history === 'loaded' && again.session.capabilities().canPrompt);
+    assert.ok(
+      again.session.thread.entries.some((e) => e.type === 'user' && e.text.includes('narwhals')),
+      'the history from the agent, with what happened elsewhere',
+    );
+    assert.equal(methodsFor(sessionId).at(-1), 'session/load');
+    await keptCurrent(a, agentId, sessionId, cwd());
+    const kept = await a.library.get()!.transcript({ agentId, sessionId });
+    assert.ok(
+      kept!.some((e) => e.type === 'user' && e.text.includes('narwhals')),
+      'the kept copy was replaced',
+    );
+  });
+
+  it('never reopens from the library when acp.openMode is "load"', async () => {
+    const a = await api();
+    const chat = (await a.chats.open({ agentId, cwd: cwd() }, 'new'))!;
+    await prompt(chat, 'about otters');
+    const sessionId = chat.session.sessionId!;
+    await keptCurrent(a, agentId, sessionId, cwd());
+    await close(chat);
+    const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'load'))!;
+    await until('loaded', () => again.session.capabilities().canPrompt);
+    assert.equal(methodsFor(sessionId).at(-1), 'session/load');
+  });
+
+  it('"Reload History from Agent" replays a chat opened from the library', async () => {
+    const a = await api();
+    const chat = (await a.chats.open({ agentId, cwd: cwd() }, 'new'))!;
+    await prompt(chat, 'about beavers');
+    const sessionId = chat.session.sessionId!;
+    await keptCurrent(a, agentId, sessionId, cwd());
+    await close(chat);
+    const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'auto'))!;
+    await until('resumed', () => again.session.capabilities().canPrompt);
+    assert.equal(methodsFor(sessionId).at(-1), 'session/resume');
+    again.panel.reveal();
+    await until('the chat in front', () => a.chats.active === again);
+    await vscode.commands.executeCommand('acp.reloadHistory');
+    await until(
+      'loaded',
+      () => methodsFor(sessionId).at(-1) === 'session/load' && again.session.capabilities().canPrompt,
+    );
+    assert.ok(again.session.thread.entries.some((e) => e.type === 'user' && e.text.includes('beavers')));
+  });
+
+  it('exports the chat in front as Markdown into an untitled editor', async () => {
+    const a = await api();
+    const chat = (await a.chats.open({ agentId, cwd: cwd() }, 'new'))!;
+    await prompt(chat, 'export me with `code`');
+    chat.panel.reveal();
+    await until('the chat in front', () => a.chats.active === chat);
+    await vscode.commands.executeCommand('acp.exportMarkdown');
+    const editor = await until('the Markdown editor', () =>
+      vscode.window.activeTextEditor?.document.languageId === 'markdown' ? vscode.window.activeTextEditor : undefined,
+    );
+    assert.ok(editor.document.isUntitled);
+    assert.match(editor.document.getText(), /export me with `code`/);
+    assert.match(editor.document.getText(), new RegExp(chat.session.sessionId!));
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
+  it('lists the sessions that touched a file and opens the chosen one', async () => {
+    const a = await api();
+    // A seeded session whose tool calls touch src/module*.ts: load it so the library keeps it.
+    const host = a.agents.get(agentId)!;
+    const page = await (await host.connect()).listSessions({ cwd: cwd() });
+    const seeded = page.sessions.find((s) => (s.title ?? '').length > 0 && !methodsFor(s.sessionId).length)!;
+    const chat = (await a.chats.open({ agentId, sessionId: seeded.sessionId, cwd: cwd() }, 'load'))!;
+    await until('loaded', () => chat.session.capabilities().canPrompt);
+    const touched = chat.session.thread.entries.find((e) => e.type === 'tool' && e.locations.length > 0);
+    assert.ok(touched && touched.type === 'tool', 'a seeded tool call with a location');
+    const path = touched.locations[0]!.path;
+    await until('kept', async () =>
+      (await a.library.get()!.touched([path])).some((h) => h.sessionId === seeded.sessionId),
+    );
+    await close(chat);
+
+    void vscode.commands.executeCommand('acp.library.sessionsThatTouched', vscode.Uri.file(path));
+    await until('the sessions that touched it', async () => {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      return a.chats.isOpen(agentId, seeded.sessionId);
+    });
+  });
+
+  it('forgets everything on "Clear Session Library"', async () => {
+    const a = await api();
+    a.setConfirm(async () => true);
+    assert.ok((await a.library.get()!.sessions()).length > 0);
+    await vscode.commands.executeCommand('acp.library.clear');
+    assert.equal((await a.library.get()!.sessions()).length, 0);
+    assert.equal((await a.library.get()!.search('quokka')).length, 0);
+  });
+});

@@ -1,0 +1,66 @@
+// A library file the extension cannot use never costs the user a session or the file: a damaged
+// one is set aside (kept beside, renamed) and a new one started; one from a newer extension is
+// left untouched and the library stays off for the window, saying why, while chats load as
+// without it.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Database } from 'node-sqlite3-wasm';
+import { FILE_NAME, FORMAT_VERSION } from '../../../../src/library/schema';
+import { suiteContext } from '../../../host/suiteContext';
+import { api, until } from '../../support';
+
+describe('Session library: files it cannot use', function () {
+  this.timeout(90_000);
+
+  async function openAndLoad() {
+    const a = await api();
+    const agentId = a.agents.all[0]!.config.id;
+    const cwd = suiteContext().folders[0]!;
+    const page = await (await a.agents.get(agentId)!.connect()).listSessions({ cwd });
+    const sessionId = page.sessions[0]!.sessionId;
+    const chat = (await a.chats.open({ agentId, sessionId, cwd }, 'auto'))!;
+    await until('loaded', () => chat.session.history === 'loaded' && chat.session.capabilities().canPrompt);
+    assert.ok(
+      chat.session.thread.entries.some((e) => e.type === 'user'),
+      'the history is shown',
+    );
+    return { a, chat, agentId, sessionId };
+  }
+
+  it('sets a damaged file aside, keeping its bytes, and keeps sessions in a new one', async () => {
+    const a = await api();
+    assert.equal(existsSync(join(a.library.dir, FILE_NAME)), false, 'nothing read before first use');
+    mkdirSync(a.library.dir, { recursive: true });
+    const damaged = 'not a database, just text '.repeat(400);
+    writeFileSync(join(a.library.dir, FILE_NAME), damaged);
+    const { chat, agentId, sessionId } = await openAndLoad();
+    await until('kept in a new file', async () => (await a.library.get()?.session({ agentId, sessionId }))?.complete);
+    const aside = readdirSync(a.library.dir).find((f) => f.startsWith(`${FILE_NAME}.damaged-`));
+    assert.ok(aside, 'the damaged file is kept beside the new one');
+    assert.equal(readFileSync(join(a.library.dir, aside), 'utf8'), damaged, 'its bytes untouched');
+    chat.panel.dispose();
+    await until('closed', () => a.chats.all.length === 0);
+  });
+
+  it('leaves a newer extension’s file untouched and stays off, saying why, while chats load', async () => {
+    const a = await api();
+    // Turned off and on: the next use starts the library again, on a file from a newer extension.
+    a.library.configure({ enabled: false, maxBytes: 256 * 1024 * 1024 });
+    await a.library.close();
+    const file = join(a.library.dir, FILE_NAME);
+    const db = new Database(file);
+    db.exec(`PRAGMA user_version = ${FORMAT_VERSION + 1}`);
+    db.close();
+    const before = readFileSync(file);
+    a.library.configure({ enabled: true, maxBytes: 256 * 1024 * 1024 });
+    const { chat } = await openAndLoad();
+    await until('the library off', () => a.library.failure);
+    assert.match(a.library.failure!, /off in this window: .*newer version of the extension/);
+    assert.equal(a.library.get(), undefined);
+    assert.deepEqual(readFileSync(file), before, 'the newer file is left as it was');
+    await chat.session.prompt('still works without the library');
+    assert.ok(chat.session.thread.entries.some((e) => e.type === 'agent'));
+    chat.panel.dispose();
+  });
+});
