@@ -18,7 +18,14 @@ const common = {
   legalComments: 'none',
 };
 
-const node = { ...common, platform: 'node', format: 'cjs', target: 'node20' };
+// jsonc-parser's `main` is a UMD bundle whose inner requires esbuild cannot follow: take its ES module build.
+const node = {
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+};
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [

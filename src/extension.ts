@@ -24,8 +24,10 @@ import { showNeedsInput } from './ui/needsInput';
 import { SessionDecor } from './ui/sessionDecor';
 import { SettingsService } from './ui/settings';
 import { registerAgentCommands } from './ui/agentCommands';
+import { answerNoAgent, watchIgnoredAgents } from './ui/agentSettings';
 import { secretLookup, signInEnvOf } from './ui/signIn';
 import { AgentStatusBar } from './ui/statusBar';
+import { FirstStarts } from './ui/firstStart';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/trust';
@@ -158,12 +160,15 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     library,
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
-  const tree = new SessionsTree(agents, lists, chats, decor);
+  const starts = new FirstStarts(agents, context.globalState);
+  const tree = new SessionsTree(agents, lists, chats, decor, starts);
   const view = vscode.window.createTreeView('acp.sessions', {
     treeDataProvider: tree,
     showCollapseAll: true,
     canSelectMany: true,
   });
+  // Why a list failed, in full above the rows: a row is cut at the view's width.
+  tree.problems.onDidChange((message) => (view.message = message));
   const fresh = new FreshLists(view, tree);
   const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log: channel, fresh, confirm: confirmModal };
   const manage: ManageDeps = {
@@ -175,6 +180,12 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     askName: defaultAskName,
     askRunning: defaultAskRunning,
   };
+  // With no agent, the view looks for agents written where this window does not read them.
+  const ignored = watchIgnoredAgents(context.globalStorageUri);
+  const lookForIgnored = () => {
+    if (view.visible && settings.value.agents.length === 0) void ignored.check();
+  };
+  lookForIgnored();
   const statusBar = new AgentStatusBar(agents);
   const contextKeys = new AgentContextKeys(agents);
   context.subscriptions.push(
@@ -185,6 +196,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     lists,
     sessions,
     chats,
+    starts,
     tree,
     view,
     marks,
@@ -194,6 +206,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     showNeedsInput(statuses, view, statusBar),
     ...registerManageCommands(manage),
     settings.onDidChange(applySettings),
+    ignored,
+    view.onDidChangeVisibility(lookForIgnored),
+    settings.onDidChange(lookForIgnored),
     sessions.onDidCreateSession((session) => {
       const id = session.sessionId;
       if (id) decor.markCreated(session.target.agentId, id);
@@ -211,7 +226,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, log }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
-      resumeSession({ agents, lists, chats, settings, decor, library: () => libraryService.get() }),
+      agents.all.length === 0
+        ? answerNoAgent()
+        : resumeSession({ agents, lists, chats, settings, decor, library: () => libraryService.get() }),
     ),
     ...registerLibraryCommands({
       agents,
@@ -225,7 +242,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     }),
     vscode.commands.registerCommand('acp.continueLastSession', () =>
-      continueLastSession({ agents, lists, chats, settings, decor }),
+      agents.all.length === 0 ? answerNoAgent() : continueLastSession({ agents, lists, chats, settings, decor }),
     ),
     { dispose: () => void agents.stopAll() },
     library,

@@ -14,7 +14,8 @@ export type AgentState =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'starting' }
   | { readonly kind: 'ready'; readonly connection: AgentConnection }
-  | { readonly kind: 'failed'; readonly error: Error };
+  /** `atStart`: it never got as far as answering `initialize` (a wrong command, a refused start). */
+  | { readonly kind: 'failed'; readonly error: Error; readonly atStart?: boolean };
 
 export interface AgentHostDeps {
   logger: Logger;
@@ -144,7 +145,7 @@ export class AgentHost extends Disposable {
       if (generation === this.generation) {
         if (error instanceof AgentExited && error.stderrTail)
           this.logger.error(`last stderr lines:\n${error.stderrTail}`);
-        this.setState({ kind: 'failed', error });
+        this.setState({ kind: 'failed', error, atStart: true });
       }
       throw error;
     }

@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { splitCommandLine } from './commandLine';
 
 /** An agent users commonly run through its ACP adapter. */
 export interface AgentPreset {
@@ -108,13 +109,13 @@ export function presetEntry(p: AgentPreset, takenIds: Iterable<unknown>): AgentE
   return { id: uniqueId(p.id, takenIds), name: p.name, command: p.command, args: [...p.args], env: {} };
 }
 
-/** A custom command line (program and arguments, split on spaces) and an optional name. */
+/** A custom command line (program and arguments; quotes keep a path with spaces whole) and an optional name. */
 export function customEntry(
   line: string,
   name: string | undefined,
   takenIds: Iterable<unknown>,
 ): AgentEntry | undefined {
-  const [command, ...args] = line.trim().split(/\s+/).filter(Boolean);
+  const [command, ...args] = splitCommandLine(line);
   if (!command) return undefined;
   const display = name?.trim() || command.split(/[\\/]/).pop() || command;
   const base =

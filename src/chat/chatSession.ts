@@ -241,7 +241,7 @@ export class ChatSession extends Disposable {
     this.capsEmitter.fire();
     try {
       const response = await c.prompt({ sessionId, prompt: [{ type: 'text', text }] }, abort.signal);
-      if (response.stopReason === 'cancelled') this.thread.markInterrupted();
+      if (response.stopReason === 'cancelled') this.thread.markInterrupted(this.interruption(abort));
       else this.thread.markTurnEnded();
       ended = response.stopReason !== 'cancelled';
       if (
@@ -261,7 +261,7 @@ export class ChatSession extends Disposable {
         this.thread.setStatus({ state: 'error', message: this.deps.describeError(e), canRetry: true, signIn: true });
         return;
       }
-      this.thread.markInterrupted();
+      this.thread.markInterrupted(this.interruption(abort));
       if (e instanceof AgentExited || !c.isAlive) {
         this.thread.setStatus({ state: 'disconnected', message: this.deps.describeError(e) });
       } else if (e instanceof Cancelled) {
@@ -280,9 +280,17 @@ export class ChatSession extends Disposable {
     if (ended) this.drainQueue();
   }
 
+  /** The turns the user stopped: their end reads "Stopped", not "Turn interrupted". */
+  private readonly stopped = new WeakSet<AbortController>();
+
+  private interruption(turn: AbortController): string {
+    return this.stopped.has(turn) ? 'Stopped' : 'Turn interrupted';
+  }
+
   /** `session/cancel`; the agent ends the turn with "cancelled" and answers pending permissions. */
   async cancel(): Promise<void> {
     if (!this.prompting || !this.sessionId) return;
+    this.stopped.add(this.prompting);
     this.cancelRequests();
     await this.connection
       ?.cancel(this.sessionId)

@@ -234,8 +234,9 @@ export class Thread implements IDisposable {
   /**
    * The turn was cancelled or the agent went away: open tool calls become failed and pending
    * permissions cancelled (ACP: a cancelled turn answers every pending request with `cancelled`).
+   * The divider says which: "Stopped" after the user's own Stop, "Turn interrupted" otherwise.
    */
-  markInterrupted(): void {
+  markInterrupted(divider = 'Turn interrupted'): void {
     this.closeMessage();
     this.echoWindow = false;
     for (const index of this.openTools) {
@@ -248,7 +249,7 @@ export class Thread implements IDisposable {
       this.changed(index);
     }
     this.pendingPermissions.clear();
-    this.push({ type: 'divider', text: 'Turn interrupted' });
+    this.push({ type: 'divider', text: divider });
     this.fire();
   }
 

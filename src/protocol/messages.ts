@@ -7,7 +7,7 @@
  *
  * Shared by both sides: no vscode, no DOM, no node.
  */
-import { NotificationType, RequestType, RequestType0 } from 'vscode-jsonrpc';
+import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { RawValue } from './elicitation';
 import type { ElicitationOutcome, ThreadChange, ThreadSnapshot } from './entries';
 
@@ -64,6 +64,11 @@ export interface SnapshotParams {
   thread: ThreadSnapshot;
   capabilities: ChatCapabilities;
   queue: QueueState;
+  /**
+   * What the user had typed and not sent, kept by the host: after the panel was closed, it
+   * comes back the next time the session opens. The composer takes it only when it is empty.
+   */
+  draft?: string;
 }
 
 /** Changes in order; many per message during a replay, never one message per update. */
@@ -81,10 +86,18 @@ export const changedEvent = new NotificationType<ChangedParams>('changed');
 export const capabilitiesChangedEvent = new NotificationType<ChatCapabilities>('capabilitiesChanged');
 /** The queued follow-ups changed (one was added, edited, removed or sent). */
 export const queueChangedEvent = new NotificationType<QueueState>('queueChanged');
+/** Puts the keyboard focus in the message box ("ACP: Focus Chat Input"). */
+export const focusInputEvent = new NotificationType0('focusInput');
 /** Scroll to an entry (a session opened from a file it touched); sent after the entry itself. */
 export const revealEntryEvent = new NotificationType<{ index: number }>('revealEntry');
 
 // ---- webview → host ----
+
+export interface DraftChangedParams {
+  text: string;
+}
+/** The composer's unsent text changed; the host keeps it so closing the panel loses nothing. */
+export const draftChangedEvent = new NotificationType<DraftChangedParams>('draftChanged');
 
 /** The webview (re)started and wants a snapshot; the host answers with `snapshot`. */
 export const readyRequest = new RequestType0<void, void>('ready');

@@ -1,8 +1,8 @@
 import type { SessionRow } from './rows';
 
 /**
- * Rows newest first by `updatedAt` for the QuickPick; rows without a time come last, in the
- * agent's order (the sort is stable). The tree keeps the agent's order instead.
+ * Rows newest first by `updatedAt` (the QuickPick, and the tree under its date headings); rows without a time come last, in the
+ * agent's order (the sort is stable).
  */
 export function sortByUpdatedAt(rows: readonly SessionRow[]): SessionRow[] {
   return rows

@@ -19,11 +19,30 @@ function safe(raw: string, max: number): string {
   return escapeMarkdown(sanitizeText(raw, max));
 }
 
+let timeFormat: Intl.DateTimeFormat | undefined;
+
+/** The tooltip's one time format: the user's locale, date and time of day. */
+export function tooltipTime(ms: number): string {
+  timeFormat ??= new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return timeFormat.format(ms);
+}
+
+/** A `_meta` key as words: "messageCount" and "message_count" read "Message count". */
+export function metaLabel(key: string): string {
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\-.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words ? words[0]!.toUpperCase() + words.slice(1) : '';
+}
+
 /**
- * The Markdown tooltip of a session row: title (or the name the user gave it), sentences of
- * ours (how the agent knows a named session, what an open chat is doing), id, folder and
- * cwd, updated time (absolute, locale and ISO), and up to five primitive `_meta` values.
- * Everything the agent sent is hostile input and is escaped.
+ * The Markdown tooltip of a session row, in what a user reads: the title (or the name the user
+ * gave it), sentences of ours (how the agent knows a named session, what an open chat is doing),
+ * when it was updated (one format, the user's locale), the folder and its path, up to five
+ * primitive `_meta` values with their keys as words, and the session id last. Everything the
+ * agent sent is hostile input and is escaped.
  */
 export function tooltipMarkdown(
   row: SessionRow,
@@ -32,15 +51,11 @@ export function tooltipMarkdown(
 ): string {
   const lines = [`**${escapeMarkdown(shown.label ?? row.label)}**`];
   for (const note of shown.notes ?? []) lines.push(safe(note, 2 * MAX_PATH));
-  lines.push(`Session ID: ${safe(row.sessionId, MAX_PATH)}`);
-  lines.push(`Folder: ${safe(folderLabel, MAX_PATH)}`);
-  lines.push(`Working directory: ${safe(row.cwd, MAX_PATH)}`);
-  if (row.updatedAtMs !== undefined) {
-    const at = new Date(row.updatedAtMs);
-    lines.push(`Updated: ${escapeMarkdown(at.toLocaleString())} (${escapeMarkdown(at.toISOString())})`);
-  }
+  if (row.updatedAtMs !== undefined) lines.push(`Updated ${escapeMarkdown(tooltipTime(row.updatedAtMs))}`);
+  lines.push(`Folder: ${safe(folderLabel, MAX_PATH)} — ${safe(row.cwd, MAX_PATH)}`);
   const meta = metaHighlights(row._meta);
-  if (meta.length > 0) lines.push('---', ...meta);
+  if (meta.length > 0) lines.push(...meta);
+  lines.push(`Session ID: ${safe(row.sessionId, MAX_PATH)}`);
   return lines.join('\n\n');
 }
 
@@ -50,8 +65,8 @@ function metaHighlights(meta: unknown): string[] {
   for (const [key, value] of Object.entries(meta)) {
     if (out.length >= MAX_META) break;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
-    const k = safe(key, MAX_META_KEY);
-    const v = safe(String(value), MAX_META_VALUE);
+    const k = safe(metaLabel(key), MAX_META_KEY);
+    const v = safe(typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value), MAX_META_VALUE);
     if (k) out.push(`${k}: ${v}`);
   }
   return out;

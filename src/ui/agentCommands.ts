@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { AgentHost } from '../agent/agentHost';
-import { displayState, STATE_WORDS } from './agentStates';
+import { STATE_WORDS } from './agentStates';
 import { pickAgent } from './agentPicker';
+import { canLogout, canSignIn, shownState } from './contextKeys';
 import { showError } from './messages';
 import { setAgentSecret, signIn, signOut, type SignInDeps } from './signIn';
 
@@ -45,37 +46,44 @@ export function registerAgentCommands(deps: SignInDeps): vscode.Disposable[] {
       return signOut(deps, host);
     }),
     run('acp.setAgentSecret', () => setAgentSecret(deps)),
-    run('acp.agentMenu', async () => {
-      type Item = vscode.QuickPickItem & { run?: () => unknown };
-      const items: Item[] = [];
-      for (const h of deps.agents.all) {
-        const shown = displayState(h.state.kind, h.needsSignIn);
-        items.push({ label: h.config.name, kind: vscode.QuickPickItemKind.Separator });
-        if (shown === 'signIn')
-          items.push({
-            label: `$(account) Sign in to ${h.config.name}`,
-            run: () => vscode.commands.executeCommand('acp.signIn', h.config.id),
-          });
-        items.push({
-          label: `$(debug-restart) Restart ${h.config.name}`,
-          description: STATE_WORDS[shown],
-          run: () => vscode.commands.executeCommand('acp.restartAgent', { type: 'agent', host: h }),
-        });
-        if (shown !== 'stopped') items.push({ label: `$(debug-stop) Stop ${h.config.name}`, run: () => h.stop() });
-        if (h.connection?.features.logout && shown === 'ready')
-          items.push({
-            label: `$(sign-out) Sign out of ${h.config.name}`,
-            run: () => vscode.commands.executeCommand('acp.signOut', h.config.id),
-          });
-      }
-      items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
-      items.push({
-        label: '$(key) Set Agent Secret…',
-        run: () => vscode.commands.executeCommand('acp.setAgentSecret'),
-      });
-      items.push({ label: '$(output) Show Log', run: () => vscode.commands.executeCommand('acp.showLog') });
-      const choice = await vscode.window.showQuickPick(items, { placeHolder: 'ACP agents' });
-      await choice?.run?.();
-    }),
+    run('acp.agentMenu', () => manageAgents(deps)),
   ];
+}
+
+type MenuItem = vscode.QuickPickItem & { run?: () => unknown };
+
+/** "Manage Agents…" (the status bar item and the view's menu): each agent's actions, then adding and settings. */
+async function manageAgents(deps: SignInDeps): Promise<void> {
+  const items: MenuItem[] = [];
+  const command =
+    (id: string, ...args: unknown[]) =>
+    () =>
+      vscode.commands.executeCommand(id, ...args);
+  for (const h of deps.agents.all) {
+    const shown = shownState(h);
+    const name = h.config.name;
+    items.push({ label: `${name} — ${STATE_WORDS[shown]}`, kind: vscode.QuickPickItemKind.Separator });
+    if (canSignIn(h) && shown !== 'ready')
+      items.push({ label: `$(account) Sign in to ${name}`, run: command('acp.signIn', h.config.id) });
+    const running = shown !== 'stopped' && shown !== 'failed' && shown !== 'startFailed';
+    items.push({
+      label: running ? `$(debug-restart) Restart ${name}` : `$(play) Start ${name}`,
+      run: command('acp.restartAgent', h.config.id),
+    });
+    if (running) items.push({ label: `$(debug-stop) Stop ${name}`, run: () => h.stop() });
+    if (canLogout(h))
+      items.push({ label: `$(sign-out) Sign out of ${name}`, run: command('acp.signOut', h.config.id) });
+    items.push({ label: `$(edit) Edit ${name}…`, run: command('acp.editAgent', h.config.id) });
+    items.push({ label: `$(trash) Remove ${name}…`, run: command('acp.removeAgent', h.config.id) });
+  }
+  items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
+  items.push({ label: '$(add) Add Agent…', run: command('acp.addAgent') });
+  if (deps.agents.all.length > 0) items.push({ label: '$(key) Set Agent Secret…', run: command('acp.setAgentSecret') });
+  items.push({ label: '$(settings-gear) Open Agent Settings', run: command('acp.openAgentSettings') });
+  items.push({ label: '$(output) Show Log', run: command('acp.showLog') });
+  const choice = await vscode.window.showQuickPick(items, {
+    title: 'Manage ACP Agents',
+    placeHolder: 'Choose an action',
+  });
+  await choice?.run?.();
 }

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import { noAgentConfigured, openAFolder } from './messages';
+import { answerNoAgent } from './agentSettings';
+import { openAFolder } from './messages';
 
 /** The agent a command acts on: the only one, or the user's choice (default first). */
 export async function pickAgent(agents: AgentRegistry, placeHolder: string): Promise<AgentHost | undefined> {
   const all = agents.all;
   if (all.length === 0) {
-    await noAgentConfigured();
+    await answerNoAgent();
     return undefined;
   }
   if (all.length === 1) return all[0];

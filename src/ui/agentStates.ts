@@ -2,13 +2,16 @@
 // agents menu. Plain TypeScript, so it is tested without VS Code.
 
 /** How an agent looks in the view and the status bar. */
-export type AgentDisplayState = 'stopped' | 'starting' | 'ready' | 'signIn' | 'failed';
+export type AgentDisplayState = 'stopped' | 'starting' | 'ready' | 'signIn' | 'failed' | 'startFailed';
 
+/** `atStart`: the failure came before the agent ever answered (it failed to start, not stopped). */
 export function displayState(
   kind: 'stopped' | 'starting' | 'ready' | 'failed' | string,
   needsSignIn: boolean,
+  atStart = false,
 ): AgentDisplayState {
   if (needsSignIn && kind === 'ready') return 'signIn';
+  if (kind === 'failed' && atStart) return 'startFailed';
   if (kind === 'starting' || kind === 'ready' || kind === 'failed') return kind;
   return 'stopped';
 }
@@ -25,6 +28,7 @@ export function summarize(agents: readonly { name: string; state: AgentDisplaySt
   const signIn = of('signIn');
   if (signIn.length === 1) return { text: `$(account) ACP: sign in to ${signIn[0]!.name}`, tooltip };
   if (signIn.length > 1) return { text: `$(account) ACP: ${signIn.length} need sign-in`, tooltip };
+  if (of('startFailed').length) return { text: `$(error) ACP: ${of('startFailed').length} failed to start`, tooltip };
   if (of('failed').length) return { text: `$(error) ACP: ${of('failed').length} stopped`, tooltip };
   if (of('starting').length) return { text: '$(loading~spin) ACP: starting…', tooltip };
   const ready = of('ready').length;
@@ -37,4 +41,5 @@ export const STATE_WORDS: Record<AgentDisplayState, string> = {
   ready: 'ready',
   signIn: 'needs sign-in',
   failed: 'stopped',
+  startFailed: 'failed to start',
 };

@@ -14,6 +14,8 @@ import {
   capabilitiesChangedEvent,
   changedEvent,
   copyTextRequest,
+  draftChangedEvent,
+  focusInputEvent,
   queueChangedEvent,
   revealEntryEvent,
   removeQueuedRequest,
@@ -39,6 +41,8 @@ import { describeError } from './errorText';
 import { openLink, openLocation, openWebAddress } from './links';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
+/** The longest draft kept, in characters. */
+const MAX_DRAFT = 100_000;
 /** Entries sent in a snapshot; the rest follow in batches. */
 const SNAPSHOT_HEAD = 200;
 
@@ -53,6 +57,11 @@ export class ChatPanel extends Disposable {
   private ready = false;
   /** The panel was disposed: nothing more is posted to it or set on it (either would throw). */
   private gone = false;
+  private draftText: string;
+  /** "Focus Chat Input" asked before the webview was ready: focus once it is. */
+  private focusWhenReady = false;
+  /** Created in this panel: its tab says "New session" until the agent gives it a title. */
+  private readonly startedNew: boolean;
   /** A message to the panel failed: from then on, entries that cannot be sent are replaced first. */
   private careful = false;
   /** An entry to scroll to once the thread has it and the webview shows it. */
@@ -64,10 +73,14 @@ export class ChatPanel extends Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly diffs: DiffContents,
     private readonly logger: Logger,
+    /** A draft kept from the last time this session's panel closed unsent. */
+    keptDraft = '',
   ) {
     super();
     // First of the panel's listeners: what the others do on disposal must not touch it.
     this.register(panel.onDidDispose(() => (this.gone = true)));
+    this.draftText = keptDraft;
+    this.startedNew = !session.sessionId;
     const webview = panel.webview;
     webview.options = chatWebviewOptions(extensionUri);
     this.channel = createChannel({
@@ -154,8 +167,13 @@ export class ChatPanel extends Disposable {
       thread,
       capabilities: this.session.capabilities(),
       queue: this.session.queue.state,
+      ...(this.draftText ? { draft: this.draftText } : {}),
     });
     this.ready = true;
+    if (this.focusWhenReady) {
+      this.focusWhenReady = false;
+      void this.channel.sendNotification(focusInputEvent);
+    }
     for (let i = 0; i < rest.length; i += 200) {
       this.batcher.push(
         rest
@@ -185,6 +203,9 @@ export class ChatPanel extends Disposable {
     const c = this.channel;
     const s = this.session;
     c.onRequest(readyRequest, () => this.sendSnapshot());
+    c.onNotification(draftChangedEvent, ({ text }) => {
+      if (typeof text === 'string') this.draftText = text.slice(0, MAX_DRAFT);
+    });
     c.onRequest(sendPromptRequest, ({ text }) => {
       if (typeof text !== 'string' || !text.trim()) return;
       // Accepted now; the turn streams into the thread and ends on its own.
@@ -244,12 +265,24 @@ export class ChatPanel extends Disposable {
     });
   }
 
+  /** What the user typed and has not sent (kept when the panel closes). */
+  get draft(): string {
+    return this.draftText;
+  }
+
+  /** Shows the panel and puts the keyboard focus in its message box. */
+  focusInput(): void {
+    this.panel.reveal(this.panel.viewColumn, false);
+    if (this.ready && this.panel.visible) void this.channel.sendNotification(focusInputEvent);
+    else this.focusWhenReady = true;
+  }
+
   private updateTitle(): void {
     if (this.gone) return;
     const meta = this.session.thread.meta;
     const raw = meta.name ?? meta.title;
     const id = this.session.sessionId;
-    const title = raw ? sanitizeText(raw, 60) : id ? `Session ${id.slice(0, 8)}` : 'New session';
+    const title = raw ? sanitizeText(raw, 60) : id && !this.startedNew ? `Session ${id.slice(0, 8)}` : 'New session';
     if (this.panel.title !== title) this.panel.title = title;
   }
 

@@ -14,12 +14,14 @@ import type { SessionMarks } from '../sessions/marks';
 import { CHAT_VIEW_TYPE, ChatPanel, chatWebviewOptions } from './chatPanel';
 import { ChatWatch } from './chatWatch';
 import { DiffContents } from './diffContents';
+import { setContext } from './contextKeys';
 import { describeError } from './errorText';
 import { noSuchAgent } from './messages';
 import type { SessionLibrary } from './sessionLibrary';
 import type { OpenChats } from './sessionsTree';
 
 const LAST_OPENED_KEY = 'acp.lastOpened';
+const DRAFT_KEY = 'acp.draft';
 
 /**
  * The chat panels of the window, one per open session: opening an open session reveals it. The
@@ -96,14 +98,14 @@ export class ChatPanels extends Disposable implements OpenChats {
     }
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
-      target.title ?? 'ACP Chat',
+      target.title ?? (target.sessionId ? `Session ${target.sessionId.slice(0, 8)}` : 'New session'),
       vscode.ViewColumn.Active,
       {
         ...chatWebviewOptions(this.extensionUri),
         enableFindWidget: true,
       },
     );
-    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps));
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
     void this.attach(chat.session, mode);
     return chat;
   }
@@ -141,22 +143,30 @@ export class ChatPanels extends Disposable implements OpenChats {
       panel.dispose();
       return;
     }
-    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps));
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
     // Shown from the library when it keeps the session whole and current; else loaded again.
     void this.attach(chat.session, 'auto', 'load');
   }
 
-  private adopt(panel: vscode.WebviewPanel, session: ChatSession): ChatPanel {
-    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger);
+  private adopt(panel: vscode.WebviewPanel, session: ChatSession, draft: string): ChatPanel {
+    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger, draft);
     chat.register(new ChatWatch(session, panel, this.watch.statuses, this.watch.marks));
     this.panels.set(session, chat);
     this.sessions.add(session);
+    this.lastActive = chat;
+    this.updateHasChat();
     const recording = this.library?.record(session);
+    panel.onDidChangeViewState(() => {
+      if (panel.active) this.lastActive = chat;
+    });
     panel.onDidDispose(() => {
       recording?.dispose();
+      this.keepDraft(session.target, chat.draft);
+      if (this.lastActive === chat) this.lastActive = undefined;
       this.panels.deleteAndLeak(session);
       // Out of the registry first: the agent's requests about it are answered "cancelled" from now on.
       this.sessions.remove(session);
+      this.updateHasChat();
       try {
         chat.dispose();
       } finally {
@@ -167,6 +177,36 @@ export class ChatPanels extends Disposable implements OpenChats {
     return chat;
   }
 
+  /** The chat last active (for "Focus Chat Input" when no chat is in front). */
+  private lastActive: ChatPanel | undefined;
+
+  /** "ACP: Focus Chat Input": the chat in front, else the one last used; false when no chat is open. */
+  focusInput(): boolean {
+    const chat = this.all.find((c) => c.panel.active) ?? this.lastActive ?? this.all[0];
+    chat?.focusInput();
+    return chat !== undefined;
+  }
+
+  private updateHasChat(): void {
+    setContext('acp.hasChat', this.all.length > 0);
+  }
+
+  /**
+   * An unsent draft outlives its panel: it is kept per session (per agent and folder for a
+   * chat whose session was never created) and handed to the next panel of that session.
+   */
+  private keepDraft(target: ChatTarget, draft: string): void {
+    void this.state.update(draftKey(target), draft.trim() ? draft : undefined);
+  }
+
+  private takeDraft(target: ChatTarget): string {
+    const key = draftKey(target);
+    const draft = this.state.get<unknown>(key);
+    if (draft === undefined) return '';
+    void this.state.update(key, undefined);
+    return typeof draft === 'string' ? draft : '';
+  }
+
   /** The session this window last opened in a folder (however the agent spelled the folder's path). */
   lastOpened(cwd: string): { agentId: string; sessionId: string } | undefined {
     const v = this.state.get<{ agentId?: unknown; sessionId?: unknown }>(lastOpenedKey(cwd));
@@ -174,6 +214,12 @@ export class ChatPanels extends Disposable implements OpenChats {
       ? { agentId: v.agentId, sessionId: v.sessionId }
       : undefined;
   }
+}
+
+function draftKey(target: ChatTarget): string {
+  return target.sessionId
+    ? `${DRAFT_KEY}:${target.agentId}:${target.sessionId}`
+    : `${DRAFT_KEY}:new:${target.agentId}:${normalizePath(target.cwd)}`;
 }
 
 /** Keyed by the folder's normalised path: the agent's spelling of a cwd may differ from the window's. */

@@ -3,8 +3,10 @@ import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { chatTarget, type OpenMode } from '../chat/target';
 import { pickAgent, pickFolder } from './agentPicker';
 import type { ChatPanels } from './chatPanels';
-import { showError, type Confirm } from './messages';
-import { addAgent } from './presets';
+import { noChatOpen, showError, type Confirm } from './messages';
+import { editAgent, removeAgent, type AgentField } from './agentEditor';
+import { answerNoAgent, copyIgnoredAgents, openAgentSettings } from './agentSettings';
+import { addAgent, type AddAgentArgs } from './presets';
 import { folderPath, type SessionNode, type SessionsTree, type TreeNode } from './sessionsTree';
 import type { SessionLists } from '../sessions/sessionLists';
 import type { SettingsService } from './settings';
@@ -55,6 +57,14 @@ export async function newSession(deps: CommandDeps, node?: TreeNode): Promise<vo
   host ??= await pickAgent(deps.agents, 'Start a session with which agent?');
   if (!host) return;
   await deps.chats.open({ agentId: host.config.id, cwd, additionalDirectories: otherFolders(cwd) }, 'new');
+}
+
+/** The agent a command was given (a tree node's, a host, an agent id), else the user's choice. */
+async function agentOf(deps: CommandDeps, arg: unknown, placeHolder: string): Promise<AgentHost | undefined> {
+  if (typeof arg === 'string') return deps.agents.get(arg);
+  const host = (arg as { host?: unknown } | undefined)?.host ?? arg;
+  if (host && deps.agents.all.includes(host as AgentHost)) return host as AgentHost;
+  return pickAgent(deps.agents, placeHolder);
 }
 
 export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
@@ -119,13 +129,13 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     }),
     run('acp.refreshSessions', async () => {
       deps.fresh?.refreshed();
+      if (agents.all.length === 0) return answerNoAgent();
       await Promise.all(lists.all().map((l) => l.refresh()));
       deps.tree.refreshAll();
     }),
     run('acp.newSession', (node) => newSession(deps, node as TreeNode | undefined)),
     run('acp.restartAgent', async (node) => {
-      const n = node as TreeNode | undefined;
-      const host = n && n.type !== 'folder' ? n.host : await pickAgent(agents, 'Restart which agent?');
+      const host = await agentOf(deps, node, 'Restart which agent?');
       if (!host) return;
       // Open chats attach again when the agent is ready (each chat watches its agent's state).
       await vscode.window.withProgress(
@@ -134,13 +144,33 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
       );
     }),
     run('acp.stopAgent', async (node) => {
-      const n = node as TreeNode | undefined;
-      const host = n && n.type !== 'folder' ? n.host : await pickAgent(agents, 'Stop which agent?');
+      const host = await agentOf(deps, node, 'Stop which agent?');
       await host?.stop();
     }),
+    // Arguments (tests, automation): an agent, then a field and its new value to skip the questions.
+    run('acp.editAgent', async (node, field, value) => {
+      const host = await agentOf(deps, node, 'Edit which agent?');
+      const known = field === 'name' || field === 'command' ? (field as AgentField) : undefined;
+      return host ? editAgent(host, known, typeof value === 'string' ? value : undefined) : false;
+    }),
+    run('acp.removeAgent', async (node) => {
+      const host = await agentOf(deps, node, 'Remove which agent?');
+      return host ? removeAgent(host, (m, a) => deps.confirm(m, a)) : false;
+    }),
     run('acp.showLog', () => deps.log.show(true)),
-    run('acp.openAgentSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', 'acp.agents')),
-    // A preset id (tests, links) skips the pick.
-    run('acp.addAgent', (presetId) => addAgent(typeof presetId === 'string' ? presetId : undefined)),
+    run('acp.focusChatInput', () => {
+      if (!deps.chats.focusInput()) noChatOpen();
+    }),
+    run('acp.openAgentSettings', async (node) => {
+      const host = (node as { host?: AgentHost } | undefined)?.host;
+      await openAgentSettings(typeof node === 'string' ? node : host?.config.id);
+    }),
+    // Returns the new agent's id; a preset id (links, tests) or a command line skips the questions.
+    run('acp.addAgent', (args) =>
+      addAgent(
+        typeof args === 'string' ? { preset: args } : args && typeof args === 'object' ? (args as AddAgentArgs) : {},
+      ),
+    ),
+    run('acp.copyAgentsToRemote', () => copyIgnoredAgents()),
   ];
 }

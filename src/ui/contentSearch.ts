@@ -1,4 +1,5 @@
 import type { Library } from '../library/library';
+import { pathKey } from '../library/pathKey';
 import { queryWords } from '../library/query';
 import type { SearchHit } from '../library/types';
 
@@ -8,7 +9,7 @@ const MAX_HITS = 200;
 export const hitKey = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
 
 /**
- * What Resume Session finds in the text of a folder's kept sessions: the hits of the latest
+ * What Resume Session finds in the text of its folders' kept sessions: the hits of the latest
  * typed value, ranked by the library (every word first, then the most recent). Each keystroke
  * asks the library's worker; an answer to an older value is dropped.
  */
@@ -19,7 +20,7 @@ export class ContentSearch {
 
   constructor(
     private readonly library: () => Library | undefined,
-    private readonly cwd: string,
+    private readonly cwds: readonly string[],
     private readonly changed: () => void,
   ) {}
 
@@ -40,9 +41,12 @@ export class ContentSearch {
       if (this.found.length) this.set([]);
       return;
     }
-    library.search(typed, { cwd: this.cwd }, MAX_HITS).then(
+    // One folder: the library filters by it. Several: all kept sessions, kept to these folders.
+    const one = this.cwds.length === 1 ? this.cwds[0] : undefined;
+    const keys = new Set(this.cwds.map((c) => pathKey(c)));
+    library.search(typed, one !== undefined ? { cwd: one } : {}, MAX_HITS).then(
       (hits) => {
-        if (seq === this.seq) this.set(hits);
+        if (seq === this.seq) this.set(one !== undefined ? hits : hits.filter((h) => keys.has(pathKey(h.cwd))));
       },
       () => {
         if (seq === this.seq) this.set([]);
@@ -54,7 +58,9 @@ export class ContentSearch {
   async searchable(listed: ReadonlySet<string>): Promise<number | undefined> {
     const library = this.library();
     if (!library) return undefined;
-    const kept = await library.sessions({ cwd: this.cwd }).catch(() => undefined);
+    const one = this.cwds.length === 1 ? this.cwds[0] : undefined;
+    // With several folders, `listed` (the rows of their lists) keeps the count to them.
+    const kept = await library.sessions(one !== undefined ? { cwd: one } : {}).catch(() => undefined);
     return kept?.filter((k) => k.entries > 0 && listed.has(hitKey(k.agentId, k.sessionId))).length;
   }
 

@@ -41,10 +41,60 @@ export async function askToStartUntrusted(config: AgentConfig): Promise<TrustAns
   return choice === 'Allow Once' ? 'allowOnce' : choice === 'Manage Workspace Trust' ? 'manageTrust' : undefined;
 }
 
-/** A command needs an agent and none is configured: offers Add Agent. */
-export async function noAgentConfigured(): Promise<void> {
-  const choice = await vscode.window.showInformationMessage('ACP: no agent is configured yet.', 'Add Agent');
-  if (choice === 'Add Agent') void vscode.commands.executeCommand('acp.addAgent');
+/**
+ * A command needs an agent and none is set up: why (nothing added yet, or agents in User
+ * settings that this remote window ignores) and the way out.
+ */
+export async function noAgentConfigured(misplaced: boolean): Promise<'copy' | 'add' | undefined> {
+  const copy = 'Copy to Remote Settings';
+  const add = 'Add Agent';
+  const choice = misplaced
+    ? await vscode.window.showInformationMessage(
+        'ACP: your agents are in your User settings, which a remote window does not read: agents run on the remote machine, so they belong in the Remote settings.',
+        copy,
+        add,
+      )
+    : await vscode.window.showInformationMessage(
+        'ACP: no agent is set up yet. Add one to start and continue its sessions here.',
+        add,
+      );
+  return choice === copy ? 'copy' : choice === add ? 'add' : undefined;
+}
+
+/** "Copy to Remote Settings" found nothing to copy. */
+export function agentsAlreadyRemote(): void {
+  void vscode.window.showInformationMessage('ACP: the Remote settings already have every agent of your User settings.');
+}
+
+/** "Copy to Remote Settings" copied `names`. */
+export function agentsCopied(names: string): void {
+  void vscode.window.showInformationMessage(
+    `ACP: copied ${names} to "acp.agents" in your Remote settings. Your User settings keep them for local windows.`,
+  );
+}
+
+/** A command line for an agent was refused: `problem` says why (its program is not found…). */
+export function badAgentCommand(problem: string): void {
+  void vscode.window.showErrorMessage(`ACP: ${problem}`);
+}
+
+/** An agent's entry is not in the settings this window writes (written by hand somewhere else). */
+export function agentNotEditable(name: string, where: string): void {
+  void vscode.window.showWarningMessage(
+    `ACP: ${name} is not in the "acp.agents" of your ${where}, so it cannot be changed here.`,
+  );
+}
+
+/** An agent's entry was changed in, or removed from, the settings named by `where`. */
+export function agentSaved(name: string, where: string, removed = false): void {
+  void vscode.window.showInformationMessage(
+    `ACP: ${removed ? 'removed' : 'saved'} ${name} ${removed ? 'from' : 'in'} your ${where}.`,
+  );
+}
+
+/** "Focus Chat Input" with no chat open. */
+export function noChatOpen(): void {
+  void vscode.window.showInformationMessage('ACP: no chat is open.');
 }
 
 /** A command needs a folder and the window has none. */
@@ -79,8 +129,25 @@ export function presetNotInstalled(how: string): void {
   void vscode.window.showWarningMessage(`ACP: ${how}`);
 }
 
-export function agentAdded(name: string): void {
-  void vscode.window.showInformationMessage(`ACP: added ${name}.`);
+/**
+ * An agent was added to the settings named by `where`; `download` names the package its first
+ * start fetches. True when the user asked to see the setting.
+ */
+export async function agentAdded(
+  name: string,
+  where: string,
+  download?: { pkg: string; by: string },
+): Promise<boolean> {
+  const first = download
+    ? ` Its first start downloads ${download.pkg} with ${download.by}, which can take a minute.`
+    : '';
+  const open = 'Open Settings';
+  return (
+    (await vscode.window.showInformationMessage(
+      `ACP: added ${name} to "acp.agents" in your ${where}.${first}`,
+      open,
+    )) === open
+  );
 }
 
 /** The agent offers no way to sign in through the client. */

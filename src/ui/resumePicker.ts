@@ -9,17 +9,19 @@ import type { SessionLists } from '../sessions/sessionLists';
 import { stateRows } from '../sessions/stateRows';
 import { sanitizeText } from '../sessions/title';
 import type { Library } from '../library/library';
-import { pickFolder } from './agentPicker';
+import { pathKey } from '../library/pathKey';
 import { ContentSearch, hitKey } from './contentSearch';
 import {
   hideHiddenButton,
   resumeButton,
   sessionItem,
   showHiddenButton,
+  agentStateItems,
   withContentHits,
   type SessionPick,
 } from './resumeItems';
 import type { ChatPanels } from './chatPanels';
+import { openAFolder } from './messages';
 import { describeError } from './errorText';
 import type { SessionDecor } from './sessionDecor';
 import { folderPath } from './sessionsTree';
@@ -60,15 +62,15 @@ export function currentPick(): OpenPick | undefined {
   return current;
 }
 
-/** "ACP: Resume Session": asks for the folder in a multi-root window, then opens the picker. */
+/** "ACP: Resume Session": the sessions of every folder of the window at once. */
 export async function resumeSession(deps: ResumeDeps): Promise<void> {
-  const folder = await pickFolder('Resume a session from which folder?');
-  if (!folder) return;
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  if (folders.length === 0) return openAFolder();
   if (deps.agents.all.length === 0) {
     void vscode.commands.executeCommand('acp.addAgent');
     return;
   }
-  const picker = new ResumePicker(deps, folder, () => {
+  const picker = new ResumePicker(deps, folders, () => {
     if (current === picker) current = undefined;
   });
   current = picker;
@@ -76,15 +78,18 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
 }
 
 /**
- * The folder's sessions, newest first, searchable by title, time, id and cwd. It opens at once
+ * The sessions of the window's folders (each row names its folder when there are several),
+ * newest first, searchable by title, time, id, cwd and, where kept, content. It opens at once
  * with what is cached or loaded, then pages on in the background and adds rows without losing
  * what the user typed or the active row.
  */
 export class ResumePicker implements OpenPick {
   readonly quickPick = vscode.window.createQuickPick<SessionPick>();
-  private readonly lists: readonly { host: AgentHost; list: SessionList }[];
-  private readonly cwd: string;
+  private readonly lists: readonly { host: AgentHost; list: SessionList; folder: vscode.WorkspaceFolder }[];
   private readonly several: boolean;
+  private readonly severalFolders: boolean;
+  /** The folder each row shown belongs to. */
+  private folderOf = new Map<SessionRow, vscode.WorkspaceFolder>();
   /** Items by agent and session, reused while their row is unchanged. */
   private readonly itemsById = new Map<string, SessionPick>();
   /** Why lists failed, as of the end of the last paging (shown under the rows). */
@@ -104,15 +109,17 @@ export class ResumePicker implements OpenPick {
 
   constructor(
     private readonly deps: ResumeDeps,
-    private readonly folder: vscode.WorkspaceFolder,
+    private readonly folders: readonly vscode.WorkspaceFolder[],
     private readonly onHidden: () => void = () => {},
   ) {
-    this.cwd = folderPath(folder);
     const hosts = deps.agents.all;
     this.several = hosts.length > 1;
-    this.lists = hosts.map((host) => ({ host, list: deps.lists.get(host, this.cwd) }));
+    this.severalFolders = folders.length > 1;
+    this.lists = folders.flatMap((folder) =>
+      hosts.map((host) => ({ host, folder, list: deps.lists.get(host, folderPath(folder)) })),
+    );
     const qp = this.quickPick;
-    qp.title = `Resume Session — ${folder.name}`;
+    qp.title = `Resume Session — ${this.folderWords}`;
     qp.placeholder = deps.library?.()
       ? 'Search by what was said, title, time, id or folder; paste an id to find any session'
       : 'Search by title, time, id or folder; paste an id to find any session';
@@ -120,7 +127,7 @@ export class ResumePicker implements OpenPick {
     qp.matchOnDetail = true;
     // Title matches sort first (the workbench does that); content hits follow in the library's
     // order (every word, then recency), then the other rows, newest first.
-    this.content = new ContentSearch(deps.library ?? (() => undefined), this.cwd, () => {
+    this.content = new ContentSearch(deps.library ?? (() => undefined), folders.map(folderPath), () => {
       if (!this.stopped) this.render();
     });
     this.showHidden = deps.decor.showHidden;
@@ -165,13 +172,24 @@ export class ResumePicker implements OpenPick {
     if (this.quickPick.items.length >= FIRST_ROWS) this.renderTimer = setTimeout(() => this.render(), 0);
   }
 
-  private toItem(row: SessionRow, host: AgentHost): SessionPick {
+  /** "all folders", or the one folder's name. */
+  private get folderWords(): string {
+    return this.severalFolders ? 'all folders' : this.folders[0]!.name;
+  }
+
+  /** The folder of a kept session that no list has shown yet (found by content). */
+  private folderAt(cwd: string): vscode.WorkspaceFolder | undefined {
+    const key = pathKey(cwd);
+    return this.folders.find((f) => pathKey(folderPath(f)) === key);
+  }
+
+  private toItem(row: SessionRow, host: AgentHost, folder: vscode.WorkspaceFolder | undefined): SessionPick {
     const key = `${host.config.id}\u0000${row.sessionId}`;
     const activity = this.deps.decor.activity(host.config.id, row.sessionId);
     let item = this.itemsById.get(key);
     const shown = this.deps.decor.name(host.config.id, row);
     if (!item || item.row !== row || item.label !== shown.label || item.activity !== activity) {
-      item = sessionItem(row, host, shown, activity, this.several);
+      item = sessionItem(row, host, shown, activity, this.several, this.severalFolders ? folder : undefined);
       this.itemsById.set(key, item);
     }
     return item;
@@ -198,11 +216,12 @@ export class ResumePicker implements OpenPick {
       this.renderTimer = undefined;
     }
     let hidden = 0;
-    const rows = this.lists.flatMap(({ host, list }) => {
+    const rows = this.lists.flatMap(({ host, list, folder }) => {
       const visible = this.deps.decor.visible(list, this.showHidden);
       hidden += visible.hidden;
-      return visible.rows.map((row) => ({ row, host }));
+      return visible.rows.map((row) => ({ row, host, folder }));
     });
+    this.folderOf = new Map(rows.map((r) => [r.row, r.folder]));
     qp.buttons = hidden > 0 || this.showHidden ? [this.showHidden ? hideHiddenButton : showHiddenButton] : [];
     this.hiddenNote = hidden > 0 ? ` (${hidden} hidden${this.showHidden ? ', shown' : ''})` : '';
     this.showTitle();
@@ -216,7 +235,7 @@ export class ResumePicker implements OpenPick {
     const prefixHits = new Set(matchIdPrefix(sorted, qp.value).map((r) => r.sessionId));
     const items: SessionPick[] = sorted.slice(0, first).map((row) => {
       const host = hostOf.get(row)!;
-      const item = this.toItem(row, host);
+      const item = this.toItem(row, host, this.folderOf.get(row) ?? this.folderAt(row.cwd));
       const hit = this.content.hit(host.config.id, row.sessionId);
       if (hit) {
         const partial = hit.matched < hit.words ? ` · ${hit.matched} of ${hit.words} words` : '';
@@ -233,29 +252,12 @@ export class ResumePicker implements OpenPick {
       qp.items = items;
       return;
     }
-    const states = this.lists.map(({ host, list }) => ({ host, rows: stateRows(list) }));
+    const states = this.lists.map(({ host, list, folder }) => ({ host, folder, rows: stateRows(list) }));
     const more = states.some((s) => s.rows.some((r) => r.kind === 'loadMore'));
     if (more && rows.length >= this.limit)
       items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
-    for (const { host, rows: stateOf } of states) {
-      // An agent that wants sign-in gets a row that signs in, not an error.
-      if (stateOf.some((r) => r.kind === 'signIn'))
-        items.unshift({
-          label: `$(account) Sign in to ${host.config.name}`,
-          description: 'to see its sessions',
-          action: 'signIn',
-          host,
-          alwaysShow: true,
-        });
-      // Not an error to retry: this agent has no session/list. It can still start a session.
-      if (stateOf.some((r) => r.kind === 'cannotList'))
-        items.unshift({
-          label: `$(info) ${this.several ? host.config.name : 'This agent'} cannot list sessions — New Session`,
-          action: 'new',
-          host,
-          alwaysShow: true,
-        });
-    }
+    for (const { host, folder, rows: stateOf } of states)
+      items.unshift(...agentStateItems(stateOf, host, folder, this.several));
     const errors = this.errors;
     // Paging that stopped early says why, below the rows it did list.
     if (items.length > 0 && !qp.busy) {
@@ -272,7 +274,9 @@ export class ResumePicker implements OpenPick {
     }
     if (items.length === 0 && !qp.busy) {
       items.push({
-        label: errors.length ? `$(error) ${errors[0]}` : `No sessions in ${this.folder.name} yet — New Session`,
+        label: errors.length
+          ? `$(error) ${errors[0]}`
+          : `No sessions in ${this.severalFolders ? 'these folders' : this.folderWords} yet — New Session`,
         action: errors.length ? 'retry' : 'new',
         alwaysShow: true,
       });
@@ -299,7 +303,7 @@ export class ResumePicker implements OpenPick {
 
   /** The folder, how many rows the hide rules leave out, and how many sessions are searchable by content. */
   private showTitle(): void {
-    this.quickPick.title = `Resume Session — ${this.folder.name}${this.hiddenNote}${this.searchableNote}`;
+    this.quickPick.title = `Resume Session — ${this.folderWords}${this.hiddenNote}${this.searchableNote}`;
   }
 
   /** A typed id prefix that matches no row yet. */
@@ -358,10 +362,12 @@ export class ResumePicker implements OpenPick {
     if (!item) return;
     if (item.action === 'new') {
       qp.hide();
-      // With the agent known (a row for an agent that cannot list), start with that one.
+      // With the agent known (a row for an agent that cannot list), start with that one there;
+      // otherwise New Session asks, as from the palette.
+      const folder = item.folder ?? (this.severalFolders ? undefined : this.folders[0]);
       void vscode.commands.executeCommand(
         'acp.newSession',
-        item.host && { type: 'agent', host: item.host, folder: this.folder, path: this.cwd },
+        item.host && folder && { type: 'agent', host: item.host, folder, path: folderPath(folder) },
       );
     } else if (item.action === 'signIn') {
       qp.hide();

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import { displayState, STATE_WORDS, type AgentDisplayState } from './agentStates';
+import { STATE_WORDS, type AgentDisplayState } from './agentStates';
 import { AgentExited } from '../agent/errors';
 import type { SessionRow } from '../sessions/rows';
 import type { SessionList } from '../sessions/sessionList';
@@ -9,43 +9,19 @@ import type { SessionLists } from '../sessions/sessionLists';
 import { stateRows } from '../sessions/stateRows';
 import { tooltipMarkdown } from '../sessions/tooltip';
 import { describeError } from './errorText';
-import { canLogout, setContext } from './contextKeys';
+import { canLogout, setContext, shownState } from './contextKeys';
+import type { FirstStarts } from './firstStart';
 import type { SessionDecor } from './sessionDecor';
 import { sessionItem, sessionNotes } from './sessionItems';
-import { stateItem, type StateKind } from './stateItems';
+import { stateItem } from './stateItems';
+import { groupByDate } from '../sessions/dateGroups';
+import { headingItem } from './dateHeadings';
+import { sortByUpdatedAt } from '../sessions/picks';
+import { ListProblems } from './listProblems';
 
-/** A workspace folder (only shown when the window has several). */
-export interface FolderNode {
-  readonly type: 'folder';
-  readonly folder: vscode.WorkspaceFolder;
-  readonly path: string;
-}
-/** An agent under a folder (only shown when several agents are configured). */
-export interface AgentNode {
-  readonly type: 'agent';
-  readonly host: AgentHost;
-  readonly folder: vscode.WorkspaceFolder;
-  readonly path: string;
-}
-export interface SessionNode {
-  readonly type: 'session';
-  readonly list: SessionList;
-  readonly host: AgentHost;
-  readonly folder: vscode.WorkspaceFolder;
-  row: SessionRow;
-}
-/** "Load more…", "Loading…", an error with Retry, "No sessions", a notice. */
-export interface StateNode {
-  readonly type: 'state';
-  readonly kind: StateKind;
-  readonly list: SessionList;
-  readonly host: AgentHost;
-  readonly folder: vscode.WorkspaceFolder;
-  readonly label: string;
-  /** Why, in full (the row's tooltip); for `hidden`, whether the hidden rows show. */
-  readonly detail?: string;
-}
-export type TreeNode = FolderNode | AgentNode | SessionNode | StateNode;
+import type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode } from './treeNodes';
+
+export type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode };
 
 /** The time rows are described against, and the minute tick that ages them; tests replace it. */
 export interface TreeClock {
@@ -84,6 +60,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     private readonly lists: SessionLists,
     private readonly chats: OpenChats,
     private readonly decor: SessionDecor,
+    /** Says when a first start is downloading the agent (npx). */
+    private readonly starts?: FirstStarts,
   ) {
     super();
     this.register(
@@ -91,7 +69,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         if (change.kind === 'row') {
           const node = this.nodes.get(list)?.get(change.sessionId);
           const row = list.get(change.sessionId);
-          if (node && row) {
+          // A new time can move the row (newest on top) and under another heading: redraw the list.
+          if (node && row && node.row.updatedAtMs === row.updatedAtMs) {
             node.row = row;
             this.changeEmitter.fire(node);
             return;
@@ -100,13 +79,13 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         this.fireList(list);
       }),
     );
-    this.register(agents.onDidChangeAgents(() => this.refreshAll()));
+    this.register(agents.onDidChangeAgents(() => this.forgetAndRefresh()));
     this.register(
       agents.onDidChangeState((host) => {
         for (const list of lists.listsOf(host.config.id)) this.fireList(list);
       }),
     );
-    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refreshAll()));
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.forgetAndRefresh()));
     // Opening or closing a chat, a name, an archive or an activity can change which rows show.
     this.register(chats.onDidChangeOpen(({ agentId }) => this.fireAgent(agentId)));
     this.register(decor.onDidChange(({ agentId }) => (agentId ? this.fireAgent(agentId) : this.refreshAll())));
@@ -120,6 +99,12 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   useClock(clock: TreeClock): void {
     this.clock = clock;
     this.ticker.value = clock.every(60_000, () => this.refreshAll());
+  }
+
+  /** Agents or folders changed: the reasons of lists no longer shown go, the rest come back as drawn. */
+  private forgetAndRefresh(): void {
+    this.problems.clear();
+    this.refreshAll();
   }
 
   /** Coalesces full refreshes into one per microtask. */
@@ -161,14 +146,16 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       const folders = this.folders();
       if (folders.length === 0 || this.agents.all.length === 0) return [];
       if (folders.length > 1) {
-        this.setCannotList(false);
+        this.setWelcome(undefined);
         return folders;
       }
       const children = this.folderChildren(folders[0]!, undefined);
-      // One folder and one agent that cannot list: the welcome view says so, with New Session.
-      const cannot = children.length === 1 && children[0]!.type === 'state' && children[0]!.kind === 'cannotList';
-      this.setCannotList(cannot);
-      return cannot ? [] : children;
+      // One folder and one agent that cannot list, or that lists nothing here: the welcome
+      // view says so in full, with New Session, instead of a row cut off at the view's width.
+      const only = children.length === 1 && children[0]!.type === 'state' ? children[0]!.kind : undefined;
+      const welcome = only === 'cannotList' || only === 'empty' ? only : undefined;
+      this.setWelcome(welcome);
+      return welcome ? [] : children;
     }
     switch (element.type) {
       case 'folder':
@@ -180,12 +167,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     }
   }
 
-  private cannotList = false;
+  private welcome: 'cannotList' | 'empty' | undefined;
 
-  private setCannotList(value: boolean): void {
-    if (value === this.cannotList) return;
-    this.cannotList = value;
-    setContext('acp.cannotList', value);
+  /** Which welcome content replaces the rows (`acp.cannotList`, `acp.emptyFolder`), if any. */
+  private setWelcome(value: 'cannotList' | 'empty' | undefined): void {
+    if (value === this.welcome) return;
+    this.welcome = value;
+    setContext('acp.cannotList', value === 'cannotList');
+    setContext('acp.emptyFolder', value === 'empty');
   }
 
   private folderChildren(f: FolderNode, parent: TreeNode | undefined): TreeNode[] {
@@ -223,22 +212,18 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         out.push(state('startFailed', `${host.config.name} could not be started`, error.startProblem));
       else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
     }
-    const nodes = this.nodesOf(list);
-    const seen = new Set<string>();
     const visible = this.decor.visible(list);
-    for (const row of visible.rows) {
-      const node = this.nodeOf(nodes, list, host, folder, row);
-      seen.add(row.sessionId);
-      out.push(node);
-    }
-    for (const id of nodes.keys()) if (!seen.has(id)) nodes.delete(id);
+    out.push(...this.datedSessionNodes(visible.rows, list, host, folder));
     if (visible.hidden > 0) {
       const how = this.decor.showHidden ? 'Hide' : 'Show';
       out.push(state('hidden', `${visible.hidden} hidden — ${how}`, this.decor.showHidden ? 'shown' : 'hidden'));
     }
     for (const row of rows) {
       if (row.kind === 'notice') out.push(state('notice', row.text));
-      else if (row.kind === 'loading') out.push(state('loading', row.more ? 'Loading more…' : 'Loading sessions…'));
+      else if (row.kind === 'loading')
+        out.push(
+          state('loading', row.more ? 'Loading more…' : (this.starts?.loadingLabel(host) ?? 'Loading sessions…')),
+        );
       else if (row.kind === 'signIn') out.push(state('signIn', `Sign in to ${host.config.name}`));
       else if (row.kind === 'loadMore') out.push(state('loadMore', 'Load more…'));
       else if (row.kind === 'empty') out.push(state('empty', 'No sessions in this folder yet'));
@@ -246,6 +231,40 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       else if (row.kind === 'error' && !(row.error instanceof AgentExited && out[0]?.type === 'state'))
         out.push(state('error', describeError(row.error)));
     }
+    this.noteProblem(list, folder, out);
+    return out;
+  }
+
+  /** Why lists failed, in full, for the message above the rows (a row is cut at the view's width). */
+  readonly problems = this.register(new ListProblems<SessionList>());
+
+  private noteProblem(list: SessionList, folder: vscode.WorkspaceFolder, rows: readonly TreeNode[]): void {
+    const failed = rows.find(
+      (n): n is StateNode => n.type === 'state' && (n.kind === 'error' || n.kind === 'startFailed'),
+    );
+    const why = failed && (failed.kind === 'error' ? failed.label : `${failed.label}: ${failed.detail ?? ''}`);
+    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    this.problems.set(list, why && several ? `${folder.name}: ${why}` : why);
+  }
+
+  /** The session rows newest first, under date headings; nodes of rows no longer listed are dropped. */
+  private datedSessionNodes(
+    rows: readonly SessionRow[],
+    list: SessionList,
+    host: AgentHost,
+    folder: vscode.WorkspaceFolder,
+  ): TreeNode[] {
+    const nodes = this.nodesOf(list);
+    const seen = new Set<string>();
+    const out: TreeNode[] = [];
+    for (const run of groupByDate(sortByUpdatedAt(rows), this.clock.now())) {
+      out.push({ type: 'heading', group: run.group, list, host });
+      for (const row of run.rows) {
+        seen.add(row.sessionId);
+        out.push(this.nodeOf(nodes, list, host, folder, row));
+      }
+    }
+    for (const id of nodes.keys()) if (!seen.has(id)) nodes.delete(id);
     return out;
   }
 
@@ -299,7 +318,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       case 'agent': {
         const item = new vscode.TreeItem(element.host.config.name, vscode.TreeItemCollapsibleState.Expanded);
         item.id = `agent:${element.path}:${element.host.config.id}`;
-        const shown = displayState(element.host.state.kind, element.host.needsSignIn);
+        const shown = shownState(element.host);
         item.description = STATE_WORDS[shown];
         item.iconPath = AGENT_ICONS[shown];
         const { state } = element.host;
@@ -312,6 +331,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         return this.sessionItem(element);
       case 'state':
         return stateItem(element);
+      case 'heading':
+        return headingItem(element);
     }
   }
 
@@ -339,6 +360,7 @@ const AGENT_ICONS: Record<AgentDisplayState, vscode.ThemeIcon> = {
   ready: new vscode.ThemeIcon('hubot'),
   signIn: new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground')),
   failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+  startFailed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
 };
 
 /**

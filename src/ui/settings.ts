@@ -8,6 +8,7 @@ import type { OpenMode } from '../chat/target';
 import { compileHideRules, type HideRules } from '../sessions/hide';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
+import { machineSetting } from './agentSettings';
 
 /** The extension's settings, typed and read once per change. */
 export interface Settings {
@@ -31,8 +32,8 @@ const LIBRARY_MB = { min: 16, max: 65_536, default: 256 };
 
 function read(): Settings {
   const c = vscode.workspace.getConfiguration('acp');
-  const { agents, problems } = parseAgents(c.get('agents'));
-  const mcp = parseMcpServers(c.get('mcpServers'), 'acp.mcpServers');
+  const { agents, problems } = parseAgents(machineSetting('agents'));
+  const mcp = parseMcpServers(machineSetting('mcpServers'), 'acp.mcpServers');
   const openMode = c.get<string>('openMode');
   const trace = c.get<string>('trace');
   const mb = c.get<number>('library.maxSizeMB');
@@ -49,13 +50,17 @@ function read(): Settings {
       ...hide.errors.map((message) => ({ index: -1, message })),
     ],
     mcpServers: mcp.servers,
-    defaultAgent: c.get<string>('defaultAgent') ?? '',
+    defaultAgent: stringOr(machineSetting('defaultAgent'), ''),
     openMode: openMode === 'load' || openMode === 'resume' ? openMode : 'auto',
     trace: trace === 'messages' || trace === 'verbose' ? trace : 'off',
     confirmWritesTo: stringList(c.get('confirmWritesTo')),
     library: { enabled: c.get<boolean>('library.enabled') !== false, maxBytes: Math.round(maxMB * 1024 * 1024) },
     hide,
   };
+}
+
+function stringOr(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value : fallback;
 }
 
 function stringList(v: unknown): string[] {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRegistry } from '../agent/agentHost';
-import { displayState, summarize } from './agentStates';
+import { summarize } from './agentStates';
+import { shownState } from './contextKeys';
 import { Disposable } from '../base/lifecycle';
 
 /** One status bar item over every agent: what needs the user first, then how many are ready. */
@@ -38,9 +39,7 @@ export class AgentStatusBar extends Disposable {
       this.item.hide();
       return;
     }
-    const { text, tooltip } = summarize(
-      all.map((h) => ({ name: h.config.name, state: displayState(h.state.kind, h.needsSignIn) })),
-    );
+    const { text, tooltip } = summarize(all.map((h) => ({ name: h.config.name, state: shownState(h) })));
     const waiting =
       this.waiting > 0
         ? `${this.waiting} session${this.waiting === 1 ? '' : 's'} need${this.waiting === 1 ? 's' : ''} your input`

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { samePath } from '../agent/paths';
+import { answerNoAgent } from './agentSettings';
 import type { ChatPanels } from './chatPanels';
 import { badLink, linkedSessionNotFound, showError, type Confirm } from './messages';
 import { chatTarget } from '../chat/target';
@@ -74,10 +75,12 @@ export async function handleUri(deps: LinkDeps, uri: vscode.Uri): Promise<void> 
     badLink('the link names no session.');
     return;
   }
+  // Nothing set up: the same answer as every command that needs an agent.
+  if (deps.agents.all.length === 0) return void answerNoAgent();
   const agentId = q.get('agent') ?? undefined;
   const hosts = agentId ? [deps.agents.get(agentId)].filter((h): h is AgentHost => !!h) : deps.agents.all;
   if (hosts.length === 0) {
-    badLink(agentId ? `the link names the agent "${agentId}", which is not configured.` : 'no agent is configured.');
+    badLink(`the link names the agent "${agentId}", which is not set up in this window.`);
     return;
   }
   const windowFolders = (vscode.workspace.workspaceFolders ?? [])

@@ -8,6 +8,7 @@ import type { ThreadChange } from '../protocol/entries';
 import { panelTargetOf } from '../protocol/panelTarget';
 import {
   cancelTurnRequest,
+  draftChangedEvent,
   openLinkRequest,
   openLocationRequest,
   sendPromptRequest,
@@ -31,6 +32,7 @@ import { cacheMarkdown, fillThought } from './render/message';
 import { FINISH_IN_PLACE_CHARS, finishInPlace, updateStreaming } from './render/streaming';
 import { estimateHeight, renderEntry } from './render/entry';
 import { performAction } from './pageActions';
+import { focusComposerWhenPageFocused } from './pageFocus';
 import { QueueView } from './queueView';
 import { QuoteButton } from './quote';
 import { sendToHost } from './requests';
@@ -46,8 +48,6 @@ export class ChatApp {
   private readonly frames = new FrameScheduler(() => this.frame());
   private readonly highlighter: Highlighter;
   private readonly view: ThreadView;
-  /** An entry to scroll to once it is there. */
-  private revealing: number | undefined;
   private readonly composer: Composer;
   private readonly queue: QueueView;
   private readonly find: FindBar;
@@ -115,7 +115,11 @@ export class ChatApp {
         setMode: (modeId) => this.request(setModeRequest, { modeId }, () => this.pickerRefused()),
         setConfig: (configId, value) =>
           this.request(setConfigOptionRequest, { configId, value }, () => this.pickerRefused()),
-        draftChanged: () => this.saver.saveSoon(),
+        draftChanged: (text) => {
+          this.saver.saveSoon();
+          // Each change, not on a timer: closing the panel tears the page down at once.
+          void this.connection.sendNotification(draftChangedEvent, { text });
+        },
       },
       saved.draft,
     );
@@ -165,9 +169,17 @@ export class ChatApp {
       true,
     );
     this.composer.focus();
+    focusComposerWhenPageFocused(() => this.composer.focus());
+  }
+
+  /** "ACP: Focus Chat Input". */
+  focusInput(): void {
+    this.composer.focus();
   }
 
   snapshot(params: SnapshotParams): void {
+    // A draft kept from when this session's panel was last closed.
+    if (params.draft && !this.composer.draft) this.composer.restoreDraft(params.draft);
     // Changes queued before a snapshot belong to the old picture.
     this.pending.length = 0;
     this.replaced.clear();
@@ -202,7 +214,7 @@ export class ChatApp {
 
   /** Scrolls to an entry once the changes that add it are applied (the next frame). */
   revealEntry(index: number): void {
-    this.revealing = index;
+    this.view.revealWhenThere(index);
     this.schedule();
   }
 
@@ -235,10 +247,6 @@ export class ChatApp {
       }
       if (touched.meta || touched.status) this.chromeDirty = true;
       this.find.threadChanged();
-    }
-    if (this.revealing !== undefined && this.revealing < this.model.entries.length) {
-      this.view.reveal(this.revealing);
-      this.revealing = undefined;
     }
     if (this.frames.repaintDue(this.model.status.state === 'loading' && this.view.sticking)) {
       this.view.frame();

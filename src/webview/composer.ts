@@ -110,6 +110,13 @@ export class Composer {
     return this.input.value;
   }
 
+  /** Puts back text the user typed in an earlier panel of this session and did not send. */
+  restoreDraft(text: string): void {
+    this.input.value = text;
+    this.autosize();
+    this.actions.draftChanged(text);
+  }
+
   update(model: ThreadModel): void {
     const caps = model.capabilities;
     const state = model.status.state;

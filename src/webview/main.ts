@@ -6,6 +6,7 @@ import { createChannel, type MessagePort } from '../protocol/channel';
 import {
   capabilitiesChangedEvent,
   changedEvent,
+  focusInputEvent,
   queueChangedEvent,
   readyRequest,
   revealEntryEvent,
@@ -34,6 +35,7 @@ connection.onNotification(snapshotEvent, (params) => app.snapshot(params));
 connection.onNotification(changedEvent, (params) => app.changed(params.changes));
 connection.onNotification(capabilitiesChangedEvent, (params) => app.capabilitiesChanged(params));
 connection.onNotification(queueChangedEvent, (params) => app.queueChanged(params));
+connection.onNotification(focusInputEvent, () => app.focusInput());
 connection.onNotification(revealEntryEvent, (params) => app.revealEntry(params.index));
 connection.listen();
 connection.sendRequest(readyRequest).catch((error: unknown) => console.warn('acp webview: ready failed', error));

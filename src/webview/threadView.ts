@@ -46,6 +46,8 @@ export class ThreadView {
   private ownScrollToken = 0;
   private anchor: ScrollAnchor | undefined;
   private restore: ScrollAnchor | undefined;
+  /** An entry to scroll to once it is there. */
+  private revealing: number | undefined;
   /** Scroll in this frame even if no size changes (a jump or a restore). */
   private forceScroll = false;
   private charsPerLine = 80;
@@ -95,6 +97,16 @@ export class ThreadView {
     for (let index = this.heights.length; index < this.source.count(); index++) {
       this.heights.push(this.source.estimate(index, this.charsPerLine));
     }
+    if (this.revealing !== undefined && this.revealing < this.heights.length) {
+      this.reveal(this.revealing);
+      this.revealing = undefined;
+    }
+  }
+
+  /** Scrolls to the entry at `index` now, or once it has arrived. */
+  revealWhenThere(index: number): void {
+    this.revealing = index;
+    this.appended();
   }
 
   /** An entry's content changed. */

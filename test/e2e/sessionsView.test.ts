@@ -4,7 +4,16 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { SELECTORS, useWorkbench } from './harness';
-import { openSessionsView, seededSessions, since, titleOf, treeRow, widenSideBar, type SeededSession } from './ui';
+import {
+  headingsAbove,
+  openSessionsView,
+  seededSessions,
+  since,
+  titleOf,
+  treeRow,
+  widenSideBar,
+  type SeededSession,
+} from './ui';
 
 const SESSIONS = 120;
 const PAGE = 50;
@@ -35,17 +44,21 @@ describe('Sessions view: paging', function () {
     const { page } = wb();
     await openSessionsView(page);
     await widenSideBar(page);
-    // The first row is the newest session once the agent's page has arrived.
+    // The first row is the date heading of the newest session, then that session, once the
+    // agent's page has arrived.
     await treeRow(page, titleOf(sessions[0]!)).waitFor({ state: 'visible', timeout: 60_000 });
-    const first = page.locator(SELECTORS.treeRows).first();
+    const heading = page.locator(SELECTORS.treeRows).first();
+    assert.match(await heading.locator('.label-name').innerText(), /^(Today|Yesterday)$/);
+    const first = page.locator(SELECTORS.treeRows).nth(1);
     assert.equal(await first.locator('.label-name').innerText(), titleOf(sessions[0]!));
     assert.match(await first.locator('.label-description').innerText(), /ago|now/, 'a relative time as description');
-
-    assert.equal(await rootRowCount(page), PAGE + 1, '50 sessions and one "Load more…" row');
+    // Headings are counted once, when the first page arrived (a minute tick could move one).
+    const h1 = headingsAbove(sessions, PAGE);
+    assert.equal(await rootRowCount(page), PAGE + h1 + 1, '50 sessions under their headings and one "Load more…" row');
     await scrollToEnd(page);
     const loadMore = page.locator(SELECTORS.treeRows, { hasText: 'Load more…' });
     await loadMore.waitFor({ state: 'visible', timeout: 10_000 });
-    assert.equal(await loadMore.getAttribute('aria-posinset'), String(PAGE + 1), '"Load more…" is the last row');
+    assert.equal(await loadMore.getAttribute('aria-posinset'), String(PAGE + h1 + 1), '"Load more…" is the last row');
     // The row above it is the 50th session; the 51st is not shown yet.
     await treeRow(page, titleOf(sessions[PAGE - 1]!)).waitFor({ state: 'visible', timeout: 5_000 });
     assert.equal(await treeRow(page, titleOf(sessions[PAGE]!)).count(), 0, 'page 2 is not listed before Load more');
@@ -66,14 +79,19 @@ describe('Sessions view: paging', function () {
       .locator(`${SELECTORS.treeRows}.focused`, { hasText: titleOf(sessions[PAGE]!) })
       .waitFor({ state: 'visible', timeout: 5_000 });
     const last1 = treeRow(page, titleOf(sessions[PAGE - 1]!));
-    assert.equal(await last1.getAttribute('aria-posinset'), String(PAGE));
-    assert.equal(await firstOfPage2.getAttribute('aria-posinset'), String(PAGE + 1));
+    assert.equal(await last1.getAttribute('aria-posinset'), String(PAGE + headingsAbove(sessions, PAGE)));
+    assert.equal(
+      await firstOfPage2.getAttribute('aria-posinset'),
+      String(PAGE + 1 + headingsAbove(sessions, PAGE + 1)),
+      'right below the 50th (or below a new heading)',
+    );
+    const h2 = headingsAbove(sessions, 2 * PAGE);
     await page.waitForFunction(
       ([sel, want]) => document.querySelector(sel)?.getAttribute('aria-setsize') === want,
-      [SELECTORS.treeRows, String(2 * PAGE + 1)] as const,
+      [SELECTORS.treeRows, String(2 * PAGE + h2 + 1)] as const,
       { timeout: 10_000 },
     );
-    assert.equal(await rootRowCount(page), 2 * PAGE + 1, '100 sessions and "Load more…" again');
+    assert.equal(await rootRowCount(page), 2 * PAGE + h2 + 1, '100 sessions and "Load more…" again');
     // Scroll down a little with the mouse wheel, as a person would, so the picture shows both
     // pages around the seam; then the mouse leaves so no tooltip covers the rows.
     const list = page.locator(`${SELECTORS.sessionsView} .monaco-list`).first();
@@ -100,7 +118,7 @@ describe('Sessions view: paging', function () {
     await page.keyboard.press('Enter');
     await page.waitForFunction(
       ([sel, want]) => document.querySelector(sel)?.getAttribute('aria-setsize') === want,
-      [SELECTORS.treeRows, String(SESSIONS)] as const,
+      [SELECTORS.treeRows, String(SESSIONS + headingsAbove(sessions, SESSIONS))] as const,
       { timeout: 30_000 },
     );
     const focused = page.locator(`${SELECTORS.treeRows}.focused`);

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { SELECTORS } from '../host/browser';
+import { dateGroup } from '../../src/sessions/dateGroups';
 
 export interface SeededSession {
   sessionId: string;
@@ -33,6 +34,14 @@ export function seededSessions(storeDir: string, cwd: string): SeededSession[] {
 export function titleOf(session: SeededSession): string {
   assert.ok(session.title, `seeded session ${session.sessionId} has no title`);
   return session.title.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * How many date headings ("Today", "Yesterday"…) the tree shows above the first `n` sessions
+ * (newest first): one per run of sessions in the same date group.
+ */
+export function headingsAbove(sessions: readonly SeededSession[], n: number, now = Date.now()): number {
+  return new Set(sessions.slice(0, n).map((s) => dateGroup(Date.parse(s.updatedAt), now))).size;
 }
 
 /** Shows the Sessions view (the ACP icon, unless it shows already) and waits until it has a row. */

@@ -24,6 +24,11 @@ export const QUIET_SETTINGS: Record<string, unknown> = {
 export interface CodeServerOptions {
   /** User settings merged over QUIET_SETTINGS (for example `acp.agents`). */
   settings?: Record<string, unknown>;
+  /**
+   * The server's Machine settings (where a remote window reads `machine`-scoped settings such
+   * as `acp.agents`); default the same as `settings`.
+   */
+  machineSettings?: Record<string, unknown>;
   /** Extra environment; it reaches the extension host (PATH does not: it is rebuilt). */
   env?: Record<string, string>;
   /** Default false: pass --disable-workspace-trust. True keeps trust on (Restricted Mode). */
@@ -91,7 +96,8 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   writeFileSync(join(userDataDir, 'User', 'settings.json'), settings);
   // code-server is a remote-like window: settings of `machine` scope (acp.agents) are read
   // from the Machine settings of the server, not from the User settings of the browser.
-  writeFileSync(join(userDataDir, 'Machine', 'settings.json'), settings);
+  const machine = options.machineSettings ? JSON.stringify(options.machineSettings, null, 2) : settings;
+  writeFileSync(join(userDataDir, 'Machine', 'settings.json'), machine);
   const port = options.port ?? (await freePort());
   const env = {
     ...process.env,

@@ -51,8 +51,10 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
   const config = configFor(folder);
   const started = Date.now();
   const fixture = createFixture(config);
+  const where = config.agentSettingsIn ?? 'both';
   const server = await startCodeServer({
-    settings: { ...fixture.settings, ...config.settings },
+    settings: { ...(where === 'machine' ? {} : fixture.settings), ...config.settings },
+    machineSettings: { ...(where === 'user' ? {} : fixture.settings), ...config.settings },
     env: { ...fixture.env, ACP_SUITE_DIR: join(suiteRoot(), folder) },
     workspaceTrust: config.workspaceTrust ?? false,
     verbose,

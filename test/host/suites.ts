@@ -11,6 +11,12 @@ export interface SuiteConfig extends FixtureOptions {
   /** User settings over the fixture's (for example to turn workspace trust back on). */
   settings?: Record<string, unknown>;
   workspaceTrust?: boolean;
+  /**
+   * Where the fixture's agent settings are written: both the User and the Machine settings
+   * (default), or only one of them. code-server is a remote window: it reads `acp.agents`
+   * from the Machine settings only.
+   */
+  agentSettingsIn?: 'both' | 'user' | 'machine';
 }
 
 const CONFIGS: Record<string, SuiteConfig> = {

@@ -514,6 +514,13 @@ describe('Thread', () => {
       assert.equal(tool(thread, 0).status, 'failed');
     });
 
+    it('ends a turn the user stopped with "Stopped"', () => {
+      const thread = new Thread();
+      thread.apply(agent('partial'));
+      thread.markInterrupted('Stopped');
+      assert.deepEqual(thread.entries.at(-1), { type: 'divider', text: 'Stopped' });
+    });
+
     it('resolves a permission once', () => {
       const { thread, changes } = setup();
       thread.addPermission({ requestId: 'r1', toolCallId: 't', title: 'Write?', options: [] });

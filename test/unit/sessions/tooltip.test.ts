@@ -1,12 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { toRow } from '../../../src/sessions/rows';
-import { escapeMarkdown, tooltipMarkdown } from '../../../src/sessions/tooltip';
+import { escapeMarkdown, metaLabel, tooltipMarkdown, tooltipTime } from '../../../src/sessions/tooltip';
 
 /** The text a reader sees: backslash escapes removed. */
 const unescape = (md: string) => md.replace(/\\(.)/g, '$1');
 
 describe('tooltipMarkdown', () => {
-  it('shows title, id, folder, cwd and the updated time', () => {
+  it('shows title, id, folder, cwd and the updated time in one format', () => {
     const md = tooltipMarkdown(
       toRow({ sessionId: 'sess_1', cwd: '/home/me/project', title: 'Fix build', updatedAt: '2025-10-29T14:22:15Z' }),
       'project',
@@ -14,9 +14,9 @@ describe('tooltipMarkdown', () => {
     const text = unescape(md);
     assert.ok(text.includes('**Fix build**'));
     assert.ok(text.includes('sess_1'));
-    assert.ok(text.includes('Folder: project'));
-    assert.ok(text.includes('/home/me/project'));
-    assert.ok(text.includes('2025-10-29T14:22:15.000Z'));
+    assert.ok(text.includes('Folder: project — /home/me/project'));
+    assert.ok(text.includes(`Updated ${tooltipTime(Date.parse('2025-10-29T14:22:15Z'))}`));
+    assert.ok(!text.includes('2025-10-29T'), 'no second, raw time format');
   });
 
   it('escapes Markdown and HTML in agent text', () => {
@@ -43,9 +43,17 @@ describe('tooltipMarkdown', () => {
       'p',
     );
     const text = unescape(md);
-    assert.ok(text.includes('a: 1') && text.includes('b: true') && text.includes('c: multi line'));
-    assert.ok(text.includes('e: e') && text.includes('f: f') && !text.includes('g: g'));
+    assert.ok(text.includes('A: 1') && text.includes('B: yes') && text.includes('C: multi line'));
+    assert.ok(text.includes('E: e') && text.includes('F: f') && !text.includes('G: g'));
     assert.ok(!text.includes('obj') && !text.includes('list'));
+  });
+
+  it('writes _meta keys as words, never the raw key', () => {
+    assert.equal(metaLabel('messageCount'), 'Message count');
+    assert.equal(metaLabel('message_count'), 'Message count');
+    assert.equal(metaLabel('gitBranch'), 'Git branch');
+    const text = unescape(tooltipMarkdown(toRow({ sessionId: 's', cwd: '/p', _meta: { messageCount: 12 } }), 'p'));
+    assert.ok(text.includes('Message count: 12') && !text.includes('messageCount'), text);
   });
 
   it('omits the time when there is none', () => {

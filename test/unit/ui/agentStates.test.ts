@@ -10,6 +10,15 @@ describe('Agent states in the view and the status bar', () => {
     assert.equal(displayState('stopped', false), 'stopped');
   });
 
+  it('says "failed to start" for an agent that never answered, and "stopped" for one that ran', () => {
+    assert.equal(displayState('failed', false, true), 'startFailed');
+    assert.equal(displayState('failed', false, false), 'failed');
+    const never = summarize([{ name: 'A', state: 'startFailed' }]);
+    assert.equal(never.text, '$(error) ACP: 1 failed to start');
+    assert.equal(never.tooltip, 'A: failed to start');
+    assert.equal(summarize([{ name: 'A', state: 'failed' }]).tooltip, 'A: stopped');
+  });
+
   it('summarises: sign-in first, then stopped, starting, and the number ready', () => {
     assert.equal(
       summarize([

@@ -33,6 +33,7 @@ describe('Sign-in (an agent that needs authenticate)', function () {
     // The agent advertises auth.logout: once signed in, Sign Out is offered.
     assert.equal(host.connection?.features.logout, true);
     await until('acp.canLogout', () => a.contextKey('acp.canLogout') === true);
+    assert.equal(a.contextKey('acp.canSignIn'), true, 'it has ways to sign in, so Sign In is in the palette');
     const context = { view: 'acp.sessions', 'acp.noAgents': false, 'acp.canLogout': true };
     assert.ok(offered('view/title', context).includes('acp.signOut'));
     assert.ok(offered('commandPalette', context).includes('acp.signOut'));

@@ -31,12 +31,32 @@ describe('An agent whose command cannot be started', function () {
     for (const command of ['acp.restartAgent', 'acp.showLog', 'acp.openAgentSettings'])
       assert.ok(actions.includes(command), `${command} is offered on the row: ${actions.join(', ')}`);
     assert.ok(!actions.includes('acp.retryList'));
+    // The reason in full above the rows, where it wraps, not only in a row cut at the view's width.
+    assert.equal(
+      a.tree.problems.message,
+      'Broken Agent could not be started: the command "/nonexistent/acp-agent-for-tests" was not found. Check "acp.agents" in your settings.',
+    );
   });
 
-  it('opens the settings at acp.agents', async () => {
-    await vscode.commands.executeCommand('acp.openAgentSettings');
-    await until('the Settings editor', () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label === 'Settings'),
+  it('says "failed to start", not "stopped", for an agent that never ran', async () => {
+    const a = await api();
+    await until('the status bar', () => a.statusBar.text === '$(error) ACP: 1 failed to start');
+  });
+
+  it("the row's Open Agent Settings opens the Remote settings file at the agent's entry", async () => {
+    const a = await api();
+    const row = a.tree.getChildren().find((n): n is StateNode => n.type === 'state' && n.kind === 'startFailed')!;
+    await vscode.commands.executeCommand('acp.openAgentSettings', row);
+    // code-server is a remote window: acp.agents is read from the Remote (machine) settings.
+    const editor = await until('the Remote settings file', () => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.path.endsWith('/Machine/settings.json') ? e : undefined;
+    });
+    const line = editor.document.lineAt(editor.selection.active.line).text;
+    const entry = editor.document.getText(
+      new vscode.Range(editor.selection.active, editor.document.positionAt(editor.document.getText().length)),
     );
+    assert.match(line + entry.slice(0, 200), /"id": "broken"/, 'the cursor is at the broken entry');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 });

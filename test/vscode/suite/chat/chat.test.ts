@@ -26,9 +26,22 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
     const a = await api();
     const chat = (await a.chats.open({ agentId: a.agents.all[0]!.config.id, cwd: folder() }, 'new'))!;
     await until('attached', () => chat.session.capabilities().canPrompt);
-    assert.match(chat.panel.title, /^Session /, 'untitled until the agent names it');
+    assert.equal(chat.panel.title, 'New session', 'untitled until the agent names it, though it has an id');
+    assert.ok(chat.session.sessionId);
     await chat.session.prompt('Rename the parser module to lexer');
     await until('the title from session_info_update', () => chat.panel.title === 'Rename the parser module to lexer');
+  });
+
+  it('a turn the user stops ends with "Stopped", not "Turn interrupted"', async () => {
+    const a = await api();
+    const chat = (await a.chats.open({ agentId: a.agents.all[0]!.config.id, cwd: folder() }, 'new'))!;
+    await until('attached', () => chat.session.capabilities().canPrompt);
+    const turn = chat.session.prompt('slow');
+    await until('the turn runs', () => chat.session.thread.status.state === 'prompting');
+    await chat.session.cancel();
+    await turn;
+    const dividers = chat.session.thread.entries.filter((e) => e.type === 'divider').map((e) => e.text);
+    assert.deepEqual(dividers, ['Stopped']);
   });
 
   it('"Open with history" on a panel opened by resume replays the history into that panel', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { SessionNode, StateNode } from '../../../../src/ui/sessionsTree';
-import { api, labels, moveTo, offered, until } from '../../support';
+import type { SessionNode } from '../../../../src/ui/sessionsTree';
+import { api, moveTo, offered, until, welcomes } from '../../support';
 
 // The agent withholds session/delete (--no-delete) and has no sign-in (so no auth.logout); the
 // folder starts with no session at all.
@@ -11,11 +11,12 @@ describe('An agent with fewer capabilities, in a folder with no sessions', funct
   it('says the folder has no sessions yet, in the view and in Resume Session, and Enter starts one', async () => {
     const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.acp');
-    const empty = await until('the empty row', () =>
-      a.tree.getChildren().find((n): n is StateNode => n.type === 'state' && n.kind === 'empty'),
-    );
-    assert.equal(labels(a, [empty])[0], 'No sessions in this folder yet');
-    assert.equal(a.tree.getTreeItem(empty).command?.command, 'acp.newSession');
+    // One folder, one agent, no session: the welcome view (in full, with New Session), no cut-off row.
+    await until('the welcome view', () => a.contextKey('acp.emptyFolder') === true);
+    await until('no rows', () => a.tree.getChildren().length === 0);
+    const welcome = welcomes({ 'acp.emptyFolder': true, 'acp.noAgents': false, workspaceFolderCount: 1 }).join('\n');
+    assert.match(welcome, /No sessions in this folder yet/);
+    assert.match(welcome, /\[New Session\]\(command:acp\.newSession\)/);
 
     void vscode.commands.executeCommand('acp.resumeSession');
     const pick = await until('the QuickPick', () => a.currentPick());
@@ -27,6 +28,8 @@ describe('An agent with fewer capabilities, in a folder with no sessions', funct
     await moveTo(pick.quickPick, rows[0]!);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const chat = await until('a new session', () => a.chats.all.find((c) => c.session.sessionId));
+    await until('its row instead of the welcome view', () => a.tree.getChildren().some((n) => n.type === 'session'));
+    assert.equal(a.contextKey('acp.emptyFolder'), false);
     chat.panel.dispose();
   });
 

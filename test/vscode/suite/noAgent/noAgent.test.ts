@@ -14,12 +14,13 @@ describe('No agent configured', function () {
     assert.deepEqual(a.tree.getChildren(), [], 'an empty tree, so the welcome content shows');
     const shown = welcomes({
       'acp.noAgents': true,
+      'acp.agentsIgnored': a.contextKey('acp.agentsIgnored') as boolean,
       'acp.cannotList': a.contextKey('acp.cannotList') as boolean,
       workspaceFolderCount: 1,
       workbenchState: 'folder',
     });
     assert.equal(shown.length, 1);
-    assert.match(shown[0]!, /No ACP agent is configured yet[\s\S]*\[Add Agent\]\(command:acp\.addAgent\)/);
+    assert.match(shown[0]!, /No ACP agent is set up yet[\s\S]*\[Add Agent\]\(command:acp\.addAgent\)/);
     assert.deepEqual(agentStarts(), []);
   });
 
@@ -29,13 +30,24 @@ describe('No agent configured', function () {
       view: 'acp.sessions',
       'acp.noAgents': a.contextKey('acp.noAgents') as boolean,
       'acp.canLogout': a.contextKey('acp.canLogout') as boolean,
+      'acp.canSignIn': a.contextKey('acp.canSignIn') as boolean,
+      'acp.hasChat': a.contextKey('acp.hasChat') as boolean,
     };
     assert.equal(context['acp.canLogout'], false);
     const title = offered('view/title', context);
     assert.ok(title.includes('acp.addAgent'));
-    for (const command of ['acp.restartAgent', 'acp.stopAgent', 'acp.setAgentSecret', 'acp.signOut']) {
+    for (const command of [
+      'acp.restartAgent',
+      'acp.stopAgent',
+      'acp.setAgentSecret',
+      'acp.signOut',
+      'acp.newSession',
+      'acp.resumeSession',
+      'acp.refreshSessions',
+    ]) {
       assert.ok(!title.includes(command), `${command} is not offered with no agent`);
     }
+    assert.ok(title.includes('acp.agentMenu'), 'Manage Agents… (with Add Agent) stays');
     // The palette lists every contributed command unless a commandPalette entry hides it.
     const palette = (
       vscode.extensions.getExtension('acp-tools.acp-client')!.packageJSON as {
@@ -43,7 +55,20 @@ describe('No agent configured', function () {
       }
     ).contributes.menus.commandPalette;
     const shownInPalette = new Set(offered('commandPalette', context));
-    for (const command of ['acp.restartAgent', 'acp.stopAgent', 'acp.signOut', 'acp.signIn']) {
+    for (const command of [
+      'acp.restartAgent',
+      'acp.stopAgent',
+      'acp.signOut',
+      'acp.signIn',
+      'acp.newSession',
+      'acp.resumeSession',
+      'acp.continueLastSession',
+      'acp.refreshSessions',
+      'acp.editAgent',
+      'acp.removeAgent',
+      'acp.setAgentSecret',
+      'acp.focusChatInput',
+    ]) {
       assert.ok(
         palette.some((p) => p.command === command) && !shownInPalette.has(command),
         `${command} is hidden from the palette`,

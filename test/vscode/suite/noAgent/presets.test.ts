@@ -44,15 +44,11 @@ describe('Add Agent: GitHub Copilot CLI', function () {
     chmodSync(join(bin, 'copilot'), 0o755);
     process.env.PATH = `${bin}:${savedPath ?? ''}`;
 
-    const entry = await vscode.commands.executeCommand('acp.addAgent', 'copilot');
-    assert.deepEqual(entry, {
-      id: 'copilot',
-      name: 'GitHub Copilot CLI',
-      command: 'copilot',
-      args: ['--acp', '--stdio'],
-      env: {},
-    });
-    assert.deepEqual(vscode.workspace.getConfiguration('acp').inspect('agents')?.globalValue, [entry]);
+    const id = await vscode.commands.executeCommand('acp.addAgent', 'copilot');
+    assert.equal(id, 'copilot');
+    assert.deepEqual(vscode.workspace.getConfiguration('acp').get('agents'), [
+      { id: 'copilot', name: 'GitHub Copilot CLI', command: 'copilot', args: ['--acp', '--stdio'], env: {} },
+    ]);
     await vscode.commands.executeCommand('workbench.view.extension.acp');
     await until('the added agent', () => a.agents.all.length === 1);
     const rows = await until(

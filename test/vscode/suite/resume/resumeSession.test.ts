@@ -85,6 +85,12 @@ describe('ACP: Resume Session', function () {
     await until('rows', () => pick.quickPick.items.some((i) => i.row?.sessionId === one!.sessionId));
     const item = pick.quickPick.items.find((i) => i.row?.sessionId === one!.sessionId)!;
     assert.equal(item.buttons?.length, 2, 'both buttons, since the agent can load and resume');
+    // Plain words, and no debugger icon for a chat.
+    assert.deepEqual(item.buttons!.map((b) => b.tooltip).sort(), [
+      'Open Without Earlier Messages (Faster)',
+      'Open with Earlier Messages',
+    ]);
+    assert.ok(!item.buttons!.some((b) => (b.iconPath as vscode.ThemeIcon).id.startsWith('debug')));
     pick.trigger(one!.sessionId, 'resume');
     const resumed = await until('resumed chat', () => a.chats.get(a.agents.all[0]!.config.id, one!.sessionId));
     await until('attached', () => resumed.session.capabilities().canPrompt);

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SessionNode, StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
-import { api, labels, loadedRoot, until } from '../../support';
+import { api, labels, loadedRoot, offered, until } from '../../support';
+import { DATE_GROUP_LABELS, dateGroup, type DateGroup } from '../../../../src/sessions/dateGroups';
 
 describe('Sessions view (one folder, one agent)', function () {
   this.timeout(60_000);
@@ -53,6 +54,33 @@ describe('Sessions view (one folder, one agent)', function () {
     assert.match(String(item.contextValue), /^session\.load\.resume\.delete/);
   });
 
+  it('opens a row with one click as acp.openMode says; the other ways are in its menu, in plain words, not icons', async () => {
+    const a = await api();
+    const [node] = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session');
+    const item = a.tree.getTreeItem(node!);
+    assert.equal(item.command?.command, 'acp.openSession');
+    const manifest = vscode.extensions.getExtension('acp-tools.acp-client')!.packageJSON as {
+      contributes: {
+        commands: { command: string; title: string; icon?: string }[];
+        menus: Record<string, { command: string; group?: string }[]>;
+      };
+    };
+    const rowMenu = offered('view/item/context', { view: 'acp.sessions', viewItem: item.contextValue });
+    const inline = manifest.contributes.menus['view/item/context']!.filter(
+      (m) => rowMenu.includes(m.command) && m.group?.startsWith('inline'),
+    );
+    assert.deepEqual(inline, [], 'no buttons on a session row: a click opens it');
+    const title = (id: string) => manifest.contributes.commands.find((c) => c.command === id)!;
+    assert.deepEqual(
+      ['acp.openSession', 'acp.openSessionWithHistory', 'acp.resumeSessionRow'].map((id) => title(id).title),
+      ['Open Chat', 'Open with Earlier Messages', 'Open Without Earlier Messages (Faster)'],
+    );
+    for (const id of ['acp.openSession', 'acp.openSessionWithHistory', 'acp.resumeSessionRow'])
+      assert.ok(rowMenu.includes(id), `${id} in the row's menu`);
+    for (const id of ['acp.openSession', 'acp.openSessionWithHistory', 'acp.resumeSessionRow'])
+      assert.ok(!title(id).icon?.includes('debug-'), `no debugger icon for ${id}`);
+  });
+
   it("keeps each row's id across a refresh that moves every row down", async () => {
     const a = await api();
     const idsOf = (nodes: TreeNode[]) =>
@@ -69,7 +97,8 @@ describe('Sessions view (one folder, one agent)', function () {
     await vscode.commands.executeCommand('acp.refreshSessions');
     const nodes = await until('the new row on top', () => {
       const n = a.tree.getChildren();
-      return n[0]?.type === 'session' && n[0].row.sessionId === created.sessionId ? n : undefined;
+      const first = n.find((x) => x.type === 'session');
+      return first?.type === 'session' && first.row.sessionId === created.sessionId ? n : undefined;
     });
     const after = idsOf(nodes);
     let compared = 0;
@@ -134,7 +163,7 @@ describe('Sessions view (one folder, one agent)', function () {
     const session = panel!.session;
     const id = await until('a session id', () => session.sessionId);
     const top = await until('the new row on top', () => {
-      const first = a.tree.getChildren()[0];
+      const first = a.tree.getChildren().find((n) => n.type === 'session');
       return first?.type === 'session' && first.row.sessionId === id ? first : undefined;
     });
     assert.match(top.row.label, /^Untitled session/);
@@ -146,6 +175,51 @@ describe('Sessions view (one folder, one agent)', function () {
     assert.match(retitled.row.label, /haiku/i);
     assert.ok(a.chats.isOpen(a.agents.all[0]!.config.id, id));
     assert.equal((a.tree.getTreeItem(retitled).iconPath as vscode.ThemeIcon).id, 'comment-discussion');
+    panel!.panel.dispose();
+  });
+
+  it('shows rows under date headings, newest first, and moves a session just talked in to the top at once', async () => {
+    const a = await api();
+    const nodes = await loadedRoot(a);
+    assert.equal(nodes[0]?.type, 'heading', 'a date heading first');
+    const now = Date.now();
+    let heading: DateGroup | undefined;
+    const order: DateGroup[] = [];
+    for (const n of nodes) {
+      if (n.type === 'heading') order.push((heading = n.group));
+      else if (n.type === 'session') assert.equal(dateGroup(n.row.updatedAtMs, now), heading, n.row.label);
+    }
+    const all: DateGroup[] = ['today', 'yesterday', 'week', 'older', 'undated'];
+    assert.deepEqual(
+      order,
+      all.filter((g) => order.includes(g)),
+      'headings once each, newest first',
+    );
+    assert.deepEqual(
+      labels(
+        a,
+        nodes.filter((n) => n.type === 'heading'),
+      ).slice(0, 1),
+      [DATE_GROUP_LABELS[order[0]!]],
+    );
+
+    const sessions = nodes.filter((n): n is SessionNode => n.type === 'session');
+    const oldest = sessions.at(-1)!;
+    const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const panel = await a.chats.open(
+      { agentId: oldest.host.config.id, cwd, sessionId: oldest.row.sessionId },
+      'resume',
+    );
+    await until('attached', () => panel!.session.capabilities().canPrompt);
+    await panel!.session.prompt('One more question');
+    const top = await until('the session talked in on top, under Today', () => {
+      const now = a.tree.getChildren();
+      const first = now.find((n): n is SessionNode => n.type === 'session');
+      return first?.row.sessionId === oldest.row.sessionId && now[0]?.type === 'heading' && now[0].group === 'today'
+        ? first
+        : undefined;
+    });
+    assert.equal(a.tree.getTreeItem(top).description, 'just now');
     panel!.panel.dispose();
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FolderNode, SessionNode } from '../../../../src/ui/sessionsTree';
-import { api, askDriver, loadedRoot, until } from '../../support';
+import { api, loadedRoot, until } from '../../support';
 
 describe('Sessions view (two folders)', function () {
   this.timeout(60_000);
@@ -28,20 +28,20 @@ describe('Sessions view (two folders)', function () {
     }
   });
 
-  it('asks for the folder before Resume Session, offering the last one chosen first', async () => {
+  it('Resume Session searches every folder at once, and each row names its folder', async () => {
     const a = await api();
-    const [alpha, beta] = vscode.workspace.workspaceFolders!;
-    const choose = async (row: number) => {
-      void vscode.commands.executeCommand('acp.resumeSession');
-      askDriver('chooseQuickPickRow', row);
-      const pick = await until('the sessions QuickPick', () => a.currentPick());
-      const title = pick.quickPick.title ?? '';
-      pick.quickPick.hide();
-      await until('closed', () => a.currentPick() === undefined);
-      return title;
-    };
-    assert.match(await choose(0), new RegExp(alpha!.name), 'the first folder by default');
-    assert.match(await choose(1), new RegExp(beta!.name), 'the second when chosen');
-    assert.match(await choose(0), new RegExp(beta!.name), 'the last one chosen is offered first');
+    const folders = vscode.workspace.workspaceFolders!;
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await until('the sessions QuickPick, with no folder asked first', () => a.currentPick());
+    await pick.settled;
+    assert.match(pick.quickPick.title ?? '', /all folders/);
+    const rows = pick.quickPick.items.filter((i) => i.row);
+    for (const folder of folders) {
+      const mine = rows.filter((i) => i.row!.cwd === folder.uri.fsPath);
+      assert.ok(mine.length > 0, `rows of ${folder.name}`);
+      for (const i of mine) assert.match(i.description ?? '', new RegExp(`· ${folder.name}$`), i.label);
+    }
+    pick.quickPick.hide();
+    await until('closed', () => a.currentPick() === undefined);
   });
 });
