@@ -374,7 +374,7 @@ export function manageCases(mode: Mode): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
-    it('re-reads the first page while visible: new sessions on top, rows and selection kept, nothing while hidden', async () => {
+    it('re-reads the first page while visible: new sessions shown by their time, rows and selection kept, nothing while hidden', async () => {
       const a = await api();
       await vscode.commands.executeCommand('workbench.view.extension.acp');
       await until('the view is visible', () => a.view.visible);
@@ -411,7 +411,21 @@ export function manageCases(mode: Mode): void {
         const now = (await rows(a)).map((n) => n.row.sessionId);
         return now.length === before.length + 1 ? now : undefined;
       });
-      assert.deepEqual(after.slice(1), before, 'every row shown before stays, in place');
+      // Rows are newest first under date headings: the new session (seeded a minute in the past,
+      // so below the sessions earlier tests wrote in) goes where its time puts it.
+      const added = after.filter((id) => !before.includes(id));
+      assert.equal(added.length, 1, 'one new session');
+      assert.deepEqual(
+        after.filter((id) => before.includes(id)),
+        before,
+        'every row shown before stays, in order',
+      );
+      const times = (await rows(a)).map((n) => n.row.updatedAtMs ?? 0);
+      assert.deepEqual(
+        times,
+        [...times].sort((x, y) => y - x),
+        'newest first, the new session among them',
+      );
       assert.deepEqual(
         a.view.selection.map((n) => (n.type === 'session' ? n.row.sessionId : '')),
         [selected.row.sessionId],

@@ -101,7 +101,7 @@ export type WhenContext = Record<string, string | number | boolean | undefined>;
 
 /**
  * Evaluates a manifest `when` clause of the forms this extension uses (`a && b`, `a || b`, `!k`,
- * `k`, `k == v`, `k != v`, `k =~ /re/`), so a test can ask what the workbench would offer.
+ * `k`, `k == v`, `k == 'v'`, `k != v`, `k =~ /re/`), so a test can ask what the workbench would offer.
  * An unknown form throws rather than guessing.
  */
 export function whenHolds(when: string | undefined, context: WhenContext): boolean {
@@ -113,7 +113,8 @@ export function whenHolds(when: string | undefined, context: WhenContext): boole
       if (term === 'true' || term === 'false') return term === 'true';
       if ((m = /^!([\w.]+)$/.exec(term))) return !context[m[1]!];
       if ((m = /^([\w.]+)$/.exec(term))) return !!context[m[1]!];
-      if ((m = /^([\w.]+) (==|!=) ([\w.-]+)$/.exec(term))) return (String(context[m[1]!]) === m[3]) === (m[2] === '==');
+      if ((m = /^([\w.]+) (==|!=) (?:'([^']*)'|([\w.-]+))$/.exec(term)))
+        return (String(context[m[1]!]) === (m[3] ?? m[4])) === (m[2] === '==');
       if ((m = /^([\w.]+) =~ \/(.*)\/(\w*)$/.exec(term)))
         return new RegExp(m[2]!, m[3]).test(String(context[m[1]!] ?? ''));
       throw new Error(`cannot evaluate the when clause term "${term}"`);

@@ -44,6 +44,9 @@ describe('No agent configured', function () {
       'acp.newSession',
       'acp.resumeSession',
       'acp.refreshSessions',
+      'acp.library.indexFolder',
+      'acp.showArchivedSessions',
+      'acp.showHiddenSessions',
     ]) {
       assert.ok(!title.includes(command), `${command} is not offered with no agent`);
     }
@@ -68,6 +71,16 @@ describe('No agent configured', function () {
       'acp.removeAgent',
       'acp.setAgentSecret',
       'acp.focusChatInput',
+      'acp.library.indexFolder',
+      'acp.renameSession',
+      'acp.resetSessionName',
+      'acp.archiveSession',
+      'acp.unarchiveSession',
+      'acp.showArchivedSessions',
+      'acp.showHiddenSessions',
+      'acp.forkSession',
+      'acp.exportMarkdown',
+      'acp.reloadHistory',
     ]) {
       assert.ok(
         palette.some((p) => p.command === command) && !shownInPalette.has(command),
