@@ -79,8 +79,9 @@ describe('Session library (search by content, instant reopen)', function () {
     await page.keyboard.press('Escape');
 
     const loadsBefore = methodsFor(session.sessionId).filter((m) => m === 'session/load').length;
+    const loaded = page.waitForEvent('load', { timeout: 60_000 });
     await runCommand(page, 'Developer: Reload Window');
-    await page.waitForEvent('load', { timeout: 60_000 });
+    await loaded;
     await page.locator(SELECTORS.workbench).waitFor({ state: 'visible', timeout: 60_000 });
     const again = chatFrame(page);
     // The history, to its last message, is on screen though the agent never answers the resume.

@@ -10,8 +10,10 @@ import { openSessionsView, runCommand, seededSessions, since, titleOf, treeRow, 
 const NAME = 'Ship the release notes';
 
 async function reloadWindow(page: Page): Promise<void> {
+  // Waited for before the command runs: a quick reload fires "load" before a later wait begins.
+  const loaded = page.waitForEvent('load', { timeout: 60_000 });
   await runCommand(page, 'Developer: Reload Window');
-  await page.waitForEvent('load', { timeout: 60_000 });
+  await loaded;
   await page.locator(SELECTORS.workbench).waitFor({ state: 'visible', timeout: 60_000 });
 }
 

@@ -33,8 +33,9 @@ describe('Chat panel across a window reload', function () {
 
     // The workbench's own reload, as a person runs it: it saves its state (the webview's too)
     // before unloading, which a bare page reload does not wait for.
+    const loaded = page.waitForEvent('load', { timeout: 60_000 });
     await runCommand(page, 'Developer: Reload Window');
-    await page.waitForEvent('load', { timeout: 60_000 });
+    await loaded;
     await page.locator(SELECTORS.workbench).waitFor({ state: 'visible', timeout: 60_000 });
     // Tab titles are capped at 60 characters: match the beginning.
     await page

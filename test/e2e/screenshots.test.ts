@@ -61,13 +61,10 @@ describe('README screenshots (the demo workspace)', function () {
     await save(page, 'sessions-view');
   });
 
-  it('Resume Session: the folder’s sessions, newest first, with their ages', async () => {
+  it('Resume Session: the folders’ sessions, newest first, with their ages and folders', async () => {
     const { page } = wb();
+    // A multi-root window shows every folder's sessions at once, each row naming its folder.
     await runCommand(page, 'ACP: Resume Session');
-    // A multi-root window asks for the folder first.
-    const folder = page.locator(SELECTORS.quickPickRows, { hasText: 'acme-webshop' }).first();
-    await folder.waitFor({ state: 'visible', timeout: 30_000 });
-    await folder.click();
     const rows = page.locator(SELECTORS.quickPickRows);
     await rows.filter({ hasText: SHOWCASE_TITLE }).first().waitFor({ state: 'visible', timeout: 30_000 });
     const labels = await rows.locator('.label-name').allInnerTexts();
