@@ -33,10 +33,17 @@ describe('Chat find and queued follow-ups', function () {
     await frame.locator('.find-count', { hasText: /^1 of \d+$/ }).waitFor({ timeout: 10_000 });
     const total = Number((await count.textContent())!.split(' of ')[1]);
     assert.ok(total >= 1, `"${query}" found (${total})`);
-    const highlighted = await frame.locator('.thread').evaluate(() => {
-      const range = [...(CSS.highlights.get('acp-find-current') as Highlight)][0] as Range | undefined;
-      return range?.toString() ?? '';
-    });
+    // The current match is painted once its entry is rendered and scrolled to, a frame or two
+    // after the count shows.
+    let highlighted = '';
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await page.waitForTimeout(100)) {
+      highlighted = await frame.locator('.thread').evaluate(() => {
+        const current = CSS.highlights.get('acp-find-current');
+        const range = current ? ([...current][0] as Range | undefined) : undefined;
+        return range?.toString() ?? '';
+      });
+      if (highlighted) break;
+    }
     assert.equal(highlighted.toLowerCase(), query.toLowerCase(), 'the match is highlighted');
     if (total > 1) {
       await input.press('Enter');
