@@ -70,8 +70,8 @@ export interface AcpTestApi {
 
 /** The window's agents, so `deactivate()` can wait for them to stop. */
 let running: AgentRegistry | undefined;
-/** The library, so `deactivate()` lets its worker finish the last write. */
-let runningLibrary: LibraryService | undefined;
+/** The library, so `deactivate()` writes what the chats recorded last and lets its worker finish. */
+let runningLibrary: SessionLibrary | undefined;
 
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
 export function activate(context: vscode.ExtensionContext): AcpTestApi {
@@ -115,12 +115,13 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     dir: context.globalStorageUri.fsPath,
     log: (m) => log.info(m),
     failed: (m) => void vscode.window.showWarningMessage(`${m} Sessions open and work as without it.`),
+    writeFailed: (m) => void vscode.window.showWarningMessage(m),
   });
   const applySettings = () => {
     const s = settings.value;
     for (const p of s.problems) log.warn(p.message);
     agents.update(s.agents, s.defaultAgent);
-    libraryService.configure(s.library);
+    void libraryService.configure(s.library);
   };
   applySettings();
   const cache = new SessionCache(
@@ -139,7 +140,14 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     },
     new McpSelector(log),
   );
-  const library = new SessionLibrary(libraryService, log);
+  // What the window's lists show of a session's time: the time before a load or resume.
+  const library = new SessionLibrary(libraryService, log, (agentId, sessionId) => {
+    for (const list of lists.listsOf(agentId)) {
+      const row = list.get(sessionId);
+      if (row) return row.updatedAt;
+    }
+    return undefined;
+  });
   // Names and client-side archives are per agent and session, the same in every window: global storage.
   const marks = new SessionMarks(
     { get: (key) => context.globalState.get(key), set: async (key, value) => context.globalState.update(key, value) },
@@ -247,7 +255,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     { dispose: () => void agents.stopAll() },
     library,
   );
-  runningLibrary = libraryService;
+  runningLibrary = library;
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
@@ -280,5 +288,6 @@ export async function deactivate(): Promise<void> {
   const library = runningLibrary;
   running = undefined;
   runningLibrary = undefined;
-  await Promise.all([agents?.stopAll(), library?.close()]);
+  // The library first: the chats' last changes go to its worker before anything else stops.
+  await Promise.all([library?.close(), agents?.stopAll()]);
 }

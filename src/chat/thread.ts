@@ -54,6 +54,8 @@ export class Thread implements IDisposable {
   status: ThreadStatus = { state: 'idle' };
   /** Updates skipped as malformed or unknown since the thread was made. */
   skipped = 0;
+  /** The `updatedAt` of the agent's last `session_info_update` that had one, and how many had one. */
+  reported: { updatedAt: string | null; count: number } = { updatedAt: null, count: 0 };
 
   private readonly out = new ThreadChanges();
   /** Fires once per call that changed something, with that call's changes in order. */
@@ -285,6 +287,8 @@ export class Thread implements IDisposable {
 
   private reduce(u: SessionUpdate): void {
     if (isMetaUpdate(u)) {
+      if (u.sessionUpdate === 'session_info_update' && u.updatedAt !== undefined)
+        this.reported = { updatedAt: u.updatedAt ?? null, count: this.reported.count + 1 };
       if (applyMetaUpdate(this.meta, u)) this.metaChanged();
       return;
     }

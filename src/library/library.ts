@@ -17,6 +17,11 @@ export interface LibraryOptions {
   dir: string;
   maxBytes: number;
   log?: (message: string) => void;
+  /**
+   * Told once when writes start failing (a full disk, storage that refuses writes), with what
+   * to tell the user. Chats go on; what was not written is loaded from the agent next time.
+   */
+  writeFailed?: (message: string) => void;
 }
 
 /** How long a close waits for the worker to finish its current transaction. */
@@ -39,11 +44,16 @@ export class Library implements IDisposable {
   private nextId = 1;
   private failure: LibraryUnavailable | undefined;
   private closing: Promise<void> | undefined;
+  /** Writes are failing now (logged once per run of failures). */
+  private failingWrites = false;
+  private toldWriteFailed = false;
   /** Resolves once the store opened, or rejects with why it could not. */
   readonly ready: Promise<void>;
 
-  constructor(opts: LibraryOptions) {
-    const log = opts.log ?? (() => {});
+  private readonly log: (message: string) => void;
+
+  constructor(private readonly opts: LibraryOptions) {
+    const log = (this.log = opts.log ?? (() => {}));
     const data: LibraryWorkerData = { dir: opts.dir, maxBytes: opts.maxBytes };
     this.worker = new Worker(opts.workerPath, { workerData: data });
     let opened: (error?: LibraryUnavailable) => void = () => {};
@@ -97,7 +107,29 @@ export class Library implements IDisposable {
   }
 
   write(w: SessionWrite): Promise<void> {
-    return this.call('write', w);
+    return this.call('write', w).then(
+      () => {
+        if (this.failingWrites) this.log('The session library saves again.');
+        this.failingWrites = false;
+      },
+      (e: unknown) => {
+        // A library that stopped or closed says so elsewhere; this is a write the file refused.
+        if (!this.failure) this.writeRefused(e instanceof Error ? e.message : String(e));
+        throw e;
+      },
+    );
+  }
+
+  private writeRefused(why: string): void {
+    if (this.failingWrites) return;
+    this.failingWrites = true;
+    this.log(`The session library could not save a change (${why}); sessions it could not keep load from the agent.`);
+    if (this.toldWriteFailed) return;
+    this.toldWriteFailed = true;
+    this.opts.writeFailed?.(
+      `The session library could not save to disk (${why}). Chats go on as usual; ` +
+        'a session it could not keep whole loads from its agent when opened again.',
+    );
   }
 
   session(key: SessionKey): Promise<KeptSession | undefined> {

@@ -19,17 +19,22 @@ export interface LibraryServiceOptions {
   log: (message: string) => void;
   /** Told once, when the library could not start (the UI says so). */
   failed?: (message: string) => void;
+  /** Told once a window, when the library could not save a change (the UI says so). */
+  writeFailed?: (message: string) => void;
 }
 
 export class LibraryService implements IDisposable {
   private current: Library | undefined;
   private failed: string | undefined;
+  /** Closed for good (the window is going): nothing starts the library again. */
+  private closed = false;
+  private toldWriteFailed = false;
   private settings: LibrarySettings = { enabled: true, maxBytes: 256 * 1024 * 1024 };
 
   constructor(private readonly opts: LibraryServiceOptions) {}
 
   get enabled(): boolean {
-    return this.settings.enabled && this.failed === undefined;
+    return this.settings.enabled && this.failed === undefined && !this.closed;
   }
 
   /** Where the library's file lives (the extension's global storage). */
@@ -42,12 +47,14 @@ export class LibraryService implements IDisposable {
     return this.failed;
   }
 
-  configure(settings: LibrarySettings): void {
+  /** Applies the settings; resolves once a library turned off has stopped. */
+  configure(settings: LibrarySettings): Promise<void> {
     const before = this.settings;
     this.settings = settings;
-    if (!settings.enabled) return void this.stop();
+    if (!settings.enabled) return this.stop();
     if (this.current && before.maxBytes !== settings.maxBytes)
       this.current.setMaxBytes(settings.maxBytes).catch((e: unknown) => this.opts.log(String(e)));
+    return Promise.resolve();
   }
 
   /** The library, started on first use; undefined when it is off or could not start. */
@@ -59,6 +66,11 @@ export class LibraryService implements IDisposable {
         dir: this.opts.dir,
         maxBytes: this.settings.maxBytes,
         log: this.opts.log,
+        // Once a window, however often the library is turned off and on again.
+        writeFailed: (m) => {
+          if (!this.toldWriteFailed) this.opts.writeFailed?.(m);
+          this.toldWriteFailed = true;
+        },
       });
       this.current = library;
       library.ready.catch((e: unknown) => {
@@ -86,8 +98,12 @@ export class LibraryService implements IDisposable {
     return library ? library.close() : Promise.resolve();
   }
 
-  /** Lets the worker finish what it was sent (deactivation waits for this). */
+  /**
+   * Lets the worker finish what it was sent, then closes it for good: a write that comes later
+   * (a chat torn down after this) starts no new library (deactivation waits for this).
+   */
   close(): Promise<void> {
+    this.closed = true;
     return this.stop();
   }
 

@@ -73,6 +73,8 @@ export class LibraryStore implements Queries {
   private readonly texts = new Map<string, Array<{ index: number; text: string }>>();
   private readonly words = new Map<string, number[]>();
   private rows: Map<number, SessionRow> | undefined;
+  /** Sessions (agent and id) a write of which failed: their kept copy is not whole (see `upsertSession`). */
+  private readonly missed = new Set<string>();
   private dataVersion = -1;
   private readonly now: () => number;
   private readonly log: (message: string) => void;
@@ -171,12 +173,23 @@ export class LibraryStore implements Queries {
       kept: keepEntry(entry, (json) => redact.json(json)) ?? keepEntry(PLACEHOLDER, (json) => json)!,
     }));
     this.forget();
-    const sid = this.file.transaction(() => {
-      const sid = upsertSession(this, w, this.now());
-      if (w.reset) dropEntries(this, sid);
-      if (kept.length) putEntries(this, sid, w.cwd, kept);
-      return sid;
-    });
+    const key = `${w.agentId}\u0000${w.sessionId}`;
+    let sid: number;
+    try {
+      const row = this.file.transaction(() => {
+        const row = upsertSession(this, w, this.now(), this.missed.has(key));
+        if (w.reset) dropEntries(this, row.sid);
+        if (kept.length) putEntries(this, row.sid, w.cwd, kept);
+        return row;
+      });
+      sid = row.sid;
+      if (row.whole) this.missed.delete(key);
+      else this.missed.add(key);
+    } catch (e) {
+      // What this write carried is not kept: the copy lacks it until a write starts it over.
+      this.missed.add(key);
+      throw e;
+    }
     if (kept.length || w.reset) this.enforceCap(sid);
   }
 

@@ -50,6 +50,11 @@ export interface SessionWrite extends SessionKey {
   /** The session was opened (eviction keeps the most recently opened). */
   opened?: boolean;
   /**
+   * Changes the chat showed before this write never reached the library (it was off, or a write
+   * failed): what is kept lacks them, so it is not the whole history until a write starts over.
+   */
+  partial?: boolean;
+  /**
    * Secret values of the session's agent to mask (its `env` values, resolved secrets, MCP env
    * and header values), on top of the keys that always look secret.
    */

@@ -15,7 +15,19 @@ export interface Writer {
   run(sql: string, values?: SQLiteValue[]): void;
 }
 
-export function upsertSession(db: Writer, w: SessionWrite, now: number): number {
+/**
+ * Writes the session's row. `missed`: an earlier write of this session failed or made its row
+ * again, so what is kept lacks something. A kept copy is whole only from a write that starts it
+ * over: a row that a later write makes again (the copy was evicted or cleared meanwhile), or one
+ * that missed a write, holds a part of the history, whatever the write says (`whole` false).
+ */
+export function upsertSession(
+  db: Writer,
+  w: SessionWrite,
+  now: number,
+  missed = false,
+): { sid: number; whole: boolean } {
+  const existed = db.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId]);
   db.run(
     `INSERT INTO sessions (agent, session, cwd, cwdKey, keptAt, openedAt) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (agent, session) DO UPDATE SET cwd = excluded.cwd, cwdKey = excluded.cwdKey`,
@@ -23,11 +35,13 @@ export function upsertSession(db: Writer, w: SessionWrite, now: number): number 
   );
   const sid = num(db.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId])?.sid);
   const i = w.info;
+  const whole = w.reset || (existed !== undefined && !missed && !w.partial);
+  const complete = whole ? i?.complete : false;
   if (i?.title !== undefined) db.run('UPDATE sessions SET title = ? WHERE sid = ?', [i.title, sid]);
   if (i?.updatedAt !== undefined) db.run('UPDATE sessions SET updatedAt = ? WHERE sid = ?', [i.updatedAt, sid]);
-  if (i?.complete !== undefined) db.run('UPDATE sessions SET complete = ? WHERE sid = ?', [i.complete ? 1 : 0, sid]);
+  if (complete !== undefined) db.run('UPDATE sessions SET complete = ? WHERE sid = ?', [complete ? 1 : 0, sid]);
   if (w.opened) db.run('UPDATE sessions SET openedAt = ? WHERE sid = ?', [now, sid]);
-  return sid;
+  return { sid, whole };
 }
 
 export function dropEntries(db: Writer, sid: number): void {

@@ -1,31 +1,49 @@
+import type { SessionInfo as AgentSessionInfo } from '@agentclientprotocol/sdk';
 import type { AgentHost } from '../agent/agentHost';
+import type { AgentConnection } from '../agent/connection';
 import type { Logger } from '../agent/log';
 import { Disposable, type IDisposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import type { OpenMode } from '../chat/target';
-import { openPlan } from '../library/freshness';
+import { openPlan, sameTime } from '../library/freshness';
 import type { Library } from '../library/library';
 import { Recorder } from '../library/recorder';
 import type { LibraryService } from '../library/service';
-import type { SessionInfo } from '../library/types';
+import type { SessionInfo, SessionWrite } from '../library/types';
 import { agentListed } from '../sessions/agentListed';
 
 /** A chat session being kept: its recorder, once the session attached. */
 export interface Recording extends IDisposable {
-  /** Resolves once everything recorded so far is in the library. */
+  /** Resolves once everything recorded so far is in the library, with the agent's time after the attach. */
   flush(): Promise<void>;
 }
 
+type AttachKind = 'load' | 'resume';
+
 /**
  * The session library as the chats use it: every session a chat loads, resumes or carries a
- * turn in is recorded (its entries as the chat shows them, what the agent lists of it after
- * each attach and turn); a chosen session whose kept copy is whole and current is shown from
- * the library at once and resumed instead of replayed.
+ * turn in is recorded (its entries as the chat shows them, and the session's `updatedAt` as the
+ * agent reports it after each attach and turn); a chosen session whose kept copy is whole and
+ * current is shown from the library at once and resumed instead of replayed.
  */
 export class SessionLibrary extends Disposable {
+  private readonly recorders = new Set<Recorder>();
+  /** The agent's time that {@link showKept} compared, per chat: the time before its resume. */
+  private readonly compared = new WeakMap<ChatSession, string>();
+  /**
+   * Per agent process and way of attaching: whether attaching was seen to leave a session's
+   * `updatedAt` as it was (true) or move it (false; Claude Code moves it on load).
+   */
+  private readonly keepsTime = new WeakMap<AgentConnection, Partial<Record<AttachKind, boolean>>>();
+
+  /**
+   * `listedTime`: the session's `updatedAt` in the rows the window has (the Sessions view's
+   * lists), when it has a row of it.
+   */
   constructor(
     private readonly service: LibraryService,
     private readonly log: Logger,
+    private readonly listedTime: (agentId: string, sessionId: string) => string | null | undefined = () => undefined,
   ) {
     super();
   }
@@ -38,36 +56,92 @@ export class SessionLibrary extends Disposable {
   /** Records `session` from its next attach on, until disposed (which writes what is left). */
   record(session: ChatSession): Recording {
     let recorder: Recorder | undefined;
+    const gap = { missed: false };
+    /** The agent's time reports the thread had had when the time was last noted. */
+    let reports = session.thread.reported.count;
+    let noting: Promise<void> = Promise.resolve();
+    const note = (fn: (r: Recorder) => Promise<void>) => {
+      const r = recorder;
+      if (r) noting = noting.then(() => fn(r)).catch((e: unknown) => this.log.warn(String(e)));
+    };
     const subscriptions: IDisposable[] = [
       session.onDidAttach((how) => {
         const sessionId = session.sessionId;
         if (!sessionId || !this.service.enabled) return;
         const existed = recorder !== undefined;
-        recorder ??= new Recorder(session.thread, {
-          key: { agentId: session.target.agentId, sessionId },
-          cwd: session.target.cwd,
-          write: (w) => this.service.get()?.write(w) ?? Promise.resolve(),
-          secrets: () => session.host?.connection?.secretValues ?? [],
-          log: (m) => this.log.warn(m),
-        });
+        if (!recorder) {
+          recorder = new Recorder(session.thread, {
+            key: { agentId: session.target.agentId, sessionId },
+            cwd: session.target.cwd,
+            write: (w) => this.write(w, gap),
+            secrets: () => session.host?.connection?.secretValues ?? [],
+          });
+          this.recorders.add(recorder);
+        }
         // A load or a new session holds the whole history; a resume keeps what the thread had:
         // the whole kept history, or (a resume without one) only what comes after it.
         const complete = session.history !== 'resumed';
         recorder.begin({ fresh: how !== 'resume' || (!existed && !complete), complete });
-        void this.noteListed(session, recorder);
+        const reported = session.thread.reported;
+        const before =
+          how === 'new'
+            ? undefined
+            : ((reported.count > reports ? reported.updatedAt : undefined) ??
+              (how === 'resume' ? this.compared.get(session) : undefined) ??
+              this.listedTime(session.target.agentId, sessionId) ??
+              undefined);
+        reports = reported.count;
+        note((r) => this.noteAttach(session, r, how, before));
       }),
       session.onDidEndTurn(() => {
-        if (recorder) void this.noteListed(session, recorder);
+        const reported = session.thread.reported;
+        const fresh = reported.count > reports;
+        reports = reported.count;
+        // The agent said when the turn left the session: nothing to ask.
+        if (fresh) recorder?.setInfo({ updatedAt: reported.updatedAt });
+        else note(async (r) => void (await this.noteListed(session, r)));
       }),
     ];
-    const flush = () => recorder?.flush() ?? Promise.resolve();
     return {
-      flush,
+      flush: async () => {
+        await noting;
+        await recorder?.flush();
+      },
       dispose: () => {
         for (const s of subscriptions) s.dispose();
+        if (recorder) this.recorders.delete(recorder);
         recorder?.dispose();
       },
     };
+  }
+
+  /**
+   * Writes one recording's change. A change that never reached the library (it was turned off,
+   * or the write failed) leaves a gap: the next write says so, and the kept copy is not whole
+   * until a load starts it over.
+   */
+  private write(w: SessionWrite, gap: { missed: boolean }): Promise<void> {
+    const library = this.service.get();
+    if (!library) {
+      gap.missed = true;
+      return Promise.resolve();
+    }
+    if (gap.missed && !w.reset) w.partial = true;
+    gap.missed = false;
+    return library.write(w).catch((e: unknown) => {
+      gap.missed = true;
+      throw e;
+    });
+  }
+
+  /**
+   * Writes what every recording holds now, then closes the library (the window is going): the
+   * changes of the last moments, still waiting for their batch, are not lost.
+   */
+  async close(): Promise<void> {
+    const flushed = [...this.recorders].map((r) => r.flush());
+    await Promise.all(flushed);
+    await this.service.close();
   }
 
   /**
@@ -88,6 +162,7 @@ export class SessionLibrary extends Disposable {
       const listed = c?.features.list
         ? await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId)
         : undefined;
+      if (listed?.updatedAt) this.compared.set(session, listed.updatedAt);
       const plan = openPlan({
         kept,
         listed: listed?.updatedAt,
@@ -110,24 +185,45 @@ export class SessionLibrary extends Disposable {
   }
 
   /**
-   * Records what the agent lists of the session now. Some agents (Claude Code) move a session's
+   * Records the session's time after an attach. Some agents (Claude Code) move a session's
    * `updatedAt` when it is loaded: what is kept must be what the agent reports after the load,
-   * or the next open would never find it unchanged.
+   * or the next open would never find it unchanged. The time before the attach (`before`: the
+   * agent's report in the replay, the time the library compared, the listed row) stands for it
+   * once this agent was seen to leave the time alone on such an attach; else the agent is asked.
    */
-  private async noteListed(session: ChatSession, recorder: Recorder): Promise<void> {
+  private async noteAttach(
+    session: ChatSession,
+    recorder: Recorder,
+    how: 'new' | AttachKind,
+    before: string | undefined,
+  ): Promise<void> {
+    const c = session.host?.connection;
+    if (how !== 'new' && before !== undefined && c && this.keepsTime.get(c)?.[how]) {
+      recorder.setInfo({ updatedAt: before });
+      return;
+    }
+    const after = await this.noteListed(session, recorder);
+    if (how === 'new' || before === undefined || !c || !after?.updatedAt) return;
+    this.keepsTime.set(c, { ...this.keepsTime.get(c), [how]: sameTime(before, after.updatedAt) });
+  }
+
+  /** Records what the agent lists of the session now (its first page, else the next few). */
+  private async noteListed(session: ChatSession, recorder: Recorder): Promise<AgentSessionInfo | undefined> {
     const host: AgentHost | undefined = session.host;
     const c = host?.connection;
     const sessionId = session.sessionId;
-    if (!c?.isAlive || !c.features.list || !sessionId) return;
+    if (!c?.isAlive || !c.features.list || !sessionId) return undefined;
     try {
       const listed = await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId);
       // A turn that started meanwhile will be noted when it ends.
-      if (!listed || session.isPrompting) return;
+      if (!listed || session.isPrompting) return undefined;
       const info: SessionInfo = { updatedAt: listed.updatedAt ?? null };
       if (listed.title !== undefined) info.title = listed.title;
       recorder.setInfo(info);
+      return listed;
     } catch (e) {
       this.log.warn(`[${sessionId}] could not read the session's time from the agent: ${String(e)}`);
+      return undefined;
     }
   }
 

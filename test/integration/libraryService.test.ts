@@ -40,10 +40,10 @@ describe('library: the service the extension holds', function () {
   it('stops when turned off and starts again when turned on', async () => {
     const first = service.get()!;
     await first.ready;
-    service.configure({ enabled: false, maxBytes: 1e9 });
+    await service.configure({ enabled: false, maxBytes: 1e9 });
     assert.equal(service.get(), undefined);
     await assert.rejects(first.search('x'), /closed/);
-    service.configure({ enabled: true, maxBytes: 1e9 });
+    void service.configure({ enabled: true, maxBytes: 1e9 });
     const again = service.get()!;
     assert.notEqual(again, first);
     await again.ready;
@@ -52,7 +52,7 @@ describe('library: the service the extension holds', function () {
   it('passes a new size limit to the running library', async () => {
     const library = service.get()!;
     await library.ready;
-    service.configure({ enabled: true, maxBytes: 12_345_678 });
+    void service.configure({ enabled: true, maxBytes: 12_345_678 });
     // The worker answers in order: the stats come after the new limit.
     assert.equal((await library.stats()).maxBytes, 12_345_678);
   });

@@ -53,6 +53,7 @@ describe('library: store', () => {
 
   it('keeps a transcript and gives it back in order, with what the agent reported', () => {
     keep('s1', [user('hello'), agent('hi there'), read('/work/p/a.ts')], {
+      reset: true,
       info: { title: 'Greeting', updatedAt: '2024-01-01T00:00:00Z', complete: true },
     });
     const s = store.session({ agentId: 'a', sessionId: 's1' })!;
@@ -268,7 +269,7 @@ describe('library: store', () => {
   });
 
   it('reopens with what was written, across instances', () => {
-    keep('s1', [user('persisted words')], { info: { complete: true } });
+    keep('s1', [user('persisted words')], { reset: true, info: { complete: true } });
     store.close();
     store = open();
     assert.equal(store.search('persisted').length, 1);

@@ -46,14 +46,13 @@ describe('Session library: files it cannot use', function () {
   it('leaves a newer extension’s file untouched and stays off, saying why, while chats load', async () => {
     const a = await api();
     // Turned off and on: the next use starts the library again, on a file from a newer extension.
-    a.library.configure({ enabled: false, maxBytes: 256 * 1024 * 1024 });
-    await a.library.close();
+    await a.library.configure({ enabled: false, maxBytes: 256 * 1024 * 1024 });
     const file = join(a.library.dir, FILE_NAME);
     const db = new Database(file);
     db.exec(`PRAGMA user_version = ${FORMAT_VERSION + 1}`);
     db.close();
     const before = readFileSync(file);
-    a.library.configure({ enabled: true, maxBytes: 256 * 1024 * 1024 });
+    void a.library.configure({ enabled: true, maxBytes: 256 * 1024 * 1024 });
     const { chat } = await openAndLoad();
     await until('the library off', () => a.library.failure);
     assert.match(a.library.failure!, /off in this window: .*newer version of the extension/);
