@@ -44,6 +44,8 @@ const CACHED_CHUNKS = 256;
 const CACHED_WORDS = 32;
 /** Eviction frees space down to this share of the cap, so it does not run on every write. */
 const EVICT_TO = 0.9;
+/** Pages of index merging after an eviction: enough to free what a few sessions held (8 MB at most). */
+const MERGE_PAGES = 1000;
 /** An entry that redaction could not keep as JSON stays a placeholder, so indexes stay aligned. */
 const PLACEHOLDER: ThreadEntry = { type: 'notice', severity: 'info', title: 'An entry that could not be kept safely.' };
 
@@ -358,9 +360,14 @@ export class LibraryStore implements Queries {
   enforceCap(keep?: number): void {
     let evicted = 0;
     for (let round = 0; round < 8; round++) {
-      const used = this.read(() => this.usedBytes().used);
+      const { used, kept } = this.read(() => ({
+        used: this.usedBytes().used,
+        kept: num(this.get('SELECT coalesce(sum(bytes), 0) AS b FROM sessions')?.b),
+      }));
       if (used <= this.maxBytes) break;
       const excess = used - this.maxBytes * EVICT_TO;
+      // A session takes its entries' bytes and, in proportion, the index's and the pages' slack.
+      const scale = kept > 0 ? used / kept : 1;
       const done = this.file.transaction(() => {
         let freed = 0;
         let n = 0;
@@ -369,9 +376,12 @@ export class LibraryStore implements Queries {
           if (sid === keep) continue;
           this.removeSid(sid);
           n++;
-          freed += num(r.bytes);
+          freed += num(r.bytes) * scale;
           if (freed >= excess) break;
         }
+        // The index holds what was deleted from it until its segments merge: merge them now, or
+        // the space stays taken and the next round would evict sessions it need not.
+        if (n) this.run("INSERT INTO search (search, rank) VALUES ('merge', ?)", [MERGE_PAGES]);
         return n;
       });
       if (done === 0) break;
