@@ -119,18 +119,25 @@ export class ChatPanels extends Disposable implements OpenChats {
 
   /**
    * Loads a session with no panel (indexing a folder, exporting a session not kept): the library
-   * records the load; the session is closed again once it is kept. Rejects when the load failed.
+   * records the load; the session is closed again once it is kept. Rejects when the load failed
+   * or `signal` stopped it.
    */
-  async loadInBackground(target: ChatTarget): Promise<ChatSession> {
+  async loadInBackground(target: ChatTarget, signal?: AbortSignal): Promise<ChatSession> {
     const session = new ChatSession(this.agents, target, this.deps);
     const recording = this.library?.record(session);
+    const stop = () => session.cancelLoad();
+    signal?.addEventListener('abort', stop, { once: true });
     try {
+      if (signal?.aborted) throw new Error('Cancelled.');
       await session.attach('load');
+      // A load cut short leaves part of the history: not kept as the whole (it never attached).
+      if (signal?.aborted) throw new Error('Cancelled.');
       const status = session.thread.status;
       if (status.state === 'error' || status.state === 'disconnected') throw new Error(status.message);
       await recording?.flush();
       return session;
     } finally {
+      signal?.removeEventListener('abort', stop);
       recording?.dispose();
       void session.close();
     }

@@ -63,6 +63,7 @@ export async function indexFolder(deps: LibraryCommandDeps, folder?: vscode.Work
   );
   if (!ok) return;
   const results: string[] = [];
+  let cancelled = false;
   await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Indexing ${folder.name}'s sessions`, cancellable: true },
     async (progress, token) => {
@@ -75,10 +76,10 @@ export async function indexFolder(deps: LibraryCommandDeps, folder?: vscode.Work
         const result = await indexSessions({
           sessions: sessions.map((s) => ({ sessionId: s.sessionId, updatedAt: s.updatedAt })),
           kept: (sessionId) => library.session({ agentId: host.config.id, sessionId }),
-          load: async (sessionId) => {
+          load: async (sessionId, signal) => {
             const info = sessions.find((s) => s.sessionId === sessionId)!;
             if (deps.chats.isOpen(host.config.id, sessionId)) return; // its chat keeps it
-            await deps.chats.loadInBackground(chatTarget(host.config.id, info));
+            await deps.chats.loadInBackground(chatTarget(host.config.id, info), signal);
           },
           busy: () => SessionLibrary.busy(deps.chats.all.map((c) => c.session)),
           progress: ({ done, total, waiting }) => {
@@ -96,17 +97,23 @@ export async function indexFolder(deps: LibraryCommandDeps, folder?: vscode.Work
             (result.failed ? `, ${result.failed} failed` : '') +
             (result.stoppedBecause ? ` (stopped: ${result.stoppedBecause})` : ''),
         );
+        if (result.cancelled) cancelled = true;
         if (result.cancelled) break;
       }
     },
   );
-  void vscode.window.showInformationMessage(`Indexed ${folder.name}'s sessions. ${results.join('; ')}`);
+  const how = cancelled ? 'Stopped indexing' : 'Indexed';
+  void vscode.window.showInformationMessage(`${how} ${folder.name}'s sessions. ${results.join('; ')}`);
 }
 
-/** Every session the agent lists for a folder (through the shared list, so the view sees them too). */
+/**
+ * Every session the agent lists for a folder now, through the shared list (the view sees them
+ * too). Read afresh: a session's time in rows read earlier may predate a load that moved it, and
+ * a kept session would then look changed and be loaded again.
+ */
 async function listAll(deps: LibraryCommandDeps, host: AgentHost, cwd: string, signal: AbortSignal) {
   const list = deps.lists.get(host, cwd);
-  await list.ensureLoaded();
+  await list.loadFirstPage();
   while (list.nextCursor !== undefined && list.state !== 'error' && !signal.aborted) await list.loadMore();
   return list.items;
 }
