@@ -55,24 +55,25 @@ async function listedIds(a: AcpTestApi, cwd: string): Promise<string[]> {
   return ids;
 }
 
-/** Runs `fn` with the agent started with more switches, then as it was. */
-async function withAgentArgs(extra: string[], fn: () => Promise<void>): Promise<void> {
+/** Runs `fn` with the agent started with other switches, then as it was. */
+async function withAgentArgs(change: (args: string[]) => string[], fn: () => Promise<void>): Promise<void> {
   const a = await api();
   const id = a.agents.all[0]!.config.id;
   const config = vscode.workspace.getConfiguration('acp');
   const agents = config.get<{ id: string; args: string[] }[]>('agents')!;
-  const set = async (list: typeof agents, ready: (args: readonly string[]) => boolean) => {
+  const set = async (list: typeof agents) => {
+    const want = list.find((x) => x.id === id)!.args.join(' ');
     await config.update('agents', list, vscode.ConfigurationTarget.Global);
-    await until('the new settings', () => ready(a.agents.get(id)!.config.args));
+    await until('the new settings', () => a.agents.get(id)!.config.args.join(' ') === want);
+    // Started now, and its lists read again, before anything is counted.
+    await a.agents.get(id)!.connect();
+    await until('the lists read again', () => a.lists.listsOf(id).every((l) => l.state === 'idle'));
   };
-  await set(
-    agents.map((x) => (x.id === id ? { ...x, args: [...x.args, ...extra] } : x)),
-    (args) => args.includes(extra[0]!),
-  );
+  await set(agents.map((x) => (x.id === id ? { ...x, args: change(x.args) } : x)));
   try {
     await fn();
   } finally {
-    await set(agents, (args) => !args.includes(extra[0]!));
+    await set(agents);
   }
 }
 
@@ -177,17 +178,43 @@ describe("Index This Folder's Sessions", function () {
     const a = await api();
     await a.library.clear();
     // Loads that take a while: the cancel comes while one is under way.
-    await withAgentArgs(['--load-delay', '1500'], async () => {
-      const from = received().length;
-      const done = vscode.commands.executeCommand('acp.library.indexFolder');
-      await until('a load under way', () => count('session/load', from) === 1, 20_000);
-      progress.cancel();
-      await done;
-      assert.ok(progress.ended());
-      assert.equal(count('session/load', from), 1, 'nothing loaded past the cancel');
-      assert.deepEqual(await a.library.get()!.sessions(), [], 'the load cut short is not kept');
-      assert.match(info.shown.at(-1)!, /^Stopped indexing project's sessions\. Reference Agent: 0 indexed/);
-    });
+    await withAgentArgs(
+      (args) => [...args, '--load-delay', '1500'],
+      async () => {
+        const from = received().length;
+        const done = vscode.commands.executeCommand('acp.library.indexFolder');
+        await until('a load under way', () => count('session/load', from) === 1, 20_000);
+        progress.cancel();
+        await done;
+        assert.ok(progress.ended());
+        assert.equal(count('session/load', from), 1, 'nothing loaded past the cancel');
+        assert.deepEqual(await a.library.get()!.sessions(), [], 'the load cut short is not kept');
+        assert.match(info.shown.at(-1)!, /^Stopped indexing project's sessions\. Reference Agent: 0 indexed/);
+      },
+    );
+  });
+
+  it('asks the agent for its list twice however many sessions it loads, when loading leaves their time alone', async () => {
+    const a = await api();
+    await a.library.clear();
+    await withAgentArgs(
+      (args) => args.filter((x) => x !== '--touch-on-load'),
+      async () => {
+        const from = received().length;
+        await vscode.commands.executeCommand('acp.library.indexFolder');
+        assert.match(info.shown.at(-1)!, /Reference Agent: 7 indexed, 0 already kept$/);
+        // The folder's list (one page), and once after the first load: did it move the time?
+        assert.deepEqual(
+          received(from)
+            .filter((m) => m.method === 'session/list')
+            .map((m) => m.params.cursor ?? 'first page'),
+          ['first page', 'first page'],
+        );
+        const listed = await a.agents.all[0]!.connect().then((c) => c.listSessions({ cwd: cwd() }));
+        for (const k of await a.library.get()!.sessions({ cwd: cwd() }))
+          assert.equal(k.updatedAt, listed.sessions.find((s) => s.sessionId === k.sessionId)!.updatedAt);
+      },
+    );
   });
 
   it('waits while a chat’s turn runs, and goes on once it ended', async () => {
