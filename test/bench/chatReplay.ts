@@ -170,6 +170,7 @@ async function main(): Promise<number> {
   targets.push({ ...targets[0]!, name: `${count(2000)} turns, again`, warm: true });
   await bare.stop();
 
+  if (process.env.ACP_BENCH_LIBRARY === 'off') fixture.settings['acp.library.enabled'] = false;
   const run = await startHostRun(fixture, 'chat', 900_000);
   // When the workbench asks for the webview's inner document (VS Code's `pre/fake.html`): the
   // time before it is VS Code's own webview start (in code-server: its service worker).
