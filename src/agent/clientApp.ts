@@ -9,12 +9,14 @@ import {
   type CreateElicitationResponse,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
+  type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import type { ClientFileSystem } from './fileSystem';
 import type { PinnedRoot } from './roots';
 import type { UpdateRouter } from './router';
 import type { Terminals } from './terminals';
 import type { AgentConfig } from './types';
+import { CHECKED_SESSION_UPDATE } from './wireTap';
 
 /** What the agent may ask of us. Absent parts are neither announced nor served. */
 export interface ClientHandlers {
@@ -40,7 +42,12 @@ export function buildClientApp(
   router: UpdateRouter,
 ): { app: ClientApp; capabilities: ClientCapabilities } {
   const app = client({ name });
-  app.onNotification(methods.client.session.update, ({ params }) => router.dispatch(params));
+  // Checked in the wire tap (its envelope) and by `agent/parseUpdate` (the update), not by the SDK's schema.
+  app.onNotification(
+    CHECKED_SESSION_UPDATE,
+    (params) => params as SessionNotification,
+    ({ params }) => router.dispatch(params),
+  );
   app.onRequest(methods.client.session.requestPermission, ({ params, signal }) =>
     handlers.requestPermission(params, signal),
   );

@@ -13,7 +13,7 @@ export interface WireStats {
   notJsonRpc: number;
   /** Responses to ids we never sent (or already settled). */
   unknownResponses: number;
-  /** `session/update` notifications whose kind the SDK does not know. */
+  /** `session/update` notifications of a kind we do not know, or with no session id or update. */
   unknownUpdates: number;
   /** `session/update` notifications for a session nobody opened in time, dropped from the router's buffer. */
   droppedUpdates: number;
@@ -58,6 +58,15 @@ export class WireCounter {
     this.onChange(this.stats);
   }
 }
+
+/**
+ * The method a checked `session/update` reaches the SDK under. The SDK's client checks every
+ * `session/update` against its schema twice (once in a session router we do not use, once for
+ * our handler): four fifths of the host's work in a history replay. Under this name the SDK
+ * passes it straight to our handler, in stream order, and `agent/parseUpdate` checks each
+ * update before the thread reduces it. An agent that sends this name itself is ignored.
+ */
+export const CHECKED_SESSION_UPDATE = '_acpClient/checkedSessionUpdate';
 
 const KNOWN_UPDATES = new Set([
   'user_message_chunk',
@@ -232,13 +241,27 @@ export function wireStream(
           () => `ignored a response to unknown request id ${shown(String(JSON.stringify(id)))}`,
         );
     } else if (kind === 'notification' && (m as { method: string }).method === 'session/update') {
-      const update = (m as { params?: { update?: { sessionUpdate?: unknown } } }).params?.update?.sessionUpdate;
+      const notification = m as { method: string; params?: unknown };
+      const params = notification.params;
+      if (!isRecord(params) || typeof params.sessionId !== 'string' || !isRecord(params.update)) {
+        counter.count('unknownUpdates', () => `ignored a session/update without a session id and an update object`);
+        return;
+      }
+      const update = params.update.sessionUpdate;
       if (typeof update !== 'string' || !KNOWN_UPDATES.has(update)) {
         counter.count(
           'unknownUpdates',
           () => `ignored a session/update of unknown kind ${shown(String(JSON.stringify(update)))}`,
         );
+        return;
       }
+      notification.method = CHECKED_SESSION_UPDATE;
+    } else if ((m as { method?: unknown }).method === CHECKED_SESSION_UPDATE) {
+      counter.count(
+        'notJsonRpc',
+        () => `ignored a message from the agent under a method name this client keeps for itself`,
+      );
+      return;
     }
     if (kind === 'request') {
       const id = (m as { id: unknown }).id;

@@ -22,7 +22,7 @@ import type {
 import { applyTerminalDelta, type TerminalOutputDelta, type TerminalOutputState } from '../protocol/terminalOutput';
 import { boundedUpdate } from './bounded';
 import { Compactions } from './compaction';
-import { parseSessionUpdate } from './parseUpdate';
+import { parseSessionUpdate } from '../agent/parseUpdate';
 import { cloneEntry, ThreadChanges } from './threadChanges';
 import { applyMetaUpdate, isMetaUpdate } from './threadMeta';
 import { isOpenStatus, mergeToolUpdate, newToolEntry, type PermissionRequestView, type ToolFields } from './toolCalls';

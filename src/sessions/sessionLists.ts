@@ -4,6 +4,7 @@ import { Disposable, DisposableMap, MutableDisposable, type IDisposable } from '
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import type { AgentConnection } from '../agent/connection';
 import type { Logger } from '../agent/log';
+import { parseSessionUpdate } from '../agent/parseUpdate';
 import type { SessionCache } from './cache';
 import type { SessionRow } from './rows';
 import { SessionList, type SessionListChange } from './sessionList';
@@ -83,9 +84,19 @@ export class SessionLists extends Disposable {
     if (!c) return;
     slot.value = c.router.onAnyUpdate((n) => {
       if (n.update.sessionUpdate !== 'session_info_update') return;
-      for (const list of this.listsOf(id)) list.applyInfoUpdate(n.sessionId, n.update);
+      // Unchecked until here: the chat's thread checks the updates it reduces, this only these.
+      const update = parseSessionUpdate(n.update);
+      if (typeof update === 'string') {
+        // A flood of bad updates must not bury the log.
+        if (this.skippedUpdates++ < 20) this.logger.warn(`${id}: skipped a session update: ${update}`);
+        return;
+      }
+      if (update.sessionUpdate !== 'session_info_update') return;
+      for (const list of this.listsOf(id)) list.applyInfoUpdate(n.sessionId, update);
     });
   }
+
+  private skippedUpdates = 0;
 
   /** The connection each agent's lists were last loaded from, to notice a new process. */
   private readonly connections = new Map<string, AgentConnection>();

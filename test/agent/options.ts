@@ -15,6 +15,8 @@ export const garbageKinds = [
   'unknown-id',
   'unknown-kind',
   'unknown-session',
+  'no-session',
+  'reserved-method',
   'nested',
 ] as const;
 export type GarbageKind = (typeof garbageKinds)[number];
@@ -144,7 +146,9 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
                                 unknown update kind, JSON nested 20,000 deep
   --garbage-kind KIND           only this kind (repeatable): not-json, not-jsonrpc, unknown-id,
                                 unknown-kind, unknown-session (an update for a session nobody
-                                opened), nested
+                                opened), no-session (an update without a session id),
+                                reserved-method (a method name the client keeps for itself),
+                                nested
   --repeat-cursor               every list page returns the same nextCursor
   --ignore-cursor               every list request returns the first page with a nextCursor
   --empty-pages                 filter by cwd after paging over the whole store

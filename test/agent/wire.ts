@@ -72,6 +72,11 @@ export const garbageLines: Record<GarbageKind, string> = {
   // A well-formed update for a session no client opened: the client keeps it briefly, then drops it.
   'unknown-session':
     '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":"sess_nobody_opened","update":{"sessionUpdate":"agent_message_chunk","content":{"type":"text","text":"for nobody"}}}}',
+  'no-session':
+    '{"jsonrpc":"2.0","method":"session/update","params":{"update":{"sessionUpdate":"agent_message_chunk"}}}',
+  // The name under which the client hands its checked updates to the SDK: never the agent's to use.
+  'reserved-method':
+    '{"jsonrpc":"2.0","method":"_acpClient/checkedSessionUpdate","params":{"sessionId":"sess_x","update":42}}',
   // Nesting deep enough to overflow a recursive walker (JSON.stringify) on the reading side.
   nested: `{"jsonrpc":"2.0","method":"x/nested","params":${'{"a":'.repeat(20000)}1${'}'.repeat(20000)}}`,
 };

@@ -199,13 +199,15 @@ async function main(): Promise<number> {
       const workbench = await run.page.evaluate(
         () => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [],
       );
+      // Tasks until now belong to the replay; find, timed next, has its own figures.
+      const replayEnd = performance.timeOrigin + performance.now();
       const page = await pageFigures(frame);
       writeFileSync(join(run.ctl, `done-${i}`), '');
       await waitForFile(join(run.ctl, `result-${i}.json`), 60_000, 'the host figures');
       const h = JSON.parse(readFileSync(join(run.ctl, `result-${i}.json`), 'utf8')) as HostResult;
       const last = p.maxIndexAt! - clickedAt;
       const longest = (tasks: { start: number; duration: number }[]) =>
-        Math.max(0, ...tasks.filter((x) => x.start >= clickedAt).map((x) => x.duration));
+        Math.max(0, ...tasks.filter((x) => x.start >= clickedAt && x.start < replayEnd).map((x) => x.duration));
       const figures = {
         firstPaint: p.firstEntryPainted! - clickedAt,
         last,

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { SELECTORS, useWorkbench } from './harness';
-import { openSessionsView, runCommand, seededSessions, since, titleOf, treeRow, widenSideBar } from './ui';
+import { chatFrame, openSessionsView, runCommand, seededSessions, since, titleOf, treeRow, widenSideBar } from './ui';
 
 const NAME = 'Ship the release notes';
 
@@ -39,6 +39,8 @@ for (const mode of ['agent', 'client'] as const) {
         .locator('.tabs-container .tab', { hasText: titleOf(first!).slice(0, 30) })
         .first()
         .waitFor({ timeout: 60_000 });
+      // The chat shows its history (and has taken the keyboard focus) before the palette opens.
+      await chatFrame(page).locator('.msg-agent').first().waitFor({ state: 'visible', timeout: 60_000 });
       await runCommand(page, 'ACP: Rename Session');
       const input = page.locator(SELECTORS.quickInput);
       await page.waitForFunction(
@@ -56,6 +58,9 @@ for (const mode of ['agent', 'client'] as const) {
       await treeRow(page, titleOf(second!)).click();
       const tab = page.locator('.tabs-container .tab', { hasText: titleOf(second!).slice(0, 30) }).first();
       await tab.waitFor({ timeout: 60_000 });
+      await chatFrame(page) // the second chat is up before the palette opens
+        .locator('.header .title', { hasText: titleOf(second!) })
+        .waitFor({ state: 'visible', timeout: 60_000 });
       await runCommand(page, 'ACP: Archive Session');
       await tab.waitFor({ state: 'detached', timeout: 30_000 });
       await treeRow(page, titleOf(second!)).waitFor({ state: 'detached', timeout: 30_000 });

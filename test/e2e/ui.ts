@@ -48,8 +48,15 @@ export function headingsAbove(sessions: readonly SeededSession[], n: number, now
 export async function openSessionsView(page: Page): Promise<void> {
   const icon = page.locator(SELECTORS.acpIcon);
   await icon.waitFor({ state: 'visible', timeout: 60_000 });
-  // The icon toggles the side bar: a click on it while the view shows would close it.
-  if (!(await page.locator('[id="workbench.view.extension.acp"]').isVisible())) await icon.click();
+  // The icon toggles the side bar: a click on it while the view shows would close it. After a
+  // reload the workbench may restore the view just after it was seen missing, and the click then
+  // closes it: look again until it stays shown.
+  const view = page.locator('[id="workbench.view.extension.acp"]');
+  for (const deadline = Date.now() + 60_000; !(await view.isVisible());) {
+    if (Date.now() > deadline) throw new Error('the Sessions view did not show');
+    await icon.click();
+    await view.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
+  }
   await page.locator(SELECTORS.treeRows).first().waitFor({ state: 'visible', timeout: 60_000 });
 }
 
@@ -70,7 +77,7 @@ export function treeRow(page: Page, label: string): Locator {
 }
 
 /**
- * Runs a command from the palette the way a person does: F1, type, Enter. The palette lists
+ * Runs a command from the palette the way a person does: F1, type, pick the row. The palette lists
  * what is registered when it opens, so a command from an extension still being scanned may be
  * missing at first: then close it and try again, as a person would.
  */
@@ -87,7 +94,9 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
     try {
       await input.waitFor({ state: 'visible', timeout: 5_000 });
       await input.fill(`>${title}`, { timeout: 3_000 });
-      await row.first().waitFor({ state: 'visible', timeout: 3_000 });
+      // A click, not Enter: a key pressed just as a webview takes the focus goes to the webview,
+      // while a click on a row the palette no longer shows fails here and is tried again.
+      await row.first().click({ timeout: 3_000 });
       break;
     } catch (e) {
       if (Date.now() > deadline) throw new Error(`the command palette has no "${title}": ${String(e)}`);
@@ -95,7 +104,6 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
       await page.waitForTimeout(500);
     }
   }
-  await page.keyboard.press('Enter');
 }
 
 /** The editor tab whose label is `title`. */

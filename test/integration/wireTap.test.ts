@@ -84,6 +84,16 @@ describe('Bad input from the agent, one kind at a time', function () {
     assert.match(line, /made_up_kind/);
   });
 
+  it('a session/update without a session id', async () => {
+    const { line } = await withGarbage('no-session', 'unknownUpdates', /session\/update without a session id/);
+    assert.match(line, /ignored/);
+  });
+
+  it('a message under the method name the client keeps for its checked updates', async () => {
+    const { line } = await withGarbage('reserved-method', 'notJsonRpc', /method name this client keeps/);
+    assert.match(line, /ignored/);
+  });
+
   it('an update for a session nobody opens, dropped from the buffer with a count and no payload', async () => {
     const dropped = (l: string) => Number(/dropped (\d+) update/.exec(l)?.[1] ?? 0);
     const { c, logger, line } = await withGarbage('unknown-session', 'droppedUpdates', /nobody opened/, dropped);

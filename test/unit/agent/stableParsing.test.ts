@@ -1,11 +1,15 @@
 // The client runs on the SDK's stable entry and takes only types from `/unstable` (which
 // brings its own schema for stable messages too). These tests pin what the stable parsing
-// does with messages the unstable schema would accept, and show the unstable entry differs,
-// so a switch of entry cannot pass unnoticed.
+// does with messages the unstable schema would accept (session/update kinds are checked by the
+// wire tap, which knows only the stable ones), and show the unstable entry differs, so a switch
+// of entry cannot pass unnoticed.
 import * as assert from 'node:assert/strict';
 import type { AnyMessage, SessionNotification, Stream } from '@agentclientprotocol/sdk';
 import { client as unstableClient } from '@agentclientprotocol/sdk/unstable';
 import { buildClientApp } from '../../../src/agent/clientApp';
+import { MemoryLogger } from '../../../src/agent/log';
+import { Redactor } from '../../../src/agent/redact';
+import { WireCounter, wireStream } from '../../../src/agent/wireTap';
 import type { UpdateRouter } from '../../../src/agent/router';
 
 /** An in-memory stream: `send` plays the agent, `sent` holds what the client wrote. */
@@ -31,6 +35,24 @@ const until = async (cond: () => boolean) => {
   while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
 };
 
+/** The agent's stdout as lines through the wire tap, as the connection reads it. */
+function wirePipe(): { stream: Stream; send(m: unknown): void; counter: WireCounter } {
+  let push!: (line: string) => void;
+  const encoder = new TextEncoder();
+  const input = new ReadableStream<Uint8Array>({
+    start: (c) => void (push = (line) => c.enqueue(encoder.encode(`${line}\n`))),
+  });
+  const logger = new MemoryLogger();
+  const counter = new WireCounter(logger);
+  const stream = wireStream(new WritableStream<Uint8Array>(), input, {
+    logger,
+    trace: () => 'off',
+    redactor: new Redactor(),
+    counter,
+  });
+  return { stream, send: (m) => push(JSON.stringify(m)), counter };
+}
+
 describe('the client parses with the stable schema', () => {
   it('delivers stable updates and drops an update kind only the unstable schema has', async () => {
     const got: SessionNotification[] = [];
@@ -42,7 +64,7 @@ describe('the client parses with the stable schema', () => {
       { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) },
       router,
     );
-    const p = pipe();
+    const p = wirePipe();
     const conn = app.connect(p.stream);
     p.send(unstableOnly);
     p.send(stable);
@@ -54,6 +76,7 @@ describe('the client parses with the stable schema', () => {
       got.map((n) => n.update.sessionUpdate),
       ['agent_message_chunk', 'agent_message_chunk'],
     );
+    assert.equal(p.counter.stats.unknownUpdates, 1, 'the unstable kind is counted where it is dropped');
     conn.close();
   });
 

@@ -1,7 +1,7 @@
 /**
- * Checks a `session/update` payload before the thread reduces it. The SDK already drops
- * updates that fail its schema, but only with a `console.error`; this is the second line, so a
- * bad update is counted and logged in our channel and can never throw inside the reducer.
+ * Checks a `session/update` payload before anything of ours reads it (the SDK's schema does not
+ * see these: see `CHECKED_SESSION_UPDATE`), so a bad update is counted and logged in our channel
+ * and can never throw inside the thread's reducer or the session lists.
  * Enum values an older schema does not know (a new tool kind or status) are let through as
  * strings: the thread maps them to a fallback instead of losing the update.
  */
@@ -195,6 +195,7 @@ export function parseSessionUpdate(raw: unknown): SessionUpdate | string {
   if (!isRec(raw)) return 'not an object';
   const kind = raw.sessionUpdate;
   if (typeof kind !== 'string') return 'sessionUpdate is not a string';
+  if (raw._meta !== undefined && raw._meta !== null && !isRec(raw._meta)) return `${kind}: _meta is not an object`;
   try {
     check(raw, kind);
   } catch (e) {
