@@ -5,6 +5,15 @@ import { toDisposable, type IDisposable } from '../base/lifecycle';
 /** Receives one session's updates, in the order the agent sent them. */
 export type UpdateListener = (notification: SessionNotification) => void;
 
+/** A session's route; disposing it stops the updates. */
+export interface RouteRegistration extends IDisposable {
+  /**
+   * The chat is closing (waiting for `session/close` to be answered): it keeps the updates until
+   * a chat opening the same session again takes the route.
+   */
+  giveWay(): void;
+}
+
 const BUFFER_MAX = 1000;
 const BUFFER_MS = 5000;
 
@@ -32,6 +41,8 @@ export interface RouterOptions {
  */
 export class UpdateRouter implements IDisposable {
   private readonly listeners = new Map<string, UpdateListener>();
+  /** Listeners of chats that are closing: one opening the same session again takes their place. */
+  private readonly givenWay = new Set<UpdateListener>();
   private readonly pending = new Map<string, { at: number; n: SessionNotification }[]>();
   private pendingCount = 0;
   private readonly activity = new Emitter<string>();
@@ -65,8 +76,15 @@ export class UpdateRouter implements IDisposable {
     return this.pendingCount;
   }
 
-  register(sessionId: string, listener: UpdateListener): IDisposable {
-    if (this.listeners.has(sessionId)) throw new Error(`session ${sessionId} is already routed`);
+  /**
+   * Routes the session's updates to `listener`. A session routed to a listener that has not
+   * given way (see {@link RouteRegistration.giveWay}) cannot be routed again: two live chats on
+   * one session would split its updates.
+   */
+  register(sessionId: string, listener: UpdateListener): RouteRegistration {
+    const current = this.listeners.get(sessionId);
+    if (current && !this.givenWay.has(current)) throw new Error(`session ${sessionId} is already routed`);
+    if (current) this.givenWay.delete(current);
     this.listeners.set(sessionId, listener);
     // What waited too long is stale, even when nothing else arrived since to expire it.
     this.expire(this.now());
@@ -76,9 +94,11 @@ export class UpdateRouter implements IDisposable {
       this.pendingCount -= early.length;
       for (const { n } of early) listener(n);
     }
-    return toDisposable(() => {
+    const registration = toDisposable(() => {
+      this.givenWay.delete(listener);
       if (this.listeners.get(sessionId) === listener) this.listeners.delete(sessionId);
     });
+    return Object.assign(registration, { giveWay: () => void this.givenWay.add(listener) });
   }
 
   isRouted(sessionId: string): boolean {

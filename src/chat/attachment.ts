@@ -385,6 +385,8 @@ export class SessionAttachment extends Disposable {
   async detach(settle?: () => Promise<void>): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    // Closing waits for the agent; the user may open the session again in the meantime.
+    this.route.giveWay();
     await settle?.();
     const status = this.thread.status;
     if (status.state !== 'loading' || status.phase !== 'new') this.loading?.abort();

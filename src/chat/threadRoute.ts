@@ -1,5 +1,6 @@
 import type { AgentConnection } from '../agent/connection';
-import { Disposable, MutableDisposable, toDisposable, type IDisposable } from '../base/lifecycle';
+import type { RouteRegistration } from '../agent/router';
+import { Disposable, MutableDisposable, toDisposable } from '../base/lifecycle';
 import type { Thread } from './thread';
 
 /**
@@ -15,7 +16,7 @@ export const IDLE_SETTLE_MS = 400;
  * and a quiet spell outside a turn or a load ends the open message.
  */
 export class ThreadRoute extends Disposable {
-  private readonly route = this.register(new MutableDisposable<IDisposable>());
+  private readonly route = this.register(new MutableDisposable<RouteRegistration>());
   private settleTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** `busy`: a turn or a load is under way, whose end closes its messages instead. */
@@ -40,6 +41,11 @@ export class ThreadRoute extends Disposable {
   /** No more updates of the session reach the thread. */
   close(): void {
     this.route.value = undefined;
+  }
+
+  /** The chat is closing: a chat that opens the session again meanwhile takes the route. */
+  giveWay(): void {
+    this.route.value?.giveWay();
   }
 
   /** Updates outside a turn or a load (a replay after the load response): end their message once they stop. */
