@@ -52,7 +52,11 @@ describe('Opening a session again while its last chat is closing', function () {
 
     const again = new ChatSession(host, target, deps);
     await again.attach('load');
-    assert.equal(again.thread.entries.length, history, 'the whole history, once');
+    assert.equal(
+      again.thread.entries.length,
+      history,
+      `the whole history, once: ${JSON.stringify(again.thread.status)}`,
+    );
     await again.prompt('hello again');
     await waitFor('the reply in the new chat', () =>
       again.thread.entries.some((e) => e.type === 'agent' && e.text.includes('hello again')),
