@@ -157,6 +157,9 @@ export class SessionLibrary extends Disposable {
     try {
       const kept = await library.session(key);
       if (!kept?.complete || kept.entries === 0) return false;
+      // Read while the agent is asked whether the session moved on: most kept ones have not.
+      const transcript = library.transcript(key);
+      transcript.catch(() => {});
       session.thread.setStatus({ state: 'loading', received: 0, phase: 'connect' });
       const c = await session.host?.connect();
       const listed = c?.features.list
@@ -173,7 +176,7 @@ export class SessionLibrary extends Disposable {
         this.log.info(`[${sessionId}] loading from the agent: ${plan.reason}`);
         return false;
       }
-      const entries = await library.transcript(key);
+      const entries = await transcript;
       if (!entries?.length || session.thread.entries.length > 0) return false;
       session.showKept(entries);
       this.log.info(`[${sessionId}] shown from the session library (${entries.length} entries); resuming`);
