@@ -10,7 +10,7 @@ import type { Frame, Page } from 'playwright-core';
 import { SELECTORS } from '../host/browser';
 import { createFixture, seedSessions } from '../host/fixture';
 import { bareLoad, startBare } from './bare';
-import { failureShot, startHostRun, waitForFile } from './hostRun';
+import { failureShot, startHostRun, traceIfAsked, waitForFile } from './hostRun';
 import { count, median, ms, ratio, summary, table } from './lib';
 import { probe, type ProbeState } from './probe';
 
@@ -189,17 +189,7 @@ async function main(): Promise<number> {
       // Clicking the row in headless Chromium selected it without opening it in this harness, so
       // the suite runs the row's own command (acp.openSession with its node) when told to.
       await run.page.locator(SELECTORS.treeRows).first().waitFor({ timeout: 30_000 });
-      // ACP_BENCH_PROFILE=<dir>: a Chromium trace (trace-N.json, for chrome://tracing or the
-      // Performance panel) of the page during each open, to see where the renderer spends it.
-      const cdp = process.env.ACP_BENCH_PROFILE ? await run.page.context().newCDPSession(run.page) : undefined;
-      const traced: unknown[] = [];
-      if (cdp) {
-        cdp.on('Tracing.dataCollected', (e) => traced.push(...(e.value as unknown[])));
-        await cdp.send('Tracing.start', {
-          categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,blink',
-          transferMode: 'ReportEvents',
-        });
-      }
+      const saveTrace = await traceIfAsked(run.page, `chat-replay-${i}`);
       writeFileSync(join(run.ctl, `go-${i}`), '');
       await waitForFile(join(run.ctl, `opened-${i}`), 60_000, 'the open');
       const clickedAt = Number(readFileSync(join(run.ctl, `opened-${i}`), 'utf8'));
@@ -207,13 +197,7 @@ async function main(): Promise<number> {
       await waitForFile(join(run.ctl, `loaded-${i}`), 600_000, 'the load');
       const { entries } = JSON.parse(readFileSync(join(run.ctl, `loaded-${i}`), 'utf8')) as { entries: number };
       const p = await settled(frame, entries, 600_000);
-      if (cdp) {
-        const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-        await cdp.send('Tracing.end');
-        await complete;
-        writeFileSync(join(process.env.ACP_BENCH_PROFILE!, `trace-${i}.json`), JSON.stringify(traced));
-        await cdp.detach();
-      }
+      await saveTrace();
       const workbench = await run.page.evaluate(
         () => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [],
       );

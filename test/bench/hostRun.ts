@@ -1,7 +1,7 @@
 // One code-server world for a host benchmark: a seeded fixture, code-server, Chromium with the
 // probe below in every frame, and a bench suite (test/bench/suites/<name>) run inside the real
 // extension host by the same runner the extension-host tests use (test/vscode/index.ts).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format } from 'node:util';
@@ -88,4 +88,28 @@ export async function waitForFile(path: string, ms: number, what: string): Promi
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/**
+ * ACP_BENCH_PROFILE=<dir>: records a Chromium trace of the page (every frame of the workbench's
+ * renderer) until the returned function saves it as `<dir>/<name>.json`, for chrome://tracing or
+ * the Performance panel. Without the variable both do nothing.
+ */
+export async function traceIfAsked(page: Page, name: string): Promise<() => Promise<void>> {
+  const dir = process.env.ACP_BENCH_PROFILE;
+  if (!dir) return async () => {};
+  const cdp = await page.context().newCDPSession(page);
+  const events: unknown[] = [];
+  cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown[])));
+  await cdp.send('Tracing.start', {
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,blink',
+    transferMode: 'ReportEvents',
+  });
+  return async () => {
+    const complete = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.end');
+    await complete;
+    writeFileSync(join(dir, `${name}.json`), JSON.stringify(events));
+    await cdp.detach();
+  };
 }

@@ -13,7 +13,7 @@ import type { Frame, Page } from 'playwright-core';
 import { longReply } from '../agent/replies';
 import { createFixture, referenceAgent, seedSessions } from '../host/fixture';
 import { bareLoad, startBare } from './bare';
-import { failureShot, startHostRun, waitForFile, type HostRun } from './hostRun';
+import { failureShot, startHostRun, traceIfAsked, waitForFile, type HostRun } from './hostRun';
 import { count, median, ms, ratio, summary, table } from './lib';
 import { PHASES, type LoadPlan, type PanelPlan, type Phase, type PhaseResult } from './loadPlan';
 import { probe, type ProbeState } from './probe';
@@ -185,6 +185,7 @@ async function runPhase(run: HostRun, plan: LoadPlan, phase: Phase): Promise<Pha
   const open = [...plan.panels.map(key), ...(phase === 'streamAlone' ? [key(plan.load)] : [])];
   await step(run, `armed-${phase}`, 180_000);
   await framesFor(run.page, open, 60_000);
+  const saveTrace = await traceIfAsked(run.page, `load-${phase}`);
   writeFileSync(join(run.ctl, `go-${phase}`), '');
   // The loading panel opens now: find its webview while it replays, so its probe sees it.
   const loading = phase === 'streamAlone' ? undefined : framesFor(run.page, [key(plan.load)], 60_000);
@@ -225,6 +226,7 @@ async function runPhase(run: HostRun, plan: LoadPlan, phase: Phase): Promise<Pha
     );
     figures.streamShownAt = p.lastMutation;
   }
+  await saveTrace();
   for (const [k, f] of frames) {
     const p = await readSeen(f, -1);
     if (p)
