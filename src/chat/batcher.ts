@@ -63,6 +63,11 @@ function entrySize(entry: ThreadEntry): number {
   }
 }
 
+export interface Pace {
+  intervalMs: number;
+  maxChars: number;
+}
+
 interface Queued {
   change: ThreadChange;
   suffix: string;
@@ -106,8 +111,9 @@ export class ChangeBatcher implements IDisposable {
   private chars = 0;
   private timer: unknown;
   private disposed = false;
-  private readonly intervalMs: number;
-  private readonly maxChars: number;
+  private readonly defaultPace: Pace;
+  private intervalMs: number;
+  private maxChars: number;
   private readonly timers: BatcherTimers;
   private readonly onError: (error: unknown) => void;
 
@@ -117,8 +123,18 @@ export class ChangeBatcher implements IDisposable {
   ) {
     this.intervalMs = options.intervalMs ?? 16;
     this.maxChars = options.maxChars ?? 256 * 1024;
+    this.defaultPace = { intervalMs: this.intervalMs, maxChars: this.maxChars };
     this.timers = options.timers ?? defaultTimers;
     this.onError = options.onError ?? ((error) => console.error(error));
+  }
+
+  /**
+   * How often and past how much queued text it flushes from now on; `undefined` goes back to
+   * the options'. A batch already waiting keeps its timer.
+   */
+  setPace(pace: Pace | undefined): void {
+    this.intervalMs = pace?.intervalMs ?? this.defaultPace.intervalMs;
+    this.maxChars = pace?.maxChars ?? this.defaultPace.maxChars;
   }
 
   /** Changes queued and not yet flushed (after coalescing). */

@@ -4,7 +4,7 @@
  * whole message fail, and with it the chat's history. These replace such entries with a notice,
  * so the rest of the chat still shows.
  */
-import type { NoticeEntry, ThreadChange, ThreadEntry, ThreadMeta } from '../protocol/entries';
+import type { NoticeEntry, PanelChange, PanelEntry, ThreadMeta } from '../protocol/entries';
 
 /** Stands where an entry could not be shown. */
 export const UNSHOWN_ENTRY: NoticeEntry = {
@@ -24,12 +24,12 @@ function serialisable(value: unknown): boolean {
 }
 
 /** The entries, each that cannot be sent replaced by {@link UNSHOWN_ENTRY}. */
-export function showableEntries(entries: readonly ThreadEntry[]): ThreadEntry[] {
+export function showableEntries(entries: readonly PanelEntry[]): PanelEntry[] {
   return entries.map((e) => (serialisable(e) ? e : UNSHOWN_ENTRY));
 }
 
 /** The changes, each entry that cannot be sent replaced by {@link UNSHOWN_ENTRY}. */
-export function showableChanges(changes: readonly ThreadChange[]): ThreadChange[] {
+export function showableChanges(changes: readonly PanelChange[]): PanelChange[] {
   return changes.map((c) =>
     (c.kind === 'entryAdded' || c.kind === 'entryChanged') && !serialisable(c.entry)
       ? { ...c, entry: UNSHOWN_ENTRY }

@@ -139,8 +139,8 @@ export interface ThreadMeta {
 }
 
 /** A full picture, sent on `ready` and whenever the webview asks again. */
-export interface ThreadSnapshot {
-  entries: ThreadEntry[];
+export interface ThreadSnapshot<E = ThreadEntry> {
+  entries: E[];
   meta: ThreadMeta;
   status: ThreadStatus;
 }
@@ -149,9 +149,9 @@ export interface ThreadSnapshot {
  * One change to the thread, addressed by entry index. The host batches many per message
  * during a replay.
  */
-export type ThreadChange =
-  | { kind: 'entryAdded'; index: number; entry: ThreadEntry }
-  | { kind: 'entryChanged'; index: number; entry: ThreadEntry }
+export type ThreadChange<E = ThreadEntry> =
+  | { kind: 'entryAdded'; index: number; entry: E }
+  | { kind: 'entryChanged'; index: number; entry: E }
   /** Text appended to a message entry (streaming), so a long message is not resent per chunk. */
   | { kind: 'textAppended'; index: number; text: string }
   /** Output a terminal printed since its last delta, for the tool call entry that embeds it. */
@@ -160,3 +160,27 @@ export type ThreadChange =
   | { kind: 'entriesCleared' }
   | { kind: 'metaChanged'; meta: ThreadMeta }
   | { kind: 'statusChanged'; status: ThreadStatus };
+
+/**
+ * An entry's height before it is measured: `base` pixels, plus a line of 20 pixels per
+ * `charsPerLine` of its `chars` of wrapped text.
+ */
+export interface HeightShape {
+  base: number;
+  chars: number;
+}
+
+/**
+ * An entry the panel holds only as its size: far from where the reader is, it was not sent
+ * (a long history costs the webview what is on screen, not megabytes). The webview asks for it
+ * when it comes near the viewport, and fills the rest in while idle.
+ */
+export interface EntryStub {
+  type: 'stub';
+  height: HeightShape;
+}
+
+/** An entry as the panel holds it. */
+export type PanelEntry = ThreadEntry | EntryStub;
+export type PanelChange = ThreadChange<PanelEntry>;
+export type PanelSnapshot = ThreadSnapshot<PanelEntry>;

@@ -9,7 +9,7 @@
  */
 import { NotificationType, NotificationType0, RequestType, RequestType0 } from 'vscode-jsonrpc';
 import type { RawValue } from './elicitation';
-import type { ElicitationOutcome, ThreadChange, ThreadSnapshot } from './entries';
+import type { ElicitationOutcome, PanelChange, PanelSnapshot } from './entries';
 
 /** How the panel came to hold its history; decides the empty-state text. */
 export type HistoryState =
@@ -61,7 +61,8 @@ export interface QueueState {
 
 /** The full picture: the thread and what the panel may offer. */
 export interface SnapshotParams {
-  thread: ThreadSnapshot;
+  /** Entries far from the reader come as stubs (see `EntryStub`). */
+  thread: PanelSnapshot;
   capabilities: ChatCapabilities;
   queue: QueueState;
   /**
@@ -73,7 +74,7 @@ export interface SnapshotParams {
 
 /** Changes in order; many per message during a replay, never one message per update. */
 export interface ChangedParams {
-  changes: ThreadChange[];
+  changes: PanelChange[];
 }
 
 // ---- host → webview ----
@@ -99,8 +100,32 @@ export interface DraftChangedParams {
 /** The composer's unsent text changed; the host keeps it so closing the panel loses nothing. */
 export const draftChangedEvent = new NotificationType<DraftChangedParams>('draftChanged');
 
+export interface ReadyParams {
+  /** The entry the reader was at (a restored panel); absent: the end, followed. */
+  at?: number;
+}
 /** The webview (re)started and wants a snapshot; the host answers with `snapshot`. */
-export const readyRequest = new RequestType0<void, void>('ready');
+export const readyRequest = new RequestType<ReadyParams, void, void>('ready');
+
+export interface ViewportParams {
+  /** The entries rendered, `from` to `to` exclusive. */
+  from: number;
+  to: number;
+  /** The view follows the end of the thread. */
+  follow: boolean;
+}
+/** What the reader has on screen: the host sends entries there whole, others as stubs. */
+export const viewportChangedEvent = new NotificationType<ViewportParams>('viewportChanged');
+
+export interface FetchEntriesParams {
+  from: number;
+  to: number;
+}
+/**
+ * Stubs the webview wants whole: the host sends those in `from`…`to` as `entryChanged` before
+ * it answers, up to a budget, and answers where it stopped (exclusive).
+ */
+export const fetchEntriesRequest = new RequestType<FetchEntriesParams, number, void>('fetchEntries');
 
 export interface SendPromptParams {
   text: string;

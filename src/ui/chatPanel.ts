@@ -3,6 +3,7 @@ import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrp
 import { Disposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import { ChangeBatcher } from '../chat/batcher';
+import { EntryWindow } from '../chat/entryWindow';
 import { showableChanges, showableEntries, showableMeta } from '../chat/showable';
 import type { Logger } from '../agent/log';
 import { createChannel } from '../protocol/channel';
@@ -15,6 +16,7 @@ import {
   changedEvent,
   copyTextRequest,
   draftChangedEvent,
+  fetchEntriesRequest,
   focusInputEvent,
   queueChangedEvent,
   revealEntryEvent,
@@ -33,6 +35,7 @@ import {
   showLogRequest,
   signInRequest,
   snapshotEvent,
+  viewportChangedEvent,
 } from '../protocol/messages';
 import { chatCsp } from '../protocol/csp';
 import { sanitizeText } from '../sessions/title';
@@ -43,8 +46,11 @@ import { openLink, openLocation, openWebAddress } from './links';
 export const CHAT_VIEW_TYPE = 'acp.chat';
 /** The longest draft kept, in characters. */
 const MAX_DRAFT = 100_000;
-/** Entries sent in a snapshot; the rest follow in batches. */
-const SNAPSHOT_HEAD = 200;
+/**
+ * While a history replays, changes go every 100 ms (the view repaints ten times a second then)
+ * and the queued text may grow: entries far from the reader go as stubs, not as their text.
+ */
+const REPLAY_PACE = { intervalMs: 100, maxChars: 8 * 1024 * 1024 };
 
 /**
  * The host side of one chat panel: translates the session's thread into batched messages for
@@ -54,6 +60,8 @@ const SNAPSHOT_HEAD = 200;
 export class ChatPanel extends Disposable {
   private readonly channel: MessageConnection;
   private readonly batcher: ChangeBatcher;
+  /** Which entries the webview holds whole; the others it is sent as stubs. */
+  private readonly window = new EntryWindow();
   private ready = false;
   /** The panel was disposed: nothing more is posted to it or set on it (either would throw). */
   private gone = false;
@@ -91,15 +99,20 @@ export class ChatPanel extends Disposable {
     });
     this.register({ dispose: () => this.channel.dispose() });
     this.batcher = this.register(
-      new ChangeBatcher((changes) => {
-        if (this.isShowing)
-          void this.channel.sendNotification(changedEvent, {
-            changes: this.careful ? showableChanges(changes) : changes,
-          });
+      new ChangeBatcher((batch) => {
+        const thread = this.session.thread;
+        // The first batch of a replay goes at once, the rest at the replay's pace.
+        if (thread.status.state === 'loading') this.batcher.setPace(REPLAY_PACE);
+        if (!this.isShowing) return;
+        const changes = this.window.changes(batch, thread.entries);
+        void this.channel.sendNotification(changedEvent, {
+          changes: this.careful ? showableChanges(changes) : changes,
+        });
       }),
     );
     this.register(
       session.thread.onDidChange((changes) => {
+        if (session.thread.status.state !== 'loading') this.batcher.setPace(undefined);
         this.batcher.push(changes);
         this.tryReveal();
       }),
@@ -110,7 +123,10 @@ export class ChatPanel extends Disposable {
         this.updateTitle();
       }),
     );
-    this.register(session.thread.onDidChange(() => this.updateTitle()));
+    // Only the meta holds the title: a replay's thousands of entry changes leave the tab alone.
+    this.register(
+      session.thread.onDidChange((changes) => changes.some((c) => c.kind === 'metaChanged') && this.updateTitle()),
+    );
     this.register(
       session.queue.onDidChange((queue) => {
         // In order with the thread's changes: a follow-up leaves the queue as its prompt is added.
@@ -153,18 +169,20 @@ export class ChatPanel extends Disposable {
     if (this.ready) this.sendSnapshot();
   }
 
-  private sendSnapshot(): void {
+  /** `at`: the entry the reader is at; absent, the view follows the end. */
+  private sendSnapshot(at?: number): void {
     this.batcher.discard();
-    const thread = this.session.thread.snapshot();
+    this.window.reset(at);
+    const thread = this.session.thread;
+    // Whole near the reader, stubs elsewhere: a long history is not megabytes in one message.
+    let entries = this.window.snapshot(thread.entries);
+    let meta = { ...thread.meta };
     if (this.careful) {
-      thread.entries = showableEntries(thread.entries);
-      thread.meta = showableMeta(thread.meta);
+      entries = showableEntries(entries);
+      meta = showableMeta(meta);
     }
-    // A long history in one message is one long task in the webview (decoding megabytes): the
-    // snapshot carries the first entries and the rest follows as batched additions, in order.
-    const rest = thread.entries.splice(SNAPSHOT_HEAD);
     void this.channel.sendNotification(snapshotEvent, {
-      thread,
+      thread: { entries, meta, status: thread.status },
       capabilities: this.session.capabilities(),
       queue: this.session.queue.state,
       ...(this.draftText ? { draft: this.draftText } : {}),
@@ -173,13 +191,6 @@ export class ChatPanel extends Disposable {
     if (this.focusWhenReady) {
       this.focusWhenReady = false;
       void this.channel.sendNotification(focusInputEvent);
-    }
-    for (let i = 0; i < rest.length; i += 200) {
-      this.batcher.push(
-        rest
-          .slice(i, i + 200)
-          .map((entry, k) => ({ kind: 'entryAdded' as const, index: SNAPSHOT_HEAD + i + k, entry })),
-      );
     }
     this.tryReveal();
   }
@@ -202,7 +213,22 @@ export class ChatPanel extends Disposable {
   private handleRequests(): void {
     const c = this.channel;
     const s = this.session;
-    c.onRequest(readyRequest, () => this.sendSnapshot());
+    c.onRequest(readyRequest, (params) => this.sendSnapshot(entryIndex(params?.at)));
+    c.onNotification(viewportChangedEvent, ({ from, to, follow }) => {
+      const start = entryIndex(from);
+      const end = entryIndex(to);
+      if (start !== undefined && end !== undefined) this.window.setView(start, end, follow === true);
+    });
+    c.onRequest(fetchEntriesRequest, ({ from, to }) => {
+      const start = entryIndex(from);
+      const end = entryIndex(to);
+      if (start === undefined || end === undefined || !this.isShowing) return start ?? 0;
+      const taken = this.window.take(start, end, this.session.thread.entries);
+      // Through the batcher, so they go in order with the changes queued before them.
+      this.batcher.push(taken.changes);
+      this.batcher.flushNow();
+      return taken.end;
+    });
     c.onNotification(draftChangedEvent, ({ text }) => {
       if (typeof text === 'string') this.draftText = text.slice(0, MAX_DRAFT);
     });
@@ -320,6 +346,11 @@ export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpti
     enableScripts: true,
     localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
   };
+}
+
+/** An entry index from the webview, or undefined when it is not one. */
+function entryIndex(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
 function makeNonce(): string {

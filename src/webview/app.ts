@@ -4,11 +4,13 @@
  * page's controls ask for ({@link PageAction}) as requests to the host.
  */
 import type { MessageConnection, RequestType, RequestType0 } from 'vscode-jsonrpc';
-import type { ThreadChange } from '../protocol/entries';
+import type { PanelChange } from '../protocol/entries';
+import { estimateHeight } from '../protocol/heightShape';
 import { panelTargetOf } from '../protocol/panelTarget';
 import {
   cancelTurnRequest,
   draftChangedEvent,
+  readyRequest,
   openLinkRequest,
   openLocationRequest,
   sendPromptRequest,
@@ -23,14 +25,15 @@ import { emptyText, Header, StatusArea } from './chrome';
 import { Composer } from './composer';
 import { actionButton, el, icon } from './dom';
 import { ElicitationInput } from './elicitationInput';
-import { FindBar } from './findBar';
+import { EntryFetcher } from './entryFetch';
+import { FindBar, listenForFindKey } from './findBar';
 import { FrameScheduler } from './frameScheduler';
 import { Highlighter } from './highlighter';
 import { classifyHref } from './links';
 import { ThreadModel } from './model';
-import { cacheMarkdown, fillThought } from './render/message';
-import { FINISH_IN_PLACE_CHARS, finishInPlace, updateStreaming } from './render/streaming';
-import { estimateHeight, renderEntry } from './render/entry';
+import { fillThought } from './render/message';
+import { updateInPlace } from './render/inPlace';
+import { renderEntry } from './render/entry';
 import { performAction } from './pageActions';
 import { focusComposerWhenPageFocused } from './pageFocus';
 import { QueueView } from './queueView';
@@ -51,9 +54,10 @@ export class ChatApp {
   private readonly composer: Composer;
   private readonly queue: QueueView;
   private readonly find: FindBar;
+  private readonly fetcher: EntryFetcher;
   private readonly quote: QuoteButton;
   private readonly saver: UiStateSaver;
-  private readonly pending: ThreadChange[] = [];
+  private readonly pending: PanelChange[] = [];
   private readonly pendingAnswers = new Set<string>();
   private readonly elicitations: ElicitationInput;
   private readonly openThoughts: Set<number>;
@@ -93,8 +97,19 @@ export class ChatApp {
             pendingAnswers: this.pendingAnswers,
             elicitation: this.elicitations.forms.context,
             codeShown: (i, source) => this.codeShown(i, source),
+            estimate: (entry) => estimateHeight(entry, this.view.charsPerLine),
           }),
-        update: (index, node) => this.updateNode(index, node),
+        update: (index, node) =>
+          updateInPlace(
+            node,
+            this.model.entries[index],
+            {
+              stream: this.model.streams.get(index),
+              finished: this.model.finished.get(index),
+              replaced: this.replaced.has(index),
+            },
+            (html) => this.codeShown(index, html),
+          ),
         estimate: (index, charsPerLine) => estimateHeight(this.model.entries[index], charsPerLine),
       },
       () => this.schedule(),
@@ -130,6 +145,12 @@ export class ChatApp {
       expand: (index) => this.expand(index),
       closed: () => this.composer.focus(),
     });
+    this.fetcher = new EntryFetcher(
+      connection,
+      () => this.model.entries,
+      () => this.schedule(),
+      this.view.element,
+    );
     this.saver = new UiStateSaver(api, () => this.uiState());
     this.jump.title = 'Scroll to the latest message';
     this.jump.setAttribute('aria-label', this.jump.title);
@@ -155,21 +176,17 @@ export class ChatApp {
       }
     });
     this.view.element.addEventListener('scroll', () => this.saver.saveSoon(), { passive: true });
-    // Ctrl+F / Cmd+F finds in the whole thread. Caught first (capture), so the webview's host
-    // does not pass it on to the workbench, whose find cannot see the entries not rendered.
-    window.addEventListener(
-      'keydown',
-      (event) => {
-        const mod = event.ctrlKey !== event.metaKey && (event.ctrlKey || event.metaKey);
-        if (!mod || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'f') return;
-        event.preventDefault();
-        event.stopPropagation();
-        this.find.open();
-      },
-      true,
-    );
+    listenForFindKey(() => this.find.open());
     this.composer.focus();
     focusComposerWhenPageFocused(() => this.composer.focus());
+  }
+
+  /** Asks the host for the thread, at the entry the reader was at when the panel was last shown. */
+  ready(): void {
+    const at = this.saved.anchor?.index;
+    this.connection
+      .sendRequest(readyRequest, at === undefined ? {} : { at })
+      .catch((error: unknown) => console.warn('acp webview: ready failed', error));
   }
 
   /** "ACP: Focus Chat Input". */
@@ -187,13 +204,14 @@ export class ChatApp {
     this.elicitations.forms.clear();
     const anchor = this.snapshots++ === 0 ? this.saved.anchor : this.view.currentAnchor();
     this.model.reset(params);
+    this.fetcher.reset();
     this.view.reset(anchor);
     this.saver.saveSoon();
     this.chromeDirty = true;
     this.schedule();
   }
 
-  changed(changes: ThreadChange[]): void {
+  changed(changes: PanelChange[]): void {
     for (const change of changes) this.pending.push(change);
     this.schedule();
   }
@@ -231,6 +249,7 @@ export class ChatApp {
         this.pendingAnswers.clear();
         this.openRaw.clear();
         this.elicitations.forms.clear();
+        this.fetcher.reset();
         this.view.reset();
       }
       if (touched.added) this.view.appended();
@@ -250,6 +269,9 @@ export class ChatApp {
     }
     if (this.frames.repaintDue(this.model.status.state === 'loading' && this.view.sticking)) {
       this.view.frame();
+      const { from, to } = this.view.rendered;
+      const idle = this.model.status.state !== 'loading' && this.pending.length === 0;
+      this.fetcher.rendered(from, to, this.view.sticking, idle);
       this.find.paint();
       this.replaced.clear();
       this.model.finished.clear();
@@ -264,33 +286,6 @@ export class ChatApp {
     const empty = this.model.entries.length === 0 ? emptyText(this.model) : '';
     this.empty.textContent = empty;
     this.empty.hidden = empty === '';
-  }
-
-  /**
-   * A streaming message is brought up to date in place, and so is a long one that just finished;
-   * anything else renders anew.
-   */
-  private updateNode(index: number, node: HTMLElement): boolean {
-    const stream = this.model.streams.get(index);
-    const replaced = this.replaced.has(index);
-    const body = node.querySelector<HTMLElement>('.md-streaming');
-    if (stream && !replaced) {
-      if (body) {
-        updateStreaming(body, stream);
-        return true;
-      }
-      const details = node.querySelector('details');
-      return !!details && !details.open;
-    }
-    const finished = this.model.finished.get(index);
-    const entry = this.model.entries[index];
-    if (!finished || !body || (entry.type !== 'agent' && entry.type !== 'user')) return false;
-    if (entry.text.length < FINISH_IN_PLACE_CHARS) return false;
-    const html = finishInPlace(body, finished, entry);
-    if (!html) return false;
-    cacheMarkdown(entry, html);
-    this.codeShown(index, html);
-    return true;
   }
 
   private click(event: MouseEvent): void {

@@ -5,7 +5,7 @@
  * live again.
  */
 import type { MessageConnection } from 'vscode-jsonrpc';
-import type { ElicitationOutcome, ThreadEntry } from '../protocol/entries';
+import type { ElicitationOutcome, PanelEntry } from '../protocol/entries';
 import { answerElicitationRequest } from '../protocol/messages';
 import { ElicitationForms } from './elicitationForms';
 import { ELICIT_ACCEPT_SELECTOR } from './render/elicitation';
@@ -20,7 +20,7 @@ export class ElicitationInput {
   constructor(
     root: HTMLElement,
     private readonly connection: MessageConnection,
-    private readonly entries: () => readonly ThreadEntry[],
+    private readonly entries: () => readonly PanelEntry[],
     private readonly pending: Set<string>,
     private readonly changed: (index: number) => void,
   ) {

@@ -4,14 +4,14 @@
  * the arrows), scrolls each match into view and highlights it, and closes with Escape. Matches
  * are painted with the CSS Custom Highlight API: the rendered entries are not changed.
  */
-import type { ThreadEntry } from '../protocol/entries';
+import type { PanelEntry } from '../protocol/entries';
 import { bindAction } from './actions';
 import { el, icon } from './dom';
 import { MAX_MATCHES, rangesIn, searchThread, type Match } from './threadSearch';
 import type { ThreadView } from './threadView';
 
 export interface FindHost {
-  entries(): readonly ThreadEntry[];
+  entries(): readonly PanelEntry[];
   view: ThreadView;
   /** Makes sure a match inside the entry can be seen (opens a collapsed thought). */
   expand(index: number): void;
@@ -199,4 +199,22 @@ function button(name: string, label: string, action: Parameters<typeof bindActio
   node.setAttribute('aria-label', label);
   node.append(icon(name));
   return node;
+}
+
+/**
+ * Ctrl+F / Cmd+F finds in the whole thread. Caught first (capture), so the webview's host does
+ * not pass it on to the workbench, whose find cannot see the entries not rendered.
+ */
+export function listenForFindKey(open: () => void): void {
+  window.addEventListener(
+    'keydown',
+    (event) => {
+      const mod = event.ctrlKey !== event.metaKey && (event.ctrlKey || event.metaKey);
+      if (!mod || event.altKey || event.shiftKey || event.key.toLowerCase() !== 'f') return;
+      event.preventDefault();
+      event.stopPropagation();
+      open();
+    },
+    true,
+  );
 }

@@ -8,7 +8,6 @@ import {
   changedEvent,
   focusInputEvent,
   queueChangedEvent,
-  readyRequest,
   revealEntryEvent,
   snapshotEvent,
 } from '../protocol/messages';
@@ -38,4 +37,4 @@ connection.onNotification(queueChangedEvent, (params) => app.queueChanged(params
 connection.onNotification(focusInputEvent, () => app.focusInput());
 connection.onNotification(revealEntryEvent, (params) => app.revealEntry(params.index));
 connection.listen();
-connection.sendRequest(readyRequest).catch((error: unknown) => console.warn('acp webview: ready failed', error));
+app.ready();

@@ -3,7 +3,7 @@
  * the entries it was sent (they arrive structured-cloned), so streaming text is appended in
  * place. Reports which indices changed so the view re-renders only those.
  */
-import type { ThreadChange, ThreadEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
+import type { PanelChange, PanelEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
 import type { ChatCapabilities, QueueState, SnapshotParams } from '../protocol/messages';
 import { applyTerminalDelta } from '../protocol/terminalOutput';
 import { StreamSplitter } from './streamSplit';
@@ -23,7 +23,8 @@ export interface Touched {
 }
 
 export class ThreadModel {
-  entries: ThreadEntry[] = [];
+  /** Stubs stand for entries not sent yet (see `EntryStub`). */
+  entries: PanelEntry[] = [];
   meta: ThreadMeta = { commands: [], configOptions: [] };
   status: ThreadStatus = { state: 'idle' };
   capabilities: ChatCapabilities | undefined;
@@ -49,7 +50,7 @@ export class ThreadModel {
   }
 
   /** Applies changes in order; an index out of range is dropped (a stale batch), never thrown. */
-  apply(changes: readonly ThreadChange[]): Touched {
+  apply(changes: readonly PanelChange[]): Touched {
     let before = this.entries.length;
     const touched: Touched = {
       added: 0,
@@ -116,14 +117,14 @@ export class ThreadModel {
     return touched;
   }
 
-  private replace(index: number, entry: ThreadEntry, touched: Touched, before: number): void {
+  private replace(index: number, entry: PanelEntry, touched: Touched, before: number): void {
     this.entries[index] = entry;
     this.track(index, entry);
     if (index < before) touched.replaced.add(index);
   }
 
   /** Starts or ends the stream splitter of a message as its `done` flag says. */
-  private track(index: number, entry: ThreadEntry): void {
+  private track(index: number, entry: PanelEntry): void {
     const streaming = (entry.type === 'user' || entry.type === 'agent' || entry.type === 'thought') && !entry.done;
     if (!streaming) {
       const stream = this.streams.get(index);

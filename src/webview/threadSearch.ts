@@ -4,7 +4,7 @@
  * object and kept. Matches are addressed as (entry, occurrence in that entry), which the find
  * bar turns into a range in the entry's node once it is rendered.
  */
-import type { ThreadEntry } from '../protocol/entries';
+import type { PanelEntry } from '../protocol/entries';
 
 export interface Match {
   index: number;
@@ -15,10 +15,10 @@ export interface Match {
 /** Enough to step through; a count past it shows as "10,000+". */
 export const MAX_MATCHES = 10_000;
 
-const lowered = new WeakMap<ThreadEntry, string>();
+const lowered = new WeakMap<PanelEntry, string>();
 
 /** What a reader can find in an entry: the words it shows, not its markup's attributes. */
-export function searchableText(entry: ThreadEntry): string {
+export function searchableText(entry: PanelEntry): string {
   switch (entry.type) {
     case 'user':
     case 'agent':
@@ -48,7 +48,7 @@ export function searchableText(entry: ThreadEntry): string {
   }
 }
 
-function lowerText(entry: ThreadEntry): string {
+function lowerText(entry: PanelEntry): string {
   let text = lowered.get(entry);
   // A streaming message grows in place: its cached copy is only good while the length holds.
   if (text === undefined || ('text' in entry && text.length !== entry.text.length)) {
@@ -59,7 +59,7 @@ function lowerText(entry: ThreadEntry): string {
 }
 
 /** Every occurrence of `query` (case-insensitive) in the thread, in order, up to {@link MAX_MATCHES}. */
-export function searchThread(entries: readonly ThreadEntry[], query: string): Match[] {
+export function searchThread(entries: readonly PanelEntry[], query: string): Match[] {
   const needle = query.toLowerCase();
   const matches: Match[] = [];
   if (!needle) return matches;

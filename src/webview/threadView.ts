@@ -50,7 +50,7 @@ export class ThreadView {
   private revealing: number | undefined;
   /** Scroll in this frame even if no size changes (a jump or a restore). */
   private forceScroll = false;
-  private charsPerLine = 80;
+  private cpl = 80;
 
   constructor(
     private readonly source: ThreadViewSource,
@@ -70,6 +70,16 @@ export class ThreadView {
 
   get sticking(): boolean {
     return this.stick;
+  }
+
+  /** About how many characters fit on a line of the thread (for estimated heights). */
+  get charsPerLine(): number {
+    return this.cpl;
+  }
+
+  /** The entries in the DOM, `from` to `to` exclusive. */
+  get rendered(): { from: number; to: number } {
+    return { from: this.first, to: this.end };
   }
 
   /** The rendered node of an entry, if it is in the DOM. */
@@ -95,7 +105,7 @@ export class ThreadView {
   /** Entries were appended to the source. */
   appended(): void {
     for (let index = this.heights.length; index < this.source.count(); index++) {
-      this.heights.push(this.source.estimate(index, this.charsPerLine));
+      this.heights.push(this.source.estimate(index, this.cpl));
     }
     if (this.revealing !== undefined && this.revealing < this.heights.length) {
       this.reveal(this.revealing);
@@ -113,7 +123,7 @@ export class ThreadView {
   changed(index: number): void {
     if (index >= this.heights.length) return;
     if (this.nodes.has(index)) this.dirty.add(index);
-    else this.heights.set(index, this.source.estimate(index, this.charsPerLine));
+    else this.heights.set(index, this.source.estimate(index, this.cpl));
   }
 
   /** Scrolls so that `within` pixels into the entry at `index` is at the top (it may be negative). */
@@ -145,7 +155,7 @@ export class ThreadView {
   frame(): void {
     const scroller = this.element;
     const viewport = scroller.clientHeight;
-    this.charsPerLine = Math.max(20, Math.floor((scroller.clientWidth - 48) / 7.5));
+    this.cpl = Math.max(20, Math.floor((scroller.clientWidth - 48) / 7.5));
     const count = this.heights.length;
     const total = this.heights.total;
     const overscan = Math.max(400, viewport);

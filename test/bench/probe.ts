@@ -82,7 +82,8 @@ export function probe(): void {
         if (content && b.firstContentMessage === undefined) b.firstContentMessage = now();
       });
     }
-    const entries = document.querySelectorAll<HTMLElement>('.entry[data-index]');
+    // A stub holds an entry's place until the host sends it: not shown yet.
+    const entries = document.querySelectorAll<HTMLElement>('.entry[data-index]:not(.entry-stub)');
     if (entries.length > 0 && b.firstEntryInserted === undefined) {
       const at = now();
       b.firstEntryInserted = at;

@@ -217,8 +217,8 @@ export class WebviewPage {
       view.waiters.splice(0).forEach((wake) => wake());
     };
     const ready = new Promise<void>((done) =>
-      host.onRequest(readyRequest, () => {
-        record(readyRequest.method, undefined);
+      host.onRequest(readyRequest, (params) => {
+        record(readyRequest.method, params);
         done();
       }),
     );

@@ -17,6 +17,7 @@ import { findSuite } from './findSuite';
 import { queueSuite } from './queueSuite';
 import { elicitationSuite } from './elicitationSuite';
 import { securitySuite } from './securitySuite';
+import { stubSuite } from './stubSuite';
 
 describe('chat webview', function () {
   this.timeout(60_000);
@@ -752,6 +753,7 @@ describe('chat webview', function () {
   approvalSuite(env);
   codeSuite(env);
   findSuite(env);
+  stubSuite(env);
   queueSuite(env);
   securitySuite(env);
   replaySuite(env);

@@ -1,5 +1,5 @@
 /** Any thread entry to its DOM node. */
-import type { ThreadEntry } from '../../protocol/entries';
+import type { PanelEntry, ThreadEntry } from '../../protocol/entries';
 import { el } from '../dom';
 import type { StreamSplitter } from '../streamSplit';
 import { renderElicitation, type ElicitationContext } from './elicitation';
@@ -16,12 +16,18 @@ export interface EntryContext {
   elicitation: ElicitationContext;
   /** A cached rendering with code was shown for the entry at `index`: it may be highlighted. */
   codeShown(index: number, source: DocumentFragment): void;
+  /** The height an entry not yet measured is given. */
+  estimate(entry: PanelEntry): number;
 }
 
-export function renderEntry(entry: ThreadEntry, index: number, context: EntryContext): HTMLElement {
+export function renderEntry(entry: PanelEntry, index: number, context: EntryContext): HTMLElement {
   const node = el('div', `entry entry-${entry.type}`);
   node.dataset.index = String(index);
-  node.append(inner(entry, index, context));
+  // A stub holds its place at the estimated height until the host sends the entry.
+  if (entry.type === 'stub') {
+    node.setAttribute('aria-busy', 'true');
+    node.style.height = `${context.estimate(entry)}px`;
+  } else node.append(inner(entry, index, context));
   return node;
 }
 
@@ -51,35 +57,4 @@ function inner(entry: ThreadEntry, index: number, context: EntryContext): HTMLEl
 
 function codeShown(context: EntryContext, index: number): CodeShown {
   return (source) => context.codeShown(index, source);
-}
-
-/** A rough height before the entry is measured, so the scrollbar is about right. */
-export function estimateHeight(entry: ThreadEntry, charsPerLine: number): number {
-  switch (entry.type) {
-    case 'user':
-    case 'agent':
-      return 28 + 20 * Math.ceil(entry.text.length / charsPerLine) + (entry.type === 'user' ? 20 : 0);
-    case 'thought':
-      return 32;
-    case 'tool':
-      return (
-        48 +
-        Math.min(300, entry.content.length * 80) +
-        (entry.locations.length ? 24 : 0) +
-        (entry.rawInput !== undefined ? 28 : 0) +
-        (entry.rawOutput !== undefined ? 28 : 0)
-      );
-    case 'plan':
-      return 44 + 24 * entry.entries.length;
-    case 'notice':
-      return 52;
-    case 'divider':
-      return 36;
-    case 'permission':
-      return 96;
-    case 'elicitation':
-      return entry.mode === 'url' ? 150 : 110 + 62 * Object.keys(entry.schema?.properties ?? {}).length;
-    default:
-      return 40;
-  }
 }

@@ -36,7 +36,7 @@ describe('webview channel', () => {
     host.listen();
     webview.listen();
     webviewPort.post({ not: 'json-rpc' });
-    await webview.sendRequest(readyRequest);
+    await webview.sendRequest(readyRequest, {});
     await webview.sendRequest(openLinkRequest, { href: 'https://example.com' });
     assert.equal(await received, 'textAppended');
     assert.equal(readyCount, 1);

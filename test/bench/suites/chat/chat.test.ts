@@ -4,12 +4,37 @@
 // targets.json (driver) → armed-N (here) → click → done-N (driver) → result-N.json (here).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Session } from 'node:inspector';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { api, loadedRoot } from '../../../vscode/support';
 
 const epoch = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * The driver's ACP_BENCH_PROFILE reaches this process as `profile-dir` in the control folder:
+ * each replay's CPU profile of the extension host is saved there as `host-N.cpuprofile`.
+ */
+async function profileIfAsked(ctl: string, name: string): Promise<() => Promise<void>> {
+  const file = join(ctl, 'profile-dir');
+  if (!existsSync(file)) return async () => {};
+  const dir = readFileSync(file, 'utf8');
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
+}
 
 async function until<T>(what: string, check: () => T | undefined | false, ms: number): Promise<T> {
   const end = Date.now() + ms;
@@ -48,6 +73,7 @@ describe('bench: chat replay', function () {
       await until('the driver', () => existsSync(join(ctl, `go-${i}`)), 120_000);
       const node = a.tree.getChildren(undefined).find((n) => n.type === 'session' && n.row.sessionId === id);
       if (!node) throw new Error(`session ${id} is not in the Sessions view`);
+      const saveProfile = await profileIfAsked(ctl, `host-${i}`);
       writeFileSync(join(ctl, `opened-${i}`), String(epoch()));
       void vscode.commands.executeCommand('acp.openSession', node);
       const chat = await until('the chat panel', () => a.chats.get(host.config.id, id), 120_000);
@@ -58,6 +84,7 @@ describe('bench: chat replay', function () {
         600_000,
       );
       const loadedAt = epoch();
+      await saveProfile();
       const entries = chat.session.thread.entries.length;
       const status = chat.session.thread.status.state;
       writeFileSync(join(ctl, `loaded-${i}`), JSON.stringify({ entries }));
