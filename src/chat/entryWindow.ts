@@ -63,7 +63,9 @@ export class EntryWindow {
         case 'entryAdded':
         case 'entryChanged': {
           const whole = this.holds(change.index) || this.near(change.index, entries.length);
-          out.push({ ...change, entry: whole ? this.hold(change.index, change.entry) : stubOf(change.entry) });
+          if (whole) out.push({ ...change, entry: this.hold(change.index, change.entry) });
+          else if (change.kind === 'entryAdded') addStub(out, change.index, change.entry);
+          else out.push({ ...change, entry: stubOf(change.entry) });
           break;
         }
         case 'textAppended':
@@ -135,6 +137,14 @@ export class EntryWindow {
     this.held[index] = 1;
     return entry;
   }
+}
+
+/** A stub for an added entry, joined onto the stubs added just before it. */
+function addStub(out: PanelChange[], index: number, entry: ThreadEntry): void {
+  const { base, chars } = heightShape(entry);
+  const last = out[out.length - 1];
+  if (last?.kind === 'stubsAdded' && last.index + last.shapes.length / 2 === index) last.shapes.push(base, chars);
+  else out.push({ kind: 'stubsAdded', index, shapes: [base, chars] });
 }
 
 /** About how many characters an entry is on the wire. */

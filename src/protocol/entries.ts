@@ -182,5 +182,15 @@ export interface EntryStub {
 
 /** An entry as the panel holds it. */
 export type PanelEntry = ThreadEntry | EntryStub;
-export type PanelChange = ThreadChange<PanelEntry>;
+/**
+ * Stubs for the entries added at `index`, `index + 1`, …: two numbers each, the `base` and
+ * `chars` of its height shape. A replay adds thousands of entries a second far from the
+ * reader; one array of numbers costs the webview far less to receive than an object each.
+ */
+export interface StubsAdded {
+  kind: 'stubsAdded';
+  index: number;
+  shapes: number[];
+}
+export type PanelChange = ThreadChange<PanelEntry> | StubsAdded;
 export type PanelSnapshot = ThreadSnapshot<PanelEntry>;

@@ -3,7 +3,7 @@
  * the entries it was sent (they arrive structured-cloned), so streaming text is appended in
  * place. Reports which indices changed so the view re-renders only those.
  */
-import type { PanelChange, PanelEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
+import type { EntryStub, PanelChange, PanelEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
 import type { ChatCapabilities, QueueState, SnapshotParams } from '../protocol/messages';
 import { applyTerminalDelta } from '../protocol/terminalOutput';
 import { StreamSplitter } from './streamSplit';
@@ -72,6 +72,17 @@ export class ThreadModel {
           break;
         case 'entryChanged':
           if (change.index < this.entries.length) this.replace(change.index, change.entry, touched, before);
+          break;
+        case 'stubsAdded':
+          for (let k = 0; k * 2 < change.shapes.length; k++) {
+            const index = change.index + k;
+            const stub: EntryStub = {
+              type: 'stub',
+              height: { base: change.shapes[k * 2]!, chars: change.shapes[k * 2 + 1]! },
+            };
+            if (index < this.entries.length) this.replace(index, stub, touched, before);
+            else if (index === this.entries.length) this.entries.push(stub);
+          }
           break;
         case 'textAppended': {
           const entry = this.entries[change.index];

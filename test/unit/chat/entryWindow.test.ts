@@ -92,6 +92,28 @@ describe('EntryWindow', () => {
     assert.ok(!window.holds(5) && !window.holds(290));
   });
 
+  it('sends a run of entries added far from the reader as one array of height shapes', () => {
+    const window = new EntryWindow();
+    const thread = entries(10);
+    window.reset(0);
+    window.snapshot(thread);
+    window.setView(0, 1, false);
+    for (let i = 0; i < 200; i++) thread.push(agent(`added ${i}`));
+    const out = window.changes(
+      thread.slice(10).map((entry, i) => ({ kind: 'entryAdded' as const, index: 10 + i, entry })),
+      thread,
+    );
+    // 10…48 are near the reader (whole), the rest one run of stubs.
+    const near = 1 + VIEW_MARGIN - 10;
+    assert.equal(out.length, near + 1);
+    assert.ok(out.slice(0, near).every((c) => c.kind === 'entryAdded' && c.entry.type === 'agent'));
+    const stubs = out[near]!;
+    assert.equal(stubs.kind, 'stubsAdded');
+    assert.equal(stubs.kind === 'stubsAdded' && stubs.index, 10 + near);
+    assert.deepEqual(stubs.kind === 'stubsAdded' && stubs.shapes.slice(0, 2), [28, `added ${near}`.length]);
+    assert.equal(stubs.kind === 'stubsAdded' && stubs.shapes.length, 2 * (200 - near));
+  });
+
   it('hands out what the panel asks for once, in order, up to a budget but at least one entry', () => {
     const window = new EntryWindow();
     const thread = entries(100);
@@ -140,7 +162,10 @@ describe('EntryWindow', () => {
     const apply = (changes: PanelChange[]): void => {
       for (const c of changes) {
         if (c.kind === 'entryAdded' || c.kind === 'entryChanged') panel[c.index] = structuredClone(c.entry);
-        else if (c.kind === 'textAppended') {
+        else if (c.kind === 'stubsAdded') {
+          for (let k = 0; k * 2 < c.shapes.length; k++)
+            panel[c.index + k] = { type: 'stub', height: { base: c.shapes[2 * k]!, chars: c.shapes[2 * k + 1]! } };
+        } else if (c.kind === 'textAppended') {
           const e = panel[c.index]!;
           assert.notEqual(e.type, 'stub', `text appended to stub ${c.index}`);
           (e as { text: string }).text += c.text;
