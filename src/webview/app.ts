@@ -64,6 +64,8 @@ export class ChatApp {
   /** Raw tool sections the reader opened, as `index:input` / `index:output`. */
   private readonly openRaw = new Set<string>();
   private readonly replaced = new Set<number>();
+  /** Messages shown in part, as a frame's share allowed: the next frame shows more. */
+  private readonly behind = new Set<number>();
   private chromeDirty = true;
   private snapshots = 0;
 
@@ -109,6 +111,7 @@ export class ChatApp {
               replaced: this.replaced.has(index),
             },
             (html) => this.codeShown(index, html),
+            () => this.behind.add(index),
           ),
         estimate: (index, charsPerLine) => estimateHeight(this.model.entries[index], charsPerLine),
       },
@@ -268,13 +271,16 @@ export class ChatApp {
       this.find.threadChanged();
     }
     if (this.frames.repaintDue(this.model.status.state === 'loading' && this.view.sticking)) {
+      for (const index of this.behind) this.view.changed(index);
+      this.behind.clear();
       this.view.frame();
       const { from, to } = this.view.rendered;
       const idle = this.model.status.state !== 'loading' && this.pending.length === 0;
       this.fetcher.rendered(from, to, this.view.sticking, idle);
       this.find.paint();
       this.replaced.clear();
-      this.model.finished.clear();
+      for (const index of this.model.finished.keys()) if (!this.behind.has(index)) this.model.finished.delete(index);
+      if (this.behind.size) this.schedule();
     }
     if (this.chromeDirty) {
       this.chromeDirty = false;

@@ -23,6 +23,8 @@ export class StreamSplitter {
   private fenceLine = -1;
   private fenceInfo = '';
   private stable = 0;
+  /** Every end of a finished block, in order (`stable` is the last). */
+  private readonly ends: number[] = [];
 
   /** The text so far. */
   get value(): string {
@@ -62,7 +64,7 @@ export class StreamSplitter {
       // A closing fence uses the opening character, at least as many, and nothing after it.
       if (fence && fence[0] === this.fence[0] && fence.length >= this.fence.length && line.trim() === fence) {
         this.fence = undefined;
-        this.stable = end;
+        this.settle(end);
       }
       return;
     }
@@ -73,12 +75,39 @@ export class StreamSplitter {
       // A fence at the margin ends what came before it: the tail is the fence alone. An indented
       // one may belong to a list item, which stays whole.
       this.fenceLine = end - line.length - 1;
-      if (!/^\s/.test(line)) this.stable = this.fenceLine;
+      if (!/^\s/.test(line)) this.settle(this.fenceLine);
       this.fence = fence;
       this.fenceAt = end;
       this.fenceInfo = info.trim().split(/\s/)[0] ?? '';
     } else if (line.trim() === '' || end - this.stable > MAX_OPEN) {
-      this.stable = end;
+      this.settle(end);
     }
+  }
+
+  private settle(end: number): void {
+    if (end <= this.stable) return;
+    this.stable = end;
+    this.ends.push(end);
+  }
+
+  /**
+   * Where the finished blocks after `from` end, as far as `budget` characters reach (at least
+   * one block): a view behind the stream shows this much more in one frame. `from` itself when
+   * no block ends after it.
+   */
+  stableWithin(from: number, budget: number): number {
+    const ends = this.ends;
+    // The first end after `from`, then the last one within the budget.
+    let low = 0;
+    let high = ends.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (ends[mid]! <= from) low = mid + 1;
+      else high = mid;
+    }
+    if (low === ends.length) return from;
+    let at = low;
+    while (at + 1 < ends.length && ends[at + 1]! <= from + budget) at++;
+    return ends[at]!;
   }
 }

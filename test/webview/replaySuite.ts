@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ThreadChange, ThreadEntry } from '../../src/protocol/entries';
-import { snapshotEvent } from '../../src/protocol/messages';
+import { changedEvent, snapshotEvent } from '../../src/protocol/messages';
 import { meta, replay, snapshotOf } from './fixtures';
 import { frames, WebviewPage, type SuiteEnv } from './harness';
 
@@ -247,5 +247,54 @@ export function longReplySuite(env: SuiteEnv): void {
         }
       });
     }
+
+    it('shows a burst of text over a few frames rather than in one long layout, and all of it in the end', async () => {
+      const view = await WebviewPage.open(env.browser(), env.harness());
+      try {
+        const user: ThreadEntry = { type: 'user', text: 'burst', attachments: [], done: true };
+        const agent: ThreadEntry = { type: 'agent', text: 'Start.\n\n', attachments: [], done: false };
+        await view.host.sendNotification(snapshotEvent, snapshotOf([user, agent], { status: { state: 'prompting' } }));
+        await view.page.waitForSelector('.entry[data-index="1"] .md-streaming');
+        // 768 KiB of paragraphs in one batch, as a slow frame or a fast agent delivers them.
+        const paragraph = `${'A sentence of the burst. '.repeat(40)}\n\n`;
+        const burst = paragraph.repeat(Math.ceil((768 * 1024) / paragraph.length));
+        const paragraphs = burst.split('\n\n').length - 1;
+        await view.page.evaluate(() => {
+          const w = window as unknown as { __long: number[] };
+          w.__long = [];
+          new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({
+            type: 'longtask',
+          });
+        });
+        await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 1, text: burst }] });
+        const count = () => view.page.$$eval('.entry[data-index="1"] .md-done > p', (nodes) => nodes.length);
+        await view.page.waitForFunction(
+          () => document.querySelectorAll('.entry[data-index="1"] .md-done > p').length > 1,
+        );
+        const first = await count();
+        assert.ok(first < paragraphs / 4, `the first frame showed ${first} of ${paragraphs} paragraphs`);
+        await view.page.waitForFunction(
+          (n) => document.querySelectorAll('.entry[data-index="1"] .md-done > p').length >= n,
+          paragraphs,
+          { timeout: 30_000 },
+        );
+        const long = await view.page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+        console.log(
+          `      burst: ${paragraphs} paragraphs (768 KiB) shown from ${first} in the first frame; long tasks ${long.length ? long.map((d) => d.toFixed(0)).join(', ') + ' ms' : 'none'}`,
+        );
+        // Ended: what is shown is completed in place, every paragraph there once.
+        await view.host.sendNotification(changedEvent, {
+          changes: [
+            { kind: 'entryChanged', index: 1, entry: { ...agent, text: agent.text + burst + 'End.', done: true } },
+          ],
+        });
+        await view.page.waitForSelector('.entry[data-index="1"] .md:not(.md-streaming)');
+        const text = await view.page.$eval('.entry[data-index="1"] .md', (node) => node.textContent ?? '');
+        assert.equal(text.split('A sentence of the burst.').length - 1, paragraphs * 40);
+        assert.ok(text.trimEnd().endsWith('End.'), JSON.stringify(text.slice(-80)));
+      } finally {
+        await view.close();
+      }
+    });
   });
 }

@@ -21,6 +21,8 @@ import { copyButton, decorateCodeBlocks } from './codeBlocks';
 const MAX_TAIL_MARKDOWN = 2 * MAX_OPEN;
 /** Longest run of grown text in one block before a new block starts at a line break. */
 const TAIL_PART = 4096;
+/** Characters of finished blocks a frame shows at least, when the view is behind the stream. */
+const FRAME_SHARE = 16_384;
 /** A finished message this long is completed in place rather than parsed whole. */
 export const FINISH_IN_PLACE_CHARS = 32_768;
 
@@ -42,17 +44,26 @@ export function streamingBody(stream: StreamSplitter): HTMLElement {
   return node;
 }
 
-/** Brings a streaming body (`.md-streaming`) up to date with its splitter. */
-export function updateStreaming(node: HTMLElement, stream: StreamSplitter): void {
+/**
+ * Brings a streaming body (`.md-streaming`) up to date with its splitter, or as far as a frame's
+ * share allows: false when it is still behind (the caller shows more next frame).
+ */
+export function updateStreaming(node: HTMLElement, stream: StreamSplitter, share = Infinity): boolean {
   const done = node.firstElementChild as HTMLElement;
   const tail = node.lastElementChild as HTMLElement;
   let state = shown.get(node) ?? { upTo: 0, mode: 'markdown', tail: 0 };
-  const to = stream.stableEnd;
+  const stable = stream.stableEnd;
+  const to = stable - state.upTo > share ? stream.stableWithin(state.upTo, share) : stable;
   if (to > state.upTo) {
     done.append(blocks(stream.value.slice(state.upTo, to)));
     // The finished blocks came out of the tail: what is left of it is shown afresh.
     tail.replaceChildren();
     state = { upTo: to, mode: 'markdown', tail: 0 };
+  }
+  if (to < stable) {
+    // Behind: the tail waits until the blocks before it are shown.
+    shown.set(node, state);
+    return false;
   }
   const text = stream.value.slice(to);
   const fence = stream.openFence;
@@ -72,9 +83,25 @@ export function updateStreaming(node: HTMLElement, stream: StreamSplitter): void
     const pre = tail.querySelector('pre') ?? fenceBlock(tail, fence!.language);
     appendLines(pre, text.slice(Math.max(fence!.contentStart - to, state.tail), visible));
     shown.set(node, { ...state, tail: Math.max(visible, state.tail) });
-    return;
+    return true;
   }
   shown.set(node, { ...state, tail: text.length });
+  return true;
+}
+
+/**
+ * How much of a message's finished text a frame lays out when the view is behind: a burst (a
+ * slow frame, a fast agent) is shown over a few frames instead of in one long layout; a view a
+ * megabyte behind shows 32 KiB a frame.
+ */
+export function frameShare(node: HTMLElement, stream: StreamSplitter): number {
+  const behind = stream.stableEnd - (shown.get(node)?.upTo ?? 0);
+  return Math.max(FRAME_SHARE, Math.ceil(behind / 32));
+}
+
+/** How far a streaming body has shown its message's finished blocks. */
+export function shownUpTo(node: HTMLElement): number {
+  return shown.get(node)?.upTo ?? 0;
 }
 
 const CLOSING = /^ {0,3}(`+|~+)$/;

@@ -80,4 +80,20 @@ describe('StreamSplitter', () => {
     assert.ok(Date.now() - started < 2000, `took ${Date.now() - started} ms`);
     assert.equal(splitter.value.slice(splitter.stableEnd).includes('\n\n'), false);
   });
+
+  it('steps through its finished blocks by a share of characters, at least one block at a time', () => {
+    const splitter = new StreamSplitter();
+    const paragraph = (n: number) => `${'p'.repeat(n)}\n\n`;
+    splitter.append(paragraph(98) + paragraph(98) + paragraph(998) + 'open tail');
+    // Block ends at 100, 200 and 1200.
+    assert.equal(splitter.stableEnd, 1200);
+    assert.equal(splitter.stableWithin(0, 150), 100);
+    assert.equal(splitter.stableWithin(0, 250), 200);
+    assert.equal(splitter.stableWithin(0, 10_000), 1200);
+    // A block larger than the share still goes, whole.
+    assert.equal(splitter.stableWithin(200, 50), 1200);
+    assert.equal(splitter.stableWithin(100, 0), 200);
+    // Nothing finished after the point: the point itself.
+    assert.equal(splitter.stableWithin(1200, 500), 1200);
+  });
 });
