@@ -270,10 +270,11 @@ export class ChatApp {
       if (touched.meta || touched.status) this.chromeDirty = true;
       this.find.threadChanged();
     }
-    if (this.frames.repaintDue(this.model.status.state === 'loading' && this.view.sticking)) {
+    const replaying = this.model.status.state === 'loading' && this.view.sticking;
+    if (this.frames.repaintDue(replaying)) {
       for (const index of this.behind) this.view.changed(index);
       this.behind.clear();
-      this.view.frame();
+      this.view.frame(replaying);
       const { from, to } = this.view.rendered;
       const idle = this.model.status.state !== 'loading' && this.pending.length === 0;
       this.fetcher.rendered(from, to, this.view.sticking, idle);

@@ -151,14 +151,18 @@ export class ThreadView {
     return this.stick ? undefined : this.anchor;
   }
 
-  /** Renders the range around the viewport. Call once per animation frame. */
-  frame(): void {
+  /**
+   * Renders the range around the viewport. Call once per animation frame. `lean`: a replay the
+   * view follows, whose next repaint replaces every entry: nothing is rendered ahead of the
+   * viewport (the next repaint that is not lean renders it).
+   */
+  frame(lean = false): void {
     const scroller = this.element;
     const viewport = scroller.clientHeight;
     this.cpl = Math.max(20, Math.floor((scroller.clientWidth - 48) / 7.5));
     const count = this.heights.length;
     const total = this.heights.total;
-    const overscan = Math.max(400, viewport);
+    const overscan = lean ? 0 : Math.max(400, viewport);
     // A thread that fits has no "scrolled up": follow it again.
     if (total <= viewport) this.setStick(true);
 

@@ -102,7 +102,7 @@ export async function traceIfAsked(page: Page, name: string): Promise<() => Prom
   const events: unknown[] = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown[])));
   await cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,blink',
+    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,blink,disabled-by-default-v8.cpu_profiler',
     transferMode: 'ReportEvents',
   });
   return async () => {
