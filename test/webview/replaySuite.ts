@@ -242,6 +242,11 @@ export function longReplySuite(env: SuiteEnv): void {
             (node) => (node.textContent ?? '').split('repeated to fill').length - 1,
           );
           assert.equal(shown, lines, 'every line of the reply is shown');
+          if (shape === 'fence')
+            assert.ok(
+              await view.page.$('.entry[data-index="1"] pre.code-streamed'),
+              'the code block shown while it streamed is kept when its fence closes, not parsed again',
+            );
         } finally {
           await view.close();
         }

@@ -188,11 +188,17 @@ describe('chat webview', function () {
         'the first block is the same node',
       );
       assert.equal(parts[0], first, 'and its text did not change');
+      // Closed: the block shown is kept as it is (its lines not parsed and laid out again).
       await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text: '`\n' }] });
-      await view.page.waitForFunction(() =>
-        document.querySelector('.md-done pre code')?.textContent?.includes('00400'),
+      await view.page.waitForFunction(() => document.querySelector('.md-done pre')?.textContent?.includes('00400'));
+      assert.equal(await view.page.textContent('.md-done pre'), code + line(400));
+      assert.equal(
+        await view.page.evaluate(
+          () => (document.querySelector('.md-done pre .md-tail-part') as HTMLElement & { __mark?: boolean }).__mark,
+        ),
+        true,
+        'the closed block is the one shown while it streamed',
       );
-      assert.equal(await view.page.textContent('.md-done pre code'), code + line(400));
     });
 
     it('renders the paragraph still being written as Markdown, parsing only the open tail', async () => {

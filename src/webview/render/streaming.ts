@@ -33,6 +33,8 @@ interface Shown {
   mode: 'markdown' | 'fence' | 'text';
   /** Characters of the tail shown, counted from `upTo`. */
   tail: number;
+  /** In fence mode: where the fence's code starts and the marker that closes it. */
+  fence?: { contentStart: number; marker: string };
 }
 
 const shown = new WeakMap<HTMLElement, Shown>();
@@ -55,7 +57,10 @@ export function updateStreaming(node: HTMLElement, stream: StreamSplitter, share
   const stable = stream.stableEnd;
   const to = stable - state.upTo > share ? stream.stableWithin(state.upTo, share) : stable;
   if (to > state.upTo) {
-    done.append(blocks(stream.value.slice(state.upTo, to)));
+    // A fence shown growing that closed keeps its code block (a megabyte of code is not parsed
+    // and laid out again); anything else finished is parsed once.
+    if (!closeFence(done, tail, state, stream.value.slice(0, to)))
+      done.append(blocks(stream.value.slice(state.upTo, to)));
     // The finished blocks came out of the tail: what is left of it is shown afresh.
     tail.replaceChildren();
     state = { upTo: to, mode: 'markdown', tail: 0 };
@@ -82,7 +87,11 @@ export function updateStreaming(node: HTMLElement, stream: StreamSplitter, share
     const visible = CLOSING.test(lastLine) ? text.length - lastLine.length : text.length;
     const pre = tail.querySelector('pre') ?? fenceBlock(tail, fence!.language);
     appendLines(pre, text.slice(Math.max(fence!.contentStart - to, state.tail), visible));
-    shown.set(node, { ...state, tail: Math.max(visible, state.tail) });
+    shown.set(node, {
+      ...state,
+      tail: Math.max(visible, state.tail),
+      fence: { contentStart: fence!.contentStart, marker: fence!.marker },
+    });
     return true;
   }
   shown.set(node, { ...state, tail: text.length });
@@ -130,7 +139,8 @@ export function finishInPlace(
     const shownCode = state.tail - (fence.contentStart - state.upTo);
     appendLines(pre, rest.slice(Math.max(0, shownCode), close?.start ?? rest.length));
     done.append(block, blocks(close ? rest.slice(close.end) : ''));
-  } else {
+  } else if (!(entry.text.startsWith(stream.value) && closeFence(done, tail, state, entry.text))) {
+    // (A fence that closed since the last frame keeps its block too.)
     done.append(blocks(entry.text.slice(state.upTo)));
   }
   tail.remove();
@@ -139,6 +149,24 @@ export function finishInPlace(
   const html = document.createDocumentFragment();
   for (const child of done.childNodes) html.append(child.cloneNode(true));
   return html;
+}
+
+/**
+ * The tail shows a fence growing and `text` (the message up to the end of its finished blocks)
+ * closes it: the rest of its code goes into the block shown, the block moves to the finished
+ * ones, and what follows the closing line is parsed. False when that is not the case.
+ */
+function closeFence(done: HTMLElement, tail: HTMLElement, state: Shown, text: string): boolean {
+  const block = state.mode === 'fence' ? tail.querySelector<HTMLElement>(':scope > .code-block') : null;
+  const pre = block?.querySelector('pre');
+  if (!state.fence || !block || !pre) return false;
+  const code = text.slice(state.fence.contentStart);
+  const close = closingLine(code, state.fence.marker);
+  if (!close) return false;
+  const shownCode = state.tail - (state.fence.contentStart - state.upTo);
+  appendLines(pre, code.slice(Math.max(0, shownCode), close.start));
+  done.append(block, blocks(code.slice(close.end)));
+  return true;
 }
 
 /** Where a fence opened with `marker` closes in `code`: the closing line's start and end. */
