@@ -105,7 +105,13 @@ function testFiles(dir) {
 function readCounts(file, exitCode) {
   const counts = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { passed: 0, failed: 0, skipped: 0 };
   // A run that crashed before reporting, or failed outside a test, still counts as a failure.
-  if (exitCode !== 0 && counts.failed === 0) counts.failed = 1;
+  if (exitCode !== 0 && counts.failed === 0) {
+    counts.failed = 1;
+    counts.failures = [
+      ...(counts.failures ?? []),
+      `failed outside a test (exit code ${exitCode}): see its output above`,
+    ];
+  }
   return counts;
 }
 
@@ -226,5 +232,8 @@ for (const r of results) {
   console.log(`${r.kind.padEnd(12)} ${seconds(r.ms).padStart(8)}  ${counts}`);
 }
 console.log(`${'total'.padEnd(12)} ${seconds(Date.now() - startedAll).padStart(8)}`);
+// Repeated here, last, so that a log cut to its tail still says which tests failed.
+const failures = results.flatMap((r) => (r.failures ?? []).map((f) => `${r.kind}: ${f}`));
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`\n${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
 process.exit(total.failed > 0 ? 1 : 0);

@@ -44,6 +44,8 @@ interface Counts {
   passed: number;
   failed: number;
   skipped: number;
+  /** Each failed test's full title and first error line (the summary repeats them). */
+  failures?: string[];
 }
 
 async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
@@ -113,9 +115,9 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
       console.error(`[${label}] exit code ${code}; screenshot ${shot}; log ${logFile}`);
     }
     // A runner that threw or never answered counts as one failure.
-    if (!counts) counts = { passed: 0, failed: 1, skipped: 0 };
+    if (!counts) counts = { passed: 0, failed: 1, skipped: 0, failures: [`no result (exit code ${code})`] };
     else if (code !== 0 && counts.failed === 0) counts.failed = 1;
-    return counts;
+    return { ...counts, failures: (counts.failures ?? []).map((f) => `[${label}] ${f}`) };
   } finally {
     if (timer) clearTimeout(timer);
     await browser.close();
@@ -126,7 +128,7 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
 }
 
 export async function runVscodeSuites(folders = suiteFolders()): Promise<Counts> {
-  const total: Counts = { passed: 0, failed: 0, skipped: 0 };
+  const total: Counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
   const timeoutMs = Number(process.env.ACP_SUITE_TIMEOUT_MS) || 300_000;
   for (const folder of folders) {
     let counts: Counts;
@@ -134,8 +136,9 @@ export async function runVscodeSuites(folders = suiteFolders()): Promise<Counts>
       counts = await runFolder(folder, timeoutMs);
     } catch (e) {
       console.error(`[${folder || 'default'}] could not run: ${e instanceof Error ? e.stack : String(e)}`);
-      counts = { passed: 0, failed: 1, skipped: 0 };
+      counts = { passed: 0, failed: 1, skipped: 0, failures: [`[${folder || 'default'}] could not run`] };
     }
+    total.failures!.push(...(counts.failures ?? []));
     total.passed += counts.passed;
     total.failed += counts.failed;
     total.skipped += counts.skipped;

@@ -22,13 +22,19 @@ export function run(): Promise<void> {
   console.log(`${START_MARKER} ${files.length} file(s) in ${dir}`);
   return new Promise((resolve, reject) => {
     try {
+      const failedTests: string[] = [];
       const runner = mocha.run((failures) => {
         const { passes = 0, failures: failed = 0, pending = 0 } = runner.stats ?? {};
         console.log(
-          `${COUNTS_MARKER}${JSON.stringify({ passed: passes, failed, skipped: pending, files: files.length })}`,
+          `${COUNTS_MARKER}${JSON.stringify({ passed: passes, failed, skipped: pending, files: files.length, failures: failedTests })}`,
         );
         if (failures > 0) reject(new Error(`${failures} test(s) failed`));
         else resolve();
+      });
+      // Repeated by the driver at the end of the run, where a log's tail shows it.
+      runner.on(Mocha.Runner.constants.EVENT_TEST_FAIL, (test, err: unknown) => {
+        const message = (err instanceof Error ? err.message : String(err)).split('\n').find((l) => l.trim()) ?? '';
+        failedTests.push(`${test.fullTitle()}: ${message.trim().slice(0, 300)}`);
       });
     } catch (e) {
       reject(e);

@@ -87,7 +87,13 @@ export function findSuite(env: SuiteEnv): void {
       await stepTo('Shift+Enter', '4 of 5');
       await stepTo('Shift+Enter', '3 of 5');
       assert.deepEqual(await current(), { index: 501, text: 'NEEDLE' });
-      const painted = await view.page.evaluate(() => CSS.highlights.get('acp-find')!.size);
+      // Both matches in the entry on screen are highlighted, and nothing else.
+      const painted = await view.page
+        .waitForFunction(() => CSS.highlights.get('acp-find')?.size === 2, undefined, { timeout: 5_000 })
+        .then(
+          () => 2,
+          () => view.page.evaluate(() => CSS.highlights.get('acp-find')?.size),
+        );
       assert.equal(painted, 2, 'every match on screen is highlighted');
       await view.page.screenshot({ path: 'test-results/webview-find.png' });
 

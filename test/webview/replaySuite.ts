@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import type { ThreadChange, ThreadEntry } from '../../src/protocol/entries';
 import { changedEvent, snapshotEvent } from '../../src/protocol/messages';
 import { meta, replay, snapshotOf } from './fixtures';
-import { frames, WebviewPage, type SuiteEnv } from './harness';
+import { WebviewPage, type SuiteEnv } from './harness';
 
 const UPDATES = 20_000;
 const PER_BATCH = 200;
@@ -80,29 +80,51 @@ function run(args: { last: number; finalSelector: string; bare: boolean }): Prom
 
 async function reachable(view: WebviewPage, last: number): Promise<void> {
   const page = view.page;
-  await page.evaluate(() => document.querySelector('.thread')?.scrollTo(0, 0));
-  await frames(view, 6);
-  assert.ok(await page.$('.entry[data-index="0"]'), 'the first entry renders at the top');
+  // Heights are measured as entries render, so a scroll may land a little off at first: each
+  // check scrolls again until the place is reached (as a reader would), within the wait's limit.
+  await page.waitForFunction(
+    () => {
+      document.querySelector('.thread')?.scrollTo(0, 0);
+      return !!document.querySelector('.entry[data-index="0"]');
+    },
+    undefined,
+    { timeout: 10_000 },
+  );
   await page.evaluate(() => {
     const thread = document.querySelector('.thread') as HTMLElement;
     thread.scrollTop = thread.scrollHeight / 2;
   });
-  await frames(view, 6);
-  const middle = await page.$$eval('.entry', (nodes) => nodes.map((n) => Number((n as HTMLElement).dataset.index)));
-  assert.ok(
-    middle.length > 0 && Math.min(...middle) > 0 && Math.max(...middle) < last,
-    `a middle range renders: ${middle[0]}…${middle[middle.length - 1]}`,
-  );
-  await page.evaluate(() => {
-    const thread = document.querySelector('.thread') as HTMLElement;
-    thread.scrollTop = thread.scrollHeight;
-  });
-  await frames(view, 6);
-  const visible = await page.evaluate((index) => {
-    const thread = document.querySelector('.thread')!.getBoundingClientRect();
-    const node = document.querySelector(`.entry[data-index="${index}"]`)?.getBoundingClientRect();
-    return !!node && node.bottom <= thread.bottom + 2 && node.bottom > thread.top;
-  }, last);
+  const inMiddle = (indices: number[]) => indices.length > 0 && Math.min(...indices) > 0 && Math.max(...indices) < last;
+  const middle = await page
+    .waitForFunction(
+      (last) => {
+        const indices = [...document.querySelectorAll<HTMLElement>('.entry')].map((n) => Number(n.dataset.index));
+        return indices.length > 0 && Math.min(...indices) > 0 && Math.max(...indices) < last && indices;
+      },
+      last,
+      { timeout: 10_000 },
+    )
+    .then(
+      async (handle) => (await handle.jsonValue()) as number[],
+      () => page.$$eval('.entry', (nodes) => nodes.map((n) => Number((n as HTMLElement).dataset.index))),
+    );
+  assert.ok(inMiddle(middle), `a middle range renders: ${middle[0]}…${middle[middle.length - 1]}`);
+  const visible = await page
+    .waitForFunction(
+      (index) => {
+        const thread = document.querySelector('.thread') as HTMLElement;
+        thread.scrollTop = thread.scrollHeight;
+        const box = thread.getBoundingClientRect();
+        const node = document.querySelector(`.entry[data-index="${index}"]`)?.getBoundingClientRect();
+        return !!node && node.bottom <= box.bottom + 2 && node.bottom > box.top;
+      },
+      last,
+      { timeout: 10_000 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
   assert.ok(visible, 'the last entry is visible at the bottom');
 }
 
@@ -272,11 +294,13 @@ export function longReplySuite(env: SuiteEnv): void {
           });
         });
         await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 1, text: burst }] });
-        const count = () => view.page.$$eval('.entry[data-index="1"] .md-done > p', (nodes) => nodes.length);
-        await view.page.waitForFunction(
-          () => document.querySelectorAll('.entry[data-index="1"] .md-done > p').length > 1,
-        );
-        const first = await count();
+        // Counted in the page as soon as a frame shows more than one (no round trip in between).
+        const first = (await (
+          await view.page.waitForFunction(() => {
+            const n = document.querySelectorAll('.entry[data-index="1"] .md-done > p').length;
+            return n > 1 && n;
+          })
+        ).jsonValue()) as number;
         assert.ok(first < paragraphs / 4, `the first frame showed ${first} of ${paragraphs} paragraphs`);
         await view.page.waitForFunction(
           (n) => document.querySelectorAll('.entry[data-index="1"] .md-done > p').length >= n,
