@@ -23,6 +23,20 @@ interface View {
   follow: boolean;
 }
 
+/** An entry index the webview sent, or undefined when it is not one (its messages are checked, not trusted). */
+export function readIndex(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** `from`…`to` (exclusive) as the webview sent them (`viewportChanged`, `fetchEntries`), or undefined. */
+export function readRange(params: unknown): { from: number; to: number } | undefined {
+  if (typeof params !== 'object' || params === null) return undefined;
+  const { from, to } = params as Record<string, unknown>;
+  const start = readIndex(from);
+  const end = readIndex(to);
+  return start !== undefined && end !== undefined && start <= end ? { from: start, to: end } : undefined;
+}
+
 export function stubOf(entry: ThreadEntry): EntryStub {
   return { type: 'stub', height: heightShape(entry) };
 }

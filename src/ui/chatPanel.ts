@@ -3,7 +3,7 @@ import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrp
 import { Disposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import { ChangeBatcher } from '../chat/batcher';
-import { EntryWindow } from '../chat/entryWindow';
+import { EntryWindow, readIndex, readRange } from '../chat/entryWindow';
 import { showableChanges, showableEntries, showableMeta } from '../chat/showable';
 import type { Logger } from '../agent/log';
 import { createChannel } from '../protocol/channel';
@@ -213,17 +213,18 @@ export class ChatPanel extends Disposable {
   private handleRequests(): void {
     const c = this.channel;
     const s = this.session;
-    c.onRequest(readyRequest, (params) => this.sendSnapshot(entryIndex(params?.at)));
-    c.onNotification(viewportChangedEvent, ({ from, to, follow }) => {
-      const start = entryIndex(from);
-      const end = entryIndex(to);
-      if (start !== undefined && end !== undefined) this.window.setView(start, end, follow === true);
+    // What the webview sends is checked: a malformed message is ignored, never thrown on.
+    c.onRequest(readyRequest, (params: unknown) =>
+      this.sendSnapshot(readIndex((params as { at?: unknown } | null | undefined)?.at)),
+    );
+    c.onNotification(viewportChangedEvent, (params: unknown) => {
+      const range = readRange(params);
+      if (range) this.window.setView(range.from, range.to, (params as { follow?: unknown }).follow === true);
     });
-    c.onRequest(fetchEntriesRequest, ({ from, to }) => {
-      const start = entryIndex(from);
-      const end = entryIndex(to);
-      if (start === undefined || end === undefined || !this.isShowing) return start ?? 0;
-      const taken = this.window.take(start, end, this.session.thread.entries);
+    c.onRequest(fetchEntriesRequest, (params: unknown) => {
+      const range = readRange(params);
+      if (!range || !this.isShowing) return range?.from ?? 0;
+      const taken = this.window.take(range.from, range.to, this.session.thread.entries);
       // Through the batcher, so they go in order with the changes queued before them.
       this.batcher.push(taken.changes);
       this.batcher.flushNow();
@@ -349,10 +350,6 @@ export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpti
 }
 
 /** An entry index from the webview, or undefined when it is not one. */
-function entryIndex(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-}
-
 function makeNonce(): string {
   const bytes = new Uint8Array(18);
   crypto.getRandomValues(bytes);

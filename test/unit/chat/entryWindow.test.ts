@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ChangeBatcher, type BatcherTimers } from '../../../src/chat/batcher';
-import { EntryWindow, FOLLOW_TAIL, stubOf, VIEW_MARGIN } from '../../../src/chat/entryWindow';
+import { EntryWindow, FOLLOW_TAIL, readIndex, readRange, stubOf, VIEW_MARGIN } from '../../../src/chat/entryWindow';
 import { Thread } from '../../../src/chat/thread';
 import type { PanelChange, PanelEntry, ThreadEntry } from '../../../src/protocol/entries';
 import { applyTerminalDelta } from '../../../src/protocol/terminalOutput';
@@ -216,6 +216,43 @@ describe('EntryWindow', () => {
     assert.deepEqual(errors, []);
     assert.equal(panel.length, thread.entries.length);
     assert.deepEqual(panel, thread.snapshot().entries);
+  });
+
+  it('takes from what the webview sends only whole entry indices and ranges, ignoring anything else', () => {
+    assert.equal(readIndex(0), 0);
+    assert.equal(readIndex(1200), 1200);
+    for (const bad of [-1, 1.5, NaN, Infinity, 2 ** 53, '3', null, undefined, {}, [4], true])
+      assert.equal(readIndex(bad), undefined, String(bad));
+    assert.deepEqual(readRange({ from: 3, to: 9, follow: true }), { from: 3, to: 9 });
+    assert.deepEqual(readRange({ from: 5, to: 5 }), { from: 5, to: 5 });
+    for (const bad of [
+      null,
+      undefined,
+      'from=1&to=2',
+      [1, 2],
+      { from: 9, to: 3 },
+      { from: '0', to: 10 },
+      { from: 0 },
+      { from: -4, to: 10 },
+      { from: 0, to: 1e300 },
+      { from: { valueOf: () => 1 }, to: 2 },
+    ])
+      assert.equal(readRange(bad), undefined, JSON.stringify(bad));
+  });
+
+  it('is not led into holding or sending entries the thread does not have', () => {
+    const window = new EntryWindow();
+    const thread = entries(10);
+    window.reset(Number.MAX_SAFE_INTEGER);
+    window.setView(2 ** 40, 2 ** 41, false);
+    assert.equal(wholeAt(window.snapshot(thread)).length, 0, 'a view past the end holds nothing whole');
+    const taken = window.take(8, 2 ** 40, thread);
+    assert.deepEqual(
+      taken.changes.map((c) => c.kind === 'entryChanged' && c.index),
+      [8, 9],
+    );
+    assert.equal(taken.end, 10);
+    assert.equal(window.holds(2 ** 40), false);
   });
 });
 
