@@ -51,6 +51,31 @@ const readProbe = (f: Frame) =>
       : undefined;
   });
 
+/**
+ * VS Code's own marks in the webview's host page (`pre/index.html`), after the click: when it
+ * was asked for the content and how long it then waited for its service worker (`workerReady`).
+ */
+async function webviewStages(
+  page: Page,
+  clickedAt: number,
+): Promise<{ contentAsked: number; workerWait: number } | undefined> {
+  for (const f of page.frames()) {
+    if (!/\/webview\/browser\/pre\/index\.html/.test(f.url())) continue;
+    const marks = await f
+      .evaluate(() =>
+        Object.fromEntries(
+          performance.getEntriesByType('mark').map((m) => [m.name, performance.timeOrigin + m.startTime]),
+        ),
+      )
+      .catch(() => ({}) as Record<string, number>);
+    const started = marks['webview/index.html/content/started'];
+    const ready = marks['webview/index.html/content/workerReady'];
+    if (started !== undefined && ready !== undefined && started >= clickedAt)
+      return { contentAsked: started - clickedAt, workerWait: ready - started };
+  }
+  return undefined;
+}
+
 /** The chat webview's inner frame once its probe has seen the app. */
 async function webviewFrame(page: Page, ms: number): Promise<Frame> {
   const end = Date.now() + ms;
@@ -209,6 +234,7 @@ async function main(): Promise<number> {
       await waitForFile(join(run.ctl, `loaded-${i}`), 600_000, 'the load');
       const { entries } = JSON.parse(readFileSync(join(run.ctl, `loaded-${i}`), 'utf8')) as { entries: number };
       const p = await settled(frame, entries, 600_000);
+      const stages = await webviewStages(run.page, clickedAt);
       await saveTrace();
       const workbench = await run.page.evaluate(
         () => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [],
@@ -296,7 +322,10 @@ async function main(): Promise<number> {
       }
       if (i === 0) {
         console.log(
-          `  The first panel of the window waits ${ms(figures.vscodeWebview)} for VS Code's webview machinery (code-server's service worker) before our page is asked for.`,
+          `  The first panel of the window waits ${ms(figures.vscodeWebview)} for VS Code's webview machinery before our page is asked for: ` +
+            (stages
+              ? `its host page asks for our content at ${ms(stages.contentAsked)}, then waits ${ms(stages.workerWait)} for its service worker to take control of the page (later panels do not wait).`
+              : `(VS Code's own marks were not found).`),
         );
       }
     }

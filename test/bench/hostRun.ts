@@ -93,7 +93,8 @@ export async function waitForFile(path: string, ms: number, what: string): Promi
 /**
  * ACP_BENCH_PROFILE=<dir>: records a Chromium trace of the page (every frame of the workbench's
  * renderer) until the returned function saves it as `<dir>/<name>.json`, for chrome://tracing or
- * the Performance panel. Without the variable both do nothing.
+ * the Performance panel. Without the variable both do nothing. ACP_BENCH_TRACE_EXTRA adds trace
+ * categories (e.g. `ServiceWorker,navigation` to see the webview's service worker start).
  */
 export async function traceIfAsked(page: Page, name: string): Promise<() => Promise<void>> {
   const dir = process.env.ACP_BENCH_PROFILE;
@@ -102,7 +103,7 @@ export async function traceIfAsked(page: Page, name: string): Promise<() => Prom
   const events: unknown[] = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...(e.value as unknown[])));
   await cdp.send('Tracing.start', {
-    categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,blink,disabled-by-default-v8.cpu_profiler',
+    categories: `devtools.timeline,disabled-by-default-devtools.timeline,v8,blink,disabled-by-default-v8.cpu_profiler${process.env.ACP_BENCH_TRACE_EXTRA ? `,${process.env.ACP_BENCH_TRACE_EXTRA}` : ''}`,
     transferMode: 'ReportEvents',
   });
   return async () => {
