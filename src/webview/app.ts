@@ -11,8 +11,6 @@ import {
   cancelTurnRequest,
   draftChangedEvent,
   readyRequest,
-  openLinkRequest,
-  openLocationRequest,
   sendPromptRequest,
   setConfigOptionRequest,
   setModeRequest,
@@ -29,7 +27,7 @@ import { EntryFetcher } from './entryFetch';
 import { FindBar, listenForFindKey } from './findBar';
 import { FrameScheduler } from './frameScheduler';
 import { Highlighter } from './highlighter';
-import { classifyHref } from './links';
+import { warmUpMarkdown } from './markdown';
 import { ThreadModel } from './model';
 import { fillThought } from './render/message';
 import { updateInPlace } from './render/inPlace';
@@ -38,7 +36,7 @@ import { performAction } from './pageActions';
 import { focusComposerWhenPageFocused } from './pageFocus';
 import { QueueView } from './queueView';
 import { QuoteButton } from './quote';
-import { sendToHost } from './requests';
+import { openAnchor, sendToHost } from './requests';
 import { ThreadView } from './threadView';
 import { UiStateSaver, type UiState, type VsCodeApi } from './uiState';
 
@@ -180,16 +178,23 @@ export class ChatApp {
     });
     this.view.element.addEventListener('scroll', () => this.saver.saveSoon(), { passive: true });
     listenForFindKey(() => this.find.open());
-    this.composer.focus();
     focusComposerWhenPageFocused(() => this.composer.focus());
   }
 
-  /** Asks the host for the thread, at the entry the reader was at when the panel was last shown. */
+  /**
+   * Asks the host for the thread, at the entry the reader was at when the panel was last shown.
+   * The page's first style pass (which focusing forces) and the first Markdown rendering run
+   * after the ask, each in a task of its own, while the host answers: no long task at startup.
+   */
   ready(): void {
     const at = this.saved.anchor?.index;
     this.connection
       .sendRequest(readyRequest, at === undefined ? {} : { at })
       .catch((error: unknown) => console.warn('acp webview: ready failed', error));
+    setTimeout(() => {
+      this.composer.focus();
+      setTimeout(warmUpMarkdown);
+    });
   }
 
   /** "ACP: Focus Chat Input". */
@@ -306,13 +311,7 @@ export class ChatApp {
     const anchor = target.closest('a');
     if (!anchor) return;
     event.preventDefault();
-    const link = classifyHref(anchor.getAttribute('href'));
-    if (link?.kind === 'link') this.request(openLinkRequest, { href: link.href });
-    else if (link?.kind === 'location')
-      this.request(
-        openLocationRequest,
-        link.line === undefined ? { path: link.path } : { path: link.path, line: link.line },
-      );
+    openAnchor(this.connection, anchor);
   }
 
   private perform(action: PageAction, node: HTMLElement): void {
