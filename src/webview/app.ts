@@ -27,7 +27,6 @@ import { EntryFetcher } from './entryFetch';
 import { FindBar, listenForFindKey } from './findBar';
 import { FrameScheduler } from './frameScheduler';
 import { Highlighter } from './highlighter';
-import { warmUpMarkdown } from './markdown';
 import { ThreadModel } from './model';
 import { fillThought } from './render/message';
 import { updateInPlace } from './render/inPlace';
@@ -39,6 +38,7 @@ import { QuoteButton } from './quote';
 import { openAnchor, sendToHost } from './requests';
 import { ThreadView } from './threadView';
 import { UiStateSaver, type UiState, type VsCodeApi } from './uiState';
+import { warmUpPage } from './warmUp';
 
 export class ChatApp {
   private readonly model = new ThreadModel();
@@ -182,19 +182,15 @@ export class ChatApp {
   }
 
   /**
-   * Asks the host for the thread, at the entry the reader was at when the panel was last shown.
-   * The page's first style pass (which focusing forces) and the first Markdown rendering run
-   * after the ask, each in a task of its own, while the host answers: no long task at startup.
+   * Asks the host for the thread, at the entry the reader was at when the panel was last shown;
+   * the page's first-use costs (focusing the composer among them) are paid while it answers.
    */
   ready(): void {
     const at = this.saved.anchor?.index;
     this.connection
       .sendRequest(readyRequest, at === undefined ? {} : { at })
       .catch((error: unknown) => console.warn('acp webview: ready failed', error));
-    setTimeout(() => {
-      this.composer.focus();
-      setTimeout(warmUpMarkdown);
-    });
+    warmUpPage(() => this.composer.focus());
   }
 
   /** "ACP: Focus Chat Input". */

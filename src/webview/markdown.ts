@@ -109,10 +109,9 @@ export function renderMarkdown(text: string): DocumentFragment {
 }
 
 /**
- * Renders a little of every construct once and drops it. The first rendering in a page costs
+ * Renders a little of every construct once and drops it: the first rendering in a page costs
  * about 20 ms more than later ones (the parser's and the sanitiser's first use, code not yet
- * optimised); paid here, in a task of its own while the page waits for the thread, it is not
- * added to the frame that shows the first entries.
+ * optimised). See `warmUp.ts`.
  */
 export function warmUpMarkdown(): void {
   renderMarkdown(
