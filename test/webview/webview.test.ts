@@ -188,7 +188,12 @@ describe('chat webview', function () {
         'the first block is the same node',
       );
       assert.equal(parts[0], first, 'and its text did not change');
-      // Closed: the block shown is kept as it is (its lines not parsed and laid out again).
+      // Closed: the block shown is kept as it is (its lines not parsed and laid out again), and
+      // where it is (moved, its text would be laid out again).
+      await view.page.evaluate(() => {
+        (document.querySelector('.md-tail .code-block')!.parentElement as HTMLElement & { __home?: boolean }).__home =
+          true;
+      });
       await view.host.sendNotification(changedEvent, { changes: [{ kind: 'textAppended', index: 0, text: '`\n' }] });
       await view.page.waitForFunction(() => document.querySelector('.md-done pre')?.textContent?.includes('00400'));
       assert.equal(await view.page.textContent('.md-done pre'), code + line(400));
@@ -198,6 +203,18 @@ describe('chat webview', function () {
         ),
         true,
         'the closed block is the one shown while it streamed',
+      );
+      assert.equal(
+        await view.page.evaluate(
+          () =>
+            (
+              document.querySelector('.md-done pre')!.closest('.code-block')!.parentElement as HTMLElement & {
+                __home?: boolean;
+              }
+            ).__home,
+        ),
+        true,
+        'in the element it was in',
       );
     });
 

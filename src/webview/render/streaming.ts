@@ -51,18 +51,19 @@ export function streamingBody(stream: StreamSplitter): HTMLElement {
  * share allows: false when it is still behind (the caller shows more next frame).
  */
 export function updateStreaming(node: HTMLElement, stream: StreamSplitter, share = Infinity): boolean {
-  const done = node.firstElementChild as HTMLElement;
-  const tail = node.lastElementChild as HTMLElement;
+  let tail = node.lastElementChild as HTMLElement;
   let state = shown.get(node) ?? { upTo: 0, mode: 'markdown', tail: 0 };
   const stable = stream.stableEnd;
   const to = stable - state.upTo > share ? stream.stableWithin(state.upTo, share) : stable;
   if (to > state.upTo) {
     // A fence shown growing that closed keeps its code block (a megabyte of code is not parsed
     // and laid out again); anything else finished is parsed once.
-    if (!closeFence(done, tail, state, stream.value.slice(0, to)))
-      done.append(blocks(stream.value.slice(state.upTo, to)));
-    // The finished blocks came out of the tail: what is left of it is shown afresh.
-    tail.replaceChildren();
+    if (closeFence(tail, state, stream.value.slice(0, to))) tail = node.lastElementChild as HTMLElement;
+    else {
+      (tail.previousElementSibling as HTMLElement).append(blocks(stream.value.slice(state.upTo, to)));
+      // The finished blocks came out of the tail: what is left of it is shown afresh.
+      tail.replaceChildren();
+    }
     state = { upTo: to, mode: 'markdown', tail: 0 };
   }
   if (to < stable) {
@@ -126,7 +127,6 @@ export function finishInPlace(
 ): DocumentFragment | undefined {
   const state = shown.get(node);
   if (!state || !entry.text.startsWith(stream.value.slice(0, state.upTo))) return undefined;
-  const done = node.firstElementChild as HTMLElement;
   const tail = node.lastElementChild as HTMLElement;
   const fence = stream.openFence;
   const block = tail.querySelector<HTMLElement>(':scope > .code-block');
@@ -138,25 +138,25 @@ export function finishInPlace(
     const close = closingLine(rest, fence.marker);
     const shownCode = state.tail - (fence.contentStart - state.upTo);
     appendLines(pre, rest.slice(Math.max(0, shownCode), close?.start ?? rest.length));
-    done.append(block, blocks(close ? rest.slice(close.end) : ''));
-  } else if (!(entry.text.startsWith(stream.value) && closeFence(done, tail, state, entry.text))) {
+    settleTail(tail, blocks(close ? rest.slice(close.end) : ''));
+  } else if (!(entry.text.startsWith(stream.value) && closeFence(tail, state, entry.text))) {
     // (A fence that closed since the last frame keeps its block too.)
-    done.append(blocks(entry.text.slice(state.upTo)));
+    (tail.previousElementSibling as HTMLElement).append(blocks(entry.text.slice(state.upTo)));
   }
-  tail.remove();
+  node.lastElementChild!.remove();
   node.classList.remove('md-streaming');
   shown.delete(node);
   const html = document.createDocumentFragment();
-  for (const child of done.childNodes) html.append(child.cloneNode(true));
+  for (const part of node.children) for (const child of part.childNodes) html.append(child.cloneNode(true));
   return html;
 }
 
 /**
  * The tail shows a fence growing and `text` (the message up to the end of its finished blocks)
- * closes it: the rest of its code goes into the block shown, the block moves to the finished
- * ones, and what follows the closing line is parsed. False when that is not the case.
+ * closes it: the rest of its code goes into the block shown, which stays where it is (see
+ * {@link settleTail}), and what follows the closing line is parsed. False when that is not the case.
  */
-function closeFence(done: HTMLElement, tail: HTMLElement, state: Shown, text: string): boolean {
+function closeFence(tail: HTMLElement, state: Shown, text: string): boolean {
   const block = state.mode === 'fence' ? tail.querySelector<HTMLElement>(':scope > .code-block') : null;
   const pre = block?.querySelector('pre');
   if (!state.fence || !block || !pre) return false;
@@ -165,8 +165,20 @@ function closeFence(done: HTMLElement, tail: HTMLElement, state: Shown, text: st
   if (!close) return false;
   const shownCode = state.tail - (state.fence.contentStart - state.upTo);
   appendLines(pre, code.slice(Math.max(0, shownCode), close.start));
-  done.append(block, blocks(code.slice(close.end)));
+  settleTail(tail, blocks(code.slice(close.end)));
   return true;
+}
+
+/**
+ * The tail, holding a code block whose fence just closed, becomes finished blocks where it is:
+ * moving the block would lay its text out again (a megabyte of code, a long task). What follows
+ * the fence goes after it, then a fresh tail. The finished blocks are in one or more `.md-done`.
+ */
+function settleTail(tail: HTMLElement, after: DocumentFragment): void {
+  tail.className = 'md-done';
+  const next = el('div', 'md-done');
+  next.append(after);
+  tail.after(next, el('div', 'md-tail'));
 }
 
 /** Where a fence opened with `marker` closes in `code`: the closing line's start and end. */
