@@ -58,6 +58,10 @@ describe('First run: no agent, then Add Agent', function () {
     const started = Date.now();
     const { page, fixture } = wb();
     await page.locator(SELECTORS.quickPickRows).filter({ hasText: 'Custom command…' }).click();
+    // The pick gives way to an input box in the same widget: typed before that, a key goes to the pick.
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Add Agent — custom command' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     const input = page.locator(SELECTORS.quickInput);
     await input.pressSequentially('my-agnet --acp', { delay: 5 });
     const message = page.locator('.quick-input-widget .quick-input-message');
@@ -77,6 +81,9 @@ describe('First run: no agent, then Add Agent', function () {
     await input.fill(line);
     await message.filter({ hasText: 'was not found' }).waitFor({ state: 'hidden', timeout: 10_000 });
     await page.keyboard.press('Enter');
+    await page
+      .locator('.quick-input-widget .quick-input-title', { hasText: 'Add Agent — name' })
+      .waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill('Reference Agent');
     await page.keyboard.press('Enter');
 
