@@ -43,6 +43,8 @@ export class ThreadView {
   private stick = true;
   /** A scroll event pending now is one we caused (until the next frame's callbacks). */
   private ownScroll = false;
+  /** Where the last scroll event found the thread. */
+  private lastTop = 0;
   private ownScrollToken = 0;
   private anchor: ScrollAnchor | undefined;
   private restore: ScrollAnchor | undefined;
@@ -263,12 +265,16 @@ export class ThreadView {
 
   private scrolled(): void {
     const scroller = this.element;
-    const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - BOTTOM_SLACK;
+    const top = scroller.scrollTop;
+    const atBottom = top + scroller.clientHeight >= scroller.scrollHeight - BOTTOM_SLACK;
     // Our own scroll to the bottom short of it means entries made the page taller between the
     // write and its event (a frame later): still following. Any other scroll short of the
-    // bottom is the reader's (keys, the scrollbar, find in page).
+    // bottom is the reader's (keys, the scrollbar, find in page); so is one that went up while
+    // following, even in the gap after our own write (the view only scrolls down to follow).
+    const up = top < this.lastTop - 1;
+    this.lastTop = top;
     if (atBottom) this.setStick(true);
-    else if (!this.ownScroll) this.setStick(false);
+    else if (!this.ownScroll || (up && this.stick)) this.setStick(false);
     this.schedule();
   }
 

@@ -604,6 +604,35 @@ describe('chat webview', function () {
       await add(350, 360);
       await frames(view, 4);
       assert.equal(await lastVisible(359), false, 'the reader who paged up stays where they are');
+
+      // The reader scrolls up just after one of the view's own scrolls to the bottom, before
+      // that frame's scroll events: the view must still see the reader's scroll as theirs.
+      await page.click('.jump');
+      await frames(view, 4);
+      await page.evaluate(() => {
+        const thread = document.querySelector('.thread') as HTMLElement;
+        const native = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollTop')!;
+        Object.defineProperty(thread, 'scrollTop', {
+          configurable: true,
+          get() {
+            return native.get!.call(this) as number;
+          },
+          set(value: number) {
+            native.set!.call(this, value);
+            if (value > 1e9) {
+              delete (thread as unknown as { scrollTop?: number }).scrollTop;
+              setTimeout(() => thread.scrollBy(0, -2000));
+            }
+          },
+        });
+      });
+      await add(360, 380);
+      await page.waitForFunction(() => !document.querySelector<HTMLElement>('.jump')?.hidden, undefined, {
+        timeout: 5_000,
+      });
+      await add(380, 390);
+      await frames(view, 4);
+      assert.equal(await lastVisible(389), false, 'the reader who scrolled up stays where they are');
     });
 
     it('shows raw tool input and output collapsed, data: images, and embedded resources as code', async () => {
