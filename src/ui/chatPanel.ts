@@ -349,7 +349,6 @@ export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpti
   };
 }
 
-/** An entry index from the webview, or undefined when it is not one. */
 function makeNonce(): string {
   const bytes = new Uint8Array(18);
   crypto.getRandomValues(bytes);
