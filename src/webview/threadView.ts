@@ -274,7 +274,7 @@ export class ThreadView {
     const up = top < this.lastTop - 1;
     this.lastTop = top;
     if (atBottom) this.setStick(true);
-    else if (!this.ownScroll || (up && this.stick)) this.setStick(false);
+    else if (!this.ownScroll || up) this.setStick(false);
     this.schedule();
   }
 
