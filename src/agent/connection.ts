@@ -15,6 +15,7 @@ import {
 } from '@agentclientprotocol/sdk';
 import { Emitter, type Event } from '../base/event';
 import { Disposable, toDisposable } from '../base/lifecycle';
+import { QuietTimer } from '../base/quietTimer';
 import { signInMethods } from './auth';
 import { readFeatures, type AgentFeatures } from './capabilities';
 import { buildClientApp } from './clientApp';
@@ -204,19 +205,17 @@ export class AgentConnection extends Disposable {
     if (opts.signal?.aborted) throw new Cancelled(method);
     const cancel = new AbortController();
     let timedOut = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      if (opts.timeoutMs <= 0) return;
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        timedOut = true;
-        cancel.abort(new AgentTimedOut(this.config.name, method, opts.timeoutMs));
-      }, opts.timeoutMs);
-    };
-    arm();
+    const quiet =
+      opts.timeoutMs > 0
+        ? new QuietTimer(opts.timeoutMs, () => {
+            timedOut = true;
+            cancel.abort(new AgentTimedOut(this.config.name, method, opts.timeoutMs));
+          })
+        : undefined;
+    quiet?.touch();
     const activity = opts.idleFor
       ? this.router.onActivity((id) => {
-          if (id === opts.idleFor) arm();
+          if (id === opts.idleFor) quiet?.touch();
         })
       : undefined;
     const onAbort = () => cancel.abort(new Cancelled(method));
@@ -245,7 +244,7 @@ export class AgentConnection extends Disposable {
       throw typed;
     } finally {
       leave();
-      clearTimeout(timer);
+      quiet?.dispose();
       activity?.dispose();
       opts.signal?.removeEventListener('abort', onAbort);
     }

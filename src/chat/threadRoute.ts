@@ -1,6 +1,7 @@
 import type { AgentConnection } from '../agent/connection';
 import type { RouteRegistration } from '../agent/router';
-import { Disposable, MutableDisposable, toDisposable } from '../base/lifecycle';
+import { Disposable, MutableDisposable } from '../base/lifecycle';
+import { QuietTimer } from '../base/quietTimer';
 import type { Thread } from './thread';
 
 /**
@@ -17,7 +18,12 @@ export const IDLE_SETTLE_MS = 400;
  */
 export class ThreadRoute extends Disposable {
   private readonly route = this.register(new MutableDisposable<RouteRegistration>());
-  private settleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Updates outside a turn or a load (a replay after the load response): end their message once they stop. */
+  private readonly settle = this.register(
+    new QuietTimer(IDLE_SETTLE_MS, () => {
+      if (!this.busy()) this.thread.markTurnEnded();
+    }),
+  );
 
   /** `busy`: a turn or a load is under way, whose end closes its messages instead. */
   constructor(
@@ -25,7 +31,6 @@ export class ThreadRoute extends Disposable {
     private readonly busy: () => boolean,
   ) {
     super();
-    this.register(toDisposable(() => clearTimeout(this.settleTimer)));
   }
 
   /** Agents may send updates before the response: open the route before the request. */
@@ -34,7 +39,7 @@ export class ThreadRoute extends Disposable {
     this.route.value = c.router.register(sessionId, (n) => {
       this.thread.apply(n.update);
       onUpdate?.();
-      if (!this.busy()) this.settleSoon();
+      if (!this.busy()) this.settle.touch();
     });
   }
 
@@ -46,14 +51,5 @@ export class ThreadRoute extends Disposable {
   /** The chat is closing: a chat that opens the session again meanwhile takes the route. */
   giveWay(): void {
     this.route.value?.giveWay();
-  }
-
-  /** Updates outside a turn or a load (a replay after the load response): end their message once they stop. */
-  private settleSoon(): void {
-    clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = undefined;
-      if (!this.isDisposed && !this.busy()) this.thread.markTurnEnded();
-    }, IDLE_SETTLE_MS);
   }
 }
