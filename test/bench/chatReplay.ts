@@ -10,6 +10,7 @@ import type { Frame, Page } from 'playwright-core';
 import { SELECTORS } from '../host/browser';
 import { createFixture, seedSessions } from '../host/fixture';
 import { bareLoad, startBare } from './bare';
+import { classifyHostRun, CpuRecorder, describeUse } from './cpu';
 import { failureShot, startHostRun, traceIfAsked, waitForFile } from './hostRun';
 import { count, median, ms, ratio, summary, table } from './lib';
 import { probe, type ProbeState } from './probe';
@@ -110,7 +111,8 @@ async function webviewFrame(page: Page, ms: number): Promise<Frame> {
       );
       throw new Error(`the chat webview did not appear; frames:\n  ${seen.join('\n  ')}`);
     }
-    await new Promise((r) => setTimeout(r, 10));
+    // Each look runs script in every frame of the page: looking often would slow what is measured.
+    await new Promise((r) => setTimeout(r, 50));
   }
 }
 
@@ -214,6 +216,8 @@ async function main(): Promise<number> {
       innerRequests.push(performance.timeOrigin + performance.now());
   });
   const rows: string[][] = [];
+  const cpu = new CpuRecorder(classifyHostRun);
+  cpu.start();
   try {
     // The extension host profiles itself (test/bench/suites/chat) into the same folder.
     if (process.env.ACP_BENCH_PROFILE) writeFileSync(join(run.ctl, 'profile-dir'), process.env.ACP_BENCH_PROFILE);
@@ -276,6 +280,8 @@ async function main(): Promise<number> {
       ]);
       if (p.late)
         console.log(`  ${t.name}: the probe reached the webview late; first-entry figures are upper bounds or n/a`);
+      const used = cpu.use(clickedAt, p.maxIndexAt!);
+      console.log(`  ${t.name}: CPU from the click to the last entry (${ms(last)}): ${describeUse(used)}`);
       console.log(
         `  ${t.name}: host first update ${ms(figures.hostFirstUpdate)} after the click, load response ${ms(figures.hostLoaded)}; ` +
           `${count(h.entries)} entries (webview's highest index ${count(p.maxIndex)}, every entry whole ${ms(p.wholeAt! - clickedAt)} after the click); first content message → first entry painted ${ms(figures.messageToPaint)}; ` +
@@ -312,6 +318,17 @@ async function main(): Promise<number> {
           '20,000 updates: highlighter time (blocks shown)',
           ms(page.highlight.ms),
           `${count(page.highlight.blocks)} blocks in ${count(page.highlight.slices)} slices, off the rendering path`,
+        );
+        summary(
+          B,
+          '20,000 updates: the machine busy, click → last entry',
+          used ? `${Math.round(used.busy * 100)}% of ${used.cores} cores` : 'n/a',
+          used
+            ? used.groups
+                .slice(0, 4)
+                .map(([name, v]) => `${name} ${ms(v)}`)
+                .join(', ')
+            : '',
         );
         summary(
           B,
@@ -358,6 +375,7 @@ async function main(): Promise<number> {
     console.error(run.log.slice(-30).join('\n'));
     throw e;
   } finally {
+    cpu.stop();
     await run.dispose();
   }
 }

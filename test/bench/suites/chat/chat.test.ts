@@ -46,6 +46,28 @@ async function until<T>(what: string, check: () => T | undefined | false, ms: nu
   }
 }
 
+/** Resolves once `check` holds, looked at after each of `source`'s changes (and at once). */
+function whenChanged(
+  what: string,
+  source: { onDidChange: (listener: () => void) => vscode.Disposable },
+  check: () => boolean,
+  ms: number,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (check()) return resolve();
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, ms);
+    const sub = source.onDidChange(() => {
+      if (!check()) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    });
+  });
+}
+
 describe('bench: chat replay', function () {
   this.timeout(900_000);
 
@@ -78,8 +100,10 @@ describe('bench: chat replay', function () {
       void vscode.commands.executeCommand('acp.openSession', node);
       const chat = await until('the chat panel', () => a.chats.get(host.config.id, id), 120_000);
       // Opened again, a session the library keeps whole shows from it and resumes: no replay.
-      await until(
+      // Told by the thread's own events: polling would take the host's CPU from the load it times.
+      await whenChanged(
         'the load to finish',
+        chat.session.thread,
         () => chat.session.thread.status.state !== 'loading' && (updates > 0 || chat.session.thread.entries.length > 0),
         600_000,
       );
