@@ -10,26 +10,21 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Frame, Page } from 'playwright-core';
-import { longReply } from '../agent/replies';
 import { createFixture, referenceAgent, seedSessions } from '../host/fixture';
 import { bareLoad, startBare } from './bare';
+import { classifyHostRun, CpuRecorder } from './cpu';
+import { key, lostThings, REPLY_LINE, REPLY_LINES, report, type PhaseFigures } from './loadReport';
 import { failureShot, startHostRun, traceIfAsked, waitForFile, type HostRun } from './hostRun';
-import { count, median, ms, ratio, summary, table } from './lib';
+import { median } from './lib';
 import { PHASES, type LoadPlan, type PanelPlan, type Phase, type PhaseResult } from './loadPlan';
 import { probe, type ProbeState } from './probe';
 
-const B = 'load';
 /** Seeded turns that replay as 20,005 updates (see test/agent/content.ts). */
 const TURNS_20K = 8334;
 const PROMPT = 'Please write me a long answer.';
 /** The long reply (1 MiB) in 2,000 chunks, paced by a millisecond per message as a model streams. */
 const STREAM_SWITCHES = ['--reply-chunks', '2000', '--delay', '1'];
 const RUNS = 3;
-/** A line of the long reply: the webview must show every one of them. */
-const REPLY_LINE = longReply().split('\n')[2]!;
-const REPLY_LINES = longReply().split(REPLY_LINE).length - 1;
-
-type Task = ProbeState['longtasks'][number];
 
 interface AgentSetup {
   id: string;
@@ -50,20 +45,6 @@ interface Seen extends ProbeState {
   elements: number;
 }
 
-interface PhaseFigures {
-  host: PhaseResult;
-  /** Epoch ms: the load's last entry in its webview, the reply's final render in its webview. */
-  loadShownAt?: number;
-  streamShownAt?: number;
-  loadMaxIndex?: number;
-  /** The load's view stopped following the replay at this entry (a person had to click ↓). */
-  unfollowedAt?: number;
-  /** Long tasks since the phase started: each chat webview's by subtitle, and the workbench's. */
-  tasks: Map<string, Task[]>;
-  workbench: Task[];
-}
-
-const key = (p: { agentName: string; cwd: string }) => `${p.agentName} · ${p.cwd}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function readSeen(f: Frame, entryIndex: number): Promise<Seen | undefined> {
@@ -181,7 +162,7 @@ async function bareStream(store: string, cwd: string): Promise<{ ms: number; upd
   }
 }
 
-async function runPhase(run: HostRun, plan: LoadPlan, phase: Phase): Promise<PhaseFigures> {
+async function runPhase(run: HostRun, plan: LoadPlan, phase: Phase, cpu: CpuRecorder): Promise<PhaseFigures> {
   const open = [...plan.panels.map(key), ...(phase === 'streamAlone' ? [key(plan.load)] : [])];
   await step(run, `armed-${phase}`, 180_000);
   await framesFor(run.page, open, 60_000);
@@ -226,6 +207,8 @@ async function runPhase(run: HostRun, plan: LoadPlan, phase: Phase): Promise<Pha
     );
     figures.streamShownAt = p.lastMutation;
   }
+  const ended = Math.max(figures.loadShownAt ?? 0, figures.streamShownAt ?? 0);
+  if (ended) figures.cpu = cpu.use(host.startedAt, ended);
   await saveTrace();
   for (const [k, f] of frames) {
     const p = await readSeen(f, -1);
@@ -241,10 +224,6 @@ async function runPhase(run: HostRun, plan: LoadPlan, phase: Phase): Promise<Pha
   writeFileSync(join(run.ctl, `done-${phase}`), '');
   return figures;
 }
-
-/** The frame's own long tasks (attributed to it), or all it saw when the browser names none. */
-const own = (tasks: Task[]) => (tasks.some((t) => t.name) ? tasks.filter((t) => t.name === 'self') : tasks);
-const longest = (tasks: Task[]) => (tasks.length ? Math.max(...tasks.map((t) => t.duration)) : 0);
 
 async function main(): Promise<number> {
   const fixture = createFixture({ folders: ['alpha', 'beta'], sessions: 0 });
@@ -307,9 +286,11 @@ async function main(): Promise<number> {
   };
   const run = await startHostRun({ ...fixture, settings }, 'load', 900_000);
   const results = new Map<Phase, PhaseFigures>();
+  const cpu = new CpuRecorder(classifyHostRun);
+  cpu.start();
   try {
     writeFileSync(join(run.ctl, 'plan.json'), JSON.stringify(plan));
-    for (const phase of PHASES) results.set(phase, await runPhase(run, plan, phase));
+    for (const phase of PHASES) results.set(phase, await runPhase(run, plan, phase, cpu));
     const code = await run.exit;
     report(plan, raw, results);
     const lost = lostThings(plan, results);
@@ -321,171 +302,9 @@ async function main(): Promise<number> {
     console.error(run.log.slice(-30).join('\n'));
     throw e;
   } finally {
+    cpu.stop();
     await run.dispose();
   }
-}
-
-/** What did not arrive, in the host or in a webview; empty when nothing was lost. */
-function lostThings(plan: LoadPlan, results: Map<Phase, PhaseFigures>): string[] {
-  const lost: string[] = [];
-  const alone = results.get('loadAlone')!.host.load!;
-  for (const [phase, f] of results) {
-    const { load, stream } = f.host;
-    if (load) {
-      if (load.updates !== plan.loadUpdates)
-        lost.push(`${phase}: ${count(load.updates)} of ${count(plan.loadUpdates)} updates reached the thread`);
-      if (load.entries !== alone.entries)
-        lost.push(`${phase}: ${count(load.entries)} entries, ${count(alone.entries)} when loaded alone`);
-      if (f.loadMaxIndex !== load.entries - 1)
-        lost.push(
-          `${phase}: the webview's last entry is ${count(f.loadMaxIndex)}, the thread's ${count(load.entries - 1)}`,
-        );
-    }
-    if (stream && !stream.whole)
-      lost.push(`${phase}: the reply has ${count(stream.chars)} of ${count(longReply().length)} characters`);
-  }
-  return lost;
-}
-
-function report(
-  plan: LoadPlan,
-  raw: { load: number; loadUpdates: number; stream: number; streamUpdates: number },
-  results: Map<Phase, PhaseFigures>,
-): void {
-  const o = results.get('overlap')!;
-  const l = results.get('loadAlone')!;
-  const s = results.get('streamAlone')!;
-  const loadHost = (f: PhaseFigures) => f.host.load && f.host.load.loadedAt - f.host.startedAt;
-  const loadShown = (f: PhaseFigures) => f.loadShownAt && f.loadShownAt - f.host.startedAt;
-  const streamHost = (f: PhaseFigures) => f.host.stream && f.host.stream.endedAt - f.host.startedAt;
-  const streamShown = (f: PhaseFigures) => f.streamShownAt && f.streamShownAt - f.host.startedAt;
-  const webviews = (f: PhaseFigures) => longest([...f.tasks.values()].flatMap(own));
-  const anyFrame = (f: PhaseFigures) => longest([...f.tasks.values()].flat().concat(f.workbench));
-  // A phase without the half a row measures leaves its cell empty.
-  const cell = (v: number | undefined) => (v === undefined ? '' : ms(v));
-  const shownCell = (f: PhaseFigures) =>
-    f.unfollowedAt === undefined ? cell(loadShown(f)) : `stopped at ${count(f.unfollowedAt)}`;
-  const row = (what: string, fn: (f: PhaseFigures) => number | undefined, rawMs?: number) => [
-    what,
-    cell(fn(o)),
-    cell(fn(l)),
-    cell(fn(s)),
-    ratio(fn(o), fn(l) ?? fn(s)),
-    cell(rawMs),
-  ];
-  table(
-    `A 20,000-update load (${count(raw.loadUpdates)} updates) while a 1 MiB reply streams (${count(raw.streamUpdates)} updates); 3 agents, 2 folders, 5 chat panels in view`,
-    ['', 'overlap', 'load alone', 'reply alone', 'overlap / alone', 'raw (bare SDK)'],
-    [
-      row('20,000 updates: open → loaded (host)', loadHost, raw.load),
-      [
-        '20,000 updates: open → last entry shown (webview)',
-        shownCell(o),
-        shownCell(l),
-        '',
-        ratio(loadShown(o), loadShown(l)),
-        '',
-      ],
-      row('long reply: prompt → turn ended (host)', streamHost, raw.stream),
-      row('long reply: prompt → final render (webview)', streamShown),
-      [
-        'host event loop delay: max',
-        ms(o.host.loop.maxMs),
-        ms(l.host.loop.maxMs),
-        ms(s.host.loop.maxMs),
-        ratio(o.host.loop.maxMs, Math.max(l.host.loop.maxMs, s.host.loop.maxMs)),
-        '',
-      ],
-      [
-        'host event loop delay: p99',
-        ms(o.host.loop.p99Ms),
-        ms(l.host.loop.p99Ms),
-        ms(s.host.loop.p99Ms),
-        ratio(o.host.loop.p99Ms, Math.max(l.host.loop.p99Ms, s.host.loop.p99Ms)),
-        '',
-      ],
-      ['host event loop delay: mean', ms(o.host.loop.meanMs), ms(l.host.loop.meanMs), ms(s.host.loop.meanMs), '', ''],
-      ['longest task, any chat webview (its own)', ms(webviews(o)), ms(webviews(l)), ms(webviews(s)), '', ''],
-      [
-        'longest task, workbench (its own)',
-        ms(longest(own(o.workbench))),
-        ms(longest(own(l.workbench))),
-        ms(longest(own(s.workbench))),
-        '',
-        '',
-      ],
-      ['longest task, renderer main thread (any frame)', ms(anyFrame(o)), ms(anyFrame(l)), ms(anyFrame(s)), '', ''],
-    ],
-  );
-  console.log(
-    "  overlap / alone: the overlap's figure over the same half run alone (the larger alone figure for the host loop).",
-  );
-  for (const [phase, f] of results) {
-    if (f.unfollowedAt !== undefined)
-      console.log(
-        `  ${phase}: the loading panel stopped following the replay at entry ${count(f.unfollowedAt)} (its ↓ button showed); after ↓ it showed the last entry.`,
-      );
-  }
-  const role = (k: string) =>
-    k === key(plan.load) ? '20,000-update load' : k === key(plan.stream) ? 'long reply' : 'idle';
-  const panels = [...plan.panels, plan.load].sort((x, y) => x.group - y.group);
-  table(
-    'Longest task per chat webview during the overlap (tasks attributed to the frame itself)',
-    ['panel (agent · folder)', 'group', 'role', 'longest task', 'long tasks', 'total'],
-    [
-      ...panels.map((p) => {
-        const tasks = own(o.tasks.get(key(p)) ?? []);
-        return [
-          `${p.agentName} · ${p.cwd.split('/').pop()}`,
-          String(p.group),
-          role(key(p)),
-          ms(longest(tasks)),
-          count(tasks.length),
-          ms(tasks.reduce((a, t) => a + t.duration, 0)),
-        ];
-      }),
-      [
-        'workbench',
-        '',
-        '',
-        ms(longest(own(o.workbench))),
-        count(own(o.workbench).length),
-        ms(own(o.workbench).reduce((a, t) => a + t.duration, 0)),
-      ],
-    ],
-  );
-  // The workbench sees every task of the renderer's main thread, named from where it stands:
-  // a webview's as 'same-origin-descendant', one spanning frames (a relayed message) as 'multiple-contexts'.
-  const byName = new Map<string, Task[]>();
-  for (const t of o.workbench) byName.set(t.name ?? 'unnamed', [...(byName.get(t.name ?? 'unnamed') ?? []), t]);
-  const names = [...byName].map(([name, tasks]) => `${name} ${count(tasks.length)} (longest ${ms(longest(tasks))})`);
-  console.log(
-    `  all long tasks of the renderer in the overlap, as the workbench attributes them: ${names.join(', ') || 'none'}`,
-  );
-  const lo = o.host.load!;
-  const st = o.host.stream!;
-  console.log(
-    `  nothing lost: ${count(lo.updates)} of ${count(plan.loadUpdates)} updates routed, ${count(lo.entries)} entries (alone: ${count(l.host.load!.entries)}), ` +
-      `webview's last entry ${count(o.loadMaxIndex)}; reply ${count(st.chars)} of ${count(longReply().length)} characters in ${count(st.updates)} updates, all ${count(REPLY_LINES)} lines in its webview`,
-  );
-  summary(
-    B,
-    'overlap: 20,000-update load / long reply (host)',
-    `${ms(loadHost(o))} / ${ms(streamHost(o))}`,
-    `alone ${ms(loadHost(l))} / ${ms(streamHost(s))}`,
-  );
-  summary(
-    B,
-    'overlap: host event loop max / p99',
-    `${ms(o.host.loop.maxMs)} / ${ms(o.host.loop.p99Ms)}`,
-    `alone: load ${ms(l.host.loop.maxMs)}, reply ${ms(s.host.loop.maxMs)}`,
-  );
-  summary(
-    B,
-    'overlap: longest task chat webview / workbench',
-    `${ms(webviews(o))} / ${ms(longest(own(o.workbench)))}`,
-    `any frame ${ms(anyFrame(o))}`,
-  );
 }
 
 main().then(
