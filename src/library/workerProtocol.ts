@@ -42,3 +42,6 @@ export interface LibraryWorkerData {
   dir: string;
   maxBytes: number;
 }
+
+/** The worker thread's nice value on Linux: a busy machine's cores go to the chats first. */
+export const WORKER_NICE = 10;

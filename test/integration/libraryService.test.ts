@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { FILE_NAME, FORMAT_VERSION } from '../../src/library/schema';
 import { LibraryService } from '../../src/library/service';
+import { WORKER_NICE } from '../../src/library/workerProtocol';
 import { repoRoot, tempDir } from '../support/refAgent';
 import { waitFor } from '../support/chat';
 
@@ -35,6 +36,25 @@ describe('library: the service the extension holds', function () {
     });
     assert.equal((await library.search('kept'))[0]!.sessionId, 's');
     assert.equal(service.get(), library, 'one library for the window');
+  });
+
+  it('runs its worker thread at a lower priority on Linux, so a busy machine serves the chats first', async function () {
+    const nice = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // The fields after the command name start with the 3rd; nice is the 19th.
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    if (process.platform !== 'linux' || nice(String(process.pid)) >= WORKER_NICE) this.skip();
+    const before = new Set(readdirSync('/proc/self/task'));
+    const mainNice = nice(String(process.pid));
+    await service.get()!.ready;
+    const started = readdirSync('/proc/self/task').filter((tid) => !before.has(tid));
+    assert.ok(
+      started.some((tid) => nice(tid) === WORKER_NICE),
+      `a thread the library started runs at nice ${WORKER_NICE}: ${started.map((t) => `${t}:${nice(t)}`).join(' ')}`,
+    );
+    assert.equal(nice(String(process.pid)), mainNice, 'the main thread keeps its priority');
+    assert.ok(!lines.some((l) => /keeps its priority/.test(l)), lines.join('\n'));
   });
 
   it('stops when turned off and starts again when turned on', async () => {
