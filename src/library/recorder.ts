@@ -23,10 +23,23 @@ export interface RecorderOptions {
   secrets?: () => readonly string[];
   /** Quiet after a change before the write goes out. */
   delayMs?: number;
+  /**
+   * A chat of the window is busy (a turn streaming, a history loading): writes wait, up to
+   * `busyWaitMs` after the first change they carry.
+   */
+  busy?: () => boolean;
+  busyWaitMs?: number;
   log?: (message: string) => void;
 }
 
 const DELAY_MS = 250;
+/**
+ * Keeping a long history (its full-text index) takes the library's worker a core-second, and a
+ * streaming reply would be indexed again every `DELAY_MS`: while a chat is busy, what changed
+ * waits, and goes at most this long after its first change (so a long turn is still kept as it
+ * goes). A turn of a few seconds is written once, when it ends.
+ */
+const BUSY_WAIT_MS = 10_000;
 
 export class Recorder extends Disposable {
   private readonly dirty = new Set<number>();
@@ -34,6 +47,8 @@ export class Recorder extends Disposable {
   private reset = false;
   private opened = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the first change not written yet came (performance.now()). */
+  private firstChange: number | undefined;
   /** The writes posted so far, settled in order. */
   private chain: Promise<void> = Promise.resolve();
 
@@ -100,14 +115,23 @@ export class Recorder extends Disposable {
   }
 
   private schedule(): void {
-    if (this.timer !== undefined) return;
-    this.timer = setTimeout(() => void this.flush(), this.opts.delayMs ?? DELAY_MS);
+    this.firstChange ??= performance.now();
+    if (this.timer === undefined) this.timer = setTimeout(() => this.due(), this.opts.delayMs ?? DELAY_MS);
+  }
+
+  /** The delay passed: writes now, or looks again later while a chat is busy. */
+  private due(): void {
+    this.timer = undefined;
+    const waited = performance.now() - (this.firstChange ?? 0);
+    if (this.opts.busy?.() && waited < (this.opts.busyWaitMs ?? BUSY_WAIT_MS)) this.schedule();
+    else void this.flush();
   }
 
   /** Writes what changed now; resolves once the store has it. */
   flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
+    this.firstChange = undefined;
     const w = this.take();
     if (w) {
       // Posted now, so the worker copies the entries as they are; it applies writes in order.

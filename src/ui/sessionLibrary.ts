@@ -28,6 +28,8 @@ type AttachKind = 'load' | 'resume';
  */
 export class SessionLibrary extends Disposable {
   private readonly recorders = new Set<Recorder>();
+  /** The chats recorded: while one is busy, the others' writes wait (see {@link Recorder}). */
+  private readonly recorded = new Set<ChatSession>();
   /** The agent's time that {@link showKept} compared, per chat: the time before its resume. */
   private readonly compared = new WeakMap<ChatSession, string>();
   /**
@@ -55,6 +57,7 @@ export class SessionLibrary extends Disposable {
 
   /** Records `session` from its next attach on, until disposed (which writes what is left). */
   record(session: ChatSession): Recording {
+    this.recorded.add(session);
     let recorder: Recorder | undefined;
     const gap = { missed: false };
     /** The agent's time reports the thread had had when the time was last noted. */
@@ -75,6 +78,7 @@ export class SessionLibrary extends Disposable {
             cwd: session.target.cwd,
             write: (w) => this.write(w, gap),
             secrets: () => session.host?.connection?.secretValues ?? [],
+            busy: () => SessionLibrary.busy([...this.recorded]),
           });
           this.recorders.add(recorder);
         }
@@ -108,6 +112,7 @@ export class SessionLibrary extends Disposable {
         await recorder?.flush();
       },
       dispose: () => {
+        this.recorded.delete(session);
         for (const s of subscriptions) s.dispose();
         if (recorder) this.recorders.delete(recorder);
         recorder?.dispose();

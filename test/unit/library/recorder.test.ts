@@ -6,7 +6,7 @@ import type { MessageEntry } from '../../../src/protocol/entries';
 
 const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
-function setup(secrets?: string[]) {
+function setup(secrets?: string[], busy?: { now: boolean; waitMs: number }) {
   const thread = new Thread();
   const writes: SessionWrite[] = [];
   const recorder = new Recorder(thread, {
@@ -17,9 +17,12 @@ function setup(secrets?: string[]) {
     },
     secrets: secrets && (() => secrets),
     delayMs: 5,
+    ...(busy ? { busy: () => busy.now, busyWaitMs: busy.waitMs } : {}),
   });
   return { thread, writes, recorder };
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('library: recording a chat', () => {
   it('writes the entries a burst of updates changed once, after the burst', async () => {
@@ -90,6 +93,38 @@ describe('library: recording a chat', () => {
     assert.equal(writes.length, 1);
     assert.equal(writes[0]!.info!.title, 'A title');
     assert.deepEqual(writes[0]!.secrets, ['sekret-value']);
+    recorder.dispose();
+  });
+
+  it('waits while a chat is busy (a reply streaming is not indexed again and again), then writes it all at once', async () => {
+    const busy = { now: true, waitMs: 10_000 };
+    const { thread, writes, recorder } = setup(undefined, busy);
+    thread.addUserPrompt('question');
+    for (let i = 0; i < 10; i++) {
+      thread.apply(chunk(`part${i} `));
+      await sleep(10);
+    }
+    assert.equal(writes.length, 0, 'nothing written while busy');
+    busy.now = false;
+    const end = Date.now() + 2_000;
+    while (writes.length === 0 && Date.now() < end) await sleep(5);
+    assert.equal(writes.length, 1, 'one write once the chat is idle');
+    assert.match((writes[0]!.entries![1]!.entry as MessageEntry).text, /^part0 .*part9 $/);
+    recorder.dispose();
+  });
+
+  it('writes anyway once changes have waited the longest a busy chat may hold them', async () => {
+    const { thread, writes, recorder } = setup(undefined, { now: true, waitMs: 60 });
+    const started = Date.now();
+    thread.addUserPrompt('a long turn');
+    const end = Date.now() + 2_000;
+    while (writes.length === 0 && Date.now() < end) await sleep(5);
+    assert.equal(writes.length, 1);
+    assert.ok(Date.now() - started >= 55, `written after ${Date.now() - started} ms, not before the wait`);
+    // A flush (a load's end, the window closing) never waits.
+    thread.addUserPrompt('more');
+    await recorder.flush();
+    assert.equal(writes.length, 2);
     recorder.dispose();
   });
 
