@@ -1,7 +1,7 @@
 /**
  * Keeps one open chat's thread in the library as it changes: the entries that changed since the
  * last write go out together, a short while after the first change (never one write per
- * streamed chunk, never the whole thread again). A load that replays the history starts the
+ * streamed chunk, never the whole thread again), or later while a chat of the window is busy. A load that replays the history starts the
  * kept copy over; the copy is marked complete only when the whole history is in it.
  */
 import type { Event } from '../base/event';

@@ -53,9 +53,9 @@ const MAX_DRAFT = 100_000;
 const REPLAY_PACE = { intervalMs: 100, maxChars: 8 * 1024 * 1024 };
 /**
  * Otherwise (a turn streaming) changes go at most every 33 ms: text streams in thirty times a
- * second, which reads as smooth, and the webview and the workbench relaying to it render and
- * pass on half the messages of a change per frame (in the load benchmark, about a sixth less
- * renderer CPU while a long reply streams beside a replay, and fewer long tasks).
+ * second, which reads as smooth, and the webview renders (and the workbench relays) half as
+ * many messages as one per frame (in the load benchmark, about a sixth less renderer CPU while
+ * a long reply streams beside a replay, and fewer long tasks).
  */
 const TURN_PACE = { intervalMs: 33 };
 
