@@ -10,7 +10,7 @@ import type { Frame, Page } from 'playwright-core';
 import { SELECTORS } from '../host/browser';
 import { createFixture, seedSessions } from '../host/fixture';
 import { bareLoad, startBare } from './bare';
-import { classifyHostRun, CpuRecorder, describeUse } from './cpu';
+import { classifyHostRun, CpuRecorder, describeUse, summarizeUse } from './cpu';
 import { failureShot, startHostRun, traceIfAsked, waitForFile } from './hostRun';
 import { count, median, ms, ratio, summary, table } from './lib';
 import { probe, type ProbeState } from './probe';
@@ -319,17 +319,7 @@ async function main(): Promise<number> {
           ms(page.highlight.ms),
           `${count(page.highlight.blocks)} blocks in ${count(page.highlight.slices)} slices, off the rendering path`,
         );
-        summary(
-          B,
-          '20,000 updates: the machine busy, click → last entry',
-          used ? `${Math.round(used.busy * 100)}% of ${used.cores} cores` : 'n/a',
-          used
-            ? used.groups
-                .slice(0, 4)
-                .map(([name, v]) => `${name} ${ms(v)}`)
-                .join(', ')
-            : '',
-        );
+        summary(B, '20,000 updates: the machine busy, click → last entry', ...summarizeUse(used));
         summary(
           B,
           '20,000 updates: longest task webview / host loop max',

@@ -154,6 +154,13 @@ export function describeUse(use: CpuUse | undefined): string {
   return `${parts.join(', ')}; the machine's ${use.cores} cores ${Math.round(use.busy * 100)}% busy`;
 }
 
+/** A summary line's value and note: "93% of 2 cores", the four largest groups. */
+export function summarizeUse(use: CpuUse | undefined): [string, string] {
+  if (!use) return ['n/a', ''];
+  const largest = use.groups.slice(0, 4).map(([name, v]) => `${name} ${Math.round(v)} ms`);
+  return [`${Math.round(use.busy * 100)}% of ${use.cores} cores`, largest.join(', ')];
+}
+
 /** The processes of a code-server + Chromium benchmark, by what they do. */
 export const classifyHostRun: Classify = (cmdline, pid) => {
   if (pid === process.pid) return 'this driver (Playwright)';

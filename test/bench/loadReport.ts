@@ -1,7 +1,7 @@
 // Benchmark 4's report: what the load benchmark (load.ts) measured, as tables and summary lines,
 // and what it found lost.
 import { longReply } from '../agent/replies';
-import { describeUse, type CpuUse } from './cpu';
+import { describeUse, summarizeUse, type CpuUse } from './cpu';
 import { count, ms, ratio, summary, table } from './lib';
 import type { LoadPlan, Phase, PhaseResult } from './loadPlan';
 import type { ProbeState } from './probe';
@@ -190,17 +190,7 @@ export function report(
     `${ms(o.host.loop.maxMs)} / ${ms(o.host.loop.p99Ms)}`,
     `alone: load ${ms(l.host.loop.maxMs)}, reply ${ms(s.host.loop.maxMs)}`,
   );
-  summary(
-    B,
-    'overlap: the machine busy, start → last render',
-    o.cpu ? `${Math.round(o.cpu.busy * 100)}% of ${o.cpu.cores} cores` : 'n/a',
-    o.cpu
-      ? o.cpu.groups
-          .slice(0, 4)
-          .map(([name, v]) => `${name} ${ms(v)}`)
-          .join(', ')
-      : '',
-  );
+  summary(B, 'overlap: the machine busy, start → last render', ...summarizeUse(o.cpu));
   summary(
     B,
     'overlap: longest task chat webview / workbench',
