@@ -71,18 +71,27 @@ export interface Pace {
 interface Queued {
   change: ThreadChange;
   suffix: string;
+  /** A full change's message ended later in this batch. */
+  ended?: boolean;
 }
 
-/** The change with the text appended to it in this batch; the queued entry copy is not mutated. */
+/**
+ * The change with the text appended to it in this batch (and, for a full change, the message's
+ * end); the queued entry copy is not mutated.
+ */
 function materialize(q: Queued): ThreadChange {
-  if (!q.suffix) return q.change;
+  if (!q.suffix && !q.ended) return q.change;
   const c = q.change;
   switch (c.kind) {
     case 'textAppended':
       return { ...c, text: c.text + q.suffix };
     case 'entryAdded':
-    case 'entryChanged':
-      return 'text' in c.entry ? { ...c, entry: { ...c.entry, text: c.entry.text + q.suffix } } : c;
+    case 'entryChanged': {
+      const e = c.entry;
+      if (!('text' in e)) return c;
+      const text = e.text + q.suffix;
+      return { ...c, entry: 'done' in e && q.ended ? { ...e, text, done: true } : { ...e, text } };
+    }
     default:
       return c;
   }
@@ -95,7 +104,9 @@ function materialize(q: Queued): ThreadChange {
  * later changes to the same entry (keeping its place, and `entryAdded` stays an add); only the
  * last `metaChanged` and `statusChanged` are kept; `entriesCleared` drops the entry changes
  * queued before it. Terminal deltas to one terminal are joined, and a full entry change drops
- * the deltas queued for that entry (its copy already holds their output). This relies on the entries in changes being copies (as `Thread` emits them).
+ * the deltas queued for that entry (its copy already holds their output); a message's end is
+ * folded into its full change. This relies on the entries in changes being copies (as `Thread`
+ * emits them).
  */
 export class ChangeBatcher implements IDisposable {
   /** Queued changes; `suffix` is text appended since, joined into the change only at flush. */
@@ -232,6 +243,7 @@ export class ChangeBatcher implements IDisposable {
             entry: change.entry,
           };
           q.suffix = '';
+          q.ended = false;
           return;
         }
         this.full.set(change.index, this.enqueue(change));
@@ -256,6 +268,14 @@ export class ChangeBatcher implements IDisposable {
         if (this.statusAt >= 0) this.queue[this.statusAt] = undefined;
         this.statusAt = this.enqueue(change);
         return;
+      case 'messageEnded': {
+        // A full change queued for the entry ends with it; else it follows the text appended.
+        const at = this.full.get(change.index);
+        const q = at !== undefined ? this.queue[at] : undefined;
+        if (q) q.ended = true;
+        else this.enqueue(change);
+        return;
+      }
       case 'entriesCleared': {
         // Entry changes before a clear address entries that no longer exist.
         const keep: ThreadChange[] = [];

@@ -82,6 +82,19 @@ export class EntryWindow {
           else out.push({ ...change, entry: stubOf(change.entry) });
           break;
         }
+        case 'messageEnded':
+          // A stub has no `done`: the whole entry, when it is sent, is a copy of the ended one.
+          if (this.holds(change.index)) out.push(change);
+          else if (this.near(change.index, entries.length)) {
+            const entry = entries[change.index];
+            if (entry)
+              out.push({
+                kind: 'entryChanged',
+                index: change.index,
+                entry: this.hold(change.index, cloneEntry(entry)),
+              });
+          }
+          break;
         case 'textAppended':
         case 'terminalAppended': {
           if (this.holds(change.index)) {

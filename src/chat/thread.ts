@@ -382,7 +382,7 @@ export class Thread implements IDisposable {
   private closeMessage(): void {
     if (this.openMessage < 0) return;
     (this.entries[this.openMessage] as MessageEntry).done = true;
-    this.changed(this.openMessage);
+    this.out.push({ kind: 'messageEnded', index: this.openMessage });
     this.openMessage = -1;
   }
 

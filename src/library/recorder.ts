@@ -95,6 +95,7 @@ export class Recorder extends Disposable {
         case 'entryAdded':
         case 'entryChanged':
         case 'textAppended':
+        case 'messageEnded':
         case 'terminalAppended':
           this.dirty.add(c.index);
           break;

@@ -154,6 +154,11 @@ export type ThreadChange<E = ThreadEntry> =
   | { kind: 'entryChanged'; index: number; entry: E }
   /** Text appended to a message entry (streaming), so a long message is not resent per chunk. */
   | { kind: 'textAppended'; index: number; text: string }
+  /**
+   * A message entry is done (its `done` is true now) and its text is what was sent for it:
+   * the host does not send a long message a second time to say that it ended.
+   */
+  | { kind: 'messageEnded'; index: number }
   /** Output a terminal printed since its last delta, for the tool call entry that embeds it. */
   | { kind: 'terminalAppended'; index: number; terminalId: string; delta: TerminalOutputDelta }
   /** Every entry was dropped (a reload replays the history again); meta and status stay. */

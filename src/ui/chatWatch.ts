@@ -25,8 +25,11 @@ export class ChatWatch extends Disposable {
     this.register(session.onDidChangeCapabilities(() => this.report()));
     this.register(
       session.thread.onDidChange((changes) => {
-        // Streamed text changes nothing a row shows; a card or a status does.
-        if (changes.some((c) => c.kind !== 'textAppended' && c.kind !== 'terminalAppended')) this.report();
+        // Streamed text (or its end) changes nothing a row shows; a card or a status does.
+        if (
+          changes.some((c) => c.kind !== 'textAppended' && c.kind !== 'messageEnded' && c.kind !== 'terminalAppended')
+        )
+          this.report();
       }),
     );
     this.register(panel.onDidChangeViewState(() => this.id && statuses.visible(agentId, this.id, panel.visible)));

@@ -93,6 +93,15 @@ export class ThreadModel {
           }
           break;
         }
+        case 'messageEnded': {
+          const entry = this.entries[change.index];
+          if (entry && (entry.type === 'user' || entry.type === 'agent' || entry.type === 'thought') && !entry.done) {
+            entry.done = true;
+            this.track(change.index, entry);
+            if (change.index < before) touched.replaced.add(change.index);
+          }
+          break;
+        }
         case 'terminalAppended': {
           const entry = this.entries[change.index];
           if (entry?.type !== 'tool') break;

@@ -210,7 +210,7 @@ export function replaySuite(env: SuiteEnv): void {
 const REPLY_CHUNKS = 2_000;
 const LINE = 'This is one line of a very long reply, repeated to fill one mebibyte of text.\n';
 
-/** A 1 MiB reply as an agent streams it: the host's batches, one chunk each, then the finished entry. */
+/** A 1 MiB reply as an agent streams it: the host's batches, one chunk each, then its end. */
 function longReply(shape: 'paragraph' | 'fence'): { frames: unknown[]; lines: number } {
   const lines = Math.ceil((1024 * 1024) / LINE.length);
   const body = LINE.repeat(lines);
@@ -221,7 +221,8 @@ function longReply(shape: 'paragraph' | 'fence'): { frames: unknown[]; lines: nu
   ];
   for (let at = 0; at < text.length; at += size)
     changes.push([{ kind: 'textAppended', index: 1, text: text.slice(at, at + size) }]);
-  changes.push([{ kind: 'entryChanged', index: 1, entry: { type: 'agent', text, attachments: [], done: true } }]);
+  // The host says only that it ended: the text is not sent again.
+  changes.push([{ kind: 'messageEnded', index: 1 }]);
   return { frames: changes.map((c) => ({ jsonrpc: '2.0', method: 'changed', params: { changes: c } })), lines };
 }
 

@@ -77,6 +77,33 @@ describe('ChangeBatcher', () => {
     ]);
   });
 
+  it("folds a message's end into its full change of the batch, else sends it after the text appended", () => {
+    const { batches, batcher } = setup();
+    const added = agent('He');
+    batcher.push([
+      { kind: 'entryAdded', index: 0, entry: added },
+      { kind: 'textAppended', index: 0, text: 'llo' },
+      { kind: 'messageEnded', index: 0 },
+      { kind: 'textAppended', index: 1, text: 'more' },
+      { kind: 'messageEnded', index: 1 },
+    ]);
+    batcher.flushNow();
+    assert.deepEqual(batches[0], [
+      { kind: 'entryAdded', index: 0, entry: agent('Hello', true) },
+      { kind: 'textAppended', index: 1, text: 'more' },
+      { kind: 'messageEnded', index: 1 },
+    ]);
+    assert.equal((added as MessageEntry).done, false, 'the queued copy is not changed');
+    // A full change after the end replaces it, ended or not as it says.
+    batcher.push([
+      { kind: 'entryAdded', index: 2, entry: agent('a') },
+      { kind: 'messageEnded', index: 2 },
+      { kind: 'entryChanged', index: 2, entry: agent('b') },
+    ]);
+    batcher.flushNow();
+    assert.deepEqual(batches[1], [{ kind: 'entryAdded', index: 2, entry: agent('b') }]);
+  });
+
   it('keeps only the last full change of an entry and drops the appends it supersedes', () => {
     const { batches, batcher } = setup();
     batcher.push([
@@ -168,13 +195,17 @@ describe('ChangeBatcher', () => {
       for (const c of changes) {
         if (c.kind === 'entryAdded' || c.kind === 'entryChanged') view[c.index] = structuredClone(c.entry);
         else if (c.kind === 'textAppended') (view[c.index] as MessageEntry).text += c.text;
+        else if (c.kind === 'messageEnded') (view[c.index] as MessageEntry).done = true;
         else if (c.kind === 'entriesCleared') view.length = 0;
       }
     };
     for (let turn = 0; turn < 30; turn++) {
       thread.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: `q${turn}` } });
-      for (let i = 0; i < 20; i++)
+      for (let i = 0; i < 20; i++) {
         thread.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `w${i} ` } });
+        // Some messages end in a later batch than the one that added them.
+        if (turn % 3 === 1 && i === 10) timers.runAll();
+      }
       thread.apply({ sessionUpdate: 'tool_call', toolCallId: `t${turn}`, title: 'Run' });
       thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: `t${turn}`, status: 'completed' });
       if (turn % 7 === 0) timers.runAll();
@@ -184,6 +215,7 @@ describe('ChangeBatcher', () => {
     batcher.flushNow();
     batches.forEach(apply);
     assert.ok(batches.length > 3);
+    assert.ok(batches.flat().some((c) => c.kind === 'messageEnded'));
     assert.deepEqual(view, thread.snapshot().entries);
   });
 });

@@ -87,6 +87,16 @@ describe('EntryWindow', () => {
       thread[150]!.type === 'agent' ? thread[150].text.length : -1,
     );
     assert.ok(window.holds(290) && window.holds(5) && !window.holds(150));
+    // A message that ended: as it is for an entry held, whole when near, nothing for a stub.
+    for (const i of [5, 150, 291]) (thread[i] as { done: boolean }).done = true;
+    out = window.changes(
+      [5, 150, 291].map((index) => ({ kind: 'messageEnded', index })),
+      thread,
+    );
+    assert.deepEqual(out, [
+      { kind: 'messageEnded', index: 5 },
+      { kind: 'entryChanged', index: 291, entry: thread[291] },
+    ]);
     // A cleared thread: nothing is held any more.
     window.changes([{ kind: 'entriesCleared' }], []);
     assert.ok(!window.holds(5) && !window.holds(290));
@@ -169,6 +179,10 @@ describe('EntryWindow', () => {
           const e = panel[c.index]!;
           assert.notEqual(e.type, 'stub', `text appended to stub ${c.index}`);
           (e as { text: string }).text += c.text;
+        } else if (c.kind === 'messageEnded') {
+          const e = panel[c.index]!;
+          assert.notEqual(e.type, 'stub', `end of message sent for stub ${c.index}`);
+          (e as { done: boolean }).done = true;
         } else if (c.kind === 'terminalAppended') {
           const e = panel[c.index] as { terminalOutput?: Record<string, unknown> };
           e.terminalOutput = {

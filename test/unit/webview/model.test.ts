@@ -48,6 +48,19 @@ describe('webview thread model', () => {
     assert.deepEqual([...next.appended], [1]);
     assert.deepEqual([...next.replaced], [1]);
     assert.equal(model.streams.has(1), false, 'a finished message has no splitter');
+
+    // A message that ends without being sent again keeps its text and its splitter's work.
+    model.apply([{ kind: 'entryAdded', index: 2, entry: { type: 'agent', text: 'Lo', attachments: [], done: false } }]);
+    const stream = model.streams.get(2);
+    const ended = model.apply([
+      { kind: 'textAppended', index: 2, text: 'ng' },
+      { kind: 'messageEnded', index: 2 },
+      { kind: 'messageEnded', index: 0 },
+    ]);
+    assert.deepEqual([...ended.replaced], [2]);
+    assert.deepEqual(model.entries[2], { type: 'agent', text: 'Long', attachments: [], done: true });
+    assert.equal(model.streams.has(2), false);
+    assert.equal(model.finished.get(2), stream, 'its splitter is kept to finish the rendering in place');
   });
 
   it('drops every entry on entriesCleared; entries added after it in the batch are new', () => {
