@@ -170,6 +170,9 @@ export function report(
   console.log(
     `  all long tasks of the renderer in the overlap, as the workbench attributes them: ${names.join(', ') || 'none'}`,
   );
+  console.log(
+    `  the replying panel's long tasks in the overlap: ${timeline(o, own(o.tasks.get(key(plan.stream)) ?? []))}`,
+  );
   for (const [phase, f] of results)
     console.log(`  ${phase}: CPU from its start to its last render: ${describeUse(f.cpu)}`);
   const lo = o.host.load!;
@@ -197,4 +200,27 @@ export function report(
     `${ms(webviews(o))} / ${ms(longest(own(o.workbench)))}`,
     `any frame ${ms(anyFrame(o))}`,
   );
+}
+
+/**
+ * When a panel's long tasks fell, in seconds from the phase's start, beside the phase's own
+ * milestones (the first chunk of the reply, its turn's end, the load's end, the final render):
+ * "+1.2 s 63 ms". Tells a task of the stream from one of the reply's end or of the other panel.
+ */
+function timeline(f: PhaseFigures, tasks: Task[]): string {
+  const at = (t: number | undefined) => (t === undefined ? undefined : (t - f.host.startedAt) / 1000);
+  const marks: [string, number | undefined][] = [
+    ['first chunk', at(f.host.stream?.firstChunkAt)],
+    ['loaded', at(f.host.load?.loadedAt)],
+    ['turn ended', at(f.host.stream?.endedAt)],
+    ['final render', at(f.streamShownAt)],
+  ];
+  const items = [
+    ...marks.flatMap(([what, s]) => (s === undefined ? [] : [{ s, text: `[${what} +${s.toFixed(2)} s]` }])),
+    ...tasks.map((t) => ({
+      s: (t.start - f.host.startedAt) / 1000,
+      text: `+${((t.start - f.host.startedAt) / 1000).toFixed(2)} s ${ms(t.duration)}`,
+    })),
+  ].sort((a, b) => a.s - b.s);
+  return tasks.length ? items.map((i) => i.text).join(', ') : 'none';
 }
