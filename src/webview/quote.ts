@@ -9,6 +9,11 @@ import { el, icon } from './dom';
 export class QuoteButton {
   readonly element = bindAction(el('button', 'quote-button'), { kind: 'quoteSelection' });
   private pending = false;
+  /**
+   * The last look found text selected in the thread. Asking the selection lays the page out
+   * first: a scroll (sixty a second while a reply streams) looks only when there is one.
+   */
+  private selecting = false;
 
   constructor(
     private readonly thread: HTMLElement,
@@ -28,7 +33,7 @@ export class QuoteButton {
         this.place();
       });
     });
-    thread.addEventListener('scroll', () => this.place(), { passive: true });
+    thread.addEventListener('scroll', () => this.selecting && this.place(), { passive: true });
   }
 
   /** The selected text in the thread, if any. */
@@ -42,11 +47,12 @@ export class QuoteButton {
   }
 
   hide(): void {
-    this.element.hidden = true;
+    if (!this.element.hidden) this.element.hidden = true;
   }
 
   private place(): void {
     const text = this.selectedText();
+    this.selecting = !!text;
     if (!text) {
       this.hide();
       return;
