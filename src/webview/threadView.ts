@@ -53,6 +53,12 @@ export class ThreadView {
   /** Scroll in this frame even if no size changes (a jump or a restore). */
   private forceScroll = false;
   private cpl = 80;
+  /**
+   * The scroller's inner size, as the ResizeObserver last reported it (read where layout is
+   * fresh). Read in the frame callback instead, it would lay out the page, and the workbench
+   * around it, before this frame's changes are made.
+   */
+  private size: { height: number; width: number } | undefined;
 
   constructor(
     private readonly source: ThreadViewSource,
@@ -160,8 +166,10 @@ export class ThreadView {
    */
   frame(lean = false): void {
     const scroller = this.element;
-    const viewport = scroller.clientHeight;
-    this.cpl = Math.max(20, Math.floor((scroller.clientWidth - 48) / 7.5));
+    // Until the observer first reports (the first frame), the size is read once.
+    this.size ??= { height: scroller.clientHeight, width: scroller.clientWidth };
+    const viewport = this.size.height;
+    this.cpl = Math.max(20, Math.floor((this.size.width - 48) / 7.5));
     const count = this.heights.length;
     const total = this.heights.total;
     const overscan = lean ? 0 : Math.max(400, viewport);
@@ -244,6 +252,7 @@ export class ThreadView {
     for (const record of records) {
       const node = record.target as HTMLElement;
       if (node.dataset.index === undefined) {
+        if (node === this.element) this.size = { height: node.clientHeight, width: node.clientWidth };
         changed = true;
         continue;
       }
@@ -266,7 +275,7 @@ export class ThreadView {
   private scrolled(): void {
     const scroller = this.element;
     const top = scroller.scrollTop;
-    const atBottom = top + scroller.clientHeight >= scroller.scrollHeight - BOTTOM_SLACK;
+    const atBottom = top + (this.size?.height ?? scroller.clientHeight) >= scroller.scrollHeight - BOTTOM_SLACK;
     // Our own scroll to the bottom short of it means entries made the page taller between the
     // write and its event (a frame later): still following. Any other scroll short of the
     // bottom is the reader's (keys, the scrollbar, find in page); so is one that went up while
