@@ -14,8 +14,13 @@ import { cloneEntry } from './threadChanges';
 export const FOLLOW_TAIL = 64;
 /** Entries either side of those rendered sent whole, so a short scroll needs no round trip. */
 export const VIEW_MARGIN = 48;
-/** About this many characters of entries are sent per `fetchEntries` (at least one entry). */
-export const FETCH_BUDGET = 512 * 1024;
+/**
+ * About this many characters of entries are sent per `fetchEntries` (at least one entry). Each
+ * answer is parsed by the workbench, relayed and parsed again by the panel on the renderer's
+ * main thread, which every chat and the workbench share: 128 KiB keeps each of those steps
+ * short (512 KiB made each a long task of 30–60 ms while a replayed history filled in).
+ */
+export const FETCH_BUDGET = 128 * 1024;
 
 interface View {
   from: number;
