@@ -23,6 +23,13 @@ const MAX_TAIL_MARKDOWN = 2 * MAX_OPEN;
 const TAIL_PART = 4096;
 /** Characters of finished blocks a frame shows at least, when the view is behind the stream. */
 const FRAME_SHARE = 16_384;
+/** Finished text parsed at a time within a frame (at least one block). */
+const STEP = 8192;
+/**
+ * Time a frame spends parsing finished blocks before it leaves the rest to the next one. Laying
+ * out what it parsed takes about as long again.
+ */
+const STEP_BUDGET_MS = 6;
 /** A finished message this long is completed in place rather than parsed whole. */
 export const FINISH_IN_PLACE_CHARS = 32_768;
 
@@ -54,13 +61,13 @@ export function updateStreaming(node: HTMLElement, stream: StreamSplitter, share
   let tail = node.lastElementChild as HTMLElement;
   let state = shown.get(node) ?? { upTo: 0, mode: 'markdown', tail: 0 };
   const stable = stream.stableEnd;
-  const to = stable - state.upTo > share ? stream.stableWithin(state.upTo, share) : stable;
+  let to = stable - state.upTo > share ? stream.stableWithin(state.upTo, share) : stable;
   if (to > state.upTo) {
     // A fence shown growing that closed keeps its code block (a megabyte of code is not parsed
     // and laid out again); anything else finished is parsed once.
     if (closeFence(tail, state, stream.value.slice(0, to))) tail = node.lastElementChild as HTMLElement;
     else {
-      (tail.previousElementSibling as HTMLElement).append(blocks(stream.value.slice(state.upTo, to)));
+      to = appendFinished(tail.previousElementSibling as HTMLElement, stream, state.upTo, to);
       // The finished blocks came out of the tail: what is left of it is shown afresh.
       tail.replaceChildren();
     }
@@ -97,6 +104,22 @@ export function updateStreaming(node: HTMLElement, stream: StreamSplitter, share
   }
   shown.set(node, { ...state, tail: text.length });
   return true;
+}
+
+/**
+ * Parses and appends the finished blocks from `from` to `to` a step at a time, while the frame
+ * has time left ({@link STEP_BUDGET_MS}, at least one step); returns how far it got. On a busy
+ * machine a frame shows less, so it stays short however far the view is behind.
+ */
+function appendFinished(done: HTMLElement, stream: StreamSplitter, from: number, to: number): number {
+  const started = performance.now();
+  let at = from;
+  do {
+    const next = Math.min(to, stream.stableWithin(at, STEP));
+    done.append(blocks(stream.value.slice(at, next)));
+    at = next;
+  } while (at < to && performance.now() - started < STEP_BUDGET_MS);
+  return at;
 }
 
 /**
