@@ -6,7 +6,7 @@
 // in every chat webview and the workbench, and prints. Slow figures never fail it: only a lost
 // update, entry or character, or a broken flow.
 // Usage: node out/test/bench/load.js
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Frame, Page } from 'playwright-core';
@@ -289,7 +289,9 @@ async function main(): Promise<number> {
   const cpu = new CpuRecorder(classifyHostRun);
   cpu.start();
   try {
-    writeFileSync(join(run.ctl, 'plan.json'), JSON.stringify(plan));
+    // Written whole, then named: the suite reads it as soon as it exists.
+    writeFileSync(join(run.ctl, 'plan.json.part'), JSON.stringify(plan));
+    renameSync(join(run.ctl, 'plan.json.part'), join(run.ctl, 'plan.json'));
     for (const phase of PHASES) results.set(phase, await runPhase(run, plan, phase, cpu));
     const code = await run.exit;
     report(plan, raw, results);

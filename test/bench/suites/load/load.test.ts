@@ -5,7 +5,7 @@
 // lost. Signals through files in $ACP_BENCH_CTL: plan.json (driver) → armed-P (here) →
 // go-P (driver) → finished-P.json (here) → done-P (driver, once the webviews settled).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -127,7 +127,11 @@ describe('bench: a load while another chat streams', function () {
 
   it('replays 20,000 updates in one panel while another streams a long reply, then each alone', async () => {
     const ctl = process.env.ACP_BENCH_CTL!;
-    const signal = (name: string, body = '') => writeFileSync(join(ctl, name), body);
+    // Written whole, then named: the driver reads a file as soon as it exists.
+    const signal = (name: string, body = '') => {
+      writeFileSync(join(ctl, `${name}.part`), body);
+      renameSync(join(ctl, `${name}.part`), join(ctl, name));
+    };
     const signalled = (name: string, ms: number) =>
       until(`the driver (${name})`, () => existsSync(join(ctl, name)), ms);
     const a = await api();
