@@ -1,6 +1,7 @@
 // Builds every bundle with esbuild: the extension (node, CommonJS, `vscode` external), the
 // webview (browser), and with --tests the reference agent and the test suites.
-// Flags: --watch, --production (minified, no tests), --tests.
+// Flags: --watch, --production (minified, no tests), --tests, --minify (the extension's and the
+// webview's bundles minified as they are packaged, the tests not: what `npm run bench` measures).
 import * as esbuild from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +14,7 @@ const tests = args.has('--tests') && !production;
 const common = {
   bundle: true,
   sourcemap: production ? false : 'linked',
-  minify: production,
+  minify: production || args.has('--minify'),
   logLevel: 'warning',
   legalComments: 'none',
 };
@@ -77,9 +78,10 @@ if (tests) {
   // node-sqlite3-wasm finds its .wasm beside its own file: tests load it from node_modules.
   const testExternal = ['vscode', 'mocha', 'playwright-core', 'node-sqlite3-wasm'];
   builds.push(
-    { ...node, entryPoints: ['test/agent/main.ts'], outfile: 'out/test/agent.js' },
+    { ...node, minify: false, entryPoints: ['test/agent/main.ts'], outfile: 'out/test/agent.js' },
     {
       ...node,
+      minify: false,
       entryPoints: [
         ...entries('test/unit', '.test.ts'),
         ...entries('test/integration', '.test.ts'),
