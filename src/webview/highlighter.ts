@@ -6,7 +6,7 @@
  * rendered again from the cache. Unknown languages, unlabelled blocks and very long blocks stay
  * plain.
  */
-import type { highlight as HighlightFn } from './codeHighlight';
+import type { highlight as HighlightFn, registerSome as RegisterFn } from './codeHighlight';
 import { codeLanguage, sanitizeHighlighted } from './markdown';
 
 /** Longer blocks stay plain: highlighting them would be one long task. */
@@ -80,13 +80,16 @@ export class Highlighter {
   }
 
   private load(): Promise<typeof HighlightFn | undefined> {
-    this.loading ??= (import(this.url!) as Promise<{ highlight: typeof HighlightFn }>).then(
-      (module) => module.highlight,
-      (error: unknown) => {
+    this.loading ??= (import(this.url!) as Promise<{ highlight: typeof HighlightFn; registerSome: typeof RegisterFn }>)
+      .then(async (module) => {
+        // Its languages, a slice of time per task (see codeHighlight.ts).
+        while (!module.registerSome(SLICE_MS)) await nextTask();
+        return module.highlight;
+      })
+      .catch((error: unknown) => {
         console.warn('acp webview: the code highlighter did not load', error);
         return undefined;
-      },
-    );
+      });
     return this.loading;
   }
 }

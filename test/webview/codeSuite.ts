@@ -92,6 +92,38 @@ export function codeSuite(env: SuiteEnv): void {
       await view.page.screenshot({ path: 'test-results/webview-code.png' });
     });
 
+    it('loads the highlighter a slice at a time, the last of its languages included', async () => {
+      // Every chat of a window shares one main thread: the highlighter registers its languages
+      // over several tasks instead of in one. Timed at a quarter of the CPU, for the record.
+      await show([agent('A chat without code yet.')]);
+      await new Promise((done) => setTimeout(done, 500));
+      const cdp = await view.page.context().newCDPSession(view.page);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await view.page.evaluate(() => {
+        const w = window as unknown as { __long: number[] };
+        w.__long = [];
+        new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({
+          type: 'longtask',
+        });
+      });
+      const ps = 'function Get-Kept { param($Name) return $Name }';
+      await view.host.sendNotification(changedEvent, {
+        changes: [{ kind: 'entryAdded', index: 1, entry: agent(`${code('ts', TS)}\n\n${code('powershell', ps)}`) }],
+      });
+      await view.page.waitForSelector('.msg-agent pre code.hljs .hljs-keyword');
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      const long = await view.page.evaluate(() => (window as unknown as { __long: number[] }).__long);
+      console.log(
+        `      the highlighter's first load at a quarter of the CPU: long tasks ${long.map((d) => d.toFixed(0)).join(', ') || 'none'}`,
+      );
+      assert.deepEqual(
+        await view.page.locator('.msg-agent pre code.language-powershell .hljs-keyword').allTextContents(),
+        ['function', 'param', 'return'],
+        'the language registered last colours too',
+      );
+      assert.equal(await view.page.locator('.msg-agent pre code.language-powershell').textContent(), `${ps}\n`);
+    });
+
     it('leaves a message plain while it streams, and highlights it once it is finished', async () => {
       await show([agent('', false)], 'prompting');
       const text = `Streaming:\n\n${code('ts', TS)}\n\n`;
