@@ -426,10 +426,18 @@ export function manageCases(mode: Mode): void {
         [...times].sort((x, y) => y - x),
         'newest first, the new session among them',
       );
-      assert.deepEqual(
-        a.view.selection.map((n) => (n.type === 'session' ? n.row.sessionId : '')),
-        [selected.row.sessionId],
-        'the selection stays',
+      // The workbench reports the tree's selection back a moment after it renders the new rows.
+      await until(
+        'the selection kept',
+        () => {
+          assert.deepEqual(
+            a.view.selection.map((n) => (n.type === 'session' ? n.row.sessionId : '')),
+            [selected.row.sessionId],
+            'the selection stays',
+          );
+          return true;
+        },
+        5_000,
       );
       await vscode.commands.executeCommand('workbench.view.explorer');
       await until('the view is hidden', () => !a.view.visible);
