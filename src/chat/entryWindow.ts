@@ -87,20 +87,8 @@ export class EntryWindow {
           else out.push({ ...change, entry: stubOf(change.entry) });
           break;
         }
-        case 'messageEnded':
-          // A stub has no `done`: the whole entry, when it is sent, is a copy of the ended one.
-          if (this.holds(change.index)) out.push(change);
-          else if (this.near(change.index, entries.length)) {
-            const entry = entries[change.index];
-            if (entry)
-              out.push({
-                kind: 'entryChanged',
-                index: change.index,
-                entry: this.hold(change.index, cloneEntry(entry)),
-              });
-          }
-          break;
         case 'textAppended':
+        case 'messageEnded':
         case 'terminalAppended': {
           if (this.holds(change.index)) {
             out.push(change);
@@ -110,7 +98,8 @@ export class EntryWindow {
           if (!entry) break;
           if (this.near(change.index, entries.length))
             out.push({ kind: 'entryChanged', index: change.index, entry: this.hold(change.index, cloneEntry(entry)) });
-          // Terminal output leaves a stub's height as it is.
+          // Terminal output and a message's end leave a stub's height as it is (a stub has no
+          // `done`: the whole entry, once sent, is a copy of the ended one).
           else if (change.kind === 'textAppended')
             out.push({ kind: 'entryChanged', index: change.index, entry: stubOf(entry) });
           break;
