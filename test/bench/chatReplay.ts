@@ -14,6 +14,7 @@ import { classifyHostRun, CpuRecorder, describeUse, summarizeUse } from './cpu';
 import { failureShot, startHostRun, traceIfAsked, waitForFile } from './hostRun';
 import { count, median, ms, ratio, summary, table } from './lib';
 import { probe, type ProbeState } from './probe';
+import { writeSignal } from './signal';
 
 const B = 'chat replay';
 /** A competing extension's time for the 2,000-turn session (DESIGN.md). */
@@ -220,8 +221,8 @@ async function main(): Promise<number> {
   cpu.start();
   try {
     // The extension host profiles itself (test/bench/suites/chat) into the same folder.
-    if (process.env.ACP_BENCH_PROFILE) writeFileSync(join(run.ctl, 'profile-dir'), process.env.ACP_BENCH_PROFILE);
-    writeFileSync(join(run.ctl, 'targets.json'), JSON.stringify(targets.map((t) => ({ sessionId: t.sessionId }))));
+    if (process.env.ACP_BENCH_PROFILE) writeSignal(join(run.ctl, 'profile-dir'), process.env.ACP_BENCH_PROFILE);
+    writeSignal(join(run.ctl, 'targets.json'), JSON.stringify(targets.map((t) => ({ sessionId: t.sessionId }))));
     for (const [i, t] of targets.entries()) {
       await Promise.race([
         waitForFile(join(run.ctl, `armed-${i}`), 120_000, 'the suite'),

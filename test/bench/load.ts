@@ -6,7 +6,7 @@
 // in every chat webview and the workbench, and prints. Slow figures never fail it: only a lost
 // update, entry or character, or a broken flow.
 // Usage: node out/test/bench/load.js
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Frame, Page } from 'playwright-core';
@@ -18,6 +18,7 @@ import { failureShot, startHostRun, traceIfAsked, waitForFile, type HostRun } fr
 import { median } from './lib';
 import { PHASES, type LoadPlan, type PanelPlan, type Phase, type PhaseResult } from './loadPlan';
 import { probe, type ProbeState } from './probe';
+import { writeSignal } from './signal';
 
 /** Seeded turns that replay as 20,005 updates (see test/agent/content.ts). */
 const TURNS_20K = 8334;
@@ -289,9 +290,7 @@ async function main(): Promise<number> {
   const cpu = new CpuRecorder(classifyHostRun);
   cpu.start();
   try {
-    // Written whole, then named: the suite reads it as soon as it exists.
-    writeFileSync(join(run.ctl, 'plan.json.part'), JSON.stringify(plan));
-    renameSync(join(run.ctl, 'plan.json.part'), join(run.ctl, 'plan.json'));
+    writeSignal(join(run.ctl, 'plan.json'), JSON.stringify(plan));
     for (const phase of PHASES) results.set(phase, await runPhase(run, plan, phase, cpu));
     const code = await run.exit;
     report(plan, raw, results);

@@ -3,7 +3,7 @@
 // this driver seeds, runs it, adds when the rows appeared in the workbench, and prints. Then it
 // runs the Sessions view's host figures (test/bench/sessionsView.ts).
 // Usage: node out/test/bench/quickPick.js
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SELECTORS } from '../host/browser';
 import { createFixture } from '../host/fixture';
@@ -12,6 +12,7 @@ import { failureShot, startHostRun } from './hostRun';
 import { count, ms, ratio, summary, table } from './lib';
 import { sessionsViewBench } from './sessionsView';
 import type { ProbeState } from './probe';
+import { writeSignal } from './signal';
 
 const TOTAL = 10_000;
 const B = 'QuickPick';
@@ -69,7 +70,7 @@ async function main(): Promise<number> {
       // Pasted, as an id is: the whole prefix arrives at once, and the clock starts with it.
       const at = Date.now();
       await input.fill(prefix);
-      writeFileSync(join(run.ctl, 'typed'), String(at));
+      writeSignal(join(run.ctl, 'typed'), String(at));
     })();
     const code = await run.exit;
     await typing.catch((e: unknown) => console.error(`typing the search failed: ${String(e)}`));

@@ -8,6 +8,7 @@ import { Session } from 'node:inspector';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { api, loadedRoot } from '../../../vscode/support';
+import { writeSignal } from '../../signal';
 
 const epoch = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -96,7 +97,7 @@ describe('bench: chat replay', function () {
       const node = a.tree.getChildren(undefined).find((n) => n.type === 'session' && n.row.sessionId === id);
       if (!node) throw new Error(`session ${id} is not in the Sessions view`);
       const saveProfile = await profileIfAsked(ctl, `host-${i}`);
-      writeFileSync(join(ctl, `opened-${i}`), String(epoch()));
+      writeSignal(join(ctl, `opened-${i}`), String(epoch()));
       void vscode.commands.executeCommand('acp.openSession', node);
       const chat = await until('the chat panel', () => a.chats.get(host.config.id, id), 120_000);
       // Opened again, a session the library keeps whole shows from it and resumes: no replay.
@@ -111,11 +112,11 @@ describe('bench: chat replay', function () {
       await saveProfile();
       const entries = chat.session.thread.entries.length;
       const status = chat.session.thread.status.state;
-      writeFileSync(join(ctl, `loaded-${i}`), JSON.stringify({ entries }));
+      writeSignal(join(ctl, `loaded-${i}`), JSON.stringify({ entries }));
       await until('the driver', () => existsSync(join(ctl, `done-${i}`)), 600_000);
       h.disable();
       activity.dispose();
-      writeFileSync(
+      writeSignal(
         join(ctl, `result-${i}.json`),
         JSON.stringify({
           firstUpdateAt,

@@ -5,7 +5,7 @@
 // lost. Signals through files in $ACP_BENCH_CTL: plan.json (driver) → armed-P (here) →
 // go-P (driver) → finished-P.json (here) → done-P (driver, once the webviews settled).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node:perf_hooks';
 import * as vscode from 'vscode';
@@ -15,6 +15,7 @@ import type { ChatPanel } from '../../../../src/ui/chatPanel';
 import { longReply } from '../../../agent/replies';
 import { PHASES, type LoadPlan, type Loop, type PanelPlan, type Phase, type PhaseResult } from '../../loadPlan';
 import { api, until } from '../../../vscode/support';
+import { writeSignal } from '../../signal';
 
 const epoch = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -127,11 +128,7 @@ describe('bench: a load while another chat streams', function () {
 
   it('replays 20,000 updates in one panel while another streams a long reply, then each alone', async () => {
     const ctl = process.env.ACP_BENCH_CTL!;
-    // Written whole, then named: the driver reads a file as soon as it exists.
-    const signal = (name: string, body = '') => {
-      writeFileSync(join(ctl, `${name}.part`), body);
-      renameSync(join(ctl, `${name}.part`), join(ctl, name));
-    };
+    const signal = (name: string, body = '') => writeSignal(join(ctl, name), body);
     const signalled = (name: string, ms: number) =>
       until(`the driver (${name})`, () => existsSync(join(ctl, name)), ms);
     const a = await api();

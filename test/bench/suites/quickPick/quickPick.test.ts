@@ -7,6 +7,7 @@ import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node
 import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../../src/extension';
 import { api } from '../../../vscode/support';
+import { writeSignal } from '../../signal';
 
 /** Past this the search is reported as not found rather than waited for. */
 const SEARCH_LIMIT_MS = 150_000;
@@ -90,7 +91,7 @@ describe('bench: Resume Session QuickPick', function () {
     const prefix = target.slice(0, 12);
     const search = await measured(async () => {
       // Typed in the workbench by the driver, as a person would: the QuickPick hears it as input.
-      writeFileSync(join(ctl, 'type.json'), JSON.stringify({ prefix }));
+      writeSignal(join(ctl, 'type.json'), JSON.stringify({ prefix }));
       await until('the driver typing', () => existsSync(join(ctl, 'typed')), 30_000);
       const typedAt = Number(readFileSync(join(ctl, 'typed'), 'utf8'));
       const started = performance.now() - (epoch() - typedAt);
