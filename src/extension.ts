@@ -25,7 +25,8 @@ import { SessionDecor } from './ui/sessionDecor';
 import { SettingsService } from './ui/settings';
 import { registerAgentCommands } from './ui/agentCommands';
 import { answerNoAgent, watchIgnoredAgents } from './ui/agentSettings';
-import { secretLookup, signInEnvOf } from './ui/signIn';
+import { secretLookup } from './ui/signIn';
+import { SignInEnvStore } from './ui/signInEnv';
 import { AgentStatusBar } from './ui/statusBar';
 import { FirstStarts } from './ui/firstStart';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
@@ -86,14 +87,18 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   // The agents' requests about a session go straight to the session's chat.
   const sessions = new OpenSessions();
   const lookup = secretLookup(context.secrets);
+  const signInEnv = new SignInEnvStore(context.secrets, context.globalState);
   const agents = new AgentRegistry({
     logger: log,
     redactor,
     clientInfo: { name: 'acp-client-vscode', version },
     trace: () => settings.value.trace,
     mayStart: mayStartAgent,
-    prepare: async (config) =>
-      withSignInEnv(await resolveAgentEnv(config, lookup), await signInEnvOf(context.secrets, config.id)),
+    // Both read secret storage (a round trip to the workbench): side by side.
+    prepare: async (config) => {
+      const [launch, signedIn] = await Promise.all([resolveAgentEnv(config, lookup), signInEnv.get(config.id)]);
+      return withSignInEnv(launch, signedIn);
+    },
     handlers: (config) => ({
       ...sessions.handlersFor(config.id),
       fs: new ClientFileSystem({
@@ -232,7 +237,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     statusBar,
     contextKeys,
     retryListsOnTrust(lists),
-    ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, log }),
+    ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, signInEnv, log }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
       agents.all.length === 0
         ? answerNoAgent()

@@ -11,6 +11,7 @@ import { describeError } from './errorText';
 import { cannotSignOut, noSignInMethod, secretStored, signedIn, signedOut, terminalSignInFailed } from './messages';
 import type { SessionLists } from '../sessions/sessionLists';
 import type { SettingsService } from './settings';
+import type { SignInEnvStore } from './signInEnv';
 
 export interface SignInDeps {
   agents: AgentRegistry;
@@ -18,33 +19,15 @@ export interface SignInDeps {
   sessions: OpenSessions;
   settings: SettingsService;
   secrets: vscode.SecretStorage;
+  signInEnv: SignInEnvStore;
   log: Logger;
 }
 
 /** Key prefix in `SecretStorage`, so our entries never mix with another extension's names. */
 const SECRET_PREFIX = 'acp.secret.';
-/** Where the values an agent's `env_var` sign-in method asked for are kept, one entry per agent. */
-const SIGN_IN_ENV_PREFIX = 'acp.signInEnv.';
-
 /** Reads `${secret:NAME}` values for the core. */
 export function secretLookup(secrets: vscode.SecretStorage): (name: string) => Promise<string | undefined> {
   return async (name) => secrets.get(SECRET_PREFIX + name);
-}
-
-/** The environment an agent was signed in with through an `env_var` method (see `withSignInEnv`). */
-export async function signInEnvOf(
-  secrets: vscode.SecretStorage,
-  agentId: string,
-): Promise<Record<string, string> | undefined> {
-  const raw = await secrets.get(SIGN_IN_ENV_PREFIX + agentId);
-  if (!raw) return undefined;
-  try {
-    const parsed = JSON.parse(raw) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
-    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'));
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -126,7 +109,7 @@ async function signInWithEnv(
     if (value === undefined) return false;
     if (value.trim()) values[v.name] = value.trim();
   }
-  await deps.secrets.store(SIGN_IN_ENV_PREFIX + host.config.id, JSON.stringify(values));
+  await deps.signInEnv.store(host.config.id, values);
   deps.log.info(`[${host.config.id}] sign-in values stored for ${Object.keys(values).join(', ') || 'no variable'}`);
   // The agent reads its environment at start: start it again with the values set.
   await host.restart();
@@ -153,10 +136,7 @@ async function signInWithEnv(
 
 /** Forgets what an `env_var` sign-in stored for the agent. */
 async function forgetSignInEnv(deps: SignInDeps, host: AgentHost): Promise<void> {
-  if (await deps.secrets.get(SIGN_IN_ENV_PREFIX + host.config.id)) {
-    await deps.secrets.delete(SIGN_IN_ENV_PREFIX + host.config.id);
-    await host.restart();
-  }
+  if (await deps.signInEnv.forget(host.config.id)) await host.restart();
 }
 
 async function pickMethod(
