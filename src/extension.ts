@@ -241,7 +241,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     vscode.commands.registerCommand('acp.resumeSession', () =>
       agents.all.length === 0
         ? answerNoAgent()
-        : resumeSession({ agents, lists, chats, settings, decor, library: () => libraryService.get() }),
+        : resumeSession({ agents, lists, chats, settings, decor, library: libraryService }),
     ),
     ...registerLibraryCommands({
       agents,

@@ -39,8 +39,11 @@ export interface ResumeDeps {
   lists: SessionLists;
   chats: ChatPanels;
   settings: SettingsService;
-  /** The session library, whose kept sessions are searched by content (absent or off: titles only). */
-  library?: () => Library | undefined;
+  /**
+   * The session library, whose kept sessions are searched by content (absent or off: titles only).
+   * `get()` starts it (half a second of CPU): the picker does so once the first rows are shown.
+   */
+  library?: { readonly enabled: boolean; get(): Library | undefined };
   decor: SessionDecor;
 }
 
@@ -120,16 +123,15 @@ export class ResumePicker implements OpenPick {
     );
     const qp = this.quickPick;
     qp.title = `Resume Session — ${this.folderWords}`;
-    qp.placeholder = deps.library?.()
+    qp.placeholder = deps.library?.enabled
       ? 'Search by what was said, title, time, id or folder; paste an id to find any session'
       : 'Search by title, time, id or folder; paste an id to find any session';
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
     // Title matches sort first (the workbench does that); content hits follow in the library's
     // order (every word, then recency), then the other rows, newest first.
-    this.content = new ContentSearch(deps.library ?? (() => undefined), folders.map(folderPath), () => {
-      if (!this.stopped) this.render();
-    });
+    const library = () => deps.library?.get();
+    this.content = new ContentSearch(library, folders.map(folderPath), () => this.stopped || this.render());
     this.showHidden = deps.decor.showHidden;
     this.subscriptions = [
       ...this.lists.map(({ list }) => list.onDidChange(() => this.scheduleRender())),
@@ -324,6 +326,8 @@ export class ResumePicker implements OpenPick {
     qp.busy = true;
     try {
       await Promise.all(this.lists.map(({ list }) => list.ensureLoaded()));
+      // The first rows are shown: the library may start now, warm by the time words are typed.
+      if (!this.stopped) this.deps.library?.get();
       for (;;) {
         if (this.stopped) return;
         const total = this.lists.reduce((n, { list }) => n + list.items.length, 0);

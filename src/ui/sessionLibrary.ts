@@ -159,6 +159,10 @@ export class SessionLibrary extends Disposable {
     const sessionId = session.sessionId;
     if (!library || !sessionId || mode === 'load') return false;
     const key = { agentId: session.target.agentId, sessionId };
+    // Every way on needs the agent: it starts while the library (itself starting, in a window's
+    // first chat) looks for the session. A failed start is the attach's to report.
+    const connected = session.host?.connect();
+    connected?.catch(() => {});
     try {
       const kept = await library.session(key);
       if (!kept?.complete || kept.entries === 0) return false;
@@ -166,7 +170,7 @@ export class SessionLibrary extends Disposable {
       const transcript = library.transcript(key);
       transcript.catch(() => {});
       session.thread.setStatus({ state: 'loading', received: 0, phase: 'connect' });
-      const c = await session.host?.connect();
+      const c = await connected;
       const listed = c?.features.list
         ? await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId)
         : undefined;
