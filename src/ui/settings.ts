@@ -8,7 +8,7 @@ import type { OpenMode } from '../chat/target';
 import { compileHideRules, type HideRules } from '../sessions/hide';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
-import { machineSetting } from './agentSettings';
+import { machineSetting } from './agents/agentSettings';
 
 /** The extension's settings, typed and read once per change. */
 export interface Settings {

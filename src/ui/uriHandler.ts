@@ -2,12 +2,12 @@ import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { samePath } from '../agent/paths';
-import { answerNoAgent } from './agentSettings';
-import type { ChatPanels } from './chatPanels';
+import { answerNoAgent } from './agents/agentSettings';
+import type { ChatPanels } from './chat/chatPanels';
 import { badLink, linkedSessionNotFound, showError, type Confirm } from './messages';
 import { chatTarget } from '../chat/target';
 import { findListed, type SessionLists } from '../sessions/sessionLists';
-import { folderPath } from './sessionsTree';
+import { folderPath } from './sessionsView/sessionsTree';
 import type { SettingsService } from './settings';
 
 const EXTENSION_ID = 'acp-tools.acp-client';

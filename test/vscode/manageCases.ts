@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../src/extension';
-import type { SessionNode, StateNode, TreeNode } from '../../src/ui/sessionsTree';
+import type { SessionNode, StateNode, TreeNode } from '../../src/ui/sessionsView/sessionsTree';
 import { suiteContext } from '../host/suiteContext';
 import { api, catchMessages, loadedRoot, until } from './support';
 

@@ -1,7 +1,7 @@
 // Helpers for suites inside the extension host.
 import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../src/extension';
-import type { TreeNode } from '../../src/ui/sessionsTree';
+import type { TreeNode } from '../../src/ui/sessionsView/sessionsTree';
 
 export async function api(): Promise<AcpTestApi> {
   const ext = vscode.extensions.getExtension<AcpTestApi>('acp-tools.acp-client');

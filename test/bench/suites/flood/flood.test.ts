@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
-import type { ChatPanel } from '../../../../src/ui/chatPanel';
+import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
 import { api } from '../../../vscode/support';
 
 setFlagsFromString('--expose-gc');

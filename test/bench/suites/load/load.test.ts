@@ -11,7 +11,7 @@ import { monitorEventLoopDelay, performance, type IntervalHistogram } from 'node
 import * as vscode from 'vscode';
 import type { Thread } from '../../../../src/chat/thread';
 import type { AcpTestApi } from '../../../../src/extension';
-import type { ChatPanel } from '../../../../src/ui/chatPanel';
+import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
 import { longReply } from '../../../agent/replies';
 import { PHASES, type LoadPlan, type Loop, type PanelPlan, type Phase, type PhaseResult } from '../../loadPlan';
 import { api, until } from '../../../vscode/support';

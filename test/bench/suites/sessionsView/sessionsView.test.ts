@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../../src/extension';
-import type { SessionNode, TreeNode } from '../../../../src/ui/sessionsTree';
+import type { SessionNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { median } from '../../lib';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

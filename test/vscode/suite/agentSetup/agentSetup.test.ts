@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentNode, StateNode } from '../../../../src/ui/sessionsTree';
+import type { AgentNode, StateNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { joinCommandLine } from '../../../../src/agent/commandLine';
 import { suiteContext } from '../../../host/suiteContext';
 import { api, labels, offered, until } from '../../support';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
+import type { StateNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, askDriver, labels, offered, until } from '../../support';
 
 const signInRow = (nodes: TreeNode[]) => nodes.find((n): n is StateNode => n.type === 'state' && n.kind === 'signIn');

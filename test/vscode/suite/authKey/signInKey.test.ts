@@ -3,7 +3,7 @@
 // storage (never in settings), the agent restarts with it, and the sessions appear.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
+import type { StateNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, until } from '../../support';
 
 const signInRow = (nodes: TreeNode[]) => nodes.find((n): n is StateNode => n.type === 'state' && n.kind === 'signIn');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { StateNode } from '../../../../src/ui/sessionsTree';
+import type { StateNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, labels, offered, until } from '../../support';
 
 // acp.agents names a program that does not exist: the agent can never start.

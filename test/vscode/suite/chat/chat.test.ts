@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
-import type { SessionNode } from '../../../../src/ui/sessionsTree';
+import type { SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, loadedRoot, until } from '../../support';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;

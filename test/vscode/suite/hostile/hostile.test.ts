@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PermissionEntry } from '../../../../src/protocol/entries';
-import type { ChatPanel } from '../../../../src/ui/chatPanel';
+import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
 import { api, until } from '../../support';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;

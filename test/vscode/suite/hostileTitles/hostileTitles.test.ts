@@ -3,7 +3,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { suiteContext } from '../../../host/suiteContext';
-import type { SessionNode } from '../../../../src/ui/sessionsTree';
+import type { SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, loadedRoot, until } from '../../support';
 
 // Control, bidi, zero-width and isolate characters that must never reach a label.

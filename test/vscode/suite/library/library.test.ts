@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../../src/extension';
-import type { ChatPanel } from '../../../../src/ui/chatPanel';
+import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
 import { suiteContext } from '../../../host/suiteContext';
 import { api, until } from '../../support';
 import { recorded } from '../../../support/chat';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { SessionNode } from '../../../../src/ui/sessionsTree';
+import type { SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, moveTo, offered, until, welcomes } from '../../support';
 
 // The agent withholds session/delete (--no-delete) and has no sign-in (so no auth.logout); the

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { suiteContext } from '../../../host/suiteContext';
-import { PICK_LIMIT } from '../../../../src/ui/resumePicker';
+import { PICK_LIMIT } from '../../../../src/ui/pickers/resumePicker';
 import { api, moveTo, until } from '../../support';
 
 /** The folder's session ids in the order the reference agent lists them (newest first, then by id). */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { SessionNode, StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
+import type { SessionNode, StateNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, labels, loadedRoot, until } from '../../support';
 
 // The agent exits on its fourth incoming message (--crash-after 4): initialize, the first page,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
-import type { SessionNode } from '../../../../src/ui/sessionsTree';
+import type { SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, catchMessages, loadedRoot, moveTo, until } from '../../support';
 
 /** Every session of the folder in the agent's order, straight from the agent. */

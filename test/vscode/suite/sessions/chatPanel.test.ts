@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ElicitationEntry } from '../../../../src/protocol/entries';
-import type { SessionNode } from '../../../../src/ui/sessionsTree';
+import type { SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, loadedRoot, until } from '../../support';
 
 describe('Chat panel from the Sessions view', function () {

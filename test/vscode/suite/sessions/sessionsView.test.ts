@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { SessionNode, StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
+import type { SessionNode, StateNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, labels, loadedRoot, offered, until } from '../../support';
 import { DATE_GROUP_LABELS, dateGroup, type DateGroup } from '../../../../src/sessions/dateGroups';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AgentNode } from '../../../../src/ui/sessionsTree';
+import type { AgentNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, askDriver, labels, until } from '../../support';
 
 describe('Two agents side by side', function () {

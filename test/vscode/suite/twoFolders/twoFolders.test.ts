@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { FolderNode, SessionNode } from '../../../../src/ui/sessionsTree';
+import type { FolderNode, SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { api, loadedRoot, until } from '../../support';
 
 describe('Sessions view (two folders)', function () {

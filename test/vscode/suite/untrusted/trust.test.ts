@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AgentNode, StateNode, TreeNode } from '../../../../src/ui/sessionsTree';
+import type { AgentNode, StateNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { agentStarts } from '../../../host/suiteContext';
 import { api, askDriver, until } from '../../support';
 

@@ -1,0 +1,240 @@
+import * as vscode from 'vscode';
+import { Disposable, DisposableMap } from '../../base/lifecycle';
+import type { Event } from '../../base/event';
+import type { AgentRegistry } from '../../agent/agentHost';
+import type { Logger } from '../../agent/log';
+import { normalizePath } from '../../agent/paths';
+import type { ChatDeps } from '../../chat/attachment';
+import { ChatSession } from '../../chat/chatSession';
+import type { OpenSessions, SessionKey } from '../../chat/openSessions';
+import type { ChatTarget, OpenMode } from '../../chat/target';
+import { readPanelTarget } from '../../protocol/panelTarget';
+import type { ChatStatuses } from '../../chat/status';
+import type { SessionMarks } from '../../sessions/marks';
+import { CHAT_VIEW_TYPE, ChatPanel, chatWebviewOptions } from './chatPanel';
+import { ChatWatch } from './chatWatch';
+import { DiffContents } from './diffContents';
+import { setContext } from '../contextKeys';
+import { describeError } from '../errorText';
+import { noSuchAgent } from '../messages';
+import type { SessionLibrary } from '../sessionLibrary';
+import type { OpenChats } from '../sessionsView/sessionsTree';
+
+const LAST_OPENED_KEY = 'acp.lastOpened';
+const DRAFT_KEY = 'acp.draft';
+
+/**
+ * The chat panels of the window, one per open session: opening an open session reveals it. The
+ * sessions themselves are held by {@link OpenSessions}, which the agent's requests reach; this
+ * shows them, and remembers which session was opened last in each folder.
+ */
+export class ChatPanels extends Disposable implements OpenChats {
+  private readonly panels = this.register(new DisposableMap<ChatSession, ChatPanel>());
+  /** A session's chat opened or closed. */
+  readonly onDidChangeOpen: Event<SessionKey>;
+  private readonly diffs = this.register(new DiffContents());
+  private readonly deps: ChatDeps;
+
+  constructor(
+    private readonly agents: AgentRegistry,
+    private readonly sessions: OpenSessions,
+    private readonly extensionUri: vscode.Uri,
+    private readonly state: vscode.Memento,
+    logger: Logger,
+    mcpServers: ChatDeps['mcpServers'],
+    private readonly watch: { statuses: ChatStatuses; marks: SessionMarks },
+    private readonly library?: SessionLibrary,
+  ) {
+    super();
+    this.onDidChangeOpen = sessions.onDidChangeOpen;
+    // Each chat reattaches by itself when its agent is back (see ChatSession).
+    this.deps = { logger, mcpServers, describeError, workspaceFolders };
+    this.register(
+      sessions.onDidChangeOpen(({ agentId, sessionId }) => {
+        const session = sessions.get(agentId, sessionId);
+        if (session && this.panels.has(session))
+          void this.state.update(lastOpenedKey(session.target.cwd), { agentId, sessionId });
+      }),
+    );
+    this.register(
+      vscode.window.registerWebviewPanelSerializer(CHAT_VIEW_TYPE, {
+        deserializeWebviewPanel: async (panel, state) => this.restore(panel, state),
+      }),
+    );
+  }
+
+  isOpen(agentId: string, sessionId: string): boolean {
+    return this.sessions.isOpen(agentId, sessionId);
+  }
+
+  get(agentId: string, sessionId: string): ChatPanel | undefined {
+    const session = this.sessions.get(agentId, sessionId);
+    return session && this.panels.get(session);
+  }
+
+  get all(): ChatPanel[] {
+    return this.sessions.all.flatMap((s) => this.panels.get(s) ?? []);
+  }
+
+  /** The chat the user is in: its panel is the active editor (also while the palette is open over it). */
+  get active(): ChatPanel | undefined {
+    return this.all.find((c) => c.panel.active);
+  }
+
+  /** Opens (or reveals) the chat of a session, attaching it as `mode` says. */
+  async open(target: ChatTarget, mode: OpenMode | 'new'): Promise<ChatPanel | undefined> {
+    if (!this.agents.get(target.agentId)) {
+      noSuchAgent(target.agentId);
+      return undefined;
+    }
+    if (target.sessionId) {
+      const existing = this.get(target.agentId, target.sessionId);
+      if (existing) {
+        existing.panel.reveal();
+        // "Open with history" on a panel opened by resume: the history is replayed into it.
+        if (mode === 'load') void existing.session.openWithHistory();
+        return existing;
+      }
+    }
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      target.title ?? (target.sessionId ? `Session ${target.sessionId.slice(0, 8)}` : 'New session'),
+      vscode.ViewColumn.Active,
+      {
+        ...chatWebviewOptions(this.extensionUri),
+        enableFindWidget: true,
+      },
+    );
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
+    void this.attach(chat.session, mode);
+    return chat;
+  }
+
+  /** Attaches a chat: from the session library at once when it keeps the session whole and current. */
+  private async attach(session: ChatSession, mode: OpenMode | 'new', fallback?: OpenMode): Promise<void> {
+    if (mode === 'new' || !this.library) return session.attach(fallback ?? mode);
+    const shown = await this.library.showKept(session, mode);
+    return session.attach(shown ? 'resume' : (fallback ?? mode));
+  }
+
+  /**
+   * Loads a session with no panel (indexing a folder, exporting a session not kept): the library
+   * records the load; the session is closed again once it is kept. Rejects when the load failed
+   * or `signal` stopped it.
+   */
+  async loadInBackground(target: ChatTarget, signal?: AbortSignal): Promise<ChatSession> {
+    const session = new ChatSession(this.agents, target, this.deps);
+    const recording = this.library?.record(session);
+    const stop = () => session.cancelLoad();
+    signal?.addEventListener('abort', stop, { once: true });
+    try {
+      if (signal?.aborted) throw new Error('Cancelled.');
+      await session.attach('load');
+      // A load cut short leaves part of the history: not kept as the whole (it never attached).
+      if (signal?.aborted) throw new Error('Cancelled.');
+      const status = session.thread.status;
+      if (status.state === 'error' || status.state === 'disconnected') throw new Error(status.message);
+      await recording?.flush();
+      return session;
+    } finally {
+      signal?.removeEventListener('abort', stop);
+      recording?.dispose();
+      void session.close();
+    }
+  }
+
+  /** After a window reload: the host has no thread, so the session is loaded again (resumed only when the agent cannot load). */
+  private async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const target = readPanelTarget((state as { target?: unknown } | undefined)?.target);
+    if (!target || !this.agents.get(target.agentId) || this.isOpen(target.agentId, target.sessionId)) {
+      panel.dispose();
+      return;
+    }
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
+    // Shown from the library when it keeps the session whole and current; else loaded again.
+    void this.attach(chat.session, 'auto', 'load');
+  }
+
+  private adopt(panel: vscode.WebviewPanel, session: ChatSession, draft: string): ChatPanel {
+    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger, draft);
+    chat.register(new ChatWatch(session, panel, this.watch.statuses, this.watch.marks));
+    this.panels.set(session, chat);
+    this.sessions.add(session);
+    this.lastActive = chat;
+    this.updateHasChat();
+    const recording = this.library?.record(session);
+    panel.onDidChangeViewState(() => {
+      if (panel.active) this.lastActive = chat;
+    });
+    panel.onDidDispose(() => {
+      recording?.dispose();
+      this.keepDraft(session.target, chat.draft);
+      if (this.lastActive === chat) this.lastActive = undefined;
+      this.panels.deleteAndLeak(session);
+      // Out of the registry first: the agent's requests about it are answered "cancelled" from now on.
+      this.sessions.remove(session);
+      this.updateHasChat();
+      try {
+        chat.dispose();
+      } finally {
+        // Whatever the panel's teardown did, the session is let go: the agent hears session/close.
+        void this.sessions.close(session);
+      }
+    });
+    return chat;
+  }
+
+  /** The chat last active (for "Focus Chat Input" when no chat is in front). */
+  private lastActive: ChatPanel | undefined;
+
+  /** "ACP: Focus Chat Input": the chat in front, else the one last used; false when no chat is open. */
+  focusInput(): boolean {
+    const chat = this.all.find((c) => c.panel.active) ?? this.lastActive ?? this.all[0];
+    chat?.focusInput();
+    return chat !== undefined;
+  }
+
+  private updateHasChat(): void {
+    setContext('acp.hasChat', this.all.length > 0);
+  }
+
+  /**
+   * An unsent draft outlives its panel: it is kept per session (per agent and folder for a
+   * chat whose session was never created) and handed to the next panel of that session.
+   */
+  private keepDraft(target: ChatTarget, draft: string): void {
+    void this.state.update(draftKey(target), draft.trim() ? draft : undefined);
+  }
+
+  private takeDraft(target: ChatTarget): string {
+    const key = draftKey(target);
+    const draft = this.state.get<unknown>(key);
+    if (draft === undefined) return '';
+    void this.state.update(key, undefined);
+    return typeof draft === 'string' ? draft : '';
+  }
+
+  /** The session this window last opened in a folder (however the agent spelled the folder's path). */
+  lastOpened(cwd: string): { agentId: string; sessionId: string } | undefined {
+    const v = this.state.get<{ agentId?: unknown; sessionId?: unknown }>(lastOpenedKey(cwd));
+    return v && typeof v.agentId === 'string' && typeof v.sessionId === 'string'
+      ? { agentId: v.agentId, sessionId: v.sessionId }
+      : undefined;
+  }
+}
+
+function draftKey(target: ChatTarget): string {
+  return target.sessionId
+    ? `${DRAFT_KEY}:${target.agentId}:${target.sessionId}`
+    : `${DRAFT_KEY}:new:${target.agentId}:${normalizePath(target.cwd)}`;
+}
+
+/** Keyed by the folder's normalised path: the agent's spelling of a cwd may differ from the window's. */
+function lastOpenedKey(cwd: string): string {
+  return `${LAST_OPENED_KEY}:${normalizePath(cwd)}`;
+}
+
+/** The window's local folders: additional directories must lie inside one of them. */
+function workspaceFolders(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+}

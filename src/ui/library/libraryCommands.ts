@@ -1,0 +1,255 @@
+import * as vscode from 'vscode';
+import type { AgentHost, AgentRegistry } from '../../agent/agentHost';
+import { chatTarget } from '../../chat/target';
+import { indexSessions } from '../../library/indexer';
+import { transcriptMarkdown } from '../../library/markdown';
+import type { LibraryService } from '../../library/service';
+import type { SessionLists } from '../../sessions/sessionLists';
+import { relativeTime } from '../../sessions/time';
+import { sanitizeText } from '../../sessions/title';
+import { pickFolder } from '../pickers/agentPicker';
+import type { ChatPanels } from '../chat/chatPanels';
+import { showError } from '../messages';
+import { SessionLibrary } from '../sessionLibrary';
+import { folderPath, type TreeNode } from '../sessionsView/sessionsTree';
+
+export interface LibraryCommandDeps {
+  agents: AgentRegistry;
+  lists: SessionLists;
+  chats: ChatPanels;
+  service: LibraryService;
+  library: SessionLibrary;
+  /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
+  confirm: (message: string, action: string) => Thenable<boolean>;
+}
+
+/** The library is needed for this command: says why it is not there. */
+function libraryOrSay(deps: LibraryCommandDeps) {
+  const library = deps.service.get();
+  if (!library)
+    void vscode.window.showWarningMessage(
+      deps.service.failure ??
+        'The session library is turned off ("acp.library.enabled"): turn it on to search, reopen and export kept sessions.',
+    );
+  return library;
+}
+
+/** "ACP: Clear Session Library": forgets every kept session (the agents keep theirs). */
+export async function clearLibrary(deps: LibraryCommandDeps): Promise<void> {
+  if (!libraryOrSay(deps)) return;
+  const ok = await deps.confirm(
+    'Clear the session library? Every kept transcript is forgotten; the agents keep their sessions.',
+    'Clear',
+  );
+  if (!ok) return;
+  await deps.service.clear();
+  void vscode.window.showInformationMessage('The session library is empty.');
+}
+
+/**
+ * "ACP: Index This Folder's Sessions": loads each of the folder's sessions in the background so
+ * search covers them all; one at a time, paused while a chat is busy, cancellable.
+ */
+export async function indexFolder(deps: LibraryCommandDeps, folder?: vscode.WorkspaceFolder): Promise<void> {
+  const library = libraryOrSay(deps);
+  if (!library) return;
+  folder ??= await pickFolder("Index which folder's sessions?");
+  if (!folder) return;
+  const cwd = folderPath(folder);
+  const ok = await deps.confirm(
+    `Load every session of ${folder.name} in the background so its content can be searched? ` +
+      'Some agents (Claude Code) mark a loaded session as updated: their order by time changes.',
+    'Index',
+  );
+  if (!ok) return;
+  const results: string[] = [];
+  let cancelled = false;
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Indexing ${folder.name}'s sessions`, cancellable: true },
+    async (progress, token) => {
+      const abort = new AbortController();
+      token.onCancellationRequested(() => abort.abort());
+      for (const host of deps.agents.all) {
+        if (abort.signal.aborted) break;
+        const sessions = await listAll(deps, host, cwd, abort.signal);
+        let last = 0;
+        const result = await indexSessions({
+          sessions: sessions.map((s) => ({ sessionId: s.sessionId, updatedAt: s.updatedAt })),
+          kept: (sessionId) => library.session({ agentId: host.config.id, sessionId }),
+          load: async (sessionId, signal) => {
+            const info = sessions.find((s) => s.sessionId === sessionId)!;
+            if (deps.chats.isOpen(host.config.id, sessionId)) return; // its chat keeps it
+            await deps.chats.loadInBackground(chatTarget(host.config.id, info), signal);
+          },
+          busy: () => SessionLibrary.busy(deps.chats.all.map((c) => c.session)),
+          progress: ({ done, total, waiting }) => {
+            const pct = total ? (done / total) * 100 : 100;
+            progress.report({
+              increment: pct - last,
+              message: `${host.config.name}: ${done} of ${total}${waiting ? ' (waiting for a busy chat)' : ''}`,
+            });
+            last = pct;
+          },
+          signal: abort.signal,
+        });
+        results.push(
+          `${host.config.name}: ${result.indexed} indexed, ${result.skipped} already kept` +
+            (result.failed ? `, ${result.failed} failed` : '') +
+            (result.stoppedBecause ? ` (stopped: ${result.stoppedBecause})` : ''),
+        );
+        if (result.cancelled) cancelled = true;
+        if (result.cancelled) break;
+      }
+    },
+  );
+  const how = cancelled ? 'Stopped indexing' : 'Indexed';
+  void vscode.window.showInformationMessage(`${how} ${folder.name}'s sessions. ${results.join('; ')}`);
+}
+
+/**
+ * Every session the agent lists for a folder now, through the shared list (the view sees them
+ * too). Read afresh: a session's time in rows read earlier may predate a load that moved it, and
+ * a kept session would then look changed and be loaded again.
+ */
+async function listAll(deps: LibraryCommandDeps, host: AgentHost, cwd: string, signal: AbortSignal) {
+  const list = deps.lists.get(host, cwd);
+  await list.loadFirstPage();
+  while (list.nextCursor !== undefined && list.state !== 'error' && !signal.aborted) await list.loadMore();
+  return list.items;
+}
+
+interface TouchedPick extends vscode.QuickPickItem {
+  readonly agentId: string;
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly entryIndex: number;
+  readonly sessionTitle?: string;
+}
+
+/**
+ * "ACP: Sessions That Touched This File": the kept sessions whose tool calls read, wrote or
+ * diffed the file, newest first; the chosen one opens scrolled to the first entry that did.
+ */
+export async function sessionsThatTouched(deps: LibraryCommandDeps, uri?: vscode.Uri): Promise<void> {
+  const library = libraryOrSay(deps);
+  if (!library) return;
+  uri ??= vscode.window.activeTextEditor?.document.uri;
+  if (!uri || uri.scheme !== 'file') {
+    void vscode.window.showInformationMessage('Open a file first: sessions are found by the files they touched.');
+    return;
+  }
+  const hits = await library.touched([uri.fsPath]);
+  const name = vscode.workspace.asRelativePath(uri);
+  if (hits.length === 0) {
+    void vscode.window.showInformationMessage(
+      `No kept session touched ${name}. Sessions are kept once opened here; "ACP: Index This Folder's Sessions" keeps them all.`,
+    );
+    return;
+  }
+  const now = Date.now();
+  const items: TouchedPick[] = hits.map((h) => {
+    const ms = h.updatedAt ? Date.parse(h.updatedAt) : NaN;
+    return {
+      label: sanitizeText(h.title || `Session ${h.sessionId.slice(0, 8)}`, 120),
+      description: [Number.isNaN(ms) ? '' : relativeTime(ms, now), deps.agents.get(h.agentId)?.config.name ?? h.agentId]
+        .filter(Boolean)
+        .join(' · '),
+      detail: sanitizeText(h.path, 300),
+      agentId: h.agentId,
+      sessionId: h.sessionId,
+      cwd: h.cwd,
+      entryIndex: h.entryIndex,
+      ...(h.title ? { sessionTitle: h.title } : {}),
+    };
+  });
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: `Sessions That Touched ${name}`,
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
+  if (!chosen) return;
+  const panel = await deps.chats.open(
+    {
+      agentId: chosen.agentId,
+      sessionId: chosen.sessionId,
+      cwd: chosen.cwd,
+      ...(chosen.sessionTitle ? { title: chosen.sessionTitle } : {}),
+    },
+    'auto',
+  );
+  panel?.revealEntry(chosen.entryIndex);
+}
+
+/**
+ * "Export Session as Markdown": the whole transcript in a new untitled Markdown editor. From a
+ * chat, what it shows; from a row, the kept copy, or a load from the agent when it is not kept.
+ */
+export async function exportMarkdown(deps: LibraryCommandDeps, node?: TreeNode): Promise<void> {
+  let header: Parameters<typeof transcriptMarkdown>[0];
+  let entries;
+  if (node?.type === 'session') {
+    const key = { agentId: node.host.config.id, sessionId: node.row.sessionId };
+    const open = deps.chats.get(key.agentId, key.sessionId);
+    const kept = deps.service.get();
+    const keptSession = kept && (await kept.session(key).catch(() => undefined));
+    if (open && open.session.history !== 'resumed') entries = open.session.thread.entries;
+    else if (keptSession?.complete) entries = await kept!.transcript(key);
+    if (!entries)
+      entries = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: 'Loading the session from the agent…' },
+        async () => (await deps.chats.loadInBackground(chatTarget(key.agentId, node.row))).thread.entries,
+      );
+    header = { sessionId: key.sessionId, cwd: node.row.cwd, agentName: node.host.config.name };
+    if (node.row.title) header.title = node.row.title;
+    if (node.row.updatedAt) header.updatedAt = node.row.updatedAt;
+  } else {
+    const chat = deps.chats.active ?? deps.chats.all[0];
+    if (!chat?.session.sessionId) {
+      void vscode.window.showInformationMessage('Open a session chat first: its transcript is what is exported.');
+      return;
+    }
+    entries = chat.session.thread.entries;
+    header = {
+      sessionId: chat.session.sessionId,
+      cwd: chat.session.target.cwd,
+      agentName: chat.session.capabilities().agentName,
+    };
+    const title = chat.session.thread.meta.title;
+    if (title) header.title = title;
+  }
+  const doc = await vscode.workspace.openTextDocument({
+    language: 'markdown',
+    content: transcriptMarkdown(header, entries ?? []),
+  });
+  await vscode.window.showTextDocument(doc, { preview: false });
+}
+
+export function registerLibraryCommands(deps: LibraryCommandDeps): vscode.Disposable[] {
+  const run = (id: string, fn: (...args: unknown[]) => unknown) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        await fn(...args);
+      } catch (e) {
+        void showError('ACP', e);
+      }
+    });
+  return [
+    run('acp.library.clear', () => clearLibrary(deps)),
+    run('acp.library.indexFolder', (node) =>
+      indexFolder(
+        deps,
+        (node as TreeNode | undefined)?.type === 'folder'
+          ? (node as { folder: vscode.WorkspaceFolder }).folder
+          : undefined,
+      ),
+    ),
+    run('acp.library.sessionsThatTouched', (uri) =>
+      sessionsThatTouched(deps, uri instanceof vscode.Uri ? uri : undefined),
+    ),
+    run('acp.exportMarkdown', (node) => exportMarkdown(deps, node as TreeNode | undefined)),
+    run('acp.reloadHistory', async () => {
+      const chat = deps.chats.active;
+      if (chat) await chat.session.reloadHistory();
+    }),
+  ];
+}

@@ -1,0 +1,131 @@
+import * as vscode from 'vscode';
+import type { AgentHost } from '../../agent/agentHost';
+import type { ChatActivity } from '../../chat/status';
+import type { SearchHit } from '../../library/types';
+import type { ShownName } from '../../sessions/display';
+import { toRow, type SessionRow } from '../../sessions/rows';
+import type { StateRow } from '../../sessions/stateRows';
+import { relativeTime } from '../../sessions/time';
+import { sanitizeText, shortId } from '../../sessions/title';
+import { hitKey } from '../contentSearch';
+import { ACTIVITY } from '../sessionDecor';
+
+/** A row of Resume Session: a session, or an action (new, load more, retry, sign in). */
+export interface SessionPick extends vscode.QuickPickItem {
+  readonly kind?: undefined;
+  readonly row?: SessionRow;
+  readonly host?: AgentHost;
+  readonly activity?: ChatActivity;
+  readonly folder?: vscode.WorkspaceFolder;
+  readonly action?: 'new' | 'more' | 'retry' | 'signIn';
+}
+
+export const resumeButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('zap'),
+  tooltip: 'Open Without Earlier Messages (Faster)',
+};
+export const historyButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('history'),
+  tooltip: 'Open with Earlier Messages',
+};
+export const showHiddenButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('eye-closed'),
+  tooltip: 'Show hidden sessions (acp.sessions.hide)',
+};
+export const hideHiddenButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('eye'),
+  tooltip: 'Hide them again',
+};
+
+/**
+ * A session's row: its name, time (and agent when there are several, and `folder` when the
+ * picker shows several), id and cwd, its activity.
+ */
+export function sessionItem(
+  row: SessionRow,
+  host: AgentHost,
+  shown: ShownName,
+  activity: ChatActivity,
+  several: boolean,
+  folder?: vscode.WorkspaceFolder,
+): SessionPick {
+  const f = host.connection?.features;
+  const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
+  const status = activity === 'idle' ? undefined : ACTIVITY[activity];
+  return {
+    label: shown.label,
+    description: [time, several ? host.config.name : '', folder?.name ?? ''].filter(Boolean).join(' · '),
+    // A named session is found by the agent's title too.
+    detail: [shown.named && !row.untitled ? `“${row.label}”` : '', shortId(row.sessionId), sanitizeText(row.cwd, 300)]
+      .filter(Boolean)
+      .join(' · '),
+    ...(status ? { iconPath: status.icon, tooltip: status.words } : {}),
+    row,
+    host,
+    activity,
+    folder,
+    buttons: [...(f?.resume ? [resumeButton] : []), ...(f?.load !== false ? [historyButton] : [])],
+  };
+}
+
+/**
+ * The rows with what content search found put first, in its order (every word, then recency);
+ * a kept session the lists have not paged to yet still shows, as the library knows it.
+ */
+export function withContentHits(
+  hits: readonly SearchHit[],
+  sorted: SessionRow[],
+  hostOf: Map<SessionRow, AgentHost>,
+  hostFor: (agentId: string) => AgentHost | undefined,
+): SessionRow[] {
+  if (!hits.length) return sorted;
+  const byKey = new Map(sorted.map((row) => [hitKey(hostOf.get(row)!.config.id, row.sessionId), row]));
+  const first: SessionRow[] = [];
+  for (const hit of hits) {
+    const host = hostFor(hit.agentId);
+    if (!host) continue;
+    let row = byKey.get(hitKey(hit.agentId, hit.sessionId));
+    if (!row) {
+      row = toRow({
+        sessionId: hit.sessionId,
+        cwd: hit.cwd,
+        title: hit.title ?? null,
+        updatedAt: hit.updatedAt ?? null,
+      });
+      hostOf.set(row, host);
+    }
+    first.push(row);
+  }
+  const taken = new Set(first);
+  return [...first, ...sorted.filter((row) => !taken.has(row))];
+}
+
+/** What an agent's list state adds above the rows: a row that signs in, or one that starts a session. */
+export function agentStateItems(
+  stateOf: readonly StateRow[],
+  host: AgentHost,
+  folder: vscode.WorkspaceFolder,
+  several: boolean,
+): SessionPick[] {
+  const out: SessionPick[] = [];
+  // Not an error to retry: this agent has no session/list. It can still start a session.
+  if (stateOf.some((r) => r.kind === 'cannotList'))
+    out.push({
+      label: `$(info) ${several ? host.config.name : 'This agent'} cannot list sessions — New Session`,
+      action: 'new',
+      host,
+      folder,
+      alwaysShow: true,
+    });
+  // An agent that wants sign-in gets a row that signs in, not an error.
+  if (stateOf.some((r) => r.kind === 'signIn'))
+    out.push({
+      label: `$(account) Sign in to ${host.config.name}`,
+      description: 'to see its sessions',
+      action: 'signIn',
+      host,
+      folder,
+      alwaysShow: true,
+    });
+  return out;
+}

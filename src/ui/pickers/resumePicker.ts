@@ -1,0 +1,396 @@
+import * as vscode from 'vscode';
+import type { AgentHost, AgentRegistry } from '../../agent/agentHost';
+import type { IDisposable } from '../../base/lifecycle';
+import { chatTarget, type OpenMode } from '../../chat/target';
+import { matchIdPrefix, MIN_ID_PREFIX, sortByUpdatedAt } from '../../sessions/picks';
+import type { SessionRow } from '../../sessions/rows';
+import type { SessionList } from '../../sessions/sessionList';
+import type { SessionLists } from '../../sessions/sessionLists';
+import { stateRows } from '../../sessions/stateRows';
+import { sanitizeText } from '../../sessions/title';
+import type { Library } from '../../library/library';
+import { pathKey } from '../../library/pathKey';
+import { ContentSearch, hitKey } from '../contentSearch';
+import {
+  hideHiddenButton,
+  resumeButton,
+  sessionItem,
+  showHiddenButton,
+  agentStateItems,
+  withContentHits,
+  type SessionPick,
+} from './resumeItems';
+import type { ChatPanels } from '../chat/chatPanels';
+import { openAFolder } from '../messages';
+import { describeError } from '../errorText';
+import type { SessionDecor } from '../sessionDecor';
+import { folderPath } from '../sessionsView/sessionsTree';
+import type { SettingsService } from '../settings';
+
+/** Background paging stops here; a "Load more…" row goes on. */
+export const PICK_LIMIT = 5000;
+/** Rows shown in the first render when more are known; the rest follow on the next tick. */
+const FIRST_ROWS = 200;
+/** The shortest time between two renders while pages arrive. */
+const RENDER_EVERY_MS = 250;
+
+export interface ResumeDeps {
+  agents: AgentRegistry;
+  lists: SessionLists;
+  chats: ChatPanels;
+  settings: SettingsService;
+  /**
+   * The session library, whose kept sessions are searched by content (absent or off: titles only).
+   * `get()` starts it (half a second of CPU): the picker does so once the first rows are shown.
+   */
+  library?: { readonly enabled: boolean; get(): Library | undefined };
+  decor: SessionDecor;
+}
+
+/** What the open QuickPick exposes to tests (item buttons cannot be clicked from the API). */
+export interface OpenPick {
+  readonly quickPick: vscode.QuickPick<SessionPick>;
+  trigger(sessionId: string, button: 'resume' | 'history'): void;
+  /** Types into the filter as a user would (a programmatic `value` set fires no change event). */
+  type(value: string): void;
+  /** Resolves when background paging has stopped. */
+  readonly settled: Promise<void>;
+  /** The title bar's button: shows or hides the rows `acp.sessions.hide` leaves out. */
+  toggleHidden(): void;
+}
+
+let current: OpenPick | undefined;
+/** The QuickPick "ACP: Resume Session" has open, if any (for tests). */
+export function currentPick(): OpenPick | undefined {
+  return current;
+}
+
+/** "ACP: Resume Session": the sessions of every folder of the window at once. */
+export async function resumeSession(deps: ResumeDeps): Promise<void> {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  if (folders.length === 0) return openAFolder();
+  if (deps.agents.all.length === 0) {
+    void vscode.commands.executeCommand('acp.addAgent');
+    return;
+  }
+  const picker = new ResumePicker(deps, folders, () => {
+    if (current === picker) current = undefined;
+  });
+  current = picker;
+  picker.show();
+}
+
+/**
+ * The sessions of the window's folders (each row names its folder when there are several),
+ * newest first, searchable by title, time, id, cwd and, where kept, content. It opens at once
+ * with what is cached or loaded, then pages on in the background and adds rows without losing
+ * what the user typed or the active row.
+ */
+export class ResumePicker implements OpenPick {
+  readonly quickPick = vscode.window.createQuickPick<SessionPick>();
+  private readonly lists: readonly { host: AgentHost; list: SessionList; folder: vscode.WorkspaceFolder }[];
+  private readonly several: boolean;
+  private readonly severalFolders: boolean;
+  /** The folder each row shown belongs to. */
+  private folderOf = new Map<SessionRow, vscode.WorkspaceFolder>();
+  /** Items by agent and session, reused while their row is unchanged. */
+  private readonly itemsById = new Map<string, SessionPick>();
+  /** Why lists failed, as of the end of the last paging (shown under the rows). */
+  private errors: string[] = [];
+  private stopped = false;
+  private limit = PICK_LIMIT;
+  private renderTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastRender = 0;
+  private paging: Promise<void>;
+  private readonly subscriptions: IDisposable[];
+  /** What typed words find in the text of kept sessions. */
+  private readonly content: ContentSearch;
+  /** The rows the hide rules leave out show too (the title bar's eye button). */
+  private showHidden: boolean;
+  private hiddenNote = '';
+  private searchableNote = '';
+
+  constructor(
+    private readonly deps: ResumeDeps,
+    private readonly folders: readonly vscode.WorkspaceFolder[],
+    private readonly onHidden: () => void = () => {},
+  ) {
+    const hosts = deps.agents.all;
+    this.several = hosts.length > 1;
+    this.severalFolders = folders.length > 1;
+    this.lists = folders.flatMap((folder) =>
+      hosts.map((host) => ({ host, folder, list: deps.lists.get(host, folderPath(folder)) })),
+    );
+    const qp = this.quickPick;
+    qp.title = `Resume Session — ${this.folderWords}`;
+    qp.placeholder = deps.library?.enabled
+      ? 'Search by what was said, title, time, id or folder; paste an id to find any session'
+      : 'Search by title, time, id or folder; paste an id to find any session';
+    qp.matchOnDescription = true;
+    qp.matchOnDetail = true;
+    // Title matches sort first (the workbench does that); content hits follow in the library's
+    // order (every word, then recency), then the other rows, newest first.
+    const library = () => deps.library?.get();
+    this.content = new ContentSearch(library, folders.map(folderPath), () => this.stopped || this.render());
+    this.showHidden = deps.decor.showHidden;
+    this.subscriptions = [
+      ...this.lists.map(({ list }) => list.onDidChange(() => this.scheduleRender())),
+      deps.decor.onDidChange(() => this.scheduleRender()),
+      qp.onDidTriggerButton(() => this.toggleHidden()),
+      qp.onDidChangeValue(() => this.valueChanged()),
+      qp.onDidAccept(() => this.accept()),
+      qp.onDidTriggerItemButton(({ item, button }) => this.open(item, button === resumeButton ? 'resume' : 'load')),
+      qp.onDidHide(() => this.hidden()),
+    ];
+    this.paging = this.pageOn();
+  }
+
+  get settled(): Promise<void> {
+    return this.paging;
+  }
+
+  trigger(sessionId: string, button: 'resume' | 'history'): void {
+    const item = this.quickPick.items.find((i) => i.row?.sessionId === sessionId);
+    if (item) this.open(item, button === 'resume' ? 'resume' : 'load');
+  }
+
+  toggleHidden(): void {
+    this.showHidden = !this.showHidden;
+    this.render();
+  }
+
+  type(value: string): void {
+    this.quickPick.value = value;
+    this.valueChanged();
+  }
+
+  /**
+   * Thousands of known rows: the newest show at once, the rest a moment later (handing every
+   * row to the workbench is what takes the time).
+   */
+  show(): void {
+    this.render(FIRST_ROWS);
+    this.quickPick.show();
+    if (this.quickPick.items.length >= FIRST_ROWS) this.renderTimer = setTimeout(() => this.render(), 0);
+  }
+
+  /** "all folders", or the one folder's name. */
+  private get folderWords(): string {
+    return this.severalFolders ? 'all folders' : this.folders[0]!.name;
+  }
+
+  /** The folder of a kept session that no list has shown yet (found by content). */
+  private folderAt(cwd: string): vscode.WorkspaceFolder | undefined {
+    const key = pathKey(cwd);
+    return this.folders.find((f) => pathKey(folderPath(f)) === key);
+  }
+
+  private toItem(row: SessionRow, host: AgentHost, folder: vscode.WorkspaceFolder | undefined): SessionPick {
+    const key = `${host.config.id}\u0000${row.sessionId}`;
+    const activity = this.deps.decor.activity(host.config.id, row.sessionId);
+    let item = this.itemsById.get(key);
+    const shown = this.deps.decor.name(host.config.id, row);
+    if (!item || item.row !== row || item.label !== shown.label || item.activity !== activity) {
+      item = sessionItem(row, host, shown, activity, this.several, this.severalFolders ? folder : undefined);
+      this.itemsById.set(key, item);
+    }
+    return item;
+  }
+
+  // Background paging changes the lists several times a page; each render hands every row to
+  // the workbench, so renders during paging are spaced out. The first rows show at once.
+  private scheduleRender(): void {
+    if (this.stopped || this.renderTimer) return;
+    const shown = this.quickPick.items.some((i) => i.row);
+    const wait = shown ? Math.max(0, this.lastRender + RENDER_EVERY_MS - Date.now()) : 0;
+    this.renderTimer = setTimeout(() => {
+      this.renderTimer = undefined;
+      if (!this.stopped) this.render();
+    }, wait);
+  }
+
+  /** Renders the rows; with `first`, only the newest `first` of them (then call again for all). */
+  private render(first = Infinity): void {
+    const qp = this.quickPick;
+    this.lastRender = Date.now();
+    if (this.renderTimer) {
+      clearTimeout(this.renderTimer);
+      this.renderTimer = undefined;
+    }
+    let hidden = 0;
+    const rows = this.lists.flatMap(({ host, list, folder }) => {
+      const visible = this.deps.decor.visible(list, this.showHidden);
+      hidden += visible.hidden;
+      return visible.rows.map((row) => ({ row, host, folder }));
+    });
+    this.folderOf = new Map(rows.map((r) => [r.row, r.folder]));
+    qp.buttons = hidden > 0 || this.showHidden ? [this.showHidden ? hideHiddenButton : showHiddenButton] : [];
+    this.hiddenNote = hidden > 0 ? ` (${hidden} hidden${this.showHidden ? ', shown' : ''})` : '';
+    this.showTitle();
+    const hostOf = new Map(rows.map((r) => [r.row, r.host]));
+    const sorted = withContentHits(
+      this.content.hits,
+      sortByUpdatedAt(rows.map((r) => r.row)),
+      hostOf,
+      (agentId) => this.lists.find(({ host }) => host.config.id === agentId)?.host,
+    );
+    const prefixHits = new Set(matchIdPrefix(sorted, qp.value).map((r) => r.sessionId));
+    const items: SessionPick[] = sorted.slice(0, first).map((row) => {
+      const host = hostOf.get(row)!;
+      const item = this.toItem(row, host, this.folderOf.get(row) ?? this.folderAt(row.cwd));
+      const hit = this.content.hit(host.config.id, row.sessionId);
+      if (hit) {
+        const partial = hit.matched < hit.words ? ` · ${hit.matched} of ${hit.words} words` : '';
+        return {
+          ...item,
+          description: `${item.description ?? ''}${partial}`,
+          detail: hit.snippet ? `$(search) ${sanitizeText(hit.snippet, 300)}` : item.detail,
+          alwaysShow: true,
+        };
+      }
+      return prefixHits.has(row.sessionId) ? { ...item, alwaysShow: true } : item;
+    });
+    if (first < sorted.length) {
+      qp.items = items;
+      return;
+    }
+    const states = this.lists.map(({ host, list, folder }) => ({ host, folder, rows: stateRows(list) }));
+    const more = states.some((s) => s.rows.some((r) => r.kind === 'loadMore'));
+    if (more && rows.length >= this.limit)
+      items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
+    for (const { host, folder, rows: stateOf } of states)
+      items.unshift(...agentStateItems(stateOf, host, folder, this.several));
+    const errors = this.errors;
+    // Paging that stopped early says why, below the rows it did list.
+    if (items.length > 0 && !qp.busy) {
+      if (errors.length > 0)
+        items.push({
+          label: `$(error) ${errors[0]}`,
+          description: 'Enter to retry',
+          action: 'retry',
+          alwaysShow: true,
+        });
+      for (const { rows: stateOf } of states)
+        for (const r of stateOf)
+          if (r.kind === 'notice') items.push({ label: `$(warning) ${r.text}`, alwaysShow: true });
+    }
+    if (items.length === 0 && !qp.busy) {
+      items.push({
+        label: errors.length
+          ? `$(error) ${errors[0]}`
+          : `No sessions in ${this.severalFolders ? 'these folders' : this.folderWords} yet — New Session`,
+        action: errors.length ? 'retry' : 'new',
+        alwaysShow: true,
+      });
+    }
+    const active = qp.activeItems[0];
+    const activeKey = active?.row && active.host ? `${active.host.config.id}\u0000${active.row.sessionId}` : undefined;
+    qp.items = items;
+    if (activeKey) {
+      const again = items.find((i) => i.row && i.host && `${i.host.config.id}\u0000${i.row.sessionId}` === activeKey);
+      if (again) qp.activeItems = [again];
+    }
+  }
+
+  /** Says in the title how many of the folder's listed sessions are searchable by content. */
+  private async countSearchable(): Promise<void> {
+    const listed = new Set(
+      this.lists.flatMap(({ host, list }) => list.items.map((r) => hitKey(host.config.id, r.sessionId))),
+    );
+    const n = await this.content.searchable(listed);
+    if (n === undefined || this.stopped) return;
+    this.searchableNote = ` · ${n} of ${listed.size} searchable by content`;
+    this.showTitle();
+  }
+
+  /** The folder, how many rows the hide rules leave out, and how many sessions are searchable by content. */
+  private showTitle(): void {
+    this.quickPick.title = `Resume Session — ${this.folderWords}${this.hiddenNote}${this.searchableNote}`;
+  }
+
+  /** A typed id prefix that matches no row yet. */
+  private wantsPrefix(): boolean {
+    const q = this.quickPick.value.trim();
+    if (q.length < MIN_ID_PREFIX) return false;
+    return (
+      matchIdPrefix(
+        this.lists.flatMap(({ list }) => list.items),
+        q,
+      ).length === 0
+    );
+  }
+
+  /** Pages on up to `limit` rows; past it only while a typed id prefix matches no row yet. */
+  private async pageOn(): Promise<void> {
+    const qp = this.quickPick;
+    qp.busy = true;
+    try {
+      await Promise.all(this.lists.map(({ list }) => list.ensureLoaded()));
+      // The first rows are shown: the library may start now, warm by the time words are typed.
+      if (!this.stopped) this.deps.library?.get();
+      for (;;) {
+        if (this.stopped) return;
+        const total = this.lists.reduce((n, { list }) => n + list.items.length, 0);
+        const next = this.lists.filter(({ list }) => list.nextCursor !== undefined && list.state !== 'error');
+        if (next.length === 0) break;
+        if (total >= this.limit && !this.wantsPrefix()) break;
+        await Promise.all(next.map(({ list }) => list.loadMore()));
+      }
+    } finally {
+      this.errors = this.lists.flatMap(({ list }) =>
+        stateRows(list).flatMap((r) => (r.kind === 'error' ? [describeError(r.error)] : [])),
+      );
+      qp.busy = false;
+      if (!this.stopped) this.render();
+      void this.countSearchable();
+    }
+  }
+
+  private open(item: SessionPick, mode: OpenMode): void {
+    if (!item.row || !item.host) return;
+    this.quickPick.hide();
+    void this.deps.chats.open(chatTarget(item.host.config.id, item.row), mode);
+  }
+
+  private valueChanged(): void {
+    this.render();
+    this.content.run(this.quickPick.value);
+    // A pasted id that is not among the rows yet: page on until it is found or the list ends.
+    if (!this.quickPick.busy && this.wantsPrefix() && this.lists.some(({ list }) => list.nextCursor !== undefined))
+      this.paging = this.pageOn();
+  }
+
+  private accept(): void {
+    const qp = this.quickPick;
+    const item = qp.selectedItems[0] ?? qp.activeItems[0];
+    if (!item) return;
+    if (item.action === 'new') {
+      qp.hide();
+      // With the agent known (a row for an agent that cannot list), start with that one there;
+      // otherwise New Session asks, as from the palette.
+      const folder = item.folder ?? (this.severalFolders ? undefined : this.folders[0]);
+      void vscode.commands.executeCommand(
+        'acp.newSession',
+        item.host && folder && { type: 'agent', host: item.host, folder, path: folderPath(folder) },
+      );
+    } else if (item.action === 'signIn') {
+      qp.hide();
+      void vscode.commands.executeCommand('acp.signIn', item.host);
+    } else if (item.action === 'more') {
+      this.limit += PICK_LIMIT;
+      this.paging = this.pageOn();
+    } else if (item.action === 'retry') {
+      this.paging = Promise.all(
+        this.lists.filter(({ list }) => list.state === 'error').map(({ list }) => list.retry()),
+      ).then(() => this.pageOn());
+    } else this.open(item, this.deps.settings.value.openMode);
+  }
+
+  private hidden(): void {
+    this.stopped = true;
+    if (this.renderTimer) clearTimeout(this.renderTimer);
+    this.onHidden();
+    for (const s of this.subscriptions) s.dispose();
+    this.quickPick.dispose();
+  }
+}

@@ -1,0 +1,372 @@
+import * as vscode from 'vscode';
+import { Disposable, MutableDisposable } from '../../base/lifecycle';
+import type { AgentHost, AgentRegistry } from '../../agent/agentHost';
+import { STATE_WORDS, type AgentDisplayState } from '../agentStates';
+import { AgentExited } from '../../agent/errors';
+import type { SessionRow } from '../../sessions/rows';
+import type { SessionList } from '../../sessions/sessionList';
+import type { SessionLists } from '../../sessions/sessionLists';
+import { stateRows } from '../../sessions/stateRows';
+import { tooltipMarkdown } from '../../sessions/tooltip';
+import { describeError } from '../errorText';
+import { canLogout, setContext, shownState } from '../contextKeys';
+import type { FirstStarts } from '../firstStart';
+import type { SessionDecor } from '../sessionDecor';
+import { sessionItem, sessionNotes } from './sessionItems';
+import { stateItem } from './stateItems';
+import { groupByDate } from '../../sessions/dateGroups';
+import { headingItem } from './dateHeadings';
+import { sortByUpdatedAt } from '../../sessions/picks';
+import { ListProblems } from './listProblems';
+
+import type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode } from './treeNodes';
+
+export type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode };
+
+/** The time rows are described against, and the minute tick that ages them; tests replace it. */
+export interface TreeClock {
+  now(): number;
+  every(ms: number, tick: () => void): vscode.Disposable;
+}
+
+const systemClock: TreeClock = {
+  now: () => Date.now(),
+  every: (ms, tick) => {
+    const timer = setInterval(tick, ms);
+    return { dispose: () => clearInterval(timer) };
+  },
+};
+
+/** Whether a chat for a session is open (the row's icon says so). */
+export interface OpenChats {
+  isOpen(agentId: string, sessionId: string): boolean;
+  readonly onDidChangeOpen: vscode.Event<{ agentId: string; sessionId: string }>;
+}
+
+/**
+ * The Sessions view: folder → agent → sessions, skipping a level with one member. Nodes are
+ * kept per list so a change fires only the node that changed and `reveal` can find parents.
+ */
+export class SessionsTree extends Disposable implements vscode.TreeDataProvider<TreeNode> {
+  private readonly changeEmitter = this.register(new vscode.EventEmitter<TreeNode | undefined>());
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+  /** Session nodes per list, by id, so a row change fires the same object the tree holds. */
+  private readonly nodes = new WeakMap<SessionList, Map<string, SessionNode>>();
+  private readonly parents = new Map<SessionList, TreeNode | undefined>();
+  private pendingFull = false;
+
+  constructor(
+    private readonly agents: AgentRegistry,
+    private readonly lists: SessionLists,
+    private readonly chats: OpenChats,
+    private readonly decor: SessionDecor,
+    /** Says when a first start is downloading the agent (npx). */
+    private readonly starts?: FirstStarts,
+  ) {
+    super();
+    this.register(
+      lists.onDidChangeList(({ list, change }) => {
+        if (change.kind === 'row') {
+          const node = this.nodes.get(list)?.get(change.sessionId);
+          const row = list.get(change.sessionId);
+          // A new time can move the row (newest on top) and under another heading: redraw the list.
+          if (node && row && node.row.updatedAtMs === row.updatedAtMs) {
+            node.row = row;
+            this.changeEmitter.fire(node);
+            return;
+          }
+        }
+        this.fireList(list);
+      }),
+    );
+    this.register(agents.onDidChangeAgents(() => this.forgetAndRefresh()));
+    this.register(
+      agents.onDidChangeState((host) => {
+        for (const list of lists.listsOf(host.config.id)) this.fireList(list);
+      }),
+    );
+    this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.forgetAndRefresh()));
+    // Opening or closing a chat, a name, an archive or an activity can change which rows show.
+    this.register(chats.onDidChangeOpen(({ agentId }) => this.fireAgent(agentId)));
+    this.register(decor.onDidChange(({ agentId }) => (agentId ? this.fireAgent(agentId) : this.refreshAll())));
+    this.useClock(systemClock);
+  }
+
+  private clock = systemClock;
+  private readonly ticker = this.register(new MutableDisposable<vscode.Disposable>());
+
+  /** Relative times ("5 min ago") age: the rows are redrawn each minute, nothing is fetched. */
+  useClock(clock: TreeClock): void {
+    this.clock = clock;
+    this.ticker.value = clock.every(60_000, () => this.refreshAll());
+  }
+
+  /** Agents or folders changed: the reasons of lists no longer shown go, the rest come back as drawn. */
+  private forgetAndRefresh(): void {
+    this.problems.clear();
+    this.refreshAll();
+  }
+
+  /** Coalesces full refreshes into one per microtask. */
+  refreshAll(): void {
+    if (this.pendingFull) return;
+    this.pendingFull = true;
+    queueMicrotask(() => {
+      this.pendingFull = false;
+      this.changeEmitter.fire(undefined);
+    });
+  }
+
+  /** The lists the view has shown, each with the node it hangs under (none: the root). */
+  shownLists(): { list: SessionList; parent: TreeNode | undefined }[] {
+    const live = new Set(this.lists.all());
+    for (const list of this.parents.keys()) if (!live.has(list)) this.parents.delete(list);
+    return [...this.parents].map(([list, parent]) => ({ list, parent }));
+  }
+
+  private fireAgent(agentId: string): void {
+    for (const list of this.lists.listsOf(agentId)) this.fireList(list);
+  }
+
+  private fireList(list: SessionList): void {
+    if (!this.parents.has(list)) return;
+    const parent = this.parents.get(list);
+    if (parent) this.changeEmitter.fire(parent);
+    else this.refreshAll();
+  }
+
+  private folders(): FolderNode[] {
+    return (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === 'file')
+      .map((folder) => ({ type: 'folder', folder, path: folderPath(folder) }));
+  }
+
+  getChildren(element?: TreeNode): TreeNode[] {
+    if (!element) {
+      const folders = this.folders();
+      if (folders.length === 0 || this.agents.all.length === 0) return [];
+      if (folders.length > 1) {
+        this.setWelcome(undefined);
+        return folders;
+      }
+      const children = this.folderChildren(folders[0]!, undefined);
+      // One folder and one agent that cannot list, or that lists nothing here: the welcome
+      // view says so in full, with New Session, instead of a row cut off at the view's width.
+      const only = children.length === 1 && children[0]!.type === 'state' ? children[0]!.kind : undefined;
+      const welcome = only === 'cannotList' || only === 'empty' ? only : undefined;
+      this.setWelcome(welcome);
+      return welcome ? [] : children;
+    }
+    switch (element.type) {
+      case 'folder':
+        return this.folderChildren(element, element);
+      case 'agent':
+        return this.listChildren(this.lists.get(element.host, element.path), element.host, element.folder, element);
+      default:
+        return [];
+    }
+  }
+
+  private welcome: 'cannotList' | 'empty' | undefined;
+
+  /** Which welcome content replaces the rows (`acp.cannotList`, `acp.emptyFolder`), if any. */
+  private setWelcome(value: 'cannotList' | 'empty' | undefined): void {
+    if (value === this.welcome) return;
+    this.welcome = value;
+    setContext('acp.cannotList', value === 'cannotList');
+    setContext('acp.emptyFolder', value === 'empty');
+  }
+
+  private folderChildren(f: FolderNode, parent: TreeNode | undefined): TreeNode[] {
+    const hosts = this.agents.all;
+    if (hosts.length > 1) return hosts.map((host) => ({ type: 'agent', host, folder: f.folder, path: f.path }));
+    const host = hosts[0]!;
+    return this.listChildren(this.lists.get(host, f.path), host, f.folder, parent);
+  }
+
+  private listChildren(
+    list: SessionList,
+    host: AgentHost,
+    folder: vscode.WorkspaceFolder,
+    parent: TreeNode | undefined,
+  ): TreeNode[] {
+    this.parents.set(list, parent);
+    if (!list.loaded && list.state === 'idle') void list.loadFirstPage();
+    const state = (kind: StateNode['kind'], label: string, detail?: string): StateNode => ({
+      type: 'state',
+      kind,
+      list,
+      host,
+      folder,
+      label,
+      detail,
+    });
+    const rows = stateRows(list);
+    if (rows[0]?.kind === 'cannotList') return [state('cannotList', `${host.config.name} cannot list sessions`)];
+    const out: TreeNode[] = [];
+    const hostState = host.state;
+    if (hostState.kind === 'failed' && hostState.error instanceof AgentExited) {
+      // A process that never ran (a wrong command) needs the settings, not just a restart.
+      const { error } = hostState;
+      if (error.spawnError)
+        out.push(state('startFailed', `${host.config.name} could not be started`, error.startProblem));
+      else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
+    }
+    const visible = this.decor.visible(list);
+    out.push(...this.datedSessionNodes(visible.rows, list, host, folder));
+    if (visible.hidden > 0) {
+      const how = this.decor.showHidden ? 'Hide' : 'Show';
+      out.push(state('hidden', `${visible.hidden} hidden — ${how}`, this.decor.showHidden ? 'shown' : 'hidden'));
+    }
+    for (const row of rows) {
+      if (row.kind === 'notice') out.push(state('notice', row.text));
+      else if (row.kind === 'loading')
+        out.push(
+          state('loading', row.more ? 'Loading more…' : (this.starts?.loadingLabel(host) ?? 'Loading sessions…')),
+        );
+      else if (row.kind === 'signIn') out.push(state('signIn', `Sign in to ${host.config.name}`));
+      else if (row.kind === 'loadMore') out.push(state('loadMore', 'Load more…'));
+      else if (row.kind === 'empty') out.push(state('empty', 'No sessions in this folder yet'));
+      // A list that failed because the agent stopped says so once: the agent's row above.
+      else if (row.kind === 'error' && !(row.error instanceof AgentExited && out[0]?.type === 'state'))
+        out.push(state('error', describeError(row.error)));
+    }
+    this.noteProblem(list, folder, out);
+    return out;
+  }
+
+  /** Why lists failed, in full, for the message above the rows (a row is cut at the view's width). */
+  readonly problems = this.register(new ListProblems<SessionList>());
+
+  private noteProblem(list: SessionList, folder: vscode.WorkspaceFolder, rows: readonly TreeNode[]): void {
+    const failed = rows.find(
+      (n): n is StateNode => n.type === 'state' && (n.kind === 'error' || n.kind === 'startFailed'),
+    );
+    const why = failed && (failed.kind === 'error' ? failed.label : `${failed.label}: ${failed.detail ?? ''}`);
+    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    this.problems.set(list, why && several ? `${folder.name}: ${why}` : why);
+  }
+
+  /** The session rows newest first, under date headings; nodes of rows no longer listed are dropped. */
+  private datedSessionNodes(
+    rows: readonly SessionRow[],
+    list: SessionList,
+    host: AgentHost,
+    folder: vscode.WorkspaceFolder,
+  ): TreeNode[] {
+    const nodes = this.nodesOf(list);
+    const seen = new Set<string>();
+    const out: TreeNode[] = [];
+    for (const run of groupByDate(sortByUpdatedAt(rows), this.clock.now())) {
+      out.push({ type: 'heading', group: run.group, list, host });
+      for (const row of run.rows) {
+        seen.add(row.sessionId);
+        out.push(this.nodeOf(nodes, list, host, folder, row));
+      }
+    }
+    for (const id of nodes.keys()) if (!seen.has(id)) nodes.delete(id);
+    return out;
+  }
+
+  private nodesOf(list: SessionList): Map<string, SessionNode> {
+    let nodes = this.nodes.get(list);
+    if (!nodes) this.nodes.set(list, (nodes = new Map()));
+    return nodes;
+  }
+
+  private nodeOf(
+    nodes: Map<string, SessionNode>,
+    list: SessionList,
+    host: AgentHost,
+    folder: vscode.WorkspaceFolder,
+    row: SessionRow,
+  ): SessionNode {
+    let node = nodes.get(row.sessionId);
+    if (!node) nodes.set(row.sessionId, (node = { type: 'session', list, host, folder, row }));
+    node.row = row;
+    return node;
+  }
+
+  /** The node of a listed session, the same object the tree holds (for `reveal`). */
+  sessionNode(
+    list: SessionList,
+    host: AgentHost,
+    folder: vscode.WorkspaceFolder,
+    sessionId: string,
+  ): SessionNode | undefined {
+    const row = list.get(sessionId);
+    return row && this.nodeOf(this.nodesOf(list), list, host, folder, row);
+  }
+
+  getParent(element: TreeNode): TreeNode | undefined {
+    if (element.type === 'folder') return undefined;
+    if (element.type === 'agent')
+      return this.folders().length > 1 ? this.folders().find((f) => f.folder === element.folder) : undefined;
+    return this.parents.get(element.list);
+  }
+
+  getTreeItem(element: TreeNode): vscode.TreeItem {
+    switch (element.type) {
+      case 'folder': {
+        const item = new vscode.TreeItem(element.folder.name, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `folder:${element.path}`;
+        item.iconPath = vscode.ThemeIcon.Folder;
+        item.resourceUri = element.folder.uri;
+        item.contextValue = 'folder';
+        return item;
+      }
+      case 'agent': {
+        const item = new vscode.TreeItem(element.host.config.name, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `agent:${element.path}:${element.host.config.id}`;
+        const shown = shownState(element.host);
+        item.description = STATE_WORDS[shown];
+        item.iconPath = AGENT_ICONS[shown];
+        const { state } = element.host;
+        item.tooltip = `${element.host.config.name}: ${STATE_WORDS[shown]}${state.kind === 'failed' ? `\n${describeError(state.error)}` : ''}`;
+        // ".logout": Sign Out is offered only for an agent that advertises it.
+        item.contextValue = `agent.${shown}${canLogout(element.host) ? '.logout' : ''}`;
+        return item;
+      }
+      case 'session':
+        return this.sessionItem(element);
+      case 'state':
+        return stateItem(element);
+      case 'heading':
+        return headingItem(element);
+    }
+  }
+
+  /** The session row's Markdown tooltip, when the pointer rests on it. */
+  resolveTreeItem(item: vscode.TreeItem, element: TreeNode): vscode.TreeItem {
+    if (element.type === 'session' && item.tooltip === undefined) {
+      const tooltip = new vscode.MarkdownString(
+        tooltipMarkdown(element.row, element.folder.name, sessionNotes(element, this.decor)),
+      );
+      tooltip.isTrusted = false;
+      tooltip.supportHtml = false;
+      item.tooltip = tooltip;
+    }
+    return item;
+  }
+
+  private sessionItem(node: SessionNode): vscode.TreeItem {
+    return sessionItem(node, this.decor, this.chats.isOpen(node.host.config.id, node.row.sessionId), this.clock.now());
+  }
+}
+
+const AGENT_ICONS: Record<AgentDisplayState, vscode.ThemeIcon> = {
+  stopped: new vscode.ThemeIcon('circle-outline'),
+  starting: new vscode.ThemeIcon('loading~spin'),
+  ready: new vscode.ThemeIcon('hubot'),
+  signIn: new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground')),
+  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+  startFailed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
+};
+
+/**
+ * The `cwd` a folder's sessions are listed with: the folder's absolute path as the user opened
+ * it (the agent's filter is exact); rows are then matched with normalised paths.
+ */
+export function folderPath(folder: vscode.WorkspaceFolder): string {
+  return folder.uri.fsPath;
+}

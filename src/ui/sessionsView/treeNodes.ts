@@ -1,0 +1,40 @@
+import type * as vscode from 'vscode';
+import type { AgentHost } from '../../agent/agentHost';
+import type { SessionRow } from '../../sessions/rows';
+import type { SessionList } from '../../sessions/sessionList';
+import type { HeadingNode } from './dateHeadings';
+import type { StateKind } from './stateItems';
+
+/** The nodes of the Sessions tree. */
+/** A workspace folder (only shown when the window has several). */
+export interface FolderNode {
+  readonly type: 'folder';
+  readonly folder: vscode.WorkspaceFolder;
+  readonly path: string;
+}
+/** An agent under a folder (only shown when several agents are configured). */
+export interface AgentNode {
+  readonly type: 'agent';
+  readonly host: AgentHost;
+  readonly folder: vscode.WorkspaceFolder;
+  readonly path: string;
+}
+export interface SessionNode {
+  readonly type: 'session';
+  readonly list: SessionList;
+  readonly host: AgentHost;
+  readonly folder: vscode.WorkspaceFolder;
+  row: SessionRow;
+}
+/** "Load more…", "Loading…", an error with Retry, "No sessions", a notice. */
+export interface StateNode {
+  readonly type: 'state';
+  readonly kind: StateKind;
+  readonly list: SessionList;
+  readonly host: AgentHost;
+  readonly folder: vscode.WorkspaceFolder;
+  readonly label: string;
+  /** Why, in full (the row's tooltip); for `hidden`, whether the hidden rows show. */
+  readonly detail?: string;
+}
+export type TreeNode = FolderNode | AgentNode | SessionNode | StateNode | HeadingNode;
