@@ -1,7 +1,7 @@
-import type * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { downloadedPackage } from '../agent/agentEntries';
 import { Disposable } from '../base/lifecycle';
+import type { ValueStore } from '../app/stores';
 
 const KEY = 'acp.startedLaunches';
 /** Launches remembered; the oldest are forgotten past this. */
@@ -15,7 +15,7 @@ const MAX_KEPT = 50;
 export class FirstStarts extends Disposable {
   constructor(
     agents: AgentRegistry,
-    private readonly memory: vscode.Memento,
+    private readonly memory: ValueStore,
   ) {
     super();
     this.register(
@@ -30,7 +30,7 @@ export class FirstStarts extends Disposable {
   }
 
   private started(): string[] {
-    const kept = this.memory.get<unknown>(KEY);
+    const kept = this.memory.get(KEY);
     return Array.isArray(kept) ? kept.filter((k): k is string => typeof k === 'string') : [];
   }
 

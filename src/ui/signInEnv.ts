@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import type { SecretStore, ValueStore } from '../app/stores';
 
 /** Where the values an agent's `env_var` sign-in method asked for are kept, one entry per agent. */
 const SECRET_PREFIX = 'acp.signInEnv.';
@@ -17,8 +17,8 @@ type Index = Readonly<Record<string, boolean>>;
  */
 export class SignInEnvStore {
   constructor(
-    private readonly secrets: Pick<vscode.SecretStorage, 'get' | 'store' | 'delete'>,
-    private readonly state: Pick<vscode.Memento, 'get' | 'update'>,
+    private readonly secrets: SecretStore,
+    private readonly state: ValueStore,
   ) {}
 
   /** The stored values, or undefined when there are none (or they are unreadable). */
@@ -43,7 +43,7 @@ export class SignInEnvStore {
   }
 
   private index(): Index {
-    const value = this.state.get<unknown>(INDEX_KEY);
+    const value = this.state.get(INDEX_KEY);
     return value && typeof value === 'object' && !Array.isArray(value) ? (value as Index) : {};
   }
 
