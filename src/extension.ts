@@ -26,15 +26,15 @@ import { SettingsService } from './ui/settings';
 import { registerAgentCommands } from './ui/agents/agentCommands';
 import { answerNoAgent, watchIgnoredAgents } from './ui/agents/agentSettings';
 import { secretLookup } from './ui/agents/signIn';
-import { SignInEnvStore } from './ui/signInEnv';
+import { SignInEnvStore } from './app/signInEnv';
 import { AgentStatusBar } from './ui/agents/statusBar';
-import { FirstStarts } from './ui/firstStart';
+import { FirstStarts } from './app/firstStart';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/agents/trust';
 import { openDocumentText } from './ui/workspaceFiles';
 import { LibraryService } from './library/service';
-import { SessionLibrary } from './ui/sessionLibrary';
+import { SessionLibrary } from './app/transcriptKeeper';
 import { registerLibraryCommands } from './ui/library/libraryCommands';
 
 /** What the extension hands to its own tests. */

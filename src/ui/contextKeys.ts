@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { signInMethods } from '../agent/auth';
-import { displayState, type AgentDisplayState } from './agentStates';
+import { displayState, type AgentDisplayState } from '../app/agentStates';
 import { Disposable } from '../base/lifecycle';
 
 // The workbench gives no way to read a context key back, so the values set are kept here for

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { Cancelled } from '../agent/errors';
 import type { AgentConfig } from '../agent/types';
-import { describeError } from './errorText';
+import { describeError } from '../app/errorText';
 
 /**
  * Every pop-up the extension shows, in one place: what it says and which actions it offers. A

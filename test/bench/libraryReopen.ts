@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { MemoryLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/chatSession';
 import { LibraryService } from '../../src/library/service';
-import { SessionLibrary } from '../../src/ui/sessionLibrary';
+import { SessionLibrary } from '../../src/app/transcriptKeeper';
 import { chatDeps, hostDeps, registryWith } from '../support/chat';
 import { refAgentConfig, repoRoot, seed } from '../support/refAgent';
 import { count, median, ms, ratio, summary, table } from './lib';

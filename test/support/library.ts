@@ -7,7 +7,7 @@ import { ChatSession } from '../../src/chat/chatSession';
 import type { ChatTarget, OpenMode } from '../../src/chat/target';
 import { LibraryService } from '../../src/library/service';
 import type { KeptSession } from '../../src/library/types';
-import { SessionLibrary, type Recording } from '../../src/ui/sessionLibrary';
+import { SessionLibrary, type Recording } from '../../src/app/transcriptKeeper';
 import { chatDeps } from './chat';
 import { repoRoot } from './refAgent';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentHost } from '../../agent/agentHost';
-import { STATE_WORDS } from '../agentStates';
+import { STATE_WORDS } from '../../app/agentStates';
 import { pickAgent } from '../pickers/agentPicker';
 import { canLogout, canSignIn, shownState } from '../contextKeys';
 import { showError } from '../messages';

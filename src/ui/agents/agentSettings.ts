@@ -3,7 +3,7 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { agentsInSettingsText, asList, entryId, mergeEntries, type RawAgents } from '../../agent/agentEntries';
 import { Disposable, MutableDisposable } from '../../base/lifecycle';
 import { setContext } from '../contextKeys';
-import { ignoredLocalValue, machineValue, writtenValue, type MachineInspect } from '../machineScope';
+import { ignoredLocalValue, machineValue, writtenValue, type MachineInspect } from '../../app/machineScope';
 import { agentsAlreadyRemote, agentsCopied, noAgentConfigured } from '../messages';
 
 /**

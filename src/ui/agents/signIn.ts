@@ -7,11 +7,11 @@ import { referencedSecrets } from '../../agent/secrets';
 import type { AgentConfig } from '../../agent/types';
 import { pickAgent } from '../pickers/agentPicker';
 import type { OpenSessions } from '../../chat/openSessions';
-import { describeError } from '../errorText';
+import { describeError } from '../../app/errorText';
 import { cannotSignOut, noSignInMethod, secretStored, signedIn, signedOut, terminalSignInFailed } from '../messages';
 import type { SessionLists } from '../../sessions/sessionLists';
 import type { SettingsService } from '../settings';
-import type { SignInEnvStore } from '../signInEnv';
+import type { SignInEnvStore } from '../../app/signInEnv';
 
 export interface SignInDeps {
   agents: AgentRegistry;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentRegistry } from '../../agent/agentHost';
-import { summarize } from '../agentStates';
+import { summarize } from '../../app/agentStates';
 import { shownState } from '../contextKeys';
 import { Disposable } from '../../base/lifecycle';
 

@@ -40,7 +40,7 @@ import {
 import { chatCsp } from '../../protocol/csp';
 import { sanitizeText } from '../../sessions/title';
 import type { DiffContents } from './diffContents';
-import { describeError } from '../errorText';
+import { describeError } from '../../app/errorText';
 import { openLink, openLocation, openWebAddress } from './links';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';

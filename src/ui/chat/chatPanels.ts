@@ -15,9 +15,9 @@ import { CHAT_VIEW_TYPE, ChatPanel, chatWebviewOptions } from './chatPanel';
 import { ChatWatch } from './chatWatch';
 import { DiffContents } from './diffContents';
 import { setContext } from '../contextKeys';
-import { describeError } from '../errorText';
+import { describeError } from '../../app/errorText';
 import { noSuchAgent } from '../messages';
-import type { SessionLibrary } from '../sessionLibrary';
+import type { SessionLibrary } from '../../app/transcriptKeeper';
 import type { OpenChats } from '../sessionsView/sessionsTree';
 
 const LAST_OPENED_KEY = 'acp.lastOpened';

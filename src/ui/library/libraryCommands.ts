@@ -10,7 +10,7 @@ import { sanitizeText } from '../../sessions/title';
 import { pickFolder } from '../pickers/agentPicker';
 import type { ChatPanels } from '../chat/chatPanels';
 import { showError } from '../messages';
-import { SessionLibrary } from '../sessionLibrary';
+import { SessionLibrary } from '../../app/transcriptKeeper';
 import { folderPath, type TreeNode } from '../sessionsView/sessionsTree';
 
 export interface LibraryCommandDeps {

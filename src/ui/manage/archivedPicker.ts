@@ -6,7 +6,7 @@ import { sortByUpdatedAt } from '../../sessions/picks';
 import { toRow, type SessionRow } from '../../sessions/rows';
 import { relativeTime } from '../../sessions/time';
 import { pickFolder } from '../pickers/agentPicker';
-import { describeError } from '../errorText';
+import { describeError } from '../../app/errorText';
 import { unarchive, type ManageDeps } from './manageActions';
 import { folderPath } from '../sessionsView/sessionsTree';
 

@@ -7,7 +7,7 @@ import { toRow, type SessionRow } from '../../sessions/rows';
 import type { StateRow } from '../../sessions/stateRows';
 import { relativeTime } from '../../sessions/time';
 import { sanitizeText, shortId } from '../../sessions/title';
-import { hitKey } from '../contentSearch';
+import { hitKey } from '../../app/contentSearch';
 import { ACTIVITY } from '../sessionDecor';
 
 /** A row of Resume Session: a session, or an action (new, load more, retry, sign in). */

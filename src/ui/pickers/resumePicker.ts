@@ -10,7 +10,7 @@ import { stateRows } from '../../sessions/stateRows';
 import { sanitizeText } from '../../sessions/title';
 import type { Library } from '../../library/library';
 import { pathKey } from '../../library/pathKey';
-import { ContentSearch, hitKey } from '../contentSearch';
+import { ContentSearch, hitKey } from '../../app/contentSearch';
 import {
   hideHiddenButton,
   resumeButton,
@@ -22,7 +22,7 @@ import {
 } from './resumeItems';
 import type { ChatPanels } from '../chat/chatPanels';
 import { openAFolder } from '../messages';
-import { describeError } from '../errorText';
+import { describeError } from '../../app/errorText';
 import type { SessionDecor } from '../sessionDecor';
 import { folderPath } from '../sessionsView/sessionsTree';
 import type { SettingsService } from '../settings';

@@ -10,7 +10,7 @@ import {
   ProtocolError,
   StartRefused,
 } from '../../../src/agent/errors';
-import { describeError } from '../../../src/ui/errorText';
+import { describeError } from '../../../src/app/errorText';
 
 describe('error text', () => {
   it('adds the reason an agent put in `data` when its message says only "Internal error"', () => {

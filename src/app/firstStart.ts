@@ -1,7 +1,7 @@
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import { downloadedPackage } from '../agent/agentEntries';
 import { Disposable } from '../base/lifecycle';
-import type { ValueStore } from '../app/stores';
+import type { ValueStore } from './stores';
 
 const KEY = 'acp.startedLaunches';
 /** Launches remembered; the oldest are forgotten past this. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SignInEnvStore } from '../../../src/ui/signInEnv';
+import { SignInEnvStore } from '../../../src/app/signInEnv';
 
 /** Secret storage and global state as plain maps, with every secret read counted. */
 function stores(secretsAtStart: Record<string, string> = {}, stateAtStart: Record<string, unknown> = {}) {

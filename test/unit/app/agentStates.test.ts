@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { displayState, summarize } from '../../../src/ui/agentStates';
+import { displayState, summarize } from '../../../src/app/agentStates';
 
 describe('Agent states in the view and the status bar', () => {
   it('shows "needs sign-in" only for a running agent', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ignoredLocalValue, machineValue, writtenValue } from '../../../src/ui/machineScope';
+import { ignoredLocalValue, machineValue, writtenValue } from '../../../src/app/machineScope';
 
 // What the extension host's inspect() answered in code-server (a remote window) with acp.agents
 // in the User settings only: first while the workbench did not know the setting's scope yet

@@ -1,4 +1,4 @@
-import type { SecretStore, ValueStore } from '../app/stores';
+import type { SecretStore, ValueStore } from './stores';
 
 /** Where the values an agent's `env_var` sign-in method asked for are kept, one entry per agent. */
 const SECRET_PREFIX = 'acp.signInEnv.';
