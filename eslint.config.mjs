@@ -14,14 +14,16 @@ const ROOMS = {
   sessions: ['agent', 'base'],
   // The thread and the chat session; they know nothing of lists.
   chat: ['agent', 'protocol', 'base'],
-  // Kept transcripts and their search index: beside lists and threads, used only by the UI.
+  // Kept transcripts and their search index: beside lists and threads, composed by the app.
   library: ['agent', 'protocol', 'base'],
+  // Composes the rooms above without vscode: what the window runs, wired once; the UI adapts it.
+  app: ['agent', 'sessions', 'chat', 'library', 'protocol', 'base'],
   // The webview <-> host messages, shared by both sides.
   protocol: ['base'],
   // The browser bundle.
   webview: ['protocol'],
-  // The only room with vscode.
-  ui: ['agent', 'sessions', 'chat', 'library', 'protocol', 'base'],
+  // The only room with vscode: adapters of the app to the workbench.
+  ui: ['app', 'agent', 'sessions', 'chat', 'library', 'protocol', 'base'],
 };
 
 const vscodeOnlyInUi = { name: 'vscode', message: 'Only src/ui and src/extension.ts import vscode.' };

@@ -3,8 +3,8 @@ import { MessageTooLargeError, RequestError } from '@agentclientprotocol/sdk';
 /**
  * The typed errors of the extension, all here. Each one's message is its one sentence for the
  * user, written once, in its constructor (the agent's own words only ever as a capped part of
- * it; a `ProtocolError` carries just those words, and `ui/errorText.ts` makes its sentence).
- * `ui/errorText.ts` adds what to do in VS Code where that helps; nobody else shows an error.
+ * it; a `ProtocolError` carries just those words, and `app/errorText.ts` makes its sentence).
+ * `app/errorText.ts` adds what to do in VS Code where that helps; nobody else shows an error.
  */
 
 /** One line, at most 300 characters, no control or bidi characters: how others' text enters our sentences. */
