@@ -34,7 +34,7 @@ import { handleUri } from './ui/uriHandler';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/agents/trust';
 import { openDocumentText } from './ui/workspaceFiles';
 import { LibraryService } from './library/service';
-import { SessionLibrary } from './app/transcriptKeeper';
+import { TranscriptKeeper } from './app/transcriptKeeper';
 import { registerLibraryCommands } from './ui/library/libraryCommands';
 
 /** What the extension hands to its own tests. */
@@ -72,7 +72,7 @@ export interface AcpTestApi {
 /** The window's agents, so `deactivate()` can wait for them to stop. */
 let running: AgentRegistry | undefined;
 /** The library, so `deactivate()` writes what the chats recorded last and lets its worker finish. */
-let runningLibrary: SessionLibrary | undefined;
+let runningKeeper: TranscriptKeeper | undefined;
 
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
 export function activate(context: vscode.ExtensionContext): AcpTestApi {
@@ -115,7 +115,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   });
   running = agents;
   // Kept transcripts live in global storage (not synced); nothing is read until first use.
-  const libraryService = new LibraryService({
+  const library = new LibraryService({
     workerPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'libraryWorker.js').fsPath,
     dir: context.globalStorageUri.fsPath,
     log: (m) => log.info(m),
@@ -126,7 +126,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     const s = settings.value;
     for (const p of s.problems) log.warn(p.message);
     agents.update(s.agents, s.defaultAgent);
-    void libraryService.configure(s.library);
+    void library.configure(s.library);
   };
   applySettings();
   const cache = new SessionCache(
@@ -146,7 +146,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     new McpSelector(log),
   );
   // What the window's lists show of a session's time: the time before a load or resume.
-  const library = new SessionLibrary(libraryService, log, (agentId, sessionId) => {
+  const keeper = new TranscriptKeeper(library, log, (agentId, sessionId) => {
     for (const list of lists.listsOf(agentId)) {
       const row = list.get(sessionId);
       if (row) return row.updatedAt;
@@ -170,7 +170,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       statuses,
       marks,
     },
-    library,
+    keeper,
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
   const starts = new FirstStarts(agents, context.globalState);
@@ -239,16 +239,14 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, signInEnv, log }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
-      agents.all.length === 0
-        ? answerNoAgent()
-        : resumeSession({ agents, lists, chats, settings, decor, library: libraryService }),
+      agents.all.length === 0 ? answerNoAgent() : resumeSession({ agents, lists, chats, settings, decor, library }),
     ),
     ...registerLibraryCommands({
       agents,
       lists,
       chats,
-      service: libraryService,
       library,
+      keeper,
       confirm: (m, a) => deps.confirm(m, a),
     }),
     vscode.window.registerUriHandler({
@@ -258,9 +256,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       agents.all.length === 0 ? answerNoAgent() : continueLastSession({ agents, lists, chats, settings, decor }),
     ),
     { dispose: () => void agents.stopAll() },
-    library,
+    keeper,
   );
-  runningLibrary = library;
+  runningKeeper = keeper;
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
@@ -280,7 +278,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     setTrustPrompt,
     contextKey,
-    library: libraryService,
+    library,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },
@@ -290,9 +288,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
 /** VS Code waits for this promise: every agent's group gets SIGTERM, then SIGKILL, before the host goes. */
 export async function deactivate(): Promise<void> {
   const agents = running;
-  const library = runningLibrary;
+  const keeper = runningKeeper;
   running = undefined;
-  runningLibrary = undefined;
+  runningKeeper = undefined;
   // The library first: the chats' last changes go to its worker before anything else stops.
-  await Promise.all([library?.close(), agents?.stopAll()]);
+  await Promise.all([keeper?.close(), agents?.stopAll()]);
 }

@@ -19,7 +19,7 @@ export class ContentSearch {
   private byKey = new Map<string, SearchHit>();
 
   constructor(
-    private readonly library: () => Library | undefined,
+    private readonly client: () => Library | undefined,
     private readonly cwds: readonly string[],
     private readonly changed: () => void,
   ) {}
@@ -36,15 +36,15 @@ export class ContentSearch {
   /** Searches for `typed`; `changed` is called when its hits arrive (or were cleared). */
   run(typed: string): void {
     const seq = ++this.seq;
-    const library = this.library();
-    if (!library || queryWords(typed).length === 0) {
+    const client = this.client();
+    if (!client || queryWords(typed).length === 0) {
       if (this.found.length) this.set([]);
       return;
     }
     // One folder: the library filters by it. Several: all kept sessions, kept to these folders.
     const one = this.cwds.length === 1 ? this.cwds[0] : undefined;
     const keys = new Set(this.cwds.map((c) => pathKey(c)));
-    library.search(typed, one !== undefined ? { cwd: one } : {}, MAX_HITS).then(
+    client.search(typed, one !== undefined ? { cwd: one } : {}, MAX_HITS).then(
       (hits) => {
         if (seq === this.seq) this.set(one !== undefined ? hits : hits.filter((h) => keys.has(pathKey(h.cwd))));
       },
@@ -56,11 +56,11 @@ export class ContentSearch {
 
   /** Of the sessions listed, how many the library keeps whole (searchable by content). */
   async searchable(listed: ReadonlySet<string>): Promise<number | undefined> {
-    const library = this.library();
-    if (!library) return undefined;
+    const client = this.client();
+    if (!client) return undefined;
     const one = this.cwds.length === 1 ? this.cwds[0] : undefined;
     // With several folders, `listed` (the rows of their lists) keeps the count to them.
-    const kept = await library.sessions(one !== undefined ? { cwd: one } : {}).catch(() => undefined);
+    const kept = await client.sessions(one !== undefined ? { cwd: one } : {}).catch(() => undefined);
     return kept?.filter((k) => k.entries > 0 && listed.has(hitKey(k.agentId, k.sessionId))).length;
   }
 

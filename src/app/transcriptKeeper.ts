@@ -6,7 +6,6 @@ import { Disposable, type IDisposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import type { OpenMode } from '../chat/target';
 import { openPlan, sameTime } from '../library/freshness';
-import type { Library } from '../library/library';
 import { Recorder } from '../library/recorder';
 import type { LibraryService } from '../library/service';
 import type { SessionInfo, SessionWrite } from '../library/types';
@@ -21,12 +20,12 @@ export interface Recording extends IDisposable {
 type AttachKind = 'load' | 'resume';
 
 /**
- * The session library as the chats use it: every session a chat loads, resumes or carries a
+ * Keeps the chats' transcripts in the session library: every session a chat loads, resumes or carries a
  * turn in is recorded (its entries as the chat shows them, and the session's `updatedAt` as the
  * agent reports it after each attach and turn); a chosen session whose kept copy is whole and
  * current is shown from the library at once and resumed instead of replayed.
  */
-export class SessionLibrary extends Disposable {
+export class TranscriptKeeper extends Disposable {
   private readonly recorders = new Set<Recorder>();
   /** The chats recorded: while one is busy, the others' writes wait (see {@link Recorder}). */
   private readonly recorded = new Set<ChatSession>();
@@ -43,16 +42,11 @@ export class SessionLibrary extends Disposable {
    * lists), when it has a row of it.
    */
   constructor(
-    private readonly service: LibraryService,
+    private readonly library: LibraryService,
     private readonly log: Logger,
     private readonly listedTime: (agentId: string, sessionId: string) => string | null | undefined = () => undefined,
   ) {
     super();
-  }
-
-  /** The library now; undefined when it is turned off or could not start. */
-  get library(): Library | undefined {
-    return this.service.get();
   }
 
   /** Records `session` from its next attach on, until disposed (which writes what is left). */
@@ -70,7 +64,7 @@ export class SessionLibrary extends Disposable {
     const subscriptions: IDisposable[] = [
       session.onDidAttach((how) => {
         const sessionId = session.sessionId;
-        if (!sessionId || !this.service.enabled) return;
+        if (!sessionId || !this.library.enabled) return;
         const existed = recorder !== undefined;
         if (!recorder) {
           recorder = new Recorder(session.thread, {
@@ -78,7 +72,7 @@ export class SessionLibrary extends Disposable {
             cwd: session.target.cwd,
             write: (w) => this.write(w, gap),
             secrets: () => session.host?.connection?.secretValues ?? [],
-            busy: () => SessionLibrary.busy([...this.recorded]),
+            busy: () => TranscriptKeeper.busy([...this.recorded]),
           });
           this.recorders.add(recorder);
         }
@@ -126,14 +120,14 @@ export class SessionLibrary extends Disposable {
    * until a load starts it over.
    */
   private write(w: SessionWrite, gap: { missed: boolean }): Promise<void> {
-    const library = this.service.get();
-    if (!library) {
+    const client = this.library.get();
+    if (!client) {
       gap.missed = true;
       return Promise.resolve();
     }
     if (gap.missed && !w.reset) w.partial = true;
     gap.missed = false;
-    return library.write(w).catch((e: unknown) => {
+    return client.write(w).catch((e: unknown) => {
       gap.missed = true;
       throw e;
     });
@@ -146,7 +140,7 @@ export class SessionLibrary extends Disposable {
   async close(): Promise<void> {
     const flushed = [...this.recorders].map((r) => r.flush());
     await Promise.all(flushed);
-    await this.service.close();
+    await this.library.close();
   }
 
   /**
@@ -155,19 +149,19 @@ export class SessionLibrary extends Disposable {
    * (no replay): true. Otherwise nothing is shown and the chat attaches as asked.
    */
   async showKept(session: ChatSession, mode: OpenMode): Promise<boolean> {
-    const library = this.library;
+    const client = this.library.get();
     const sessionId = session.sessionId;
-    if (!library || !sessionId || mode === 'load') return false;
+    if (!client || !sessionId || mode === 'load') return false;
     const key = { agentId: session.target.agentId, sessionId };
     // Every way on needs the agent: it starts while the library (itself starting, in a window's
     // first chat) looks for the session. A failed start is the attach's to report.
     const connected = session.host?.connect();
     connected?.catch(() => {});
     try {
-      const kept = await library.session(key);
+      const kept = await client.session(key);
       if (!kept?.complete || kept.entries === 0) return false;
       // Read while the agent is asked whether the session moved on: most kept ones have not.
-      const transcript = library.transcript(key);
+      const transcript = client.transcript(key);
       transcript.catch(() => {});
       session.thread.setStatus({ state: 'loading', received: 0, phase: 'connect' });
       const c = await connected;

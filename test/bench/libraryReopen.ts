@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { MemoryLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/chatSession';
 import { LibraryService } from '../../src/library/service';
-import { SessionLibrary } from '../../src/app/transcriptKeeper';
+import { TranscriptKeeper } from '../../src/app/transcriptKeeper';
 import { chatDeps, hostDeps, registryWith } from '../support/chat';
 import { refAgentConfig, repoRoot, seed } from '../support/refAgent';
 import { count, median, ms, ratio, summary, table } from './lib';
@@ -35,7 +35,7 @@ export async function reopenFigures(dir: string): Promise<void> {
     dir: join(dir, 'reopen-library'),
     log: () => {},
   });
-  const library = new SessionLibrary(service, new MemoryLogger());
+  const keeper = new TranscriptKeeper(service, new MemoryLogger());
   const registries = [registryWith(refAgentConfig(store)), registryWith(refAgentConfig(big, [], 'big'), hostDeps())];
   try {
     const [small, large] = registries as [(typeof registries)[0], (typeof registries)[0]];
@@ -52,11 +52,11 @@ export async function reopenFigures(dir: string): Promise<void> {
       how: 'load' | 'library' | 'record',
     ) => {
       const session = new ChatSession(registry, { agentId, sessionId, cwd }, chatDeps());
-      const recording = how === 'record' ? library.record(session) : undefined;
+      const recording = how === 'record' ? keeper.record(session) : undefined;
       const t = performance.now();
       let shown = 0;
       if (how === 'library') {
-        if (!(await library.showKept(session, 'auto'))) throw new Error('the kept session was not shown');
+        if (!(await keeper.showKept(session, 'auto'))) throw new Error('the kept session was not shown');
         shown = performance.now() - t;
         await session.attach('resume');
       } else {

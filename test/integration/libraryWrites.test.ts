@@ -59,7 +59,7 @@ describe('library: writing when things go wrong', function () {
     await chat.session.prompt('the last words before closing, marmalade');
     const shown = chat.session.thread.entries.map(textOf);
     // At once: the turn's last changes still wait for their batch (250 ms).
-    await world.library.close();
+    await world.keeper.close();
     const kept = await reopened((l) => l.transcript({ agentId: 'ref', sessionId: chat.session.sessionId! }));
     assert.deepEqual(kept?.map(textOf), shown, 'every entry, as the chat showed it');
     // A chat torn down after the close starts no new worker to write to.

@@ -7,7 +7,7 @@ import { ChatSession } from '../../src/chat/chatSession';
 import type { ChatTarget, OpenMode } from '../../src/chat/target';
 import { LibraryService } from '../../src/library/service';
 import type { KeptSession } from '../../src/library/types';
-import { SessionLibrary, type Recording } from '../../src/app/transcriptKeeper';
+import { TranscriptKeeper, type Recording } from '../../src/app/transcriptKeeper';
 import { chatDeps } from './chat';
 import { repoRoot } from './refAgent';
 
@@ -23,7 +23,7 @@ export interface RecordedChat {
 
 export class LibraryWorld {
   readonly service: LibraryService;
-  readonly library: SessionLibrary;
+  readonly keeper: TranscriptKeeper;
   /** What the service told the user, as the extension would show it. */
   readonly told: string[] = [];
   readonly lines: string[] = [];
@@ -41,14 +41,14 @@ export class LibraryWorld {
       writeFailed: (m) => this.told.push(m),
     });
     void this.service.configure({ enabled: true, maxBytes });
-    this.library = new SessionLibrary(this.service, new MemoryLogger());
+    this.keeper = new TranscriptKeeper(this.service, new MemoryLogger());
   }
 
   /** Opens a chat as the chat panels do: from the library when it keeps the session whole and current. */
   async open(target: ChatTarget, mode: OpenMode | 'new'): Promise<RecordedChat & { fromLibrary: boolean }> {
     const session = new ChatSession(this.registry, target, chatDeps());
-    const recording = this.library.record(session);
-    const fromLibrary = mode !== 'new' && (await this.library.showKept(session, mode));
+    const recording = this.keeper.record(session);
+    const fromLibrary = mode !== 'new' && (await this.keeper.showKept(session, mode));
     await session.attach(fromLibrary ? 'resume' : mode);
     return {
       session,

@@ -17,7 +17,7 @@ import { DiffContents } from './diffContents';
 import { setContext } from '../contextKeys';
 import { describeError } from '../../app/errorText';
 import { noSuchAgent } from '../messages';
-import type { SessionLibrary } from '../../app/transcriptKeeper';
+import type { TranscriptKeeper } from '../../app/transcriptKeeper';
 import type { OpenChats } from '../sessionsView/sessionsTree';
 
 const LAST_OPENED_KEY = 'acp.lastOpened';
@@ -43,7 +43,7 @@ export class ChatPanels extends Disposable implements OpenChats {
     logger: Logger,
     mcpServers: ChatDeps['mcpServers'],
     private readonly watch: { statuses: ChatStatuses; marks: SessionMarks },
-    private readonly library?: SessionLibrary,
+    private readonly keeper?: TranscriptKeeper,
   ) {
     super();
     this.onDidChangeOpen = sessions.onDidChangeOpen;
@@ -112,8 +112,8 @@ export class ChatPanels extends Disposable implements OpenChats {
 
   /** Attaches a chat: from the session library at once when it keeps the session whole and current. */
   private async attach(session: ChatSession, mode: OpenMode | 'new', fallback?: OpenMode): Promise<void> {
-    if (mode === 'new' || !this.library) return session.attach(fallback ?? mode);
-    const shown = await this.library.showKept(session, mode);
+    if (mode === 'new' || !this.keeper) return session.attach(fallback ?? mode);
+    const shown = await this.keeper.showKept(session, mode);
     return session.attach(shown ? 'resume' : (fallback ?? mode));
   }
 
@@ -124,7 +124,7 @@ export class ChatPanels extends Disposable implements OpenChats {
    */
   async loadInBackground(target: ChatTarget, signal?: AbortSignal): Promise<ChatSession> {
     const session = new ChatSession(this.agents, target, this.deps);
-    const recording = this.library?.record(session);
+    const recording = this.keeper?.record(session);
     const stop = () => session.cancelLoad();
     signal?.addEventListener('abort', stop, { once: true });
     try {
@@ -162,7 +162,7 @@ export class ChatPanels extends Disposable implements OpenChats {
     this.sessions.add(session);
     this.lastActive = chat;
     this.updateHasChat();
-    const recording = this.library?.record(session);
+    const recording = this.keeper?.record(session);
     panel.onDidChangeViewState(() => {
       if (panel.active) this.lastActive = chat;
     });

@@ -10,39 +10,39 @@ import { sanitizeText } from '../../sessions/title';
 import { pickFolder } from '../pickers/agentPicker';
 import type { ChatPanels } from '../chat/chatPanels';
 import { showError } from '../messages';
-import { SessionLibrary } from '../../app/transcriptKeeper';
+import { TranscriptKeeper } from '../../app/transcriptKeeper';
 import { folderPath, type TreeNode } from '../sessionsView/sessionsTree';
 
 export interface LibraryCommandDeps {
   agents: AgentRegistry;
   lists: SessionLists;
   chats: ChatPanels;
-  service: LibraryService;
-  library: SessionLibrary;
+  library: LibraryService;
+  keeper: TranscriptKeeper;
   /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
   confirm: (message: string, action: string) => Thenable<boolean>;
 }
 
 /** The library is needed for this command: says why it is not there. */
-function libraryOrSay(deps: LibraryCommandDeps) {
-  const library = deps.service.get();
-  if (!library)
+function clientOrSay(deps: LibraryCommandDeps) {
+  const client = deps.library.get();
+  if (!client)
     void vscode.window.showWarningMessage(
-      deps.service.failure ??
+      deps.library.failure ??
         'The session library is turned off ("acp.library.enabled"): turn it on to search, reopen and export kept sessions.',
     );
-  return library;
+  return client;
 }
 
 /** "ACP: Clear Session Library": forgets every kept session (the agents keep theirs). */
 export async function clearLibrary(deps: LibraryCommandDeps): Promise<void> {
-  if (!libraryOrSay(deps)) return;
+  if (!clientOrSay(deps)) return;
   const ok = await deps.confirm(
     'Clear the session library? Every kept transcript is forgotten; the agents keep their sessions.',
     'Clear',
   );
   if (!ok) return;
-  await deps.service.clear();
+  await deps.library.clear();
   void vscode.window.showInformationMessage('The session library is empty.');
 }
 
@@ -51,8 +51,8 @@ export async function clearLibrary(deps: LibraryCommandDeps): Promise<void> {
  * search covers them all; one at a time, paused while a chat is busy, cancellable.
  */
 export async function indexFolder(deps: LibraryCommandDeps, folder?: vscode.WorkspaceFolder): Promise<void> {
-  const library = libraryOrSay(deps);
-  if (!library) return;
+  const client = clientOrSay(deps);
+  if (!client) return;
   folder ??= await pickFolder("Index which folder's sessions?");
   if (!folder) return;
   const cwd = folderPath(folder);
@@ -75,13 +75,13 @@ export async function indexFolder(deps: LibraryCommandDeps, folder?: vscode.Work
         let last = 0;
         const result = await indexSessions({
           sessions: sessions.map((s) => ({ sessionId: s.sessionId, updatedAt: s.updatedAt })),
-          kept: (sessionId) => library.session({ agentId: host.config.id, sessionId }),
+          kept: (sessionId) => client.session({ agentId: host.config.id, sessionId }),
           load: async (sessionId, signal) => {
             const info = sessions.find((s) => s.sessionId === sessionId)!;
             if (deps.chats.isOpen(host.config.id, sessionId)) return; // its chat keeps it
             await deps.chats.loadInBackground(chatTarget(host.config.id, info), signal);
           },
-          busy: () => SessionLibrary.busy(deps.chats.all.map((c) => c.session)),
+          busy: () => TranscriptKeeper.busy(deps.chats.all.map((c) => c.session)),
           progress: ({ done, total, waiting }) => {
             const pct = total ? (done / total) * 100 : 100;
             progress.report({
@@ -131,14 +131,14 @@ interface TouchedPick extends vscode.QuickPickItem {
  * diffed the file, newest first; the chosen one opens scrolled to the first entry that did.
  */
 export async function sessionsThatTouched(deps: LibraryCommandDeps, uri?: vscode.Uri): Promise<void> {
-  const library = libraryOrSay(deps);
-  if (!library) return;
+  const client = clientOrSay(deps);
+  if (!client) return;
   uri ??= vscode.window.activeTextEditor?.document.uri;
   if (!uri || uri.scheme !== 'file') {
     void vscode.window.showInformationMessage('Open a file first: sessions are found by the files they touched.');
     return;
   }
-  const hits = await library.touched([uri.fsPath]);
+  const hits = await client.touched([uri.fsPath]);
   const name = vscode.workspace.asRelativePath(uri);
   if (hits.length === 0) {
     void vscode.window.showInformationMessage(
@@ -190,10 +190,10 @@ export async function exportMarkdown(deps: LibraryCommandDeps, node?: TreeNode):
   if (node?.type === 'session') {
     const key = { agentId: node.host.config.id, sessionId: node.row.sessionId };
     const open = deps.chats.get(key.agentId, key.sessionId);
-    const kept = deps.service.get();
-    const keptSession = kept && (await kept.session(key).catch(() => undefined));
+    const client = deps.library.get();
+    const keptSession = client && (await client.session(key).catch(() => undefined));
     if (open && open.session.history !== 'resumed') entries = open.session.thread.entries;
-    else if (keptSession?.complete) entries = await kept!.transcript(key);
+    else if (keptSession?.complete) entries = await client!.transcript(key);
     if (!entries)
       entries = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Loading the session from the agent…' },

@@ -41,7 +41,7 @@ export const hideHiddenButton: vscode.QuickInputButton = {
  * A session's row: its name, time (and agent when there are several, and `folder` when the
  * picker shows several), id and cwd, its activity.
  */
-export function sessionItem(
+export function sessionPick(
   row: SessionRow,
   host: AgentHost,
   shown: ShownName,

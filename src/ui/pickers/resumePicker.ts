@@ -14,7 +14,7 @@ import { ContentSearch, hitKey } from '../../app/contentSearch';
 import {
   hideHiddenButton,
   resumeButton,
-  sessionItem,
+  sessionPick,
   showHiddenButton,
   agentStateItems,
   withContentHits,
@@ -130,8 +130,11 @@ export class ResumePicker implements OpenPick {
     qp.matchOnDetail = true;
     // Title matches sort first (the workbench does that); content hits follow in the library's
     // order (every word, then recency), then the other rows, newest first.
-    const library = () => deps.library?.get();
-    this.content = new ContentSearch(library, folders.map(folderPath), () => this.stopped || this.render());
+    this.content = new ContentSearch(
+      () => deps.library?.get(),
+      folders.map(folderPath),
+      () => this.stopped || this.render(),
+    );
     this.showHidden = deps.decor.showHidden;
     this.subscriptions = [
       ...this.lists.map(({ list }) => list.onDidChange(() => this.scheduleRender())),
@@ -191,7 +194,7 @@ export class ResumePicker implements OpenPick {
     let item = this.itemsById.get(key);
     const shown = this.deps.decor.name(host.config.id, row);
     if (!item || item.row !== row || item.label !== shown.label || item.activity !== activity) {
-      item = sessionItem(row, host, shown, activity, this.several, this.severalFolders ? folder : undefined);
+      item = sessionPick(row, host, shown, activity, this.several, this.severalFolders ? folder : undefined);
       this.itemsById.set(key, item);
     }
     return item;

@@ -13,7 +13,12 @@ export interface SessionItemSource {
 }
 
 /** The tree item of a session row: the user's name or the agent's title, its time, what its chat is doing. */
-export function sessionItem(node: SessionItemSource, decor: SessionDecor, open: boolean, now: number): vscode.TreeItem {
+export function sessionTreeItem(
+  node: SessionItemSource,
+  decor: SessionDecor,
+  open: boolean,
+  now: number,
+): vscode.TreeItem {
   const { row, host } = node;
   const agentId = host.config.id;
   const shown = decor.name(agentId, row);

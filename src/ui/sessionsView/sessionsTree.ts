@@ -12,7 +12,7 @@ import { describeError } from '../../app/errorText';
 import { canLogout, setContext, shownState } from '../contextKeys';
 import type { FirstStarts } from '../../app/firstStart';
 import type { SessionDecor } from '../sessionDecor';
-import { sessionItem, sessionNotes } from './sessionItems';
+import { sessionNotes, sessionTreeItem } from './sessionItems';
 import { stateItem } from './stateItems';
 import { groupByDate } from '../../sessions/dateGroups';
 import { headingItem } from './dateHeadings';
@@ -328,7 +328,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         return item;
       }
       case 'session':
-        return this.sessionItem(element);
+        return this.sessionTreeItem(element);
       case 'state':
         return stateItem(element);
       case 'heading':
@@ -349,8 +349,13 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     return item;
   }
 
-  private sessionItem(node: SessionNode): vscode.TreeItem {
-    return sessionItem(node, this.decor, this.chats.isOpen(node.host.config.id, node.row.sessionId), this.clock.now());
+  private sessionTreeItem(node: SessionNode): vscode.TreeItem {
+    return sessionTreeItem(
+      node,
+      this.decor,
+      this.chats.isOpen(node.host.config.id, node.row.sessionId),
+      this.clock.now(),
+    );
   }
 }
 
