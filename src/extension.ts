@@ -1,41 +1,31 @@
 import * as vscode from 'vscode';
-import { AgentRegistry } from './agent/agentHost';
-import { ClientFileSystem } from './agent/fileSystem';
-import { McpSelector, mcpServersFor } from './agent/mcp';
-import { Redactor, redactingLogger } from './agent/redact';
-import { resolveAgentEnv, withSignInEnv } from './agent/secrets';
-import { OpenSessions } from './chat/openSessions';
-import { agentTerminals } from './chat/terminalFeed';
-import { SessionCache } from './sessions/cache';
+import type { AgentRegistry } from './agent/agentHost';
+import { App } from './app/app';
+import type { OpenSessions } from './chat/openSessions';
+import type { LibraryService } from './library/service';
+import type { SessionLists } from './sessions/sessionLists';
+import { answerNoAgent, watchIgnoredAgents } from './ui/agents/agentSettings';
+import { registerAgentCommands } from './ui/agents/agentCommands';
+import { secretLookup } from './ui/agents/signIn';
+import { AgentStatusBar } from './ui/agents/statusBar';
+import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/agents/trust';
 import { ChatPanels } from './ui/chat/chatPanels';
+import { showNeedsInput } from './ui/chat/needsInput';
 import { registerCommands, type CommandDeps } from './ui/commands';
+import { AgentContextKeys, contextKey } from './ui/contextKeys';
+import { registerLibraryCommands } from './ui/library/libraryCommands';
+import { currentArchivedPick } from './ui/manage/archivedPicker';
+import { defaultAskName, defaultAskRunning, type ManageDeps } from './ui/manage/manageActions';
+import { registerManageCommands } from './ui/manage/manageCommands';
 import { confirmModal } from './ui/messages';
 import { continueLastSession } from './ui/pickers/continueLast';
 import { currentPick, resumeSession } from './ui/pickers/resumePicker';
-import { SessionLists } from './sessions/sessionLists';
-import { SessionsTree, type TreeNode } from './ui/sessionsView/sessionsTree';
-import { ChatStatuses } from './chat/status';
-import { SessionMarks } from './sessions/marks';
-import { currentArchivedPick } from './ui/manage/archivedPicker';
-import { FreshLists } from './ui/sessionsView/freshLists';
-import { defaultAskName, defaultAskRunning, type ManageDeps } from './ui/manage/manageActions';
-import { registerManageCommands } from './ui/manage/manageCommands';
-import { showNeedsInput } from './ui/chat/needsInput';
 import { SessionDecor } from './ui/sessionDecor';
+import { FreshLists } from './ui/sessionsView/freshLists';
+import { SessionsTree, type TreeNode } from './ui/sessionsView/sessionsTree';
 import { SettingsService } from './ui/settings';
-import { registerAgentCommands } from './ui/agents/agentCommands';
-import { answerNoAgent, watchIgnoredAgents } from './ui/agents/agentSettings';
-import { secretLookup } from './ui/agents/signIn';
-import { SignInEnvStore } from './app/signInEnv';
-import { AgentStatusBar } from './ui/agents/statusBar';
-import { FirstStarts } from './app/firstStart';
-import { AgentContextKeys, contextKey } from './ui/contextKeys';
 import { handleUri } from './ui/uriHandler';
-import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/agents/trust';
 import { openDocumentText } from './ui/workspaceFiles';
-import { LibraryService } from './library/service';
-import { TranscriptKeeper } from './app/transcriptKeeper';
-import { registerLibraryCommands } from './ui/library/libraryCommands';
 
 /** What the extension hands to its own tests. */
 export interface AcpTestApi {
@@ -69,103 +59,40 @@ export interface AcpTestApi {
   readonly library: LibraryService;
 }
 
-/** The window's agents, so `deactivate()` can wait for them to stop. */
-let running: AgentRegistry | undefined;
-/** The library, so `deactivate()` writes what the chats recorded last and lets its worker finish. */
-let runningKeeper: TranscriptKeeper | undefined;
+/** What the window runs, so `deactivate()` can wait for its agents and its library. */
+let running: App | undefined;
 
 // Wiring only: nothing here spawns a process or reads a file. Agents start on first need.
 export function activate(context: vscode.ExtensionContext): AcpTestApi {
   const started = performance.now();
   const channel = vscode.window.createOutputChannel('ACP', { log: true });
-  // The values to hide of every agent (env, secrets, MCP values): the whole log passes through
-  // it, so a secret an agent echoes is masked whichever part of the extension logs it.
-  const redactor = new Redactor();
-  const log = redactingLogger(channel, redactor);
   const settings = new SettingsService();
-  const version = String(context.extension.packageJSON.version ?? '0.0.0');
-  // The agents' requests about a session go straight to the session's chat.
-  const sessions = new OpenSessions();
-  const lookup = secretLookup(context.secrets);
-  const signInEnv = new SignInEnvStore(context.secrets, context.globalState);
-  const agents = new AgentRegistry({
-    logger: log,
-    redactor,
-    clientInfo: { name: 'acp-client-vscode', version },
-    trace: () => settings.value.trace,
+  const app = new App({
+    channel,
+    version: String(context.extension.packageJSON.version ?? '0.0.0'),
+    settings,
+    workspaceState: context.workspaceState,
+    globalState: context.globalState,
+    secrets: context.secrets,
+    secretLookup: secretLookup(context.secrets),
     mayStart: mayStartAgent,
-    // Both read secret storage (a round trip to the workbench): side by side.
-    prepare: async (config) => {
-      const [launch, signedIn] = await Promise.all([resolveAgentEnv(config, lookup), signInEnv.get(config.id)]);
-      return withSignInEnv(launch, signedIn);
+    openText: openDocumentText,
+    library: {
+      workerPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'libraryWorker.js').fsPath,
+      dir: context.globalStorageUri.fsPath,
+      failed: (m) => void vscode.window.showWarningMessage(`${m} Sessions open and work as without it.`),
+      writeFailed: (m) => void vscode.window.showWarningMessage(m),
     },
-    handlers: (config) => ({
-      ...sessions.handlersFor(config.id),
-      fs: new ClientFileSystem({
-        rootsFor: (sessionId) => sessions.rootsFor(config.id, sessionId),
-        openText: openDocumentText,
-        confirmWritesTo: () => settings.value.confirmWritesTo,
-        confirmWrite: (request, signal) =>
-          sessions.confirmWrite(config.id, request, signal ?? new AbortController().signal),
-        allowWrite: () => config.allowFileWrites !== false,
-        logger: log,
-      }),
-      terminals: agentTerminals(config, log, sessions),
-    }),
   });
-  running = agents;
-  // Kept transcripts live in global storage (not synced); nothing is read until first use.
-  const library = new LibraryService({
-    workerPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'libraryWorker.js').fsPath,
-    dir: context.globalStorageUri.fsPath,
-    log: (m) => log.info(m),
-    failed: (m) => void vscode.window.showWarningMessage(`${m} Sessions open and work as without it.`),
-    writeFailed: (m) => void vscode.window.showWarningMessage(m),
-  });
-  const applySettings = () => {
-    const s = settings.value;
-    for (const p of s.problems) log.warn(p.message);
-    agents.update(s.agents, s.defaultAgent);
-    void library.configure(s.library);
-  };
-  applySettings();
-  const cache = new SessionCache(
-    {
-      get: (key) => context.workspaceState.get(key),
-      set: async (key, value) => context.workspaceState.update(key, value),
-    },
-    { logger: log },
-  );
-  const lists = new SessionLists(agents, cache, log);
-  const mcp = mcpServersFor(
-    {
-      global: () => settings.value.mcpServers,
-      perAgent: (id) => settings.value.agents.find((a) => a.id === id)?.mcpServers ?? [],
-      lookup,
-    },
-    new McpSelector(log),
-  );
-  // What the window's lists show of a session's time: the time before a load or resume.
-  const keeper = new TranscriptKeeper(library, log, (agentId, sessionId) => {
-    for (const list of lists.listsOf(agentId)) {
-      const row = list.get(sessionId);
-      if (row) return row.updatedAt;
-    }
-    return undefined;
-  });
-  // Names and client-side archives are per agent and session, the same in every window: global storage.
-  const marks = new SessionMarks(
-    { get: (key) => context.globalState.get(key), set: async (key, value) => context.globalState.update(key, value) },
-    { logger: log },
-  );
-  const statuses = new ChatStatuses();
+  running = app;
+  const { agents, sessions, lists, library, keeper, marks, statuses, starts, log } = app;
   const chats = new ChatPanels(
     agents,
     sessions,
     context.extensionUri,
     context.workspaceState,
     log,
-    mcp,
+    app.mcp,
     {
       statuses,
       marks,
@@ -173,7 +100,6 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     keeper,
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
-  const starts = new FirstStarts(agents, context.globalState);
   const tree = new SessionsTree(agents, lists, chats, decor, starts);
   const view = vscode.window.createTreeView('acp.sessions', {
     treeDataProvider: tree,
@@ -189,7 +115,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     lists,
     chats,
     decor,
-    mcpServers: mcp,
+    mcpServers: app.mcp,
     askName: defaultAskName,
     askRunning: defaultAskRunning,
   };
@@ -204,40 +130,33 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   context.subscriptions.push(
     channel,
     settings,
-    agents,
-    cache,
-    lists,
-    sessions,
+    app,
     chats,
-    starts,
     tree,
     view,
-    marks,
-    statuses,
     decor,
     fresh,
     showNeedsInput(statuses, view, statusBar),
     ...registerManageCommands(manage),
-    settings.onDidChange(applySettings),
     ignored,
     view.onDidChangeVisibility(lookForIgnored),
     settings.onDidChange(lookForIgnored),
     sessions.onDidCreateSession((session) => {
-      const id = session.sessionId;
-      if (id) decor.markCreated(session.target.agentId, id);
-      if (id)
-        lists.addCreated(session.target.agentId, {
-          sessionId: id,
-          cwd: session.target.cwd,
-          updatedAt: new Date().toISOString(),
-          title: null,
-        });
+      if (session.sessionId) decor.markCreated(session.target.agentId, session.sessionId);
     }),
     ...registerCommands(deps),
     statusBar,
     contextKeys,
     retryListsOnTrust(lists),
-    ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, signInEnv, log }),
+    ...registerAgentCommands({
+      agents,
+      lists,
+      sessions,
+      settings,
+      secrets: context.secrets,
+      signInEnv: app.signInEnv,
+      log,
+    }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
       agents.all.length === 0 ? answerNoAgent() : resumeSession({ agents, lists, chats, settings, decor, library }),
     ),
@@ -255,10 +174,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     vscode.commands.registerCommand('acp.continueLastSession', () =>
       agents.all.length === 0 ? answerNoAgent() : continueLastSession({ agents, lists, chats, settings, decor }),
     ),
-    { dispose: () => void agents.stopAll() },
-    keeper,
   );
-  runningKeeper = keeper;
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
@@ -285,12 +201,12 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   };
 }
 
-/** VS Code waits for this promise: every agent's group gets SIGTERM, then SIGKILL, before the host goes. */
+/**
+ * VS Code waits for this promise: the chats' last changes reach the library's worker, and every
+ * agent's group gets SIGTERM, then SIGKILL, before the host goes.
+ */
 export async function deactivate(): Promise<void> {
-  const agents = running;
-  const keeper = runningKeeper;
+  const app = running;
   running = undefined;
-  runningKeeper = undefined;
-  // The library first: the chats' last changes go to its worker before anything else stops.
-  await Promise.all([keeper?.close(), agents?.stopAll()]);
+  await app?.close();
 }

@@ -1,31 +1,11 @@
 import * as vscode from 'vscode';
-import type { McpServer } from '@agentclientprotocol/sdk';
-import { parseAgents, type ConfigProblem } from '../agent/config';
+import { parseAgents } from '../agent/config';
 import { parseMcpServers } from '../agent/mcp';
-import type { AgentConfig } from '../agent/types';
-import type { TraceLevel } from '../agent/log';
-import type { OpenMode } from '../chat/target';
-import { compileHideRules, type HideRules } from '../sessions/hide';
+import { compileHideRules } from '../sessions/hide';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
+import type { Settings, SettingsSource } from '../app/settings';
 import { machineSetting } from './agents/agentSettings';
-
-/** The extension's settings, typed and read once per change. */
-export interface Settings {
-  readonly agents: readonly AgentConfig[];
-  readonly problems: readonly ConfigProblem[];
-  readonly defaultAgent: string;
-  readonly openMode: OpenMode;
-  readonly trace: TraceLevel;
-  /** `acp.mcpServers`, validated (each agent may replace entries by name). */
-  readonly mcpServers: readonly McpServer[];
-  /** `acp.confirmWritesTo`: more files whose writes by an agent need the user's confirmation. */
-  readonly confirmWritesTo: readonly string[];
-  /** `acp.library.enabled` and `acp.library.maxSizeMB` (in bytes). */
-  readonly library: { readonly enabled: boolean; readonly maxBytes: number };
-  /** `acp.sessions.hide`, compiled; `hide.errors` say what could not be used. */
-  readonly hide: HideRules;
-}
 
 /** The library's size bounds, in MB (the setting's schema says the same). */
 const LIBRARY_MB = { min: 16, max: 65_536, default: 256 };
@@ -67,8 +47,8 @@ function stringList(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '') : [];
 }
 
-/** One settings module with defaults and one change event. */
-export class SettingsService extends Disposable {
+/** One settings module with defaults and one change event: `acp.*` as VS Code holds it. */
+export class SettingsService extends Disposable implements SettingsSource {
   private current = read();
   private readonly emitter = this.register(new Emitter<Settings>());
   readonly onDidChange = this.emitter.event;
