@@ -59,8 +59,9 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // One idea per file: a file in src/ that outgrows 400 lines is two ideas.
-  { files: ['src/**'], rules: { 'max-lines': ['error', { max: 400 }] } },
+  // One idea per file: a file in src/ with more than 400 lines of code is two ideas. Comments
+  // and blank lines do not count: a limit on them would only make files say less.
+  { files: ['src/**'], rules: { 'max-lines': ['error', { max: 400, skipComments: true, skipBlankLines: true }] } },
   {
     // The SDK's unstable entry carries its own schema for stable messages too: the extension
     // runs on the stable entry and takes only types from the unstable one (src/agent/unstable.ts).
