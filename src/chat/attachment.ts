@@ -8,7 +8,6 @@ import type { Logger } from '../agent/log';
 import type { LoadingPhase } from '../protocol/entries';
 import type { HistoryState } from '../protocol/messages';
 import { agentSource, type AgentSource } from './agentSource';
-import { CANCELLED_TEXT } from './attachWords';
 import { SessionRoots } from './roots';
 import type { ChatTarget, OpenMode } from './target';
 import type { Thread } from './thread';
@@ -27,6 +26,14 @@ export interface ChatDeps {
 const LOAD_PROGRESS_EVERY = 500;
 /** The longest log line about a session (what it quotes from the agent is cut after redaction). */
 const LOG_LINE_MAX = 400;
+
+/** What a chat says when the user cancelled its attach, by the phase it was in. */
+const CANCELLED_TEXT: Record<LoadingPhase, string> = {
+  connect: 'Cancelled while the agent was starting.',
+  new: 'Starting the session was cancelled.',
+  load: 'Loading the history was cancelled.',
+  resume: 'Resuming the session was cancelled.',
+};
 
 /** The conversation on a session, as its attachment sees it. */
 export interface AttachmentOwner {
