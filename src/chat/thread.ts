@@ -3,7 +3,7 @@
  * renders. Plain TypeScript with an event, so it is tested in Node and the panel only
  * translates its changes (Zed's `acp_thread` keeps the same split).
  */
-import type { ContentBlock, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { ContentBlock, PermissionOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import type {
@@ -25,7 +25,15 @@ import { Compactions } from './compaction';
 import { parseSessionUpdate } from '../agent/parseUpdate';
 import { cloneEntry, ThreadChanges } from './threadChanges';
 import { applyMetaUpdate, isMetaUpdate } from './threadMeta';
-import { isOpenStatus, mergeToolUpdate, newToolEntry, type PermissionRequestView, type ToolFields } from './toolCalls';
+import { isOpenStatus, mergeToolUpdate, newToolEntry, type ToolFields } from './toolCalls';
+
+/** A permission request as the controller hands it to the thread. */
+export interface PermissionRequestView {
+  requestId: string;
+  toolCallId: string;
+  title: string;
+  options: PermissionOption[];
+}
 
 /** What the thread needs from its owner. */
 export interface ThreadOptions {

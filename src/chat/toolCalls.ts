@@ -1,4 +1,4 @@
-import type { PermissionOption, SessionUpdate, ToolCallStatus } from '@agentclientprotocol/sdk';
+import type { SessionUpdate, ToolCallStatus } from '@agentclientprotocol/sdk';
 import type { ToolCallEntry } from '../protocol/entries';
 
 /** A `tool_call` or `tool_call_update`: the fields a tool call's entry is made from. */
@@ -58,12 +58,4 @@ export function mergeToolUpdate(entry: ToolCallEntry, u: ToolFields): ToolCallSt
   if (u.rawInput != null) entry.rawInput = u.rawInput;
   if (u.rawOutput != null) entry.rawOutput = u.rawOutput;
   return status;
-}
-
-/** A permission request as the controller hands it to the thread. */
-export interface PermissionRequestView {
-  requestId: string;
-  toolCallId: string;
-  title: string;
-  options: PermissionOption[];
 }
