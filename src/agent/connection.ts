@@ -18,10 +18,9 @@ import { Disposable, toDisposable } from '../base/lifecycle';
 import { QuietTimer } from '../base/quietTimer';
 import { signInMethods } from './auth';
 import { readFeatures, type AgentFeatures } from './capabilities';
-import { buildClientApp } from './clientApp';
-import type { ConnectOptions } from './connectOptions';
+import { buildClientApp, type ClientHandlers } from './clientApp';
 import { AgentExited, AgentTimedOut, AuthRequired, Cancelled, ProtocolError, toTypedError } from './errors';
-import type { Logger } from './log';
+import type { Logger, TraceLevel } from './log';
 import { ExitWatch } from './exitWatch';
 import { initialize } from './handshake';
 import { AgentProcess } from './process';
@@ -37,6 +36,44 @@ import {
   type Note,
 } from './validate';
 import { WireCounter, wireStream, type WireStats } from './wireTap';
+
+/** What an agent's connection is started with (see `AgentConnection.start`). */
+export interface ConnectOptions {
+  config: AgentConfig;
+  logger: Logger;
+  handlers: ClientHandlers;
+  clientInfo: { name: string; version: string };
+  trace?: () => TraceLevel;
+  timeouts?: Partial<Timeouts>;
+  /** Where the process starts (the agent's cwd per session comes in each request). */
+  cwd?: string;
+  /** Values resolved from secret storage: the wire tap redacts them like `env` values. */
+  secrets?: readonly string[];
+  /**
+   * Where the values to hide are kept: the window's, shared with the log channel, so the
+   * connection's secrets are masked on every route to the log. A new one when absent.
+   */
+  redactor?: Redactor;
+  /** Limits of the buffer for updates of sessions nobody opened yet (1,000 for 5 s); tests shorten them. */
+  updateBuffer?: { max?: number; maxAgeMs?: number };
+  /** Limits of the wire (bytes waiting for the agent, its requests answered at once); tests lower them. */
+  wire?: { maxQueuedBytes?: number; maxRequestsInFlight?: number };
+}
+
+/** What `AgentConnection.start` has made by the time the agent answered `initialize`. */
+interface ConnectionParts {
+  router: UpdateRouter;
+  config: AgentConfig;
+  process: AgentProcess;
+  conn: ClientConnection;
+  counter: WireCounter;
+  drops: Emitter<WireStats>;
+  init: InitializeResponse;
+  features: AgentFeatures;
+  logger: Logger;
+  timeouts: Timeouts;
+  redactor: Redactor;
+}
 
 /**
  * One running agent and its ACP connection. Started by `AgentConnection.start`, which spawns
@@ -56,23 +93,30 @@ export class AgentConnection extends Disposable {
   private stopping = false;
   readonly timeouts: Timeouts;
 
-  private constructor(
-    readonly router: UpdateRouter,
-    readonly config: AgentConfig,
-    private readonly process: AgentProcess,
-    private readonly conn: ClientConnection,
-    private readonly counter: WireCounter,
-    drops: Emitter<WireStats>,
-    readonly init: InitializeResponse,
-    readonly features: AgentFeatures,
-    private readonly logger: Logger,
-    timeouts: Timeouts,
-    private readonly redactor: Redactor,
-  ) {
+  readonly router: UpdateRouter;
+  readonly config: AgentConfig;
+  readonly init: InitializeResponse;
+  readonly features: AgentFeatures;
+  private readonly process: AgentProcess;
+  private readonly conn: ClientConnection;
+  private readonly counter: WireCounter;
+  private readonly logger: Logger;
+  private readonly redactor: Redactor;
+
+  private constructor(parts: ConnectionParts) {
     super();
-    this.register(router);
-    this.onDidDropInput = this.register(drops).event;
-    this.timeouts = timeouts;
+    const { process, conn, config, logger } = parts;
+    this.config = config;
+    this.init = parts.init;
+    this.features = parts.features;
+    this.process = process;
+    this.conn = conn;
+    this.counter = parts.counter;
+    this.logger = logger;
+    this.timeouts = parts.timeouts;
+    this.redactor = parts.redactor;
+    this.router = this.register(parts.router);
+    this.onDidDropInput = this.register(parts.drops).event;
     this.exit = this.register(new ExitWatch(process.exited, conn, config.name, logger, () => this.stopping));
     this.onDidExit = this.exit.onDidExit;
     this.register(toDisposable(() => void this.stop()));
@@ -159,10 +203,10 @@ export class AgentConnection extends Disposable {
       throw e;
     }
     const features = readFeatures(init);
-    const connection = new AgentConnection(
+    const connection = new AgentConnection({
       router,
       config,
-      proc,
+      process: proc,
       conn,
       counter,
       drops,
@@ -171,7 +215,7 @@ export class AgentConnection extends Disposable {
       logger,
       timeouts,
       redactor,
-    );
+    });
     // Terminals live as long as the agent process: its commands end with it.
     if (handlers.terminals) {
       const terminals = handlers.terminals;
