@@ -4,24 +4,26 @@ import { App } from './app/app';
 import type { OpenSessions } from './chat/openSessions';
 import type { LibraryService } from './library/service';
 import type { SessionLists } from './sessions/sessionLists';
-import { answerNoAgent, watchIgnoredAgents } from './ui/agents/agentSettings';
-import { registerAgentCommands } from './ui/agents/agentCommands';
+import { watchIgnoredAgents } from './ui/agents/agentSettings';
+import { agentCommands } from './ui/agents/agentCommands';
 import { secretLookup } from './ui/agents/signIn';
 import { AgentStatusBar } from './ui/agents/statusBar';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/agents/trust';
 import { ChatPanels } from './ui/chat/chatPanels';
+import { chatCommands } from './ui/chat/chatCommands';
 import { showNeedsInput } from './ui/chat/needsInput';
-import { registerCommands, type CommandDeps } from './ui/commands';
+import { registerCommands } from './ui/commands';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
-import { registerLibraryCommands } from './ui/library/libraryCommands';
+import { libraryCommands } from './ui/library/libraryCommands';
 import { currentArchivedPick } from './ui/manage/archivedPicker';
 import { defaultAskName, defaultAskRunning, type ManageDeps } from './ui/manage/manageActions';
-import { registerManageCommands } from './ui/manage/manageCommands';
-import { confirmModal } from './ui/messages';
-import { continueLastSession } from './ui/pickers/continueLast';
-import { currentPick, resumeSession } from './ui/pickers/resumePicker';
+import { manageCommands } from './ui/manage/manageCommands';
+import { confirmModal, type Confirm } from './ui/messages';
+import { pickerCommands } from './ui/pickers/pickerCommands';
+import { currentPick } from './ui/pickers/resumePicker';
 import { SessionDecor } from './ui/sessionDecor';
 import { FreshLists } from './ui/sessionsView/freshLists';
+import { sessionCommands, type SessionCommandDeps } from './ui/sessionsView/sessionCommands';
 import { SessionsTree, type TreeNode } from './ui/sessionsView/sessionsTree';
 import { SettingsService } from './ui/settings';
 import { handleUri } from './ui/uriHandler';
@@ -50,7 +52,7 @@ export interface AcpTestApi {
   /** The URI handler, for tests: code-server cannot open a `vscode://` link. */
   handleUri(uri: vscode.Uri): Promise<void>;
   /** Replaces the confirmation of destructive actions (payload mode skips modal dialogs). */
-  setConfirm(fn: CommandDeps['confirm']): void;
+  setConfirm(fn: Confirm): void;
   /** Replaces the Restricted Mode question before an agent starts. */
   readonly setTrustPrompt: typeof setTrustPrompt;
   /** A context key as the extension last set it (the workbench cannot be asked). */
@@ -109,7 +111,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   // Why a list failed, in full above the rows: a row is cut at the view's width.
   tree.problems.onDidChange((message) => (view.message = message));
   const fresh = new FreshLists(view, tree);
-  const deps: CommandDeps = { agents, lists, chats, tree, view, settings, log: channel, fresh, confirm: confirmModal };
+  const deps: SessionCommandDeps = { agents, lists, chats, tree, view, settings, fresh, confirm: confirmModal };
   const manage: ManageDeps = {
     agents,
     lists,
@@ -137,43 +139,36 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     decor,
     fresh,
     showNeedsInput(statuses, view, statusBar),
-    ...registerManageCommands(manage),
     ignored,
     view.onDidChangeVisibility(lookForIgnored),
     settings.onDidChange(lookForIgnored),
     sessions.onDidCreateSession((session) => {
       if (session.sessionId) decor.markCreated(session.target.agentId, session.sessionId);
     }),
-    ...registerCommands(deps),
     statusBar,
     contextKeys,
     retryListsOnTrust(lists),
-    ...registerAgentCommands({
-      agents,
-      lists,
-      sessions,
-      settings,
-      secrets: context.secrets,
-      signInEnv: app.signInEnv,
-      log,
-    }),
-    vscode.commands.registerCommand('acp.resumeSession', () =>
-      agents.all.length === 0 ? answerNoAgent() : resumeSession({ agents, lists, chats, settings, decor, library }),
+    ...registerCommands(
+      sessionCommands(deps),
+      pickerCommands({ agents, lists, chats, settings, decor, library }),
+      chatCommands(chats),
+      agentCommands({
+        agents,
+        lists,
+        sessions,
+        settings,
+        secrets: context.secrets,
+        signInEnv: app.signInEnv,
+        log,
+        channel,
+        confirm: (m, a) => deps.confirm(m, a),
+      }),
+      manageCommands(manage),
+      libraryCommands({ agents, lists, chats, library, keeper, confirm: (m, a) => deps.confirm(m, a) }),
     ),
-    ...registerLibraryCommands({
-      agents,
-      lists,
-      chats,
-      library,
-      keeper,
-      confirm: (m, a) => deps.confirm(m, a),
-    }),
     vscode.window.registerUriHandler({
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     }),
-    vscode.commands.registerCommand('acp.continueLastSession', () =>
-      agents.all.length === 0 ? answerNoAgent() : continueLastSession({ agents, lists, chats, settings, decor }),
-    ),
   );
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);

@@ -1,14 +1,28 @@
 import * as vscode from 'vscode';
 import type { AgentHost } from '../../agent/agentHost';
 import { STATE_WORDS } from '../../app/agentStates';
-import { pickAgent } from '../pickers/agentPicker';
+import type { Commands } from '../commands';
 import { canLogout, canSignIn, shownState } from '../contextKeys';
-import { showError } from '../messages';
+import type { Confirm } from '../messages';
+import { pickAgent } from '../pickers/agentPicker';
+import { editAgent, removeAgent, type AgentField } from './agentEditor';
+import { copyIgnoredAgents, openAgentSettings } from './agentSettings';
+import { addAgent, type AddAgentArgs } from './presets';
 import { setAgentSecret, signIn, signOut, type SignInDeps } from './signIn';
 
-/** The agent a command was given: a tree node's, a host, an agent id, or the user's choice. */
-async function hostOf(
-  deps: SignInDeps,
+export interface AgentCommandDeps extends SignInDeps {
+  /** The "ACP" log channel, which Show Log reveals. */
+  channel: { show(preserveFocus?: boolean): void };
+  /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
+  confirm: Confirm;
+}
+
+/**
+ * The agent a command was given (a tree node's, a host, an agent id), else the only one that
+ * `filter` leaves, else the user's choice.
+ */
+async function agentOf(
+  deps: AgentCommandDeps,
   arg: unknown,
   placeHolder: string,
   filter?: (h: AgentHost) => boolean,
@@ -21,39 +35,63 @@ async function hostOf(
   return pickAgent(deps.agents, placeHolder);
 }
 
-/** Sign in, sign out, secrets and the status bar's menu. */
-export function registerAgentCommands(deps: SignInDeps): vscode.Disposable[] {
-  const run = (id: string, fn: (...args: unknown[]) => unknown) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        return await fn(...args);
-      } catch (e) {
-        // The command is over; the message stays until the user dismisses it.
-        void showError('ACP', e);
-        return undefined;
-      }
-    });
-  return [
+/** Starting, stopping, editing, adding and removing agents; sign in and out, secrets, the log and the agents' menu. */
+export function agentCommands(deps: AgentCommandDeps): Commands {
+  return {
+    'acp.restartAgent': async (node) => {
+      const host = await agentOf(deps, node, 'Restart which agent?');
+      if (!host) return;
+      // Open chats attach again when the agent is ready (each chat watches its agent's state).
+      await vscode.window.withProgress(
+        { location: { viewId: 'acp.sessions' }, title: `Restarting ${host.config.name}` },
+        () => host.restart(),
+      );
+    },
+    'acp.stopAgent': async (node) => {
+      const host = await agentOf(deps, node, 'Stop which agent?');
+      await host?.stop();
+    },
+    // Arguments (tests, automation): an agent, then a field and its new value to skip the questions.
+    'acp.editAgent': async (node, field, value) => {
+      const host = await agentOf(deps, node, 'Edit which agent?');
+      const known = field === 'name' || field === 'command' ? (field as AgentField) : undefined;
+      return host ? editAgent(host, known, typeof value === 'string' ? value : undefined) : false;
+    },
+    'acp.removeAgent': async (node) => {
+      const host = await agentOf(deps, node, 'Remove which agent?');
+      return host ? removeAgent(host, (m, a) => deps.confirm(m, a)) : false;
+    },
+    'acp.openAgentSettings': async (node) => {
+      const host = (node as { host?: AgentHost } | undefined)?.host;
+      await openAgentSettings(typeof node === 'string' ? node : host?.config.id);
+    },
+    // Returns the new agent's id; a preset id (links, tests) or a command line skips the questions.
+    'acp.addAgent': (args) =>
+      addAgent(
+        typeof args === 'string' ? { preset: args } : args && typeof args === 'object' ? (args as AddAgentArgs) : {},
+      ),
+    'acp.copyAgentsToRemote': () => copyIgnoredAgents(),
     // Arguments: a tree node, host or agent id; then a method id (tests, links) to skip the pick;
     // then, for an `env_var` method, the values by variable name to skip the input boxes (tests).
-    run('acp.signIn', async (arg, methodId, values) => {
-      const host = await hostOf(deps, arg, 'Sign in to which agent?', (h) => h.needsSignIn);
+    'acp.signIn': async (arg, methodId, values) => {
+      const host = await agentOf(deps, arg, 'Sign in to which agent?', (h) => h.needsSignIn);
       const given = values && typeof values === 'object' ? (values as Record<string, string>) : undefined;
       return host ? signIn(deps, host, typeof methodId === 'string' ? methodId : undefined, given) : false;
-    }),
-    run('acp.signOut', async (arg) => {
-      const host = await hostOf(deps, arg, 'Sign out of which agent?', (h) => h.connection?.features.logout === true);
+    },
+    'acp.signOut': async (arg) => {
+      const host = await agentOf(deps, arg, 'Sign out of which agent?', (h) => h.connection?.features.logout === true);
       return signOut(deps, host);
-    }),
-    run('acp.setAgentSecret', () => setAgentSecret(deps)),
-    run('acp.agentMenu', () => manageAgents(deps)),
-  ];
+    },
+    'acp.setAgentSecret': () => setAgentSecret(deps),
+    'acp.agentMenu': () => manageAgents(deps),
+    'acp.showLog': () => deps.channel.show(true),
+  };
 }
 
 type MenuItem = vscode.QuickPickItem & { run?: () => unknown };
 
 /** "Manage Agents…" (the status bar item and the view's menu): each agent's actions, then adding and settings. */
-async function manageAgents(deps: SignInDeps): Promise<void> {
+async function manageAgents(deps: AgentCommandDeps): Promise<void> {
   const items: MenuItem[] = [];
   const command =
     (id: string, ...args: unknown[]) =>

@@ -9,7 +9,7 @@ import { relativeTime } from '../../sessions/time';
 import { sanitizeText } from '../../sessions/title';
 import { pickFolder } from '../pickers/agentPicker';
 import type { ChatPanels } from '../chat/chatPanels';
-import { showError } from '../messages';
+import type { Commands } from '../commands';
 import { TranscriptKeeper } from '../../app/transcriptKeeper';
 import { folderPath, type TreeNode } from '../sessionsView/sessionsTree';
 
@@ -224,32 +224,17 @@ export async function exportMarkdown(deps: LibraryCommandDeps, node?: TreeNode):
   await vscode.window.showTextDocument(doc, { preview: false });
 }
 
-export function registerLibraryCommands(deps: LibraryCommandDeps): vscode.Disposable[] {
-  const run = (id: string, fn: (...args: unknown[]) => unknown) =>
-    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-      try {
-        await fn(...args);
-      } catch (e) {
-        void showError('ACP', e);
-      }
-    });
-  return [
-    run('acp.library.clear', () => clearLibrary(deps)),
-    run('acp.library.indexFolder', (node) =>
+export function libraryCommands(deps: LibraryCommandDeps): Commands {
+  return {
+    'acp.library.clear': () => clearLibrary(deps),
+    'acp.library.indexFolder': (node) =>
       indexFolder(
         deps,
         (node as TreeNode | undefined)?.type === 'folder'
           ? (node as { folder: vscode.WorkspaceFolder }).folder
           : undefined,
       ),
-    ),
-    run('acp.library.sessionsThatTouched', (uri) =>
-      sessionsThatTouched(deps, uri instanceof vscode.Uri ? uri : undefined),
-    ),
-    run('acp.exportMarkdown', (node) => exportMarkdown(deps, node as TreeNode | undefined)),
-    run('acp.reloadHistory', async () => {
-      const chat = deps.chats.active;
-      if (chat) await chat.session.reloadHistory();
-    }),
-  ];
+    'acp.library.sessionsThatTouched': (uri) => sessionsThatTouched(deps, uri instanceof vscode.Uri ? uri : undefined),
+    'acp.exportMarkdown': (node) => exportMarkdown(deps, node as TreeNode | undefined),
+  };
 }
