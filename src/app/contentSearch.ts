@@ -1,3 +1,4 @@
+import { sessionKey } from '../agent/sessionKey';
 import type { Library } from '../library/library';
 import { pathKey } from '../library/pathKey';
 import { queryWords } from '../library/query';
@@ -5,8 +6,6 @@ import type { SearchHit } from '../library/types';
 
 /** How many kept sessions a search may return to the picker. */
 const MAX_HITS = 200;
-
-export const hitKey = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
 
 /**
  * What Resume Session finds in the text of its folders' kept sessions: the hits of the latest
@@ -30,7 +29,7 @@ export class ContentSearch {
   }
 
   hit(agentId: string, sessionId: string): SearchHit | undefined {
-    return this.byKey.get(hitKey(agentId, sessionId));
+    return this.byKey.get(sessionKey(agentId, sessionId));
   }
 
   /** Searches for `typed`; `changed` is called when its hits arrive (or were cleared). */
@@ -61,12 +60,12 @@ export class ContentSearch {
     const one = this.cwds.length === 1 ? this.cwds[0] : undefined;
     // With several folders, `listed` (the rows of their lists) keeps the count to them.
     const kept = await client.sessions(one !== undefined ? { cwd: one } : {}).catch(() => undefined);
-    return kept?.filter((k) => k.entries > 0 && listed.has(hitKey(k.agentId, k.sessionId))).length;
+    return kept?.filter((k) => k.entries > 0 && listed.has(sessionKey(k.agentId, k.sessionId))).length;
   }
 
   private set(hits: readonly SearchHit[]): void {
     this.found = hits;
-    this.byKey = new Map(hits.map((h) => [hitKey(h.agentId, h.sessionId), h]));
+    this.byKey = new Map(hits.map((h) => [sessionKey(h.agentId, h.sessionId), h]));
     this.changed();
   }
 }

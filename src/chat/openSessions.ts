@@ -7,21 +7,14 @@ import type {
 import type { ClientHandlers } from '../agent/clientApp';
 import type { WriteConfirmation } from '../agent/confirmWrites';
 import type { PinnedRoot } from '../agent/roots';
+import { sessionKey, type SessionKey } from '../agent/sessionKey';
 import { Emitter } from '../base/event';
 import { Disposable, type IDisposable } from '../base/lifecycle';
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
 import type { ChatSession } from './chatSession';
 
-/** A session of an agent, as the registry keys it. */
-export interface SessionKey {
-  readonly agentId: string;
-  readonly sessionId: string;
-}
-
 /** What the agent's client handlers ask of the open sessions of that agent. */
 export type SessionHandlers = Pick<ClientHandlers, 'requestPermission' | 'elicit' | 'completeElicitation' | 'rootsFor'>;
-
-const key = (agentId: string, sessionId: string) => `${agentId}\u0000${sessionId}`;
 
 /**
  * The chat sessions open in this window, keyed by (agent, session id), and the one place the
@@ -51,11 +44,11 @@ export class OpenSessions extends Disposable {
   }
 
   get(agentId: string, sessionId: string): ChatSession | undefined {
-    return this.named.get(key(agentId, sessionId));
+    return this.named.get(sessionKey(agentId, sessionId));
   }
 
   isOpen(agentId: string, sessionId: string): boolean {
-    return this.named.has(key(agentId, sessionId));
+    return this.named.has(sessionKey(agentId, sessionId));
   }
 
   /** Holds a session until {@link close}; one without an id yet joins under it when the agent created it. */
@@ -79,8 +72,8 @@ export class OpenSessions extends Disposable {
     this.unnamed.delete(session);
     const agentId = session.target.agentId;
     const id = session.sessionId;
-    if (id && this.named.get(key(agentId, id)) === session) {
-      this.named.delete(key(agentId, id));
+    if (id && this.named.get(sessionKey(agentId, id)) === session) {
+      this.named.delete(sessionKey(agentId, id));
       this.openEmitter.fire({ agentId, sessionId: id });
     }
   }
@@ -177,7 +170,7 @@ export class OpenSessions extends Disposable {
     const id = session.sessionId;
     if (!id) return;
     this.unnamed.delete(session);
-    this.named.set(key(session.target.agentId, id), session);
+    this.named.set(sessionKey(session.target.agentId, id), session);
     this.openEmitter.fire({ agentId: session.target.agentId, sessionId: id });
   }
 

@@ -1,3 +1,4 @@
+import { sessionKey } from '../agent/sessionKey';
 import { Emitter, type Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 
@@ -30,8 +31,6 @@ interface Entry {
   visible: boolean;
 }
 
-const keyOf = (agentId: string, sessionId: string) => `${agentId}\n${sessionId}`;
-
 /**
  * The activity of every session open in a chat in this window, by (agent, session id), and
  * how many need the user (the view's badge and the status bar count them). Each chat reports
@@ -47,14 +46,14 @@ export class ChatStatuses implements IDisposable {
 
   /** A chat opened on the session (visible or not). */
   opened(agentId: string, sessionId: string, visible: boolean): void {
-    const key = keyOf(agentId, sessionId);
+    const key = sessionKey(agentId, sessionId);
     if (this.entries.has(key)) return this.visible(agentId, sessionId, visible);
     this.entries.set(key, { running: false, waiting: 0, failed: false, unseen: false, visible });
   }
 
   /** The chat closed: the session is no longer watched here. */
   closed(agentId: string, sessionId: string): void {
-    const key = keyOf(agentId, sessionId);
+    const key = sessionKey(agentId, sessionId);
     const entry = this.entries.get(key);
     if (!entry) return;
     const before = activityOf(entry);
@@ -88,7 +87,7 @@ export class ChatStatuses implements IDisposable {
 
   /** What the session is doing; `idle` when no chat is open on it here. */
   activity(agentId: string, sessionId: string): ChatActivity {
-    const entry = this.entries.get(keyOf(agentId, sessionId));
+    const entry = this.entries.get(sessionKey(agentId, sessionId));
     return entry ? activityOf(entry) : 'idle';
   }
 
@@ -103,7 +102,7 @@ export class ChatStatuses implements IDisposable {
   }
 
   private update(agentId: string, sessionId: string, change: (e: Entry) => void): void {
-    const entry = this.entries.get(keyOf(agentId, sessionId));
+    const entry = this.entries.get(sessionKey(agentId, sessionId));
     if (!entry) return;
     const before = activityOf(entry);
     const waiting = this.waitingSessions;

@@ -3,6 +3,7 @@ import { Emitter, type Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import { silentLogger, type Logger } from '../agent/log';
 import { normalizePath } from '../agent/paths';
+import { sessionKey } from '../agent/sessionKey';
 import { MAX_TITLE, sanitizeText } from './title';
 
 /**
@@ -44,9 +45,6 @@ export interface SessionName {
 /** What the storage held when last read: nothing read yet. */
 const UNREAD = Symbol('unread');
 
-/** One record per key: `agentId` and `sessionId` joined by a character neither can hold usefully. */
-const keyOf = (agentId: string, sessionId: string) => `${agentId}\n${sessionId}`;
-
 /**
  * The names the user gave sessions and the sessions archived on this side, per (agent,
  * session id), for agents that do not store them (no `sessionCapabilities.title` or
@@ -80,12 +78,12 @@ export class SessionMarks implements IDisposable {
 
   /** The name the user gave a session, if any. */
   nameOf(agentId: string, sessionId: string): string | undefined {
-    return this.readNames().get(keyOf(agentId, sessionId))?.name;
+    return this.readNames().get(sessionKey(agentId, sessionId))?.name;
   }
 
   /** The name with what is kept beside it. */
   nameEntry(agentId: string, sessionId: string): SessionName | undefined {
-    return this.readNames().get(keyOf(agentId, sessionId));
+    return this.readNames().get(sessionKey(agentId, sessionId));
   }
 
   /**
@@ -101,7 +99,7 @@ export class SessionMarks implements IDisposable {
       return undefined;
     }
     const names = this.readNames();
-    const key = keyOf(agentId, sessionId);
+    const key = sessionKey(agentId, sessionId);
     const old = names.get(key);
     if (old?.name === clean) return clean;
     const kept = old ? old.before : before?.slice(0, 1000);
@@ -115,13 +113,13 @@ export class SessionMarks implements IDisposable {
   /** Forgets the name given here: the session shows the agent's title again. */
   resetName(agentId: string, sessionId: string): void {
     const names = this.readNames();
-    if (!names.delete(keyOf(agentId, sessionId))) return;
+    if (!names.delete(sessionKey(agentId, sessionId))) return;
     this.writeNames(names);
     this.changed.fire({ agentId, sessionIds: [sessionId] });
   }
 
   isArchived(agentId: string, sessionId: string): boolean {
-    return this.readArchive().has(keyOf(agentId, sessionId));
+    return this.readArchive().has(sessionKey(agentId, sessionId));
   }
 
   /** Archives sessions on this side, keeping what "Show Archived Sessions" lists. */
@@ -131,7 +129,7 @@ export class SessionMarks implements IDisposable {
     for (const info of infos) {
       const kept = compactInfo(info);
       if (!kept) continue;
-      const key = keyOf(agentId, kept.sessionId);
+      const key = sessionKey(agentId, kept.sessionId);
       archive.delete(key);
       archive.set(key, { agentId, info: kept, at: this.now() });
       ids.push(kept.sessionId);
@@ -143,7 +141,7 @@ export class SessionMarks implements IDisposable {
 
   unarchiveSessions(agentId: string, sessionIds: readonly string[]): void {
     const archive = this.readArchive();
-    const gone = sessionIds.filter((id) => archive.delete(keyOf(agentId, id)));
+    const gone = sessionIds.filter((id) => archive.delete(sessionKey(agentId, id)));
     if (gone.length === 0) return;
     this.writeArchive(archive);
     this.changed.fire({ agentId, sessionIds: gone });
@@ -270,7 +268,7 @@ function parseArchive(raw: unknown, limit: number, bad: () => void): Map<string,
     entries.push({ agentId: value.agentId, info, at: typeof value.at === 'number' ? value.at : 0 });
   }
   entries.sort((a, b) => a.at - b.at);
-  for (const entry of entries.slice(-limit)) out.set(keyOf(entry.agentId, entry.info.sessionId), entry);
+  for (const entry of entries.slice(-limit)) out.set(sessionKey(entry.agentId, entry.info.sessionId), entry);
   return out;
 }
 

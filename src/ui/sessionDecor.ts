@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { sessionKey } from '../agent/sessionKey';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import type { ChatActivity, ChatStatuses } from '../chat/status';
@@ -65,7 +66,7 @@ export class SessionDecor extends Disposable {
     this.register(marks.onDidChange((e) => this.emitter.fire(e)));
     this.register(
       statuses.onDidChange(({ agentId, sessionId }) => {
-        if (statuses.activity(agentId, sessionId) === 'running') this.madeHere.add(`${agentId}\n${sessionId}`);
+        if (statuses.activity(agentId, sessionId) === 'running') this.madeHere.add(sessionKey(agentId, sessionId));
         this.emitter.fire({ agentId, sessionIds: [sessionId] });
       }),
     );
@@ -81,7 +82,7 @@ export class SessionDecor extends Disposable {
 
   /** A session was created in this window. */
   markCreated(agentId: string, sessionId: string): void {
-    this.madeHere.add(`${agentId}\n${sessionId}`);
+    this.madeHere.add(sessionKey(agentId, sessionId));
   }
 
   /** The rows the rules hide show too. */
@@ -105,7 +106,7 @@ export class SessionDecor extends Disposable {
       isArchived: (id) => this.marks.isArchived(agentId, id),
       keep: (id) =>
         this.marks.nameOf(agentId, id) !== undefined ||
-        this.madeHere.has(`${agentId}\n${id}`) ||
+        this.madeHere.has(sessionKey(agentId, id)) ||
         this.chats.isOpen(agentId, id),
     });
   }

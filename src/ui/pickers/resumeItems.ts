@@ -7,7 +7,7 @@ import { toRow, type SessionRow } from '../../sessions/rows';
 import type { StateRow } from '../../sessions/stateRows';
 import { relativeTime } from '../../sessions/time';
 import { sanitizeText, shortId } from '../../sessions/title';
-import { hitKey } from '../../app/contentSearch';
+import { sessionKey } from '../../agent/sessionKey';
 import { ACTIVITY } from '../sessionDecor';
 
 /** A row of Resume Session: a session, or an action (new, load more, retry, sign in). */
@@ -79,12 +79,12 @@ export function withContentHits(
   hostFor: (agentId: string) => AgentHost | undefined,
 ): SessionRow[] {
   if (!hits.length) return sorted;
-  const byKey = new Map(sorted.map((row) => [hitKey(hostOf.get(row)!.config.id, row.sessionId), row]));
+  const byKey = new Map(sorted.map((row) => [sessionKey(hostOf.get(row)!.config.id, row.sessionId), row]));
   const first: SessionRow[] = [];
   for (const hit of hits) {
     const host = hostFor(hit.agentId);
     if (!host) continue;
-    let row = byKey.get(hitKey(hit.agentId, hit.sessionId));
+    let row = byKey.get(sessionKey(hit.agentId, hit.sessionId));
     if (!row) {
       row = toRow({
         sessionId: hit.sessionId,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../../agent/agentHost';
+import { sessionKey } from '../../agent/sessionKey';
 import type { IDisposable } from '../../base/lifecycle';
 import { chatTarget, type OpenMode } from '../../chat/target';
 import { matchIdPrefix, MIN_ID_PREFIX, sortByUpdatedAt } from '../../sessions/picks';
@@ -10,7 +11,7 @@ import { stateRows } from '../../sessions/stateRows';
 import { sanitizeText } from '../../sessions/title';
 import type { Library } from '../../library/library';
 import { pathKey } from '../../library/pathKey';
-import { ContentSearch, hitKey } from '../../app/contentSearch';
+import { ContentSearch } from '../../app/contentSearch';
 import {
   hideHiddenButton,
   resumeButton,
@@ -189,7 +190,7 @@ export class ResumePicker implements OpenPick {
   }
 
   private toItem(row: SessionRow, host: AgentHost, folder: vscode.WorkspaceFolder | undefined): SessionPick {
-    const key = `${host.config.id}\u0000${row.sessionId}`;
+    const key = sessionKey(host.config.id, row.sessionId);
     const activity = this.deps.decor.activity(host.config.id, row.sessionId);
     let item = this.itemsById.get(key);
     const shown = this.deps.decor.name(host.config.id, row);
@@ -287,10 +288,10 @@ export class ResumePicker implements OpenPick {
       });
     }
     const active = qp.activeItems[0];
-    const activeKey = active?.row && active.host ? `${active.host.config.id}\u0000${active.row.sessionId}` : undefined;
+    const activeKey = active?.row && active.host ? sessionKey(active.host.config.id, active.row.sessionId) : undefined;
     qp.items = items;
     if (activeKey) {
-      const again = items.find((i) => i.row && i.host && `${i.host.config.id}\u0000${i.row.sessionId}` === activeKey);
+      const again = items.find((i) => i.row && i.host && sessionKey(i.host.config.id, i.row.sessionId) === activeKey);
       if (again) qp.activeItems = [again];
     }
   }
@@ -298,7 +299,7 @@ export class ResumePicker implements OpenPick {
   /** Says in the title how many of the folder's listed sessions are searchable by content. */
   private async countSearchable(): Promise<void> {
     const listed = new Set(
-      this.lists.flatMap(({ host, list }) => list.items.map((r) => hitKey(host.config.id, r.sessionId))),
+      this.lists.flatMap(({ host, list }) => list.items.map((r) => sessionKey(host.config.id, r.sessionId))),
     );
     const n = await this.content.searchable(listed);
     if (n === undefined || this.stopped) return;
