@@ -130,61 +130,70 @@ function configOption(c: Rec): void {
   str(c, 'type');
 }
 
+function message(u: Rec): void {
+  block(u.content);
+  optStr(u, 'messageId');
+}
+
+/** A `session/update` kind, as the SDK's schema names them. */
+export type UpdateKind = SessionUpdate['sessionUpdate'];
+
+/**
+ * Every `session/update` kind this client reads, each with the check of its shape: the one list
+ * of them. Typed by the SDK's union, so a kind the SDK adds fails the build until it has a check
+ * here; the wire tap lets through only these ({@link isUpdateKind}), and the thread reduces each.
+ */
+const CHECKS: { readonly [K in UpdateKind]: (u: Rec) => void } = {
+  user_message_chunk: message,
+  agent_message_chunk: message,
+  agent_thought_chunk: message,
+  tool_call: (u) => toolFields(u, false),
+  tool_call_update: (u) => toolFields(u, true),
+  plan: (u) => arr(u, 'entries', planEntry, true),
+  available_commands_update: (u) => arr(u, 'availableCommands', command, true),
+  current_mode_update: (u) => void str(u, 'currentModeId'),
+  config_option_update: (u) => arr(u, 'configOptions', configOption, true),
+  session_info_update: (u) => {
+    optStr(u, 'title');
+    optStr(u, 'updatedAt');
+  },
+  usage_update: (u) => {
+    num(u, 'used');
+    num(u, 'size');
+    if (u.cost !== undefined && u.cost !== null) {
+      const cost = rec(u.cost, 'cost');
+      num(cost, 'amount');
+      str(cost, 'currency');
+    }
+  },
+  notice: (u) => {
+    str(u, 'severity');
+    str(u, 'title');
+    optStr(u, 'description');
+  },
+  compaction_update: (u) => {
+    str(u, 'compactionId');
+    str(u, 'status');
+    optStr(u, 'error');
+    if (u.summary !== undefined && u.summary !== null) {
+      if (!Array.isArray(u.summary)) fail('summary is not an array');
+      u.summary.forEach(block);
+    }
+  },
+  compaction_summary_chunk: (u) => {
+    str(u, 'compactionId');
+    block(u.content);
+  },
+};
+
+/** Whether `kind` is a `session/update` kind this client reads. */
+export function isUpdateKind(kind: string): kind is UpdateKind {
+  return Object.hasOwn(CHECKS, kind);
+}
+
 function check(u: Rec, kind: string): void {
-  switch (kind) {
-    case 'user_message_chunk':
-    case 'agent_message_chunk':
-    case 'agent_thought_chunk':
-      block(u.content);
-      optStr(u, 'messageId');
-      return;
-    case 'tool_call':
-      return toolFields(u, false);
-    case 'tool_call_update':
-      return toolFields(u, true);
-    case 'plan':
-      return arr(u, 'entries', planEntry, true);
-    case 'available_commands_update':
-      return arr(u, 'availableCommands', command, true);
-    case 'current_mode_update':
-      str(u, 'currentModeId');
-      return;
-    case 'config_option_update':
-      return arr(u, 'configOptions', configOption, true);
-    case 'session_info_update':
-      optStr(u, 'title');
-      optStr(u, 'updatedAt');
-      return;
-    case 'usage_update':
-      num(u, 'used');
-      num(u, 'size');
-      if (u.cost !== undefined && u.cost !== null) {
-        const cost = rec(u.cost, 'cost');
-        num(cost, 'amount');
-        str(cost, 'currency');
-      }
-      return;
-    case 'notice':
-      str(u, 'severity');
-      str(u, 'title');
-      optStr(u, 'description');
-      return;
-    case 'compaction_update':
-      str(u, 'compactionId');
-      str(u, 'status');
-      optStr(u, 'error');
-      if (u.summary !== undefined && u.summary !== null) {
-        if (!Array.isArray(u.summary)) fail('summary is not an array');
-        u.summary.forEach(block);
-      }
-      return;
-    case 'compaction_summary_chunk':
-      str(u, 'compactionId');
-      block(u.content);
-      return;
-    default:
-      fail(`unknown sessionUpdate ${JSON.stringify(kind)}`);
-  }
+  if (!isUpdateKind(kind)) fail(`unknown sessionUpdate ${JSON.stringify(kind)}`);
+  CHECKS[kind](u);
 }
 
 /**

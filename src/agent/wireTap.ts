@@ -2,6 +2,7 @@ import type { AnyMessage, Stream } from '@agentclientprotocol/sdk';
 import { AgentNotReading } from './errors';
 import type { Logger, TraceLevel } from './log';
 import { LineSplitter } from './ndjson';
+import { isUpdateKind } from './parseUpdate';
 import { mcpValues, withoutMcpValues, type Redactor } from './redact';
 import { isRecord } from './validate';
 
@@ -67,23 +68,6 @@ export class WireCounter {
  * update before the thread reduces it. An agent that sends this name itself is ignored.
  */
 export const CHECKED_SESSION_UPDATE = '_acpClient/checkedSessionUpdate';
-
-const KNOWN_UPDATES = new Set([
-  'user_message_chunk',
-  'agent_message_chunk',
-  'agent_thought_chunk',
-  'tool_call',
-  'tool_call_update',
-  'plan',
-  'available_commands_update',
-  'current_mode_update',
-  'config_option_update',
-  'session_info_update',
-  'usage_update',
-  'notice',
-  'compaction_update',
-  'compaction_summary_chunk',
-]);
 
 /**
  * The most bytes waiting for the agent to read them. An agent that stops reading its input while
@@ -248,7 +232,7 @@ export function wireStream(
         return;
       }
       const update = params.update.sessionUpdate;
-      if (typeof update !== 'string' || !KNOWN_UPDATES.has(update)) {
+      if (typeof update !== 'string' || !isUpdateKind(update)) {
         counter.count(
           'unknownUpdates',
           () => `ignored a session/update of unknown kind ${shown(String(JSON.stringify(update)))}`,

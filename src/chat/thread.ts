@@ -326,6 +326,9 @@ export class Thread implements IDisposable {
       case 'compaction_update':
       case 'compaction_summary_chunk':
         return this.compactions.apply(u);
+      default:
+        // Every kind is reduced above or is a meta update: a kind added to the SDK fails here.
+        return u satisfies never;
     }
   }
 

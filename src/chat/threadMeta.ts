@@ -1,27 +1,23 @@
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import type { UpdateKind } from '../agent/parseUpdate';
 import type { ThreadMeta } from '../protocol/entries';
 
-/** The session-wide updates: they change the thread's meta, not its entries. */
-export type MetaUpdate = Extract<
-  SessionUpdate,
-  {
-    sessionUpdate:
-      | 'available_commands_update'
-      | 'current_mode_update'
-      | 'config_option_update'
-      | 'session_info_update'
-      | 'usage_update';
-  }
->;
-
-/** Session-wide updates: they may precede a prompt's echo, so they leave the echo window open. */
-const metaKinds = new Set<string>([
+/**
+ * The session-wide update kinds: they change the thread's meta, not its entries, and may precede
+ * a prompt's echo, so they leave the echo window open.
+ */
+const META_KINDS = [
   'available_commands_update',
   'current_mode_update',
   'config_option_update',
   'session_info_update',
   'usage_update',
-]);
+] as const satisfies readonly UpdateKind[];
+
+/** A session-wide update. */
+export type MetaUpdate = Extract<SessionUpdate, { sessionUpdate: (typeof META_KINDS)[number] }>;
+
+const metaKinds = new Set<string>(META_KINDS);
 
 export function isMetaUpdate(u: SessionUpdate): u is MetaUpdate {
   return metaKinds.has(u.sessionUpdate);
