@@ -12,6 +12,7 @@ import { failureShot, startHostRun } from './hostRun';
 import { count, ms, ratio, summary, table } from './lib';
 import { sessionsViewBench } from './sessionsView';
 import type { ProbeState } from './probe';
+import { TYPED, type KeystrokeFigures, type RefreshFigures } from './suites/quickPick/keystrokes';
 import { writeSignal } from './signal';
 
 const TOTAL = 10_000;
@@ -27,6 +28,8 @@ interface Results {
   second: { at: number; firstRowsMs: number; rows: number };
   search: { prefix: string; foundMs?: number; listed: number; loop: Loop };
   withView: { firstRowsMs: number; settledMs: number; paged: number; loop: Loop };
+  keystrokes: KeystrokeFigures;
+  refresh: RefreshFigures;
 }
 
 /** The oldest session: the agent lists it on its last page. */
@@ -55,7 +58,7 @@ async function main(): Promise<number> {
   const run = await startHostRun(
     { ...fixture, env: { ...fixture.env, ACP_BENCH_TARGET_ID: target } },
     'quickPick',
-    480_000,
+    720_000,
   );
   try {
     // The suite asks for its search to be typed into the QuickPick's input box.
@@ -136,6 +139,27 @@ async function main(): Promise<number> {
     console.log(
       `  With the Sessions view visible, paging took ${ratio(r.withView.settledMs, r.cold.settledMs)} as long as with it hidden.`,
     );
+    const k = r.keystrokes;
+    table(
+      `Resume Session per keystroke: "${TYPED}" typed a character every 100 ms over ${count(k.rows)} rows, ${k.kept} sessions kept`,
+      ['', 'all keystrokes', 'per keystroke'],
+      [
+        ['renders (items handed to the workbench)', count(k.renders), (k.renders / k.keystrokes).toFixed(2)],
+        ['items handed over', count(k.itemsSent), count(k.itemsSent / k.keystrokes)],
+        ['host time in renders', ms(k.renderMs), ms(k.renderMs / k.keystrokes)],
+        ["content searches sent to the library's worker", count(k.searches), (k.searches / k.keystrokes).toFixed(2)],
+        ['last keystroke → rows settled with content hits', ms(k.settleMs), ''],
+        ['host event loop while typing: max / p99', `${ms(k.loop.maxMs)} / ${ms(k.loop.p99Ms)}`, ''],
+      ],
+    );
+    table(
+      `Sessions view: getChildren() of the root over ${count(r.refresh.rows)} rows (median of ${r.refresh.runs})`,
+      ['', 'time'],
+      [
+        ['a refresh, the list unchanged', ms(r.refresh.unchangedMs)],
+        ["a refresh after a row's time moved", ms(r.refresh.changedMs)],
+      ],
+    );
     summary(
       B,
       'command → first rows (cold / second open)',
@@ -147,6 +171,17 @@ async function main(): Promise<number> {
       'id prefix → session on the last page',
       r.search.foundMs === undefined ? 'not within 150 s' : ms(r.search.foundMs),
       `${count(r.search.listed)} listed`,
+    );
+    summary(
+      B,
+      'per keystroke: renders / searches / host ms',
+      `${(k.renders / k.keystrokes).toFixed(2)} / ${(k.searches / k.keystrokes).toFixed(2)} / ${ms(k.renderMs / k.keystrokes)}`,
+      `${count(k.rows)} rows`,
+    );
+    summary(
+      'Sessions view',
+      `getChildren over ${count(r.refresh.rows)} rows: unchanged / after a change`,
+      `${ms(r.refresh.unchangedMs)} / ${ms(r.refresh.changedMs)}`,
     );
     summary(
       B,

@@ -1,5 +1,5 @@
 // Benchmark 3, inside the extension host: "ACP: Resume Session" over a folder of 10,000
-// sessions. Writes its figures to $ACP_BENCH_CTL/quickPick.json for the driver (a timing never
+// sessions, per keystroke too, and a refresh of the Sessions view over them. Writes its figures to $ACP_BENCH_CTL/quickPick.json for the driver (a timing never
 // fails this suite; only a broken flow does).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../../src/extension';
 import { api } from '../../../vscode/support';
 import { writeSignal } from '../../signal';
+import { keepNewest, measureRefresh, typeAndCount } from './keystrokes';
 
 /** Past this the search is reported as not found rather than waited for. */
 const SEARCH_LIMIT_MS = 150_000;
@@ -132,6 +133,14 @@ describe('bench: Resume Session QuickPick', function () {
     second.pick.quickPick.hide();
     await sleep(500);
 
+    // Per keystroke: the newest sessions kept in the library, then words typed a character at a time.
+    const kept = await keepNewest(a);
+    const third = await open(a);
+    await third.pick.settled;
+    out.keystrokes = { ...(await typeAndCount(a)), kept };
+    third.pick.quickPick.hide();
+    await sleep(500);
+
     // The same background paging with the Sessions view visible: every page refreshes the view.
     await vscode.commands.executeCommand('workbench.view.extension.acp');
     await sleep(1500);
@@ -149,6 +158,8 @@ describe('bench: Resume Session QuickPick', function () {
       loop: withView.loop,
     };
     withView.value.pick.quickPick.hide();
+    // What each refresh of the view costs over the same rows.
+    out.refresh = await measureRefresh(a);
 
     writeFileSync(join(ctl, 'quickPick.json'), JSON.stringify(out, null, 2));
   });
