@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot, type Browser } from '../host/browser';
+import { launchBrowser, navigate, screenshot, type Browser } from '../host/browser';
 import { startCodeServer, type CodeServer } from '../host/codeServer';
 import type { Fixture } from '../host/fixture';
 import { repoRoot } from '../host/paths';
@@ -54,9 +54,7 @@ export async function startHostRun(fixture: Fixture, suite: string, timeoutMs: n
   });
   await browser.context.addInitScript(probe);
   const runner = join(repoRoot(), 'out', 'test', 'vscode', 'index.js');
-  await browser.page.goto(server.url(fixture.target, [['extensionTestsPath', server.remoteUri(runner)]]), {
-    waitUntil: 'domcontentloaded',
-  });
+  await navigate(browser.page, server.url(fixture.target, [['extensionTestsPath', server.remoteUri(runner)]]));
   return {
     page: browser.page,
     server,

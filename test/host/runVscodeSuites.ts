@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import type { Page } from 'playwright-core';
-import { launchBrowser, screenshot } from './browser';
+import { launchBrowser, navigate, screenshot } from './browser';
 import { startCodeServer } from './codeServer';
 import { createFixture } from './fixture';
 import { repoRoot, resultsDir } from './paths';
@@ -102,7 +102,7 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
       if (m.type() === 'error') pageErrors.push(m.text());
     });
     const runner = join(repoRoot(), 'out', 'test', 'vscode', 'index.js');
-    await browser.page.goto(server.url(fixture.target, [['extensionTestsPath', server.remoteUri(runner)]]));
+    await navigate(browser.page, server.url(fixture.target, [['extensionTestsPath', server.remoteUri(runner)]]));
     const code = await exitCode;
     if (code !== 0 || !counts || counts.failed > 0) {
       mkdirSync(resultsDir(), { recursive: true });
