@@ -28,7 +28,7 @@ const ID_LIKE = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
  * Rows whose id starts with the query (case-insensitive), for a pasted or typed id. Queries
  * shorter than {@link MIN_ID_PREFIX} or that do not look like an id match nothing.
  */
-export function matchIdPrefix(rows: readonly SessionRow[], query: string): SessionRow[] {
+export function matchIdPrefix<T extends { readonly sessionId: string }>(rows: readonly T[], query: string): T[] {
   const q = query.trim();
   if (q.length < MIN_ID_PREFIX || !ID_LIKE.test(q)) return [];
   const lower = q.toLowerCase();

@@ -9,6 +9,7 @@ import { relativeTime } from '../../sessions/time';
 import { sanitizeText, shortId } from '../../sessions/title';
 import { sessionKey } from '../../agent/sessionKey';
 import { ACTIVITY } from '../sessionDecor';
+import type { ShownRows } from './pickRows';
 
 /** A row of Resume Session: a session, or an action (new, load more, retry, sign in). */
 export interface SessionPick extends vscode.QuickPickItem {
@@ -70,21 +71,21 @@ export function sessionPick(
 
 /**
  * The rows with what content search found put first, in its order (every word, then recency);
- * a kept session the lists have not paged to yet still shows, as the library knows it.
+ * a kept session the lists have not paged to yet still shows, as the library knows it, and
+ * `hostOf` knows its agent too.
  */
 export function withContentHits(
   hits: readonly SearchHit[],
-  sorted: SessionRow[],
-  hostOf: Map<SessionRow, AgentHost>,
+  shown: ShownRows,
   hostFor: (agentId: string) => AgentHost | undefined,
-): SessionRow[] {
-  if (!hits.length) return sorted;
-  const byKey = new Map(sorted.map((row) => [sessionKey(hostOf.get(row)!.config.id, row.sessionId), row]));
+): { rows: readonly SessionRow[]; hostOf: (row: SessionRow) => AgentHost | undefined } {
+  if (!hits.length) return { rows: shown.sorted, hostOf: (row) => shown.hostOf.get(row) };
+  const added = new Map<SessionRow, AgentHost>();
   const first: SessionRow[] = [];
   for (const hit of hits) {
     const host = hostFor(hit.agentId);
     if (!host) continue;
-    let row = byKey.get(sessionKey(hit.agentId, hit.sessionId));
+    let row = shown.byKey.get(sessionKey(hit.agentId, hit.sessionId));
     if (!row) {
       row = toRow({
         sessionId: hit.sessionId,
@@ -92,12 +93,15 @@ export function withContentHits(
         title: hit.title ?? null,
         updatedAt: hit.updatedAt ?? null,
       });
-      hostOf.set(row, host);
+      added.set(row, host);
     }
     first.push(row);
   }
   const taken = new Set(first);
-  return [...first, ...sorted.filter((row) => !taken.has(row))];
+  return {
+    rows: [...first, ...shown.sorted.filter((row) => !taken.has(row))],
+    hostOf: (row) => shown.hostOf.get(row) ?? added.get(row),
+  };
 }
 
 /** What an agent's list state adds above the rows: a row that signs in, or one that starts a session. */

@@ -3,13 +3,13 @@ import type { AgentHost, AgentRegistry } from '../../agent/agentHost';
 import { sessionKey } from '../../agent/sessionKey';
 import type { IDisposable } from '../../base/lifecycle';
 import { chatTarget, type OpenMode } from '../../chat/target';
-import { matchIdPrefix, MIN_ID_PREFIX, sortByUpdatedAt } from '../../sessions/picks';
+import { matchIdPrefix, MIN_ID_PREFIX } from '../../sessions/picks';
 import type { SessionRow } from '../../sessions/rows';
-import type { SessionList } from '../../sessions/sessionList';
 import type { SessionLists } from '../../sessions/sessionLists';
 import { stateRows } from '../../sessions/stateRows';
 import { sanitizeText } from '../../sessions/title';
 import type { Library } from '../../library/library';
+import type { SearchHit } from '../../library/types';
 import { pathKey } from '../../library/pathKey';
 import { ContentSearch } from '../../app/contentSearch';
 import {
@@ -27,6 +27,7 @@ import { describeError } from '../../app/errorText';
 import type { SessionDecor } from '../sessionDecor';
 import { folderPath } from '../sessionsView/sessionsTree';
 import type { SettingsService } from '../settings';
+import { PickRows, type PickList } from './pickRows';
 
 /** Background paging stops here; a "Load more…" row goes on. */
 export const PICK_LIMIT = 5000;
@@ -89,11 +90,11 @@ export async function resumeSession(deps: ResumeDeps): Promise<void> {
  */
 export class ResumePicker implements OpenPick {
   readonly quickPick = vscode.window.createQuickPick<SessionPick>();
-  private readonly lists: readonly { host: AgentHost; list: SessionList; folder: vscode.WorkspaceFolder }[];
+  private readonly lists: readonly PickList[];
+  /** Their rows, filtered and sorted once per change of a list, not per keystroke. */
+  private readonly rows: PickRows;
   private readonly several: boolean;
   private readonly severalFolders: boolean;
-  /** The folder each row shown belongs to. */
-  private folderOf = new Map<SessionRow, vscode.WorkspaceFolder>();
   /** Items by agent and session, reused while their row is unchanged. */
   private readonly itemsById = new Map<string, SessionPick>();
   /** Why lists failed, as of the end of the last paging (shown under the rows). */
@@ -110,6 +111,8 @@ export class ResumePicker implements OpenPick {
   private showHidden: boolean;
   private hiddenNote = '';
   private searchableNote = '';
+  /** What the last render showed of the typed value: the content hits and the rows an id prefix matched. */
+  private shownFor: { hits: readonly SearchHit[] | undefined; prefix: string } = { hits: undefined, prefix: '' };
 
   constructor(
     private readonly deps: ResumeDeps,
@@ -122,6 +125,7 @@ export class ResumePicker implements OpenPick {
     this.lists = folders.flatMap((folder) =>
       hosts.map((host) => ({ host, folder, list: deps.lists.get(host, folderPath(folder)) })),
     );
+    this.rows = new PickRows(this.lists, deps.decor);
     const qp = this.quickPick;
     qp.title = `Resume Session — ${this.folderWords}`;
     qp.placeholder = deps.library?.enabled
@@ -134,12 +138,12 @@ export class ResumePicker implements OpenPick {
     this.content = new ContentSearch(
       () => deps.library?.get(),
       folders.map(folderPath),
-      () => this.stopped || this.render(),
+      () => this.stopped || this.renderIfChanged(),
     );
     this.showHidden = deps.decor.showHidden;
     this.subscriptions = [
-      ...this.lists.map(({ list }) => list.onDidChange(() => this.scheduleRender())),
-      deps.decor.onDidChange(() => this.scheduleRender()),
+      ...this.lists.map(({ list }) => list.onDidChange(() => this.rowsChanged())),
+      deps.decor.onDidChange(() => this.rowsChanged()),
       qp.onDidTriggerButton(() => this.toggleHidden()),
       qp.onDidChangeValue(() => this.valueChanged()),
       qp.onDidAccept(() => this.accept()),
@@ -213,6 +217,33 @@ export class ResumePicker implements OpenPick {
     }, wait);
   }
 
+  /** A list or what decides which rows show changed: sorted again, shown soon. */
+  private rowsChanged(): void {
+    this.rows.changed();
+    this.scheduleRender();
+  }
+
+  /** The sessions an id prefix typed now matches, as a key: rows shown, or found by content. */
+  private prefixKey(): string {
+    const value = this.quickPick.value;
+    const listed = matchIdPrefix(this.rows.now(this.showHidden).sorted, value).map((r) => r.sessionId);
+    const found = matchIdPrefix(
+      this.content.hits.map((h) => ({ sessionId: h.sessionId })),
+      value,
+    ).map((r) => r.sessionId);
+    return [...listed, ...found].join('\n');
+  }
+
+  /**
+   * A keystroke changes which rows lead (content hits, an id prefix's matches) and nothing
+   * else the workbench does not filter by itself: the rows are handed over again only when
+   * those changed.
+   */
+  private renderIfChanged(): void {
+    if (this.content.hits === this.shownFor.hits && this.prefixKey() === this.shownFor.prefix) return;
+    this.render();
+  }
+
   /** Renders the rows; with `first`, only the newest `first` of them (then call again for all). */
   private render(first = Infinity): void {
     const qp = this.quickPick;
@@ -221,27 +252,21 @@ export class ResumePicker implements OpenPick {
       clearTimeout(this.renderTimer);
       this.renderTimer = undefined;
     }
-    let hidden = 0;
-    const rows = this.lists.flatMap(({ host, list, folder }) => {
-      const visible = this.deps.decor.visible(list, this.showHidden);
-      hidden += visible.hidden;
-      return visible.rows.map((row) => ({ row, host, folder }));
-    });
-    this.folderOf = new Map(rows.map((r) => [r.row, r.folder]));
+    const shown = this.rows.now(this.showHidden);
+    const { hidden } = shown;
     qp.buttons = hidden > 0 || this.showHidden ? [this.showHidden ? hideHiddenButton : showHiddenButton] : [];
     this.hiddenNote = hidden > 0 ? ` (${hidden} hidden${this.showHidden ? ', shown' : ''})` : '';
     this.showTitle();
-    const hostOf = new Map(rows.map((r) => [r.row, r.host]));
-    const sorted = withContentHits(
+    this.shownFor = { hits: this.content.hits, prefix: this.prefixKey() };
+    const { rows: sorted, hostOf } = withContentHits(
       this.content.hits,
-      sortByUpdatedAt(rows.map((r) => r.row)),
-      hostOf,
+      shown,
       (agentId) => this.lists.find(({ host }) => host.config.id === agentId)?.host,
     );
     const prefixHits = new Set(matchIdPrefix(sorted, qp.value).map((r) => r.sessionId));
     const items: SessionPick[] = sorted.slice(0, first).map((row) => {
-      const host = hostOf.get(row)!;
-      const item = this.toItem(row, host, this.folderOf.get(row) ?? this.folderAt(row.cwd));
+      const host = hostOf(row)!;
+      const item = this.toItem(row, host, shown.folderOf.get(row) ?? this.folderAt(row.cwd));
       const hit = this.content.hit(host.config.id, row.sessionId);
       if (hit) {
         const partial = hit.matched < hit.words ? ` · ${hit.matched} of ${hit.words} words` : '';
@@ -260,7 +285,7 @@ export class ResumePicker implements OpenPick {
     }
     const states = this.lists.map(({ host, list, folder }) => ({ host, folder, rows: stateRows(list) }));
     const more = states.some((s) => s.rows.some((r) => r.kind === 'loadMore'));
-    if (more && rows.length >= this.limit)
+    if (more && shown.sorted.length >= this.limit)
       items.push({ label: '$(ellipsis) Load more…', action: 'more', alwaysShow: true });
     for (const { host, folder, rows: stateOf } of states)
       items.unshift(...agentStateItems(stateOf, host, folder, this.several));
@@ -357,8 +382,9 @@ export class ResumePicker implements OpenPick {
   }
 
   private valueChanged(): void {
-    this.render();
     this.content.run(this.quickPick.value);
+    // At most one render per keystroke: when the library answers (its hits may lead), or now.
+    if (!this.content.pending) this.renderIfChanged();
     // A pasted id that is not among the rows yet: page on until it is found or the list ends.
     if (!this.quickPick.busy && this.wantsPrefix() && this.lists.some(({ list }) => list.nextCursor !== undefined))
       this.paging = this.pageOn();
