@@ -13,7 +13,8 @@ export const DATE_GROUP_LABELS: Record<DateGroup, string> = {
 
 const DAY = 24 * 60 * 60 * 1000;
 
-function startOfDay(ms: number): number {
+/** Midnight of the local day `ms` falls in: the date headings change only when it does. */
+export function startOfDay(ms: number): number {
   const d = new Date(ms);
   return new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
 }

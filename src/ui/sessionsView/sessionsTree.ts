@@ -14,7 +14,7 @@ import type { FirstStarts } from '../../app/firstStart';
 import type { SessionDecor } from '../sessionDecor';
 import { sessionNotes, sessionTreeItem } from './sessionItems';
 import { stateItem } from './stateItems';
-import { groupByDate } from '../../sessions/dateGroups';
+import { groupByDate, startOfDay } from '../../sessions/dateGroups';
 import { headingItem } from './dateHeadings';
 import { sortByUpdatedAt } from '../../sessions/picks';
 import { ListProblems } from './listProblems';
@@ -53,6 +53,12 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   /** Session nodes per list, by id, so a row change fires the same object the tree holds. */
   private readonly nodes = new WeakMap<SessionList, Map<string, SessionNode>>();
   private readonly parents = new Map<SessionList, TreeNode | undefined>();
+  /**
+   * Each list's session rows as last filtered, sorted and grouped under date headings, kept
+   * until the list, what decides which rows show (names, archives, hide rules, open chats) or
+   * the day changes: a refresh for anything else (an agent's state, the minute's tick) sorts nothing.
+   */
+  private readonly grouped = new Map<SessionList, { day: number; nodes: readonly TreeNode[]; hidden: number }>();
   private pendingFull = false;
 
   constructor(
@@ -66,6 +72,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     super();
     this.register(
       lists.onDidChangeList(({ list, change }) => {
+        if (change.kind !== 'state') this.grouped.delete(list);
         if (change.kind === 'row') {
           const node = this.nodes.get(list)?.get(change.sessionId);
           const row = list.get(change.sessionId);
@@ -87,8 +94,19 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     );
     this.register(vscode.workspace.onDidChangeWorkspaceFolders(() => this.forgetAndRefresh()));
     // Opening or closing a chat, a name, an archive or an activity can change which rows show.
-    this.register(chats.onDidChangeOpen(({ agentId }) => this.fireAgent(agentId)));
-    this.register(decor.onDidChange(({ agentId }) => (agentId ? this.fireAgent(agentId) : this.refreshAll())));
+    this.register(
+      chats.onDidChangeOpen(({ agentId }) => {
+        this.regroup(agentId);
+        this.fireAgent(agentId);
+      }),
+    );
+    this.register(
+      decor.onDidChange(({ agentId }) => {
+        this.regroup(agentId);
+        if (agentId) this.fireAgent(agentId);
+        else this.refreshAll();
+      }),
+    );
     this.useClock(systemClock);
   }
 
@@ -98,12 +116,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   /** Relative times ("5 min ago") age: the rows are redrawn each minute, nothing is fetched. */
   useClock(clock: TreeClock): void {
     this.clock = clock;
+    this.grouped.clear();
     this.ticker.value = clock.every(60_000, () => this.refreshAll());
   }
 
   /** Agents or folders changed: the reasons of lists no longer shown go, the rest come back as drawn. */
   private forgetAndRefresh(): void {
     this.problems.clear();
+    this.grouped.clear();
     this.refreshAll();
   }
 
@@ -122,6 +142,12 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     const live = new Set(this.lists.all());
     for (const list of this.parents.keys()) if (!live.has(list)) this.parents.delete(list);
     return [...this.parents].map(([list, parent]) => ({ list, parent }));
+  }
+
+  /** What decides which of an agent's rows show changed (every agent's, without one). */
+  private regroup(agentId: string | undefined): void {
+    if (!agentId) return this.grouped.clear();
+    for (const list of this.lists.listsOf(agentId)) this.grouped.delete(list);
   }
 
   private fireAgent(agentId: string): void {
@@ -212,11 +238,11 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         out.push(state('startFailed', `${host.config.name} could not be started`, error.startProblem));
       else out.push(state('stopped', `${host.config.name} stopped — Restart`, describeError(error)));
     }
-    const visible = this.decor.visible(list);
-    out.push(...this.datedSessionNodes(visible.rows, list, host, folder));
-    if (visible.hidden > 0) {
+    const { nodes, hidden } = this.sessionNodes(list, host, folder);
+    out.push(...nodes);
+    if (hidden > 0) {
       const how = this.decor.showHidden ? 'Hide' : 'Show';
-      out.push(state('hidden', `${visible.hidden} hidden — ${how}`, this.decor.showHidden ? 'shown' : 'hidden'));
+      out.push(state('hidden', `${hidden} hidden — ${how}`, this.decor.showHidden ? 'shown' : 'hidden'));
     }
     for (const row of rows) {
       if (row.kind === 'notice') out.push(state('notice', row.text));
@@ -245,6 +271,21 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     const why = failed && (failed.kind === 'error' ? failed.label : `${failed.label}: ${failed.detail ?? ''}`);
     const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
     this.problems.set(list, why && several ? `${folder.name}: ${why}` : why);
+  }
+
+  /** The list's rows the view shows, grouped: as kept, or filtered, sorted and grouped again. */
+  private sessionNodes(
+    list: SessionList,
+    host: AgentHost,
+    folder: vscode.WorkspaceFolder,
+  ): { nodes: readonly TreeNode[]; hidden: number } {
+    const day = startOfDay(this.clock.now());
+    const kept = this.grouped.get(list);
+    if (kept?.day === day) return kept;
+    const visible = this.decor.visible(list);
+    const fresh = { day, nodes: this.datedSessionNodes(visible.rows, list, host, folder), hidden: visible.hidden };
+    this.grouped.set(list, fresh);
+    return fresh;
   }
 
   /** The session rows newest first, under date headings; nodes of rows no longer listed are dropped. */
