@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ChatSession } from '../../src/chat/chatSession';
-import { chatDeps, hostOf, methods, recorded, registryWith, waitFor } from '../support/chat';
+import { chatDeps, hostOf, methods, recorded, registryWith } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 import type { AgentRegistry } from '../../src/agent/agentHost';
+import { waitFor } from '../support/wait';
 
 describe('A chat and its agent', function () {
   this.timeout(40_000);

@@ -9,8 +9,9 @@ import type { AgentRegistry } from '../../src/agent/agentHost';
 import type { ClientHandlers } from '../../src/agent/clientApp';
 import { ChatSession } from '../../src/chat/chatSession';
 import type { LoadingPhase } from '../../src/protocol/entries';
-import { chatDeps, hostDeps, hostOf, methods, recorded, registryWith, waitFor } from '../support/chat';
+import { chatDeps, hostDeps, hostOf, methods, recorded, registryWith } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 describe('Closing a chat and cancelling its attach', function () {
   this.timeout(40_000);

@@ -9,8 +9,9 @@ import { ClientFileSystem } from '../../src/agent/fileSystem';
 import { silentLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/chatSession';
 import type { PermissionEntry, ToolCallEntry } from '../../src/protocol/entries';
-import { chatDeps, hostDeps, registryWith, waitFor, useRegistries } from '../support/chat';
+import { chatDeps, hostDeps, registryWith, useRegistries } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 describe('Writes to files that make tools run code', function () {
   this.timeout(40_000);

@@ -6,8 +6,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentRegistry } from '../../src/agent/agentHost';
 import { ChatSession } from '../../src/chat/chatSession';
-import { chatDeps, registryWith, waitFor } from '../support/chat';
+import { chatDeps, registryWith } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 describe('A load whose replay goes on after the response', function () {
   this.timeout(30_000);

@@ -5,8 +5,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentRegistry } from '../../src/agent/agentHost';
 import { ChatSession } from '../../src/chat/chatSession';
-import { chatDeps, hostOf, registryWith, waitFor } from '../support/chat';
+import { chatDeps, hostOf, registryWith } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 describe('Sign-in inside a chat', function () {
   this.timeout(40_000);

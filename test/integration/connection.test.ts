@@ -8,8 +8,8 @@ import type { ClientHandlers } from '../../src/agent/clientApp';
 import { AgentConnection } from '../../src/agent/connection';
 import { AgentExited, AgentTimedOut, Cancelled, ProtocolError } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
-import { waitFor } from '../support/wait';
 import { isRunning, refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 const handlers: ClientHandlers = {
   requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }),

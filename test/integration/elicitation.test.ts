@@ -10,16 +10,7 @@ import { ChatSession } from '../../src/chat/chatSession';
 import type { ElicitationEntry } from '../../src/protocol/entries';
 import { HOSTILE_ADDRESS } from '../agent/replies';
 import { refAgentConfig, tempDir } from '../support/refAgent';
-
-const waitFor = async <T>(what: string, check: () => T | undefined, ms = 10_000): Promise<T> => {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { waitFor } from '../support/wait';
 
 describe('Elicitation', function () {
   this.timeout(30_000);

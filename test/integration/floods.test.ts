@@ -8,9 +8,9 @@ import { AgentExited } from '../../src/agent/errors';
 import { ClientFileSystem } from '../../src/agent/fileSystem';
 import { MemoryLogger } from '../../src/agent/log';
 import { pinRoots } from '../../src/agent/roots';
-import { waitFor } from '../support/chat';
 import { heldBytes } from '../support/memory';
 import { refAgentConfig, useSeededFolder } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 const clientInfo = { name: 't', version: '0' };
 const MiB = 1024 * 1024;

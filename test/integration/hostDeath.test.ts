@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { waitFor } from '../support/chat';
 import { isAlive, repoRoot, useSeededFolder } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 /** The live members of a process group, read from /proc (only to watch our own processes). */
 function members(group: number): number[] {

@@ -6,7 +6,7 @@ import { FILE_NAME, FORMAT_VERSION } from '../../src/library/schema';
 import { LibraryService } from '../../src/library/service';
 import { WORKER_NICE } from '../../src/library/workerProtocol';
 import { repoRoot, tempDir } from '../support/refAgent';
-import { waitFor } from '../support/chat';
+import { waitFor } from '../support/wait';
 
 const workerPath = join(repoRoot, 'dist/libraryWorker.js');
 

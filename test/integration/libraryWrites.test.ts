@@ -11,8 +11,9 @@ import { Library } from '../../src/library/library';
 import { FILE_NAME } from '../../src/library/schema';
 import type { ThreadEntry } from '../../src/protocol/entries';
 import { registryWith, useRegistries } from '../support/chat';
-import { LibraryWorld, libraryWorker, until } from '../support/library';
+import { LibraryWorld, libraryWorker } from '../support/library';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 const textOf = (e: ThreadEntry | undefined) => (e?.type === 'user' || e?.type === 'agent' ? e.text : e?.type);
 
@@ -101,7 +102,7 @@ describe('library: writing when things go wrong', function () {
     rmSync(journal);
     await chat.session.prompt('the disk has room again');
     await chat.recording.flush();
-    await until('the last turn kept', async () =>
+    await waitFor('the last turn kept', async () =>
       (await world.service.get()!.search('room again', { cwd })).length ? true : undefined,
     );
     const kept = (await world.kept('ref', sessionId))!;
@@ -135,7 +136,7 @@ describe('library: writing when things go wrong', function () {
     void world.service.configure({ enabled: true, maxBytes: 1e9 });
     await chat.session.prompt('said after it was on again');
     await chat.recording.flush();
-    const kept = await until('the last turn kept', async () => {
+    const kept = await waitFor('the last turn kept', async () => {
       const k = await world.kept('ref', sessionId);
       return k && k.entries >= chat.session.thread.entries.length ? k : undefined;
     });

@@ -7,25 +7,18 @@ import { AgentConnection } from '../../src/agent/connection';
 import { AgentExited } from '../../src/agent/errors';
 import { MemoryLogger, silentLogger } from '../../src/agent/log';
 import { isAlive as alive, refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
 const clientInfo = { name: 'acp-client-test', version: '0.0.0' };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 /**
  * Gone, or going: once stop() resolves the whole group has had SIGKILL, which the kernel
  * delivers a moment later (and a slow reaper may show it as a zombie meanwhile).
  */
 async function gone(pid: number, what: string): Promise<void> {
-  await until(`${what} (pid ${pid}) to end`, () => !alive(pid), 1000);
+  await waitFor(`${what} (pid ${pid}) to end`, () => !alive(pid), 1000);
 }
 
 describe('Agent process lifetime', function () {
@@ -64,7 +57,7 @@ describe('Agent process lifetime', function () {
       clientInfo,
     });
     stops.push(c);
-    await until(
+    await waitFor(
       'the child agent to write its pid',
       () => existsSync(started) && readFileSync(started, 'utf8').trim() !== '',
     );
@@ -108,7 +101,7 @@ describe('Agent process lifetime', function () {
     }
     assert.ok(c, 'started at least once');
     stops.push(c);
-    await until('the process to end', () => !c.isAlive);
+    await waitFor('the process to end', () => !c.isAlive);
     await sleep(50);
     // Subscribing now, as the host does once `start` has returned.
     const heard = await new Promise<AgentExited | undefined>((resolve) => {
@@ -131,7 +124,7 @@ describe('Agent process lifetime', function () {
     const states: AgentState['kind'][] = [];
     h.onDidChangeState((s) => states.push(s.kind));
     await h.connect().catch(() => undefined);
-    await until('the host to notice', () => h.state.kind === 'failed');
+    await waitFor('the host to notice', () => h.state.kind === 'failed');
     assert.ok(h.state.kind === 'failed' && h.state.error instanceof AgentExited, JSON.stringify(states));
     await sleep(200);
     assert.equal(h.state.kind, 'failed', 'it stays failed until the restart is due');
@@ -150,7 +143,7 @@ describe('Agent process lifetime', function () {
       '',
     );
     const [a, b] = await Promise.all(registry.all.map((h) => h.connect()));
-    await until(
+    await waitFor(
       'the child agent to write its pid',
       () => existsSync(started) && readFileSync(started, 'utf8').trim() !== '',
     );

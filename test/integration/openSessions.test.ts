@@ -10,10 +10,11 @@ import { ChatSession } from '../../src/chat/chatSession';
 import type { SessionKey } from '../../src/agent/sessionKey';
 import { OpenSessions } from '../../src/chat/openSessions';
 import type { ElicitationEntry, PermissionEntry, ToolCallEntry } from '../../src/protocol/entries';
-import { chatDeps, hostDeps, waitFor } from '../support/chat';
+import { chatDeps, hostDeps } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 import { agentTerminals } from '../../src/chat/terminalFeed';
 import { silentLogger } from '../../src/agent/log';
+import { waitFor } from '../support/wait';
 
 /** The last agent message of a chat's thread. */
 const lastAgentText = (chat: ChatSession) =>

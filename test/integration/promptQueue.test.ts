@@ -7,14 +7,7 @@ import { AgentHost } from '../../src/agent/agentHost';
 import { MemoryLogger } from '../../src/agent/log';
 import { ChatSession } from '../../src/chat/chatSession';
 import { refAgentConfig, tempDir } from '../support/refAgent';
-
-async function until(what: string, test: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+import { waitFor } from '../support/wait';
 
 describe('Follow-ups queued while the agent works', function () {
   this.timeout(60_000);
@@ -58,7 +51,7 @@ describe('Follow-ups queued while the agent works', function () {
 
   it('sends queued follow-ups one per turn, in order, when each turn ends', async () => {
     const first = chat.prompt('a slow answer please');
-    await until('the turn to start', () => chat.isPrompting);
+    await waitFor('the turn to start', () => chat.isPrompting);
     assert.equal(chat.capabilities().canQueue, true);
     await chat.prompt('first follow-up');
     await chat.prompt('second follow-up');
@@ -72,7 +65,7 @@ describe('Follow-ups queued while the agent works', function () {
       'nothing queued was sent during the turn',
     );
     await first;
-    await until('both follow-ups to be answered', () => turns().length === 6 && !chat.isPrompting);
+    await waitFor('both follow-ups to be answered', () => turns().length === 6 && !chat.isPrompting);
     assert.deepEqual(turns(), [
       'you: a slow answer please',
       'agent',
@@ -86,7 +79,7 @@ describe('Follow-ups queued while the agent works', function () {
 
   it('keeps the queue after Stop, paused, and sends a follow-up when the user asks', async () => {
     const turn = chat.prompt('a slow answer please');
-    await until('the turn to start', () => chat.isPrompting);
+    await waitFor('the turn to start', () => chat.isPrompting);
     await chat.prompt('kept for later');
     await chat.cancel();
     await turn;
@@ -104,7 +97,7 @@ describe('Follow-ups queued while the agent works', function () {
 
   it('refuses a follow-up past the 50th while the turn runs', async () => {
     const turn = chat.prompt('a slow answer please');
-    await until('the turn to start', () => chat.isPrompting);
+    await waitFor('the turn to start', () => chat.isPrompting);
     for (let i = 0; i < 50; i++) await chat.prompt(`follow-up ${i}`);
     await assert.rejects(chat.prompt('one too many'), /Too many follow-ups are queued/);
     assert.equal(chat.queue.size, 50);
@@ -114,7 +107,7 @@ describe('Follow-ups queued while the agent works', function () {
 
   it('waits for a follow-up being edited, then sends the edited text in its place', async () => {
     const turn = chat.prompt('a slow answer please');
-    await until('the turn to start', () => chat.isPrompting);
+    await waitFor('the turn to start', () => chat.isPrompting);
     await chat.prompt('draft');
     const id = chat.queue.state.items[0].id;
     chat.queue.update(id, { editing: true });
@@ -127,7 +120,7 @@ describe('Follow-ups queued while the agent works', function () {
     );
     chat.queue.update(id, { text: 'edited', editing: false });
     chat.drainQueue();
-    await until('the edited follow-up to be answered', () => turns().at(-1) === 'agent' && !chat.isPrompting);
+    await waitFor('the edited follow-up to be answered', () => turns().at(-1) === 'agent' && !chat.isPrompting);
     assert.deepEqual(turns().slice(-2), ['you: edited', 'agent']);
   });
 });

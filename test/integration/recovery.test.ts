@@ -7,14 +7,7 @@ import { join } from 'node:path';
 import type { DividerEntry } from '../../src/protocol/entries';
 import { chatDeps, hostOf, methods, registryWith, useRegistries } from '../support/chat';
 import { refAgentConfig, seed, tempDir, useSeededFolder } from '../support/refAgent';
-
-const waitFor = async (what: string, check: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+import { waitFor } from '../support/wait';
 
 describe('Recovery when the agent dies', function () {
   this.timeout(40_000);

@@ -6,8 +6,6 @@ import { MemoryLogger } from '../../src/agent/log';
 import type { ChatDeps } from '../../src/chat/attachment';
 import type { AgentConfig } from '../../src/agent/types';
 
-export { waitFor } from './wait';
-
 /** Every request and notification the reference agent received with `--record`, in order. */
 export function recorded(file: string): { method: string; params: Record<string, unknown> }[] {
   if (!existsSync(file)) return [];

@@ -10,6 +10,7 @@ import type { KeptSession } from '../../src/library/types';
 import { TranscriptKeeper, type Recording } from '../../src/app/transcriptKeeper';
 import { chatDeps } from './chat';
 import { repoRoot } from './refAgent';
+import { waitFor } from './wait';
 
 export const libraryWorker = join(repoRoot, 'dist/libraryWorker.js');
 
@@ -67,20 +68,9 @@ export class LibraryWorld {
 
   /** Waits until the library keeps the session whole, with the agent's time. */
   keptWhole(agentId: string, sessionId: string): Promise<KeptSession> {
-    return until('the session kept whole, with its time', async () => {
+    return waitFor('the session kept whole, with its time', async () => {
       const k = await this.kept(agentId, sessionId);
       return k?.complete && k.updatedAt ? k : undefined;
     });
-  }
-}
-
-/** Polls until `check` gives a value, or fails naming what it waited for. */
-export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, ms = 15_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
   }
 }

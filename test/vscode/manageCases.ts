@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../src/extension';
 import type { SessionNode, StateNode, TreeNode } from '../../src/ui/sessionsView/sessionsTree';
 import { suiteContext } from '../host/suiteContext';
-import { api, catchMessages, loadedRoot, until } from './support';
+import { api, catchMessages, loadedRoot } from './support';
+import { waitFor } from '../support/wait';
 
 export type Mode = 'agent' | 'client';
 
@@ -27,7 +28,7 @@ async function nodeOf(a: AcpTestApi, id: string): Promise<SessionNode | undefine
 }
 async function closeChats(a: AcpTestApi): Promise<void> {
   for (const chat of a.chats.all) chat.panel.dispose();
-  await until('no chats', () => a.chats.all.length === 0);
+  await waitFor('no chats', () => a.chats.all.length === 0);
 }
 /** What the agent received, from its --record file. */
 function received(method: string): unknown[] {
@@ -74,23 +75,23 @@ export function manageCases(mode: Mode): void {
       const a = await api();
       const hiddenRow = async () =>
         (await loadedRoot(a)).find((n): n is StateNode => n.type === 'state' && n.kind === 'hidden');
-      const row = (await until('the hidden row', hiddenRow))!;
+      const row = (await waitFor('the hidden row', hiddenRow))!;
       assert.equal(label(a, row), '3 hidden — Show');
       await vscode.commands.executeCommand('acp.showHiddenSessions');
-      await until('shown', async () => (await hiddenRow())?.label === '3 hidden — Hide');
+      await waitFor('shown', async () => (await hiddenRow())?.label === '3 hidden — Hide');
       const all = (await rows(a)).map((n) => n.row.title);
       assert.ok(all.some((t) => t?.startsWith('Side chain')) && all.some((t) => t?.startsWith('Sub-agent')));
       await vscode.commands.executeCommand('acp.hideHiddenSessions');
-      await until('hidden again', async () => (await hiddenRow())?.label === '3 hidden — Show');
+      await waitFor('hidden again', async () => (await hiddenRow())?.label === '3 hidden — Show');
       void vscode.commands.executeCommand('acp.resumeSession');
-      const pick = await until('the QuickPick', () => a.currentPick());
+      const pick = await waitFor('the QuickPick', () => a.currentPick());
       await pick.settled;
       assert.match(pick.quickPick.title ?? '', /\(3 hidden\)/);
       const before = pick.quickPick.items.filter((i) => i.row).length;
       pick.toggleHidden();
       assert.equal(pick.quickPick.items.filter((i) => i.row).length, before + 3, 'the toggle shows them');
       pick.quickPick.hide();
-      await until('closed', () => a.currentPick() === undefined);
+      await waitFor('closed', () => a.currentPick() === undefined);
     });
 
     it('names the setting and the bad pattern of acp.sessions.hide in a warning, and applies the rest', async () => {
@@ -107,20 +108,20 @@ export function manageCases(mode: Mode): void {
           { titlePatterns: ['(unclosed', exact] },
           vscode.ConfigurationTarget.Workspace,
         );
-        const warning = await until('the warning', () => warnings.shown.find((m) => m.includes('acp.sessions.hide')));
+        const warning = await waitFor('the warning', () => warnings.shown.find((m) => m.includes('acp.sessions.hide')));
         assert.match(
           warning,
           /"acp\.sessions\.hide\.titlePatterns" item 1, "\(unclosed", is not a valid regular expression/,
         );
         assert.doesNotMatch(warning, /item 2/, 'the good pattern is not named');
-        await until('the row the good pattern matches is hidden', async () => !(await nodeOf(a, id)));
+        await waitFor('the row the good pattern matches is hidden', async () => !(await nodeOf(a, id)));
         const hidden = (await loadedRoot(a)).find((n): n is StateNode => n.type === 'state' && n.kind === 'hidden');
         assert.equal(hidden && label(a, hidden), '4 hidden — Show');
       } finally {
         warnings.restore();
         await config().update('sessions.hide', undefined, vscode.ConfigurationTarget.Workspace);
       }
-      await until('shown again once the rule is gone', async () => !!(await nodeOf(a, id)));
+      await waitFor('shown again once the rule is gone', async () => !!(await nodeOf(a, id)));
     });
 
     it('renames a row: the tree, Resume Session and search show the name, the tooltip the agent title', async () => {
@@ -130,7 +131,7 @@ export function manageCases(mode: Mode): void {
         askName: async (current) => (current === titles.get(id) ? 'Release checklist' : undefined),
       });
       await vscode.commands.executeCommand('acp.renameSession', await nodeOf(a, id));
-      await until('the new label', async () => label(a, (await nodeOf(a, id))!) === 'Release checklist');
+      await waitFor('the new label', async () => label(a, (await nodeOf(a, id))!) === 'Release checklist');
       const node = (await nodeOf(a, id))!;
       if (mode === 'agent') {
         assert.equal(node.row.title, 'Release checklist', 'the agent stored it');
@@ -143,13 +144,13 @@ export function manageCases(mode: Mode): void {
       }
       assert.ok(a.tree.getTreeItem(node).contextValue?.includes('.named'), 'Reset Name is offered');
       void vscode.commands.executeCommand('acp.resumeSession');
-      const pick = await until('the QuickPick', () => a.currentPick());
+      const pick = await waitFor('the QuickPick', () => a.currentPick());
       await pick.settled;
       const item = pick.quickPick.items.find((i) => i.row?.sessionId === id)!;
       assert.equal(item.label, 'Release checklist');
       if (mode === 'client') assert.ok(item.detail?.includes(titles.get(id)!), 'found by the agent title too');
       pick.quickPick.hide();
-      await until('closed', () => a.currentPick() === undefined);
+      await waitFor('closed', () => a.currentPick() === undefined);
     });
 
     it('renames the focused chat from the palette: the tab and the header show the name', async () => {
@@ -157,13 +158,13 @@ export function manageCases(mode: Mode): void {
       const id = ids[1]!;
       const node = (await nodeOf(a, id))!;
       await vscode.commands.executeCommand('acp.openSessionWithHistory', node);
-      const chat = await until('the chat', () => a.chats.get(node.host.config.id, id));
-      await until('active', () => chat.panel.active);
+      const chat = await waitFor('the chat', () => a.chats.get(node.host.config.id, id));
+      await waitFor('active', () => chat.panel.active);
       a.setManagePrompts({ askName: async () => 'From the palette' });
       await vscode.commands.executeCommand('acp.renameSession');
-      await until('the tab title', () => chat.panel.title === 'From the palette');
+      await waitFor('the tab title', () => chat.panel.title === 'From the palette');
       assert.equal(chat.session.thread.meta.name, 'From the palette', 'the header shows the name');
-      await until('the row', async () => label(a, (await nodeOf(a, id))!) === 'From the palette');
+      await waitFor('the row', async () => label(a, (await nodeOf(a, id))!) === 'From the palette');
     });
 
     it('asks which session when no chat is focused', async () => {
@@ -177,7 +178,7 @@ export function manageCases(mode: Mode): void {
       });
       const run = vscode.commands.executeCommand('acp.renameSession');
       // The QuickPick of the folder's sessions; Enter takes the newest.
-      await until('the session QuickPick', async () => {
+      await waitFor('the session QuickPick', async () => {
         await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
         return asked !== '';
       });
@@ -195,21 +196,21 @@ export function manageCases(mode: Mode): void {
       const empty = list.items.find((r) => r._meta?.messageCount === 0)!;
       assert.equal(await nodeOf(a, empty.sessionId), undefined, 'hidden before it is named');
       const chat = (await a.chats.open({ agentId, sessionId: empty.sessionId, cwd: empty.cwd }, 'resume'))!;
-      await until('attached', () => chat.session.capabilities().canPrompt);
-      await until('active', () => chat.panel.active);
+      await waitFor('attached', () => chat.session.capabilities().canPrompt);
+      await waitFor('active', () => chat.panel.active);
       a.setManagePrompts({ askName: async () => 'Named before it began' });
       await vscode.commands.executeCommand('acp.renameSession');
-      await until('shown with its name', async () => {
+      await waitFor('shown with its name', async () => {
         const n = await nodeOf(a, empty.sessionId);
         return n && label(a, n) === 'Named before it began';
       });
       await chat.session.prompt('hello there');
-      await until('the turn ended', () => !chat.session.isPrompting);
+      await waitFor('the turn ended', () => !chat.session.isPrompting);
       const node = (await nodeOf(a, empty.sessionId))!;
       assert.equal(label(a, node), 'Named before it began', 'the name stays');
       assert.equal(chat.panel.title, 'Named before it began');
       if (mode === 'client') {
-        await until(
+        await waitFor(
           'the agent title arrived',
           async () => (await nodeOf(a, empty.sessionId))!.row.title === 'hello there',
         );
@@ -222,11 +223,11 @@ export function manageCases(mode: Mode): void {
       }
       await vscode.commands.executeCommand('acp.resetSessionName', await nodeOf(a, empty.sessionId));
       const shown = mode === 'client' ? 'hello there' : 'Named before it began';
-      await until('the agent title', async () => label(a, (await nodeOf(a, empty.sessionId))!) === shown);
+      await waitFor('the agent title', async () => label(a, (await nodeOf(a, empty.sessionId))!) === shown);
       assert.equal(chat.session.thread.meta.name, undefined);
       assert.ok(!a.tree.getTreeItem((await nodeOf(a, empty.sessionId))!).contextValue?.includes('.named'));
       chat.panel.dispose();
-      await until('closed', () => !a.chats.get(agentId, empty.sessionId));
+      await waitFor('closed', () => !a.chats.get(agentId, empty.sessionId));
       assert.ok(await nodeOf(a, empty.sessionId), 'written in here: not hidden as a session nobody wrote in');
     });
 
@@ -235,24 +236,24 @@ export function manageCases(mode: Mode): void {
       const [one, two] = [ids[2]!, ids[3]!];
       const nodes = [(await nodeOf(a, one))!, (await nodeOf(a, two))!];
       await vscode.commands.executeCommand('acp.archiveSession', nodes[0], nodes);
-      await until('both gone', async () => !(await nodeOf(a, one)) && !(await nodeOf(a, two)));
+      await waitFor('both gone', async () => !(await nodeOf(a, one)) && !(await nodeOf(a, two)));
       assert.equal(received('session/archive').length, mode === 'agent' ? 2 : 0);
       void vscode.commands.executeCommand('acp.showArchivedSessions');
-      const pick = await until('the archived list', () => a.currentArchivedPick());
+      const pick = await waitFor('the archived list', () => a.currentArchivedPick());
       await pick.settled;
       const listed = () => pick.quickPick.items.flatMap((i) => (i.row ? [i.row.sessionId] : []));
       assert.deepEqual(listed().sort(), [one, two].sort());
       await pick.trigger(one);
-      await until('back in the tree', async () => !!(await nodeOf(a, one)));
+      await waitFor('back in the tree', async () => !!(await nodeOf(a, one)));
       assert.deepEqual(listed(), [two]);
       // The one left is the active item: Enter opens it.
-      const chat = await until('opened', async () => {
+      const chat = await waitFor('opened', async () => {
         if (a.currentArchivedPick())
           await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
         return a.chats.get(nodes[1]!.host.config.id, two);
       });
-      await until('unarchived and shown', async () => !!(await nodeOf(a, two)));
-      await until('attached', () => chat.session.capabilities().canPrompt);
+      await waitFor('unarchived and shown', async () => !!(await nodeOf(a, two)));
+      await waitFor('attached', () => chat.session.capabilities().canPrompt);
       assert.equal(received('session/unarchive').length, mode === 'agent' ? 2 : 0);
     });
 
@@ -261,11 +262,11 @@ export function manageCases(mode: Mode): void {
       const id = ids[4]!;
       const node = (await nodeOf(a, id))!;
       await vscode.commands.executeCommand('acp.resumeSessionRow', node);
-      const chat = await until('the chat', () => a.chats.get(node.host.config.id, id));
-      await until('active', () => chat.panel.active);
+      const chat = await waitFor('the chat', () => a.chats.get(node.host.config.id, id));
+      await waitFor('active', () => chat.panel.active);
       await vscode.commands.executeCommand('acp.archiveSession');
-      await until('closed', () => !a.chats.get(node.host.config.id, id));
-      await until('gone from the tree', async () => !(await nodeOf(a, id)));
+      await waitFor('closed', () => !a.chats.get(node.host.config.id, id));
+      await waitFor('gone from the tree', async () => !(await nodeOf(a, id)));
     });
 
     for (const how of ['stop', 'wait'] as const) {
@@ -274,10 +275,10 @@ export function manageCases(mode: Mode): void {
         const id = ids[how === 'stop' ? 5 : 6]!;
         const node = (await nodeOf(a, id))!;
         await vscode.commands.executeCommand('acp.resumeSessionRow', node);
-        const chat = await until('the chat', () => a.chats.get(node.host.config.id, id));
-        await until('attached', () => chat.session.capabilities().canPrompt);
+        const chat = await waitFor('the chat', () => a.chats.get(node.host.config.id, id));
+        await waitFor('attached', () => chat.session.capabilities().canPrompt);
         const turn = chat.session.prompt('slow');
-        await until('running', () => chat.session.isPrompting);
+        await waitFor('running', () => chat.session.isPrompting);
         let asked = 0;
         a.setManagePrompts({
           askRunning: async () => {
@@ -292,8 +293,8 @@ export function manageCases(mode: Mode): void {
         const reply = entries.filter((e) => e.type === 'agent').map((e) => (e.type === 'agent' ? e.text : ''));
         if (how === 'wait') assert.match(reply.join(''), /chunk 40 of 40/, 'the turn ran to its end');
         else assert.doesNotMatch(reply.join(''), /chunk 40 of 40/, 'the turn was stopped');
-        await until('closed', () => !a.chats.get(node.host.config.id, id));
-        await until('gone from the tree', async () => !(await nodeOf(a, id)));
+        await waitFor('closed', () => !a.chats.get(node.host.config.id, id));
+        await waitFor('gone from the tree', async () => !(await nodeOf(a, id)));
       });
     }
 
@@ -302,10 +303,10 @@ export function manageCases(mode: Mode): void {
       const id = ids[7]!;
       const node = (await nodeOf(a, id))!;
       await vscode.commands.executeCommand('acp.resumeSessionRow', node);
-      const chat = await until('the chat', () => a.chats.get(node.host.config.id, id));
-      await until('attached', () => chat.session.capabilities().canPrompt);
+      const chat = await waitFor('the chat', () => a.chats.get(node.host.config.id, id));
+      await waitFor('attached', () => chat.session.capabilities().canPrompt);
       const turn = chat.session.prompt('slow');
-      await until('running', () => chat.session.isPrompting);
+      await waitFor('running', () => chat.session.isPrompting);
       a.setManagePrompts({ askRunning: async () => undefined });
       await vscode.commands.executeCommand('acp.archiveSession', node);
       assert.ok(a.chats.get(node.host.config.id, id), 'still open');
@@ -328,12 +329,12 @@ export function manageCases(mode: Mode): void {
         assert.match(context, /\.fork\b/);
         assert.equal(a.contextKey('acp.canFork'), true);
         await vscode.commands.executeCommand('acp.forkSession', node);
-        const fork = await until('the fork listed on top', async () => {
+        const fork = await waitFor('the fork listed on top', async () => {
           const first = (await rows(a))[0];
           return first && first.row.sessionId !== id && !ids.includes(first.row.sessionId) ? first : undefined;
         });
-        const chat = await until('its chat', () => a.chats.get(node.host.config.id, fork.row.sessionId));
-        await until(
+        const chat = await waitFor('its chat', () => a.chats.get(node.host.config.id, fork.row.sessionId));
+        await waitFor(
           'the history',
           () => chat.session.history === 'loaded' && chat.session.thread.status.state === 'idle',
         );
@@ -348,10 +349,10 @@ export function manageCases(mode: Mode): void {
       const node = (await nodeOf(a, id))!;
       const agentId = node.host.config.id;
       await vscode.commands.executeCommand('acp.resumeSessionRow', node);
-      const chat = await until('the chat', () => a.chats.get(agentId, id));
-      await until('attached', () => chat.session.capabilities().canPrompt);
+      const chat = await waitFor('the chat', () => a.chats.get(agentId, id));
+      await waitFor('attached', () => chat.session.capabilities().canPrompt);
       const turn = chat.session.prompt('permission please');
-      await until('needs input', () => a.decor.activity(agentId, id) === 'needsInput');
+      await waitFor('needs input', () => a.decor.activity(agentId, id) === 'needsInput');
       assert.equal(a.view.badge?.value, 1);
       assert.match(a.statusBar.text, /1 session needs your input/);
       const icon = a.tree.getTreeItem((await nodeOf(a, id))!).iconPath as vscode.ThemeIcon;
@@ -361,29 +362,29 @@ export function manageCases(mode: Mode): void {
       const entry = chat.session.thread.entries[card]!;
       chat.session.answerPermission(entry.type === 'permission' ? entry.requestId : '', null);
       await turn;
-      await until('no badge', () => a.view.badge === undefined);
+      await waitFor('no badge', () => a.view.badge === undefined);
       assert.doesNotMatch(a.statusBar.text, /need/);
       // Another editor in front: the turn ends unseen, and showing the chat clears it.
       const doc = await vscode.workspace.openTextDocument({ content: 'in front' });
       await vscode.window.showTextDocument(doc, { viewColumn: chat.panel.viewColumn });
-      await until('hidden', () => !chat.panel.visible);
+      await waitFor('hidden', () => !chat.panel.visible);
       await chat.session.prompt('hello');
-      await until('unseen', () => a.decor.activity(agentId, id) === 'unseen');
+      await waitFor('unseen', () => a.decor.activity(agentId, id) === 'unseen');
       chat.panel.reveal();
-      await until('seen', () => a.decor.activity(agentId, id) === 'idle');
+      await waitFor('seen', () => a.decor.activity(agentId, id) === 'idle');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
     it('re-reads the first page while visible: new sessions shown by their time, rows and selection kept, nothing while hidden', async () => {
       const a = await api();
       await vscode.commands.executeCommand('workbench.view.extension.acp');
-      await until('the view is visible', () => a.view.visible);
+      await waitFor('the view is visible', () => a.view.visible);
       const clock = handClock();
       a.fresh.useClock(clock);
       const before = (await rows(a)).map((n) => n.row.sessionId);
       const selected = (await rows(a))[2]!;
       // The view renders its rows a moment after it shows: reveal once it has them.
-      await until('the row selected', async () => {
+      await waitFor('the row selected', async () => {
         await a.view.reveal(selected, { select: true, focus: false });
         return a.view.selection.length === 1;
       });
@@ -405,12 +406,15 @@ export function manageCases(mode: Mode): void {
       a.fresh.focused();
       assert.equal(lists(), listed, 'not within 15 s of the last read');
       clock.advance(15_000);
-      await until('a re-read of the first page', () => lists() > listed);
+      await waitFor('a re-read of the first page', () => lists() > listed);
       const list = a.lists.get(a.agents.all[0]!, context.folders[0]!);
-      const after = await until(`the new session on top (list ${list.state}, ${list.items.length} items)`, async () => {
-        const now = (await rows(a)).map((n) => n.row.sessionId);
-        return now.length === before.length + 1 ? now : undefined;
-      });
+      const after = await waitFor(
+        `the new session on top (list ${list.state}, ${list.items.length} items)`,
+        async () => {
+          const now = (await rows(a)).map((n) => n.row.sessionId);
+          return now.length === before.length + 1 ? now : undefined;
+        },
+      );
       // Rows are newest first under date headings: the new session (seeded a minute in the past,
       // so below the sessions earlier tests wrote in) goes where its time puts it.
       const added = after.filter((id) => !before.includes(id));
@@ -427,7 +431,7 @@ export function manageCases(mode: Mode): void {
         'newest first, the new session among them',
       );
       // The workbench reports the tree's selection back a moment after it renders the new rows.
-      await until(
+      await waitFor(
         'the selection kept',
         () => {
           assert.deepEqual(
@@ -440,7 +444,7 @@ export function manageCases(mode: Mode): void {
         5_000,
       );
       await vscode.commands.executeCommand('workbench.view.explorer');
-      await until('the view is hidden', () => !a.view.visible);
+      await waitFor('the view is hidden', () => !a.view.visible);
       // A read starts synchronously when the policy fires: count the calls.
       let reads = 0;
       const revalidate = list.revalidate.bind(list);

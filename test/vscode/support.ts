@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../src/extension';
 import type { TreeNode } from '../../src/ui/sessionsView/sessionsTree';
+import { waitFor } from '../support/wait';
 
 export async function api(): Promise<AcpTestApi> {
   const ext = vscode.extensions.getExtension<AcpTestApi>('acp-tools.acp-client');
@@ -39,7 +40,7 @@ export async function moveTo<T extends vscode.QuickPickItem>(
   const active = () => qp.activeItems.length > 0 && is(qp.activeItems[0]!);
   // The workbench may be on it already (the first row, or the first match of a filter): it
   // reports its active row when it shows or filters the list.
-  const already = await until('the row active', active, 2_000).then(
+  const already = await waitFor('the row active', active, 2_000).then(
     () => true,
     () => false,
   );
@@ -52,27 +53,7 @@ export async function moveTo<T extends vscode.QuickPickItem>(
     if (steps > qp.items.length) throw new Error(`could not make "${qp.items[index]!.label}" the active row`);
     const before = qp.activeItems[0];
     await vscode.commands.executeCommand(command);
-    await until('the workbench to move the active row', () => qp.activeItems[0] !== before);
-  }
-}
-
-/** Polls until `check` returns a value other than undefined/false, or fails after `ms`. */
-export async function until<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 15_000,
-): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 50));
+    await waitFor('the workbench to move the active row', () => qp.activeItems[0] !== before);
   }
 }
 
@@ -86,7 +67,7 @@ export function labels(a: AcpTestApi, nodes: TreeNode[]): string[] {
 
 /** Root children once the first page has arrived (no "Loading…" row). */
 export async function loadedRoot(a: AcpTestApi, parent?: TreeNode): Promise<TreeNode[]> {
-  return until('the first page', () => {
+  return waitFor('the first page', () => {
     const nodes = a.tree.getChildren(parent);
     const loading = nodes.some((n) => n.type === 'state' && n.kind === 'loading');
     const list = nodes.find((n) => n.type === 'session' || n.type === 'state');

@@ -14,6 +14,7 @@ import {
 import { elicitationForm } from '../agent/replies';
 import { snapshotOf } from './fixtures';
 import { frames, WebviewPage, type SuiteEnv } from './harness';
+import { waitFor } from '../support/wait';
 
 const form: ElicitationEntry = {
   type: 'elicitation',
@@ -122,7 +123,7 @@ export function elicitationSuite(env: SuiteEnv): void {
       await field('Seats').locator('input').fill('12');
       await field('Team size').locator('select').selectOption('m');
       await page.click('.elicitation button:has-text("Submit")');
-      await until(() => answers.length > 0);
+      await waitFor('an answer', () => answers.length > 0, 5000);
       await page.waitForFunction(() => document.querySelectorAll('.elicitation button:disabled').length === 3);
       const meeting = await page.evaluate(() => new Date('2025-03-01T09:30').toISOString());
       assert.deepEqual(answers, [
@@ -157,7 +158,7 @@ export function elicitationSuite(env: SuiteEnv): void {
       await show([form, { ...form, requestId: 'elic-3' }]);
       accept = false;
       await view.page.locator('.elicitation').first().locator('button:has-text("Decline")').click();
-      await until(() => answers.length === 1);
+      await waitFor('one answer', () => answers.length === 1, 5000);
       await frames(view, 3);
       assert.deepEqual(answers, [{ requestId: 'elic-1', action: 'decline' }]);
       assert.equal(
@@ -214,12 +215,4 @@ export function elicitationSuite(env: SuiteEnv): void {
       );
     });
   });
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

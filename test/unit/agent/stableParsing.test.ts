@@ -11,6 +11,7 @@ import { MemoryLogger } from '../../../src/agent/log';
 import { Redactor } from '../../../src/agent/redact';
 import { WireCounter, wireStream } from '../../../src/agent/wireTap';
 import type { UpdateRouter } from '../../../src/agent/router';
+import { waitFor } from '../../support/wait';
 
 /** An in-memory stream: `send` plays the agent, `sent` holds what the client wrote. */
 function pipe(): { stream: Stream; send(m: unknown): void; sent: AnyMessage[] } {
@@ -29,11 +30,6 @@ const update = (sessionUpdate: string, extra: Record<string, unknown> = {}) => (
 // `plan_removed` is a valid update in the unstable schema only.
 const unstableOnly = update('plan_removed', { planId: 'p1' });
 const stable = update('agent_message_chunk', { content: { type: 'text', text: 'hi' } });
-
-const until = async (cond: () => boolean) => {
-  const end = Date.now() + 2000;
-  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
-};
 
 /** The agent's stdout as lines through the wire tap, as the connection reads it. */
 function wirePipe(): { stream: Stream; send(m: unknown): void; counter: WireCounter } {
@@ -68,10 +64,10 @@ describe('the client parses with the stable schema', () => {
     const conn = app.connect(p.stream);
     p.send(unstableOnly);
     p.send(stable);
-    await until(() => got.length >= 1);
+    await waitFor('the first update', () => got.length >= 1, 2000);
     // One more round trip through the stream, so a late delivery of the first would show.
     p.send(stable);
-    await until(() => got.length >= 2);
+    await waitFor('the second update', () => got.length >= 2, 2000);
     assert.deepEqual(
       got.map((n) => n.update.sessionUpdate),
       ['agent_message_chunk', 'agent_message_chunk'],
@@ -103,7 +99,7 @@ describe('the client parses with the stable schema', () => {
     const p = pipe();
     const conn = app.connect(p.stream);
     p.send({ jsonrpc: '2.0', id: 7, method: 'session/request_permission', params });
-    await until(() => p.sent.some((m) => 'id' in m && m.id === 7));
+    await waitFor('the answer to request 7', () => p.sent.some((m) => 'id' in m && m.id === 7), 2000);
     assert.deepEqual(seen, [params]);
     assert.deepEqual(
       p.sent.find((m) => 'id' in m && m.id === 7),
@@ -121,7 +117,7 @@ describe('the client parses with the stable schema', () => {
     const conn = app.connect(p.stream);
     p.send(unstableOnly);
     p.send(stable);
-    await until(() => got.length >= 2);
+    await waitFor('the second update', () => got.length >= 2, 2000);
     assert.deepEqual(got, ['plan_removed', 'agent_message_chunk']);
     conn.close();
   });

@@ -7,6 +7,7 @@ import { pinRoots } from '../../../src/agent/roots';
 import { DEFAULT_OUTPUT_BYTE_LIMIT, Terminals } from '../../../src/agent/terminals';
 import type { TerminalsOptions } from '../../../src/agent/terminals';
 import { assertRejected, assertRefused } from './helpers';
+import { waitFor } from '../../support/wait';
 
 const node = process.execPath;
 
@@ -22,14 +23,6 @@ function alive(pid: number): boolean {
     return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
   } catch {
     return true;
-  }
-}
-
-async function until(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 
@@ -145,7 +138,7 @@ describe('Terminals', function () {
     make({ maxOutputBytes: 64 * 1024 });
     const writer = "const b = 'x'.repeat(8192); (function w() { process.stdout.write(b, w); })()";
     const ref = { sessionId: 's1', terminalId: (await run(writer, { outputByteLimit: 1e12 })).terminalId };
-    await until(() => terminals.output(ref).truncated, 10_000);
+    await waitFor('the output cut', () => terminals.output(ref).truncated, 10_000);
     // Keeps writing: the memory held stays at the cap, not at what the agent asked.
     await new Promise((r) => setTimeout(r, 300));
     const out = terminals.output(ref);
@@ -158,7 +151,7 @@ describe('Terminals', function () {
   it('caps at 1 MiB by default when the agent asks for a terabyte', async () => {
     const writer = "const b = 'y'.repeat(65536); (function w() { process.stdout.write(b, w); })()";
     const ref = { sessionId: 's1', terminalId: (await run(writer, { outputByteLimit: 1e12 })).terminalId };
-    await until(() => terminals.output(ref).truncated, 10_000);
+    await waitFor('the output cut', () => terminals.output(ref).truncated, 10_000);
     assert.ok(Buffer.byteLength(terminals.output(ref).output) <= DEFAULT_OUTPUT_BYTE_LIMIT);
     await terminals.kill(ref);
   });
@@ -182,13 +175,13 @@ describe('Terminals', function () {
     ].join('\n');
     const { terminalId } = await run(script);
     const ref = { sessionId: 's1', terminalId };
-    await until(() => /pids \d+ \d+/.test(terminals.output(ref).output));
+    await waitFor('both pids printed', () => /pids \d+ \d+/.test(terminals.output(ref).output), 5000);
     const [, child, grandchild] = /pids (\d+) (\d+)/.exec(terminals.output(ref).output)!.map(Number);
     started.push(child, grandchild);
     assert.ok(alive(child) && alive(grandchild));
     await terminals.kill(ref);
     assert.equal(terminals.output(ref).exitStatus?.signal, 'SIGTERM');
-    await until(() => !alive(child) && !alive(grandchild));
+    await waitFor('child and grandchild gone', () => !alive(child) && !alive(grandchild), 5000);
   });
 
   it('kill sends SIGKILL to a command that ignores SIGTERM', async () => {
@@ -197,7 +190,7 @@ describe('Terminals', function () {
       "process.on('SIGTERM', () => {}); console.log(process.pid); setInterval(() => {}, 1000)",
     );
     const ref = { sessionId: 's1', terminalId };
-    await until(() => /\d+\n/.test(terminals.output(ref).output));
+    await waitFor('its pid printed', () => /\d+\n/.test(terminals.output(ref).output), 5000);
     started.push(Number(terminals.output(ref).output.trim()));
     await terminals.kill(ref);
     assert.deepEqual(await terminals.waitForExit(ref), { exitCode: null, signal: 'SIGKILL' });
@@ -206,12 +199,12 @@ describe('Terminals', function () {
   it('release kills a running command and forgets the terminal', async () => {
     const { terminalId } = await run('console.log(process.pid); setInterval(() => {}, 1000)');
     const ref = { sessionId: 's1', terminalId };
-    await until(() => /\d+/.test(terminals.output(ref).output));
+    await waitFor('its pid printed', () => /\d+/.test(terminals.output(ref).output), 5000);
     const pid = Number(terminals.output(ref).output.trim());
     started.push(pid);
     terminals.release(ref);
     assertRefused(() => terminals.output(ref), -32002, 'Unknown terminal');
-    await until(() => !alive(pid));
+    await waitFor('the process gone', () => !alive(pid), 5000);
   });
 
   it('stops what a command started that left its process group (setsid), on kill and on release', async () => {
@@ -228,14 +221,14 @@ describe('Terminals', function () {
     for (const how of ['kill', 'release'] as const) {
       const { terminalId } = await run(script(how === 'kill'));
       const ref = { sessionId: 's1', terminalId };
-      await until(() => /\d+\n/.test(terminals.output(ref).output));
+      await waitFor('its pid printed', () => /\d+\n/.test(terminals.output(ref).output), 5000);
       const pid = Number(terminals.output(ref).output.trim());
       started.push(pid);
       if (how === 'release') await terminals.waitForExit(ref);
       assert.ok(alive(pid), 'the detached child runs');
       if (how === 'kill') await terminals.kill(ref);
       else terminals.release(ref);
-      await until(() => !alive(pid));
+      await waitFor('the process gone', () => !alive(pid), 5000);
     }
   });
 
@@ -267,16 +260,20 @@ describe('Terminals', function () {
     const script = 'console.log(process.pid); setInterval(() => {}, 1000)';
     const a = { sessionId: 's1', ...(await run(script)) };
     const b = { sessionId: 's2', ...(await run(script, { sessionId: 's2' })) };
-    await until(() => /\d/.test(terminals.output(a).output) && /\d/.test(terminals.output(b).output));
+    await waitFor(
+      'both pids printed',
+      () => /\d/.test(terminals.output(a).output) && /\d/.test(terminals.output(b).output),
+      5000,
+    );
     const [pa, pb] = [a, b].map((r) => Number(terminals.output(r).output.trim()));
     started.push(pa, pb);
     terminals.releaseSession('s1');
     assert.deepEqual(terminals.terminalsOf('s1'), []);
     assert.deepEqual(terminals.terminalsOf('s2'), [b.terminalId]);
-    await until(() => !alive(pa));
+    await waitFor('the first process gone', () => !alive(pa), 5000);
     assert.ok(alive(pb));
     terminals.dispose();
-    await until(() => !alive(pb));
+    await waitFor('the second process gone', () => !alive(pb), 5000);
   });
 
   it('refuses when terminals are off for the session, and a command that cannot start', async () => {

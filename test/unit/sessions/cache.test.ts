@@ -4,8 +4,8 @@ import { MemoryLogger } from '../../../src/agent/log';
 import type { SessionCacheStore } from '../../../src/sessions/cache';
 import { cacheKey, SessionCache } from '../../../src/sessions/cache';
 import { SessionList } from '../../../src/sessions/sessionList';
-import { waitFor } from '../../support/wait';
 import { FakeAgent, page, session, sessions } from './fakeAgent';
+import { waitFor } from '../../support/wait';
 
 const FOLDER = '/work/project';
 

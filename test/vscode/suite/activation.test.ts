@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../src/extension';
 import { agentStarts, suiteContext } from '../../host/suiteContext';
-import { labels, loadedRoot, until } from '../support';
+import { labels, loadedRoot } from '../support';
+import { waitFor } from '../../support/wait';
 
 const EXTENSION_ID = 'acp-tools.acp-client';
 
@@ -59,7 +60,7 @@ describe('activation', () => {
     await vscode.commands.executeCommand('workbench.view.extension.acp');
     await vscode.commands.executeCommand('acp.sessions.focus');
     // The view asks for its rows when it shows: that, not this test, starts the agent.
-    await until('the agent started for the visible view', () => agentStarts().length > 0);
+    await waitFor('the agent started for the visible view', () => agentStarts().length > 0);
     const rows = (await loadedRoot(a)).filter((n) => n.type === 'session');
     assert.equal(rows.length, 5, labels(a, rows).join(' | '));
     assert.equal(agentStarts().length, 1, 'one process for the view');

@@ -9,6 +9,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import { api, loadedRoot } from '../../../vscode/support';
 import { writeSignal } from '../../signal';
+import { waitFor } from '../../../support/wait';
 
 const epoch = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -35,16 +36,6 @@ async function profileIfAsked(ctl: string, name: string): Promise<() => Promise<
     writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
     session.disconnect();
   };
-}
-
-async function until<T>(what: string, check: () => T | undefined | false, ms: number): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(2);
-  }
 }
 
 /** Resolves once `check` holds, looked at after each of `source`'s changes (and at once). */
@@ -77,7 +68,7 @@ describe('bench: chat replay', function () {
     const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.acp');
     await loadedRoot(a);
-    await until('the targets', () => existsSync(join(ctl, 'targets.json')), 60_000);
+    await waitFor('the targets', () => existsSync(join(ctl, 'targets.json')), 60_000, 1);
     const targets = JSON.parse(readFileSync(join(ctl, 'targets.json'), 'utf8')) as { sessionId: string }[];
     const host = a.agents.all[0]!;
     for (let i = 0; i < targets.length; i++) {
@@ -93,13 +84,13 @@ describe('bench: chat replay', function () {
       h.enable();
       writeFileSync(join(ctl, `armed-${i}`), '');
       // The command a click on the row runs, with the row's own node (see the driver for why).
-      await until('the driver', () => existsSync(join(ctl, `go-${i}`)), 120_000);
+      await waitFor('the driver', () => existsSync(join(ctl, `go-${i}`)), 120_000, 1);
       const node = a.tree.getChildren(undefined).find((n) => n.type === 'session' && n.row.sessionId === id);
       if (!node) throw new Error(`session ${id} is not in the Sessions view`);
       const saveProfile = await profileIfAsked(ctl, `host-${i}`);
       writeSignal(join(ctl, `opened-${i}`), String(epoch()));
       void vscode.commands.executeCommand('acp.openSession', node);
-      const chat = await until('the chat panel', () => a.chats.get(host.config.id, id), 120_000);
+      const chat = await waitFor('the chat panel', () => a.chats.get(host.config.id, id), 120_000, 1);
       // Opened again, a session the library keeps whole shows from it and resumes: no replay.
       // Told by the thread's own events: polling would take the host's CPU from the load it times.
       await whenChanged(
@@ -113,7 +104,7 @@ describe('bench: chat replay', function () {
       const entries = chat.session.thread.entries.length;
       const status = chat.session.thread.status.state;
       writeSignal(join(ctl, `loaded-${i}`), JSON.stringify({ entries }));
-      await until('the driver', () => existsSync(join(ctl, `done-${i}`)), 600_000);
+      await waitFor('the driver', () => existsSync(join(ctl, `done-${i}`)), 600_000, 1);
       h.disable();
       activity.dispose();
       writeSignal(

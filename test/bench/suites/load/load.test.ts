@@ -14,8 +14,9 @@ import type { AcpTestApi } from '../../../../src/extension';
 import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
 import { longReply } from '../../../agent/replies';
 import { PHASES, type LoadPlan, type Loop, type PanelPlan, type Phase, type PhaseResult } from '../../loadPlan';
-import { api, until } from '../../../vscode/support';
+import { api } from '../../../vscode/support';
 import { writeSignal } from '../../signal';
+import { waitFor } from '../../../support/wait';
 
 const epoch = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -130,7 +131,7 @@ describe('bench: a load while another chat streams', function () {
     const ctl = process.env.ACP_BENCH_CTL!;
     const signal = (name: string, body = '') => writeSignal(join(ctl, name), body);
     const signalled = (name: string, ms: number) =>
-      until(`the driver (${name})`, () => existsSync(join(ctl, name)), ms);
+      waitFor(`the driver (${name})`, () => existsSync(join(ctl, name)), ms, 50);
     const a = await api();
     await signalled('plan.json', 60_000);
     const plan = JSON.parse(readFileSync(join(ctl, 'plan.json'), 'utf8')) as LoadPlan;

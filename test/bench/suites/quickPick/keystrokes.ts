@@ -7,6 +7,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import type { AcpTestApi } from '../../../../src/extension';
 import { chatTarget } from '../../../../src/chat/target';
 import { median } from '../../lib';
+import { waitFor } from '../../../support/wait';
 
 /** Typed a character at a time: words of the seeded prompts ("…a retry with exponential backoff…"). */
 export const TYPED = 'exponential backoff';
@@ -45,20 +46,6 @@ export interface RefreshFigures {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until<T>(
-  what: string,
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  ms = 120_000,
-) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(5);
-  }
-}
-
 /** Loads the newest sessions in the background, as indexing does, until the library keeps them whole. */
 export async function keepNewest(a: AcpTestApi): Promise<number> {
   const list = a.lists.all()[0]!;
@@ -67,7 +54,12 @@ export async function keepNewest(a: AcpTestApi): Promise<number> {
   for (const row of rows) await a.chats.loadInBackground(chatTarget(agentId, row));
   const client = a.library.get()!;
   for (const row of rows)
-    await until('kept whole', async () => (await client.session({ agentId, sessionId: row.sessionId }))?.complete);
+    await waitFor(
+      'kept whole',
+      async () => (await client.session({ agentId, sessionId: row.sessionId }))?.complete,
+      120_000,
+      1,
+    );
   return rows.length;
 }
 
@@ -132,7 +124,12 @@ export async function typeAndCount(a: AcpTestApi): Promise<KeystrokeFigures> {
     }
     const typedAt = performance.now() - KEYSTROKE_MS;
     const hit = () => qp.items.some((item) => item.detail?.startsWith('$(search)'));
-    await until('the content hits, then quiet', () => hit() && performance.now() - lastRender >= SETTLED_MS, 60_000);
+    await waitFor(
+      'the content hits, then quiet',
+      () => hit() && performance.now() - lastRender >= SETTLED_MS,
+      60_000,
+      1,
+    );
     return {
       rows: qp.items.filter((i) => i.row).length,
       kept: 0,

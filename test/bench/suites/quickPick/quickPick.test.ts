@@ -9,22 +9,12 @@ import type { AcpTestApi } from '../../../../src/extension';
 import { api } from '../../../vscode/support';
 import { writeSignal } from '../../signal';
 import { keepNewest, measureRefresh, typeAndCount } from './keystrokes';
+import { waitFor } from '../../../support/wait';
 
 /** Past this the search is reported as not found rather than waited for. */
 const SEARCH_LIMIT_MS = 150_000;
 const epoch = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls every millisecond or so: the figures are in milliseconds. */
-async function until<T>(what: string, check: () => T | undefined | false, ms = 120_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(1);
-  }
-}
 
 interface Loop {
   maxMs: number;
@@ -54,8 +44,8 @@ async function open(a: AcpTestApi) {
   const at = epoch();
   const started = performance.now();
   void vscode.commands.executeCommand('acp.resumeSession');
-  const pick = await until('the QuickPick', () => a.currentPick());
-  await until('session rows', () => pick.quickPick.items.some((i) => i.row));
+  const pick = await waitFor('the QuickPick', () => a.currentPick(), 120_000, 1);
+  await waitFor('session rows', () => pick.quickPick.items.some((i) => i.row), 120_000, 1);
   return { pick, at, firstRowsMs: performance.now() - started, rows: pick.quickPick.items.filter((i) => i.row).length };
 }
 
@@ -93,7 +83,7 @@ describe('bench: Resume Session QuickPick', function () {
     const search = await measured(async () => {
       // Typed in the workbench by the driver, as a person would: the QuickPick hears it as input.
       writeSignal(join(ctl, 'type.json'), JSON.stringify({ prefix }));
-      await until('the driver typing', () => existsSync(join(ctl, 'typed')), 30_000);
+      await waitFor('the driver typing', () => existsSync(join(ctl, 'typed')), 30_000, 1);
       const typedAt = Number(readFileSync(join(ctl, 'typed'), 'utf8'));
       const started = performance.now() - (epoch() - typedAt);
       const progress = setInterval(
@@ -105,10 +95,11 @@ describe('bench: Resume Session QuickPick', function () {
       );
       let foundMs: number | undefined;
       try {
-        await until(
+        await waitFor(
           'the session from the last page',
           () => second.pick.quickPick.items.some((i) => i.row?.sessionId === target),
           SEARCH_LIMIT_MS,
+          1,
         );
         foundMs = performance.now() - started;
         await second.pick.settled;

@@ -10,19 +10,10 @@ import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../../src/extension';
 import type { SessionNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { median } from '../../lib';
+import { waitFor } from '../../../support/wait';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isSession = (n: TreeNode): n is SessionNode => n.type === 'session';
-
-async function until<T>(what: string, check: () => T | undefined | false, ms = 120_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(1);
-  }
-}
 
 /** getChildren for the page, getTreeItem for every child, resolveTreeItem for one row (hover). */
 function buildPage(a: AcpTestApi, runs: number) {
@@ -67,9 +58,11 @@ describe('bench: Sessions view', function () {
       const a = await vscode.extensions.getExtension<AcpTestApi>('acp-tools.acp-client')!.activate();
       await vscode.commands.executeCommand('workbench.view.extension.acp');
       const list = () => a.lists.all()[0];
-      await until(
+      await waitFor(
         "the agent's 1000-row page",
         () => list()?.loaded && !list()!.fromCache && a.tree.getChildren().filter(isSession).length === 1000,
+        120_000,
+        1,
       );
       buildPage(a, 3); // warm up
       const page = buildPage(a, 15);
@@ -105,9 +98,9 @@ describe('bench: Sessions view', function () {
     };
     const opened = performance.now();
     await vscode.commands.executeCommand('workbench.view.extension.acp');
-    await until('the view asking for rows', () => viewRows !== undefined, 30_000);
+    await waitFor('the view asking for rows', () => viewRows !== undefined, 30_000, 1);
     const viewFromCache = list.fromCache;
-    await until("the agent's first page", () => list.loaded && !list.fromCache, 60_000);
+    await waitFor("the agent's first page", () => list.loaded && !list.fromCache, 60_000, 1);
     const fresh = performance.now();
     a.tree.getChildren = original;
 

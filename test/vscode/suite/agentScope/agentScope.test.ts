@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, loadedRoot, until, welcomes } from '../../support';
+import { api, loadedRoot, welcomes } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 /** `inspect()` as the extension host answers it in a remote window. */
 interface Inspected {
@@ -35,7 +36,7 @@ describe('acp.agents in the User settings of a remote window', function () {
 
   it('the view says where the agents are and offers to copy them, instead of "no agent"', async () => {
     const a = await api();
-    await until('the ignored agents found', () => a.contextKey('acp.agentsIgnored') === true);
+    await waitFor('the ignored agents found', () => a.contextKey('acp.agentsIgnored') === true);
     const shown = welcomes({
       'acp.noAgents': true,
       'acp.agentsIgnored': true,
@@ -49,7 +50,7 @@ describe('acp.agents in the User settings of a remote window', function () {
 
   it('"Open Agent Settings" opens the Remote settings file at acp.agents', async () => {
     await vscode.commands.executeCommand('acp.openAgentSettings');
-    const editor = await until('the Remote settings file', () => {
+    const editor = await waitFor('the Remote settings file', () => {
       const e = vscode.window.activeTextEditor;
       return e && e.document.uri.path.endsWith('/Machine/settings.json') ? e : undefined;
     });
@@ -68,7 +69,7 @@ describe('acp.agents in the User settings of a remote window', function () {
     const a = await api();
     const copied = await vscode.commands.executeCommand<number>('acp.copyAgentsToRemote');
     assert.equal(copied, 1);
-    await until('the agent in use', () => a.agents.all.length === 1);
+    await waitFor('the agent in use', () => a.agents.all.length === 1);
     assert.deepEqual(
       (remoteAgents() as { id: string }[]).map((e) => e.id),
       ['reference'],

@@ -5,7 +5,8 @@ import * as vscode from 'vscode';
 import type { AgentNode, StateNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { joinCommandLine } from '../../../../src/agent/commandLine';
 import { suiteContext } from '../../../host/suiteContext';
-import { api, labels, offered, until } from '../../support';
+import { api, labels, offered } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 interface Inspected {
   globalRemoteValue?: unknown;
@@ -50,7 +51,7 @@ describe('Agents set up without writing JSON', function () {
   it('does not offer Sign In for an agent that has no way to sign in', async () => {
     const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.acp');
-    await until('ready', () => a.agents.all[0]?.state.kind === 'ready', 30_000);
+    await waitFor('ready', () => a.agents.all[0]?.state.kind === 'ready', 30_000);
     assert.equal(a.contextKey('acp.canSignIn'), false);
     const palette = offered('commandPalette', { 'acp.noAgents': false, 'acp.canSignIn': false });
     assert.ok(!palette.includes('acp.signIn'));
@@ -71,9 +72,9 @@ describe('Agents set up without writing JSON', function () {
     });
     assert.equal(id, 'second-agent');
     assert.ok(remoteIds().includes('second-agent:Second Agent'), remoteIds().join(', '));
-    await until('the second agent in use', () => a.agents.get('second-agent'));
+    await waitFor('the second agent in use', () => a.agents.get('second-agent'));
     await vscode.commands.executeCommand('workbench.view.extension.acp');
-    const agentsShown = await until('two agent rows', () => {
+    const agentsShown = await waitFor('two agent rows', () => {
       const rows = a.tree.getChildren().filter((n): n is AgentNode => n.type === 'agent');
       return rows.length === 2 ? rows : undefined;
     });
@@ -99,7 +100,7 @@ describe('Agents set up without writing JSON', function () {
   it('"Edit Agent…" renames it, and checks a new command like a new agent', async () => {
     const a = await api();
     assert.equal(await vscode.commands.executeCommand('acp.editAgent', 'second-agent', 'name', 'Renamed Agent'), true);
-    await until('the new name', () => a.agents.get('second-agent')?.config.name === 'Renamed Agent');
+    await waitFor('the new name', () => a.agents.get('second-agent')?.config.name === 'Renamed Agent');
     assert.ok(remoteIds().includes('second-agent:Renamed Agent'));
     const command = a.agents.get('second-agent')!.config.command;
     assert.equal(await vscode.commands.executeCommand('acp.editAgent', 'second-agent', 'command', 'my-agnet'), false);
@@ -113,30 +114,33 @@ describe('Agents set up without writing JSON', function () {
     assert.ok(a.agents.get('second-agent'));
     a.setConfirm(async () => true);
     assert.equal(await vscode.commands.executeCommand('acp.removeAgent', 'second-agent'), true);
-    await until('gone', () => a.agents.get('second-agent') === undefined);
+    await waitFor('gone', () => a.agents.get('second-agent') === undefined);
     assert.ok(!remoteIds().some((e) => e.startsWith('second-agent:')));
   });
 
   it('a first start through npx says it is downloading, not a silent "Loading…"; later starts do not', async () => {
     const a = await api();
     const id = await vscode.commands.executeCommand<string>('acp.addAgent', { command: slowNpx(), name: 'Npx Agent' });
-    await until('the agent in use', () => a.agents.get(id));
+    await waitFor('the agent in use', () => a.agents.get(id));
     const loadingLabel = (agentId: string) => {
       const row = a.tree.getChildren().find((n): n is AgentNode => n.type === 'agent' && n.host.config.id === agentId);
       if (!row) return undefined;
       const state = a.tree.getChildren(row).find((n): n is StateNode => n.type === 'state' && n.kind === 'loading');
       return state && labels(a, [state])[0];
     };
-    const first = await until('the loading row', () => loadingLabel(id));
+    const first = await waitFor('the loading row', () => loadingLabel(id));
     assert.equal(first, 'Starting Npx Agent: its first start downloads @example/slow-agent, which can take a minute…');
-    await until('ready', () => a.agents.get(id)?.state.kind === 'ready', 30_000);
+    await waitFor('ready', () => a.agents.get(id)?.state.kind === 'ready', 30_000);
     // The same launch again (another entry): it has been downloaded, so it only says it starts.
     const again = await vscode.commands.executeCommand<string>('acp.addAgent', {
       command: slowNpx(),
       name: 'Npx Again',
     });
-    await until('the agent in use', () => a.agents.get(again));
-    assert.equal(await until('the loading row of the second entry', () => loadingLabel(again)), 'Starting Npx Again…');
+    await waitFor('the agent in use', () => a.agents.get(again));
+    assert.equal(
+      await waitFor('the loading row of the second entry', () => loadingLabel(again)),
+      'Starting Npx Again…',
+    );
     // Stopped here: a start still in its pause has not written its pid for the world's cleanup.
     await Promise.all([id, again].map((agent) => a.agents.get(agent)?.stop()));
   });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, until } from '../../support';
+import { api } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 describe('Sign-in inside a chat', function () {
   this.timeout(90_000);
@@ -19,16 +20,16 @@ describe('Sign-in inside a chat', function () {
       const s = chat.session.thread.status;
       return s.state === 'error' && s.signIn === true;
     };
-    await until('the sign-in banner', banner);
+    await waitFor('the sign-in banner', banner);
     // What the banner's button runs.
     assert.equal(await vscode.commands.executeCommand('acp.signIn', host.config.id, 'reference-login'), true);
-    await until('attached after signing in', () => chat.session.capabilities().canPrompt);
+    await waitFor('attached after signing in', () => chat.session.capabilities().canPrompt);
 
     await vscode.commands.executeCommand('acp.signOut', host.config.id);
     await chat.session.prompt('hello while signed out');
     assert.ok(banner(), JSON.stringify(chat.session.thread.status));
     assert.equal(await vscode.commands.executeCommand('acp.signIn', host.config.id, 'reference-login'), true);
-    await until('the reply to the prompt sent again', () =>
+    await waitFor('the reply to the prompt sent again', () =>
       chat.session.thread.entries.some((e) => e.type === 'agent' && e.text.includes('hello while signed out')),
     );
     assert.equal(

@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { StateNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, until } from '../../support';
+import { api } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 const signInRow = (nodes: TreeNode[]) => nodes.find((n): n is StateNode => n.type === 'state' && n.kind === 'signIn');
 const KEY = 'k-ref-2468';
@@ -15,7 +16,7 @@ describe('Sign-in with a key the agent reads from its environment (env_var metho
   it('offers the key method by name; a wrong key fails clearly and changes nothing', async () => {
     const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.acp');
-    await until('the sign-in row', () => signInRow(a.tree.getChildren()));
+    await waitFor('the sign-in row', () => signInRow(a.tree.getChildren()));
     const host = a.agents.all[0]!;
     const methods = host.connection?.features.authMethods ?? [];
     assert.deepEqual(
@@ -27,7 +28,7 @@ describe('Sign-in with a key the agent reads from its environment (env_var metho
       ACP_REF_KEY: 'not-the-key',
     });
     assert.notEqual(failed, true, 'a wrong key does not sign in');
-    await until('still asking to sign in', () => signInRow(a.tree.getChildren()));
+    await waitFor('still asking to sign in', () => signInRow(a.tree.getChildren()));
   });
 
   it('the right key: the agent restarts with it, the sessions appear, and settings never hold it', async () => {
@@ -40,7 +41,7 @@ describe('Sign-in with a key the agent reads from its environment (env_var metho
     });
     assert.equal(ok, true);
     assert.notEqual(host.connection?.pid, before, 'the agent started again, with the key in its environment');
-    await until('the sessions', () => a.tree.getChildren().filter((n) => n.type === 'session').length === 4);
+    await waitFor('the sessions', () => a.tree.getChildren().filter((n) => n.type === 'session').length === 4);
     assert.equal(signInRow(a.tree.getChildren()), undefined);
     // (The reference agent's expected key is in its arguments; what matters is that sign-in wrote nothing.)
     assert.equal(
@@ -53,7 +54,7 @@ describe('Sign-in with a key the agent reads from its environment (env_var metho
     // It lasts: a restart reads the key from secret storage again.
     await vscode.commands.executeCommand('acp.restartAgent', { type: 'agent', host });
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
-    await until(
+    await waitFor(
       'listed again after a restart',
       async () => (await (await host.connect()).listSessions({ cwd }).catch(() => undefined))?.sessions.length === 4,
     );

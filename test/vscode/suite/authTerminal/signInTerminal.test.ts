@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, until } from '../../support';
+import { api } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 describe('Sign-in with a terminal command from _meta["terminal-auth"] (as Copilot CLI offers it)', function () {
   this.timeout(90_000);
@@ -8,7 +9,7 @@ describe('Sign-in with a terminal command from _meta["terminal-auth"] (as Copilo
   it('lists signed out; a chat asks for sign-in; acp.signIn runs the command in a terminal, restarts the agent and the chat attaches', async () => {
     const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.acp');
-    const rows = await until('the sessions, listed without signing in', () => {
+    const rows = await waitFor('the sessions, listed without signing in', () => {
       const nodes = a.tree.getChildren();
       return nodes.filter((n) => n.type === 'session').length === 3 ? nodes : undefined;
     });
@@ -18,7 +19,7 @@ describe('Sign-in with a terminal command from _meta["terminal-auth"] (as Copilo
     const sessionId = (await (await host.connect()).listSessions({ cwd })).sessions[0]!.sessionId;
 
     const chat = (await a.chats.open({ agentId: host.config.id, sessionId, cwd }, 'load'))!;
-    await until('the sign-in banner', () => {
+    await waitFor('the sign-in banner', () => {
       const s = chat.session.thread.status;
       return s.state === 'error' && s.signIn === true;
     });
@@ -31,9 +32,9 @@ describe('Sign-in with a terminal command from _meta["terminal-auth"] (as Copilo
       watch.dispose();
     }
     assert.deepEqual(opened, ['Reference Login'], 'the terminal carries the name the agent gave');
-    const pidAfter = await until('the restarted agent', () => host.connection?.pid);
+    const pidAfter = await waitFor('the restarted agent', () => host.connection?.pid);
     assert.notEqual(pidAfter, pidBefore, 'the agent was started again to read its credentials');
-    await until('attached after signing in', () => chat.session.capabilities().canPrompt, 30_000);
+    await waitFor('attached after signing in', () => chat.session.capabilities().canPrompt, 30_000);
     assert.ok(
       chat.session.thread.entries.some((e) => e.type === 'user'),
       'the history was loaded',

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { StateNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, labels, offered, until } from '../../support';
+import { api, labels, offered } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 // acp.agents names a program that does not exist: the agent can never start.
 describe('An agent whose command cannot be started', function () {
@@ -10,7 +11,7 @@ describe('An agent whose command cannot be started', function () {
   it('says why on its row, with Restart, Show Log and Open Agent Settings', async () => {
     const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.acp');
-    const row = await until('the start failure row', () => {
+    const row = await waitFor('the start failure row', () => {
       const nodes = a.tree.getChildren();
       return nodes.find((n): n is StateNode => n.type === 'state' && n.kind === 'startFailed');
     });
@@ -40,7 +41,7 @@ describe('An agent whose command cannot be started', function () {
 
   it('says "failed to start", not "stopped", for an agent that never ran', async () => {
     const a = await api();
-    await until('the status bar', () => a.statusBar.text === '$(error) ACP: 1 failed to start');
+    await waitFor('the status bar', () => a.statusBar.text === '$(error) ACP: 1 failed to start');
   });
 
   it("the row's Open Agent Settings opens the Remote settings file at the agent's entry", async () => {
@@ -48,7 +49,7 @@ describe('An agent whose command cannot be started', function () {
     const row = a.tree.getChildren().find((n): n is StateNode => n.type === 'state' && n.kind === 'startFailed')!;
     await vscode.commands.executeCommand('acp.openAgentSettings', row);
     // code-server is a remote window: acp.agents is read from the Remote (machine) settings.
-    const editor = await until('the Remote settings file', () => {
+    const editor = await waitFor('the Remote settings file', () => {
       const e = vscode.window.activeTextEditor;
       return e && e.document.uri.path.endsWith('/Machine/settings.json') ? e : undefined;
     });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, loadedRoot, until } from '../../support';
+import { api, loadedRoot } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 
@@ -15,7 +16,7 @@ async function sessions(): Promise<readonly SessionInfo[]> {
 async function closeAllChats(): Promise<void> {
   const a = await api();
   for (const chat of a.chats.all) chat.panel.dispose();
-  await until('no chats', () => a.chats.all.length === 0);
+  await waitFor('no chats', () => a.chats.all.length === 0);
 }
 
 describe('Chat panels: titles, history, Continue Last Session, new settings', function () {
@@ -25,19 +26,19 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
   it('the tab title follows session_info_update: a new session is titled by its first prompt', async () => {
     const a = await api();
     const chat = (await a.chats.open({ agentId: a.agents.all[0]!.config.id, cwd: folder() }, 'new'))!;
-    await until('attached', () => chat.session.capabilities().canPrompt);
+    await waitFor('attached', () => chat.session.capabilities().canPrompt);
     assert.equal(chat.panel.title, 'New session', 'untitled until the agent names it, though it has an id');
     assert.ok(chat.session.sessionId);
     await chat.session.prompt('Rename the parser module to lexer');
-    await until('the title from session_info_update', () => chat.panel.title === 'Rename the parser module to lexer');
+    await waitFor('the title from session_info_update', () => chat.panel.title === 'Rename the parser module to lexer');
   });
 
   it('a turn the user stops ends with "Stopped", not "Turn interrupted"', async () => {
     const a = await api();
     const chat = (await a.chats.open({ agentId: a.agents.all[0]!.config.id, cwd: folder() }, 'new'))!;
-    await until('attached', () => chat.session.capabilities().canPrompt);
+    await waitFor('attached', () => chat.session.capabilities().canPrompt);
     const turn = chat.session.prompt('slow');
-    await until('the turn runs', () => chat.session.thread.status.state === 'prompting');
+    await waitFor('the turn runs', () => chat.session.thread.status.state === 'prompting');
     await chat.session.cancel();
     await turn;
     const dividers = chat.session.thread.entries.filter((e) => e.type === 'divider').map((e) => e.text);
@@ -48,11 +49,11 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
     const a = await api();
     const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[2]!;
     await vscode.commands.executeCommand('acp.resumeSessionRow', node);
-    const chat = await until('the resumed chat', () => a.chats.get(node.host.config.id, node.row.sessionId));
-    await until('attached', () => chat.session.capabilities().canPrompt);
+    const chat = await waitFor('the resumed chat', () => a.chats.get(node.host.config.id, node.row.sessionId));
+    await waitFor('attached', () => chat.session.capabilities().canPrompt);
     assert.equal(chat.session.thread.entries.length, 0);
     await vscode.commands.executeCommand('acp.openSessionWithHistory', node);
-    await until(
+    await waitFor(
       'the history in the same panel',
       () => chat.session.history === 'loaded' && chat.session.thread.status.state === 'idle',
     );
@@ -68,18 +69,18 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
       { agentId: a.agents.all[0]!.config.id, sessionId: chosen.sessionId, cwd: `${chosen.cwd}/` },
       'resume',
     );
-    await until('attached', () => chat!.session.capabilities().canPrompt);
+    await waitFor('attached', () => chat!.session.capabilities().canPrompt);
     await closeAllChats();
     await vscode.commands.executeCommand('acp.continueLastSession');
-    await until('the same session again', () => a.chats.get(a.agents.all[0]!.config.id, chosen.sessionId));
+    await waitFor('the same session again', () => a.chats.get(a.agents.all[0]!.config.id, chosen.sessionId));
   });
 
   it('"Continue Last Session" opens the newest session when the last one was deleted, not a chat that fails', async () => {
     const a = await api();
     const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[4]!;
     await vscode.commands.executeCommand('acp.resumeSessionRow', node);
-    const chat = await until('the chat', () => a.chats.get(node.host.config.id, node.row.sessionId));
-    await until('attached', () => chat.session.capabilities().canPrompt);
+    const chat = await waitFor('the chat', () => a.chats.get(node.host.config.id, node.row.sessionId));
+    await waitFor('attached', () => chat.session.capabilities().canPrompt);
     await closeAllChats();
     a.setConfirm(async () => true);
     await vscode.commands.executeCommand('acp.deleteSession', node);
@@ -89,8 +90,8 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
     assert.notEqual(newest.sessionId, node.row.sessionId);
 
     await vscode.commands.executeCommand('acp.continueLastSession');
-    const opened = await until('the newest session', () => a.chats.get(node.host.config.id, newest.sessionId));
-    await until('attached', () => opened.session.capabilities().canPrompt);
+    const opened = await waitFor('the newest session', () => a.chats.get(node.host.config.id, newest.sessionId));
+    await waitFor('attached', () => opened.session.capabilities().canPrompt);
     assert.equal(a.chats.get(node.host.config.id, node.row.sessionId), undefined, 'the deleted one is not opened');
   });
 
@@ -100,7 +101,7 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
     const id = a.agents.all[0]!.config.id;
     const chosen = (await sessions())[1]!;
     const chat = (await a.chats.open({ agentId: id, sessionId: chosen.sessionId, cwd: chosen.cwd }, 'load'))!;
-    await until('attached', () => chat.session.capabilities().canPrompt);
+    await waitFor('attached', () => chat.session.capabilities().canPrompt);
     const firstPid = a.agents.get(id)!.connection!.pid;
     const states: string[] = [];
     chat.session.thread.onDidChange((cs) =>
@@ -115,7 +116,7 @@ describe('Chat panels: titles, history, Continue Last Session, new settings', fu
       vscode.ConfigurationTarget.Global,
     );
     try {
-      await until(
+      await waitFor(
         'reattached on the new process',
         () => a.agents.get(id)!.connection?.pid !== firstPid && chat.session.capabilities().canPrompt,
         20_000,

@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PermissionEntry } from '../../../../src/protocol/entries';
 import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
-import { api, until } from '../../support';
+import { api } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 const folder = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 
 async function newChat(): Promise<ChatPanel> {
   const a = await api();
   const chat = (await a.chats.open({ agentId: a.agents.all[0]!.config.id, cwd: folder() }, 'new'))!;
-  await until('attached', () => chat.session.capabilities().canPrompt);
+  await waitFor('attached', () => chat.session.capabilities().canPrompt);
   return chat;
 }
 
@@ -46,7 +47,7 @@ describe('What an agent sends cannot break the chat panel', function () {
     mkdirSync(join(folder(), '.vscode'), { recursive: true });
     const tasks = join(folder(), '.vscode', 'tasks.json');
     const turn = chat.session.prompt(`write ${tasks}`);
-    const card = await until('the confirmation card', () =>
+    const card = await waitFor('the confirmation card', () =>
       chat.session.thread.entries.find((e): e is PermissionEntry => e.type === 'permission' && e.outcome === undefined),
     );
     assert.match(card.title, /tasks\.json\? .*tasks run commands/);
@@ -68,7 +69,7 @@ describe('What an agent sends cannot break the chat panel', function () {
       title: 'Unsendable',
       rawInput: { n: 10n },
     });
-    await until('the notice', () => unshown(chat).length === 1);
+    await waitFor('the notice', () => unshown(chat).length === 1);
     await chat.session.prompt('hello again');
     assert.ok(chat.session.thread.entries.some((e) => e.type === 'agent' && e.text.includes('hello again')));
     assert.equal(unshown(chat).length, 1, 'said once');

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { suiteContext } from '../../../host/suiteContext';
 import type { SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, loadedRoot, until } from '../../support';
+import { api, loadedRoot } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 // Control, bidi, zero-width and isolate characters that must never reach a label.
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/;
@@ -34,7 +35,7 @@ describe('Hostile session titles', function () {
   it('shows them cleaned in the QuickPick too', async () => {
     const a = await api();
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
     const rows = pick.quickPick.items.filter((i) => i.row);
     assert.ok(rows.length > 0);
@@ -64,12 +65,12 @@ describe('Hostile session titles', function () {
 
     const a = await api();
     // The previous test's QuickPick may still be closing: wait, or this would read its rows.
-    await until('the previous QuickPick closed', () => a.currentPick() === undefined);
+    await waitFor('the previous QuickPick closed', () => a.currentPick() === undefined);
     await vscode.commands.executeCommand('acp.refreshSessions');
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
-    const item = await until('the hostile id row', () =>
+    const item = await waitFor('the hostile id row', () =>
       pick.quickPick.items.find((i) => i.row?.sessionId === hostileId),
     );
     assert.doesNotMatch(item.detail ?? '', INVISIBLE, JSON.stringify(item.detail));

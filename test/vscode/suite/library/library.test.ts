@@ -9,8 +9,9 @@ import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../../src/extension';
 import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
 import { suiteContext } from '../../../host/suiteContext';
-import { api, until } from '../../support';
+import { api } from '../../support';
 import { recorded } from '../../../support/chat';
+import { waitFor } from '../../../support/wait';
 
 const record = join(mkdtempSync(join(tmpdir(), 'acp-library-suite-')), 'record.jsonl');
 
@@ -23,13 +24,13 @@ function methodsFor(sessionId: string): string[] {
 
 async function closeAll(a: AcpTestApi): Promise<void> {
   for (const chat of a.chats.all) chat.panel.dispose();
-  await until('no chats', () => a.chats.all.length === 0);
+  await waitFor('no chats', () => a.chats.all.length === 0);
 }
 
 /** Waits until the library keeps the session whole, with the agent's time as it lists it now. */
 async function keptCurrent(a: AcpTestApi, agentId: string, sessionId: string, cwd: string) {
   const host = a.agents.get(agentId)!;
-  return until(
+  return waitFor(
     'the session kept, whole and current',
     async () => {
       const kept = await a.library.get()!.session({ agentId, sessionId });
@@ -46,11 +47,11 @@ async function close(chat: ChatPanel): Promise<void> {
   const sessionId = chat.session.sessionId!;
   const closes = methodsFor(sessionId).filter((m) => m === 'session/close').length;
   chat.panel.dispose();
-  await until('session/close', () => methodsFor(sessionId).filter((m) => m === 'session/close').length > closes);
+  await waitFor('session/close', () => methodsFor(sessionId).filter((m) => m === 'session/close').length > closes);
 }
 
 async function prompt(chat: ChatPanel, text: string): Promise<void> {
-  await until('ready to prompt', () => chat.session.capabilities().canPrompt);
+  await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
   await chat.session.prompt(text);
 }
 
@@ -70,7 +71,7 @@ describe('Session library', function () {
       agents.map((x) => (x.id === agentId ? { ...x, args: [...x.args, '--record', record] } : x)),
       vscode.ConfigurationTarget.Global,
     );
-    await until('the new settings', () => a.agents.get(agentId)!.config.args.includes(record));
+    await waitFor('the new settings', () => a.agents.get(agentId)!.config.args.includes(record));
   });
   afterEach(async () => {
     const a = await api();
@@ -88,19 +89,19 @@ describe('Session library', function () {
     await keptCurrent(a, agentId, sessionId, cwd());
 
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
-    await until('the count of searchable sessions', () =>
+    await waitFor('the count of searchable sessions', () =>
       /· 1 of \d+ searchable by content$/.test(pick.quickPick.title ?? ''),
     );
     pick.type('quokka migration');
-    const hit = await until('the content hit', () =>
+    const hit = await waitFor('the content hit', () =>
       pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && i.detail?.includes('quokka migration')),
     );
     assert.ok(hit.alwaysShow, 'shown though its title does not match');
     assert.match(hit.detail!, /quokka migration failed at step seven/);
     pick.type('quokka nothingelse');
-    const partial = await until('the partial hit', () =>
+    const partial = await waitFor('the partial hit', () =>
       pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && i.description?.includes('1 of 2 words')),
     );
     assert.ok(partial);
@@ -116,15 +117,15 @@ describe('Session library', function () {
     await close(chat);
 
     const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'auto'))!;
-    await until('the kept transcript', () => again.session.thread.entries.length === shown);
-    await until('resumed', () => again.session.capabilities().canPrompt);
+    await waitFor('the kept transcript', () => again.session.thread.entries.length === shown);
+    await waitFor('resumed', () => again.session.capabilities().canPrompt);
     assert.equal(again.session.history, 'loaded', 'the chat holds the whole history');
     const methods = methodsFor(sessionId);
     assert.equal(methods.filter((m) => m === 'session/load').length, 0, methods.join(', '));
     assert.equal(methods.at(-1), 'session/resume', methods.join(', '));
     // A turn after the reopen is kept too (appended to the kept copy).
     await prompt(again, 'and the pelican is happy');
-    await until('the new turn kept', async () =>
+    await waitFor('the new turn kept', async () =>
       (await a.library.get()!.search('pelican happy', { cwd: cwd() })).some(
         (h) => h.sessionId === sessionId && h.matched === 2,
       ),
@@ -143,10 +144,10 @@ describe('Session library', function () {
     const other = (await a.chats.open({ agentId: 'elsewhere', sessionId, cwd: cwd() }, 'resume'))!;
     await prompt(other, 'continued elsewhere with narwhals');
     other.panel.dispose();
-    await until('closed elsewhere', () => !a.chats.isOpen('elsewhere', sessionId));
+    await waitFor('closed elsewhere', () => !a.chats.isOpen('elsewhere', sessionId));
 
     const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'auto'))!;
-    await until('loaded', () => again.session.history === 'loaded' && again.session.capabilities().canPrompt);
+    await waitFor('loaded', () => again.session.history === 'loaded' && again.session.capabilities().canPrompt);
     assert.ok(
       again.session.thread.entries.some((e) => e.type === 'user' && e.text.includes('narwhals')),
       'the history from the agent, with what happened elsewhere',
@@ -168,7 +169,7 @@ describe('Session library', function () {
     await keptCurrent(a, agentId, sessionId, cwd());
     await close(chat);
     const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'load'))!;
-    await until('loaded', () => again.session.capabilities().canPrompt);
+    await waitFor('loaded', () => again.session.capabilities().canPrompt);
     assert.equal(methodsFor(sessionId).at(-1), 'session/load');
   });
 
@@ -180,12 +181,12 @@ describe('Session library', function () {
     await keptCurrent(a, agentId, sessionId, cwd());
     await close(chat);
     const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'auto'))!;
-    await until('resumed', () => again.session.capabilities().canPrompt);
+    await waitFor('resumed', () => again.session.capabilities().canPrompt);
     assert.equal(methodsFor(sessionId).at(-1), 'session/resume');
     again.panel.reveal();
-    await until('the chat in front', () => a.chats.active === again);
+    await waitFor('the chat in front', () => a.chats.active === again);
     await vscode.commands.executeCommand('acp.reloadHistory');
-    await until(
+    await waitFor(
       'loaded',
       () => methodsFor(sessionId).at(-1) === 'session/load' && again.session.capabilities().canPrompt,
     );
@@ -197,9 +198,9 @@ describe('Session library', function () {
     const chat = (await a.chats.open({ agentId, cwd: cwd() }, 'new'))!;
     await prompt(chat, 'export me with `code`');
     chat.panel.reveal();
-    await until('the chat in front', () => a.chats.active === chat);
+    await waitFor('the chat in front', () => a.chats.active === chat);
     await vscode.commands.executeCommand('acp.exportMarkdown');
-    const editor = await until('the Markdown editor', () =>
+    const editor = await waitFor('the Markdown editor', () =>
       vscode.window.activeTextEditor?.document.languageId === 'markdown' ? vscode.window.activeTextEditor : undefined,
     );
     assert.ok(editor.document.isUntitled);
@@ -215,17 +216,17 @@ describe('Session library', function () {
     const page = await (await host.connect()).listSessions({ cwd: cwd() });
     const seeded = page.sessions.find((s) => (s.title ?? '').length > 0 && !methodsFor(s.sessionId).length)!;
     const chat = (await a.chats.open({ agentId, sessionId: seeded.sessionId, cwd: cwd() }, 'load'))!;
-    await until('loaded', () => chat.session.capabilities().canPrompt);
+    await waitFor('loaded', () => chat.session.capabilities().canPrompt);
     const touched = chat.session.thread.entries.find((e) => e.type === 'tool' && e.locations.length > 0);
     assert.ok(touched && touched.type === 'tool', 'a seeded tool call with a location');
     const path = touched.locations[0]!.path;
-    await until('kept', async () =>
+    await waitFor('kept', async () =>
       (await a.library.get()!.touched([path])).some((h) => h.sessionId === seeded.sessionId),
     );
     await close(chat);
 
     void vscode.commands.executeCommand('acp.library.sessionsThatTouched', vscode.Uri.file(path));
-    await until('the sessions that touched it', async () => {
+    await waitFor('the sessions that touched it', async () => {
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       return a.chats.isOpen(agentId, seeded.sessionId);
     });

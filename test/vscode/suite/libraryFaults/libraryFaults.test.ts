@@ -10,7 +10,8 @@ import { Database } from 'node-sqlite3-wasm';
 import { FILE_NAME, FORMAT_VERSION } from '../../../../src/library/schema';
 import { suiteContext } from '../../../host/suiteContext';
 import { recorded } from '../../../support/chat';
-import { api, catchMessages, until } from '../../support';
+import { api, catchMessages } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 describe('Session library: files it cannot use', function () {
   this.timeout(90_000);
@@ -22,7 +23,7 @@ describe('Session library: files it cannot use', function () {
     const page = await (await a.agents.get(agentId)!.connect()).listSessions({ cwd });
     const sessionId = page.sessions[0]!.sessionId;
     const chat = (await a.chats.open({ agentId, sessionId, cwd }, 'auto'))!;
-    await until('loaded', () => chat.session.history === 'loaded' && chat.session.capabilities().canPrompt);
+    await waitFor('loaded', () => chat.session.history === 'loaded' && chat.session.capabilities().canPrompt);
     assert.ok(
       chat.session.thread.entries.some((e) => e.type === 'user'),
       'the history is shown',
@@ -37,12 +38,12 @@ describe('Session library: files it cannot use', function () {
     const damaged = 'not a database, just text '.repeat(400);
     writeFileSync(join(a.library.dir, FILE_NAME), damaged);
     const { chat, agentId, sessionId } = await openAndLoad();
-    await until('kept in a new file', async () => (await a.library.get()?.session({ agentId, sessionId }))?.complete);
+    await waitFor('kept in a new file', async () => (await a.library.get()?.session({ agentId, sessionId }))?.complete);
     const aside = readdirSync(a.library.dir).find((f) => f.startsWith(`${FILE_NAME}.damaged-`));
     assert.ok(aside, 'the damaged file is kept beside the new one');
     assert.equal(readFileSync(join(a.library.dir, aside), 'utf8'), damaged, 'its bytes untouched');
     chat.panel.dispose();
-    await until('closed', () => a.chats.all.length === 0);
+    await waitFor('closed', () => a.chats.all.length === 0);
   });
 
   it('says once that it cannot save while the chat goes on, and loads from the agent a copy that missed a write', async () => {
@@ -52,10 +53,10 @@ describe('Session library: files it cannot use', function () {
     const warnings = catchMessages('showWarningMessage');
     try {
       const chat = (await a.chats.open({ agentId, cwd }, 'new'))!;
-      await until('ready', () => chat.session.capabilities().canPrompt);
+      await waitFor('ready', () => chat.session.capabilities().canPrompt);
       await chat.session.prompt('kept before the disk filled up');
       const sessionId = chat.session.sessionId!;
-      await until('kept whole', async () => (await a.library.get()!.session({ agentId, sessionId }))?.complete);
+      await waitFor('kept whole', async () => (await a.library.get()!.session({ agentId, sessionId }))?.complete);
       const others = await a.library.get()!.sessions();
 
       // From here the disk is full: SQLite's journal, written first, is on a device that is always full.
@@ -63,14 +64,14 @@ describe('Session library: files it cannot use', function () {
       rmSync(journal, { force: true });
       symlinkSync('/dev/full', journal);
       await chat.session.prompt('said while the disk is full, quince');
-      await until('the warning', () => warnings.shown.length > 0);
+      await waitFor('the warning', () => warnings.shown.length > 0);
       for (const text of ['still full', 'still full again']) await chat.session.prompt(text);
       assert.ok(chat.session.thread.entries.some((e) => e.type === 'agent' && /still full again/.test(e.text)));
 
       // Room again: once the next turn is kept, every write before it was tried (in order).
       rmSync(journal);
       await chat.session.prompt('room again, tamarind');
-      await until('the last turn kept', async () => (await a.library.get()!.search('tamarind')).length > 0);
+      await waitFor('the last turn kept', async () => (await a.library.get()!.search('tamarind')).length > 0);
       assert.equal(warnings.shown.length, 1, warnings.shown.join(' | '));
       assert.match(warnings.shown[0]!, /^The session library could not save to disk \(disk I\/O error\)\. Chats go on/);
       assert.equal((await a.library.get()!.session({ agentId, sessionId }))!.complete, false);
@@ -81,14 +82,14 @@ describe('Session library: files it cannot use', function () {
         recorded(suiteContext().recordFile!).filter((m) => m.method === method && m.params.sessionId === sessionId)
           .length;
       chat.panel.dispose();
-      await until('session/close', () => heard('session/close') > 0);
+      await waitFor('session/close', () => heard('session/close') > 0);
       const loads = heard('session/load');
       const again = (await a.chats.open({ agentId, sessionId, cwd }, 'auto'))!;
-      await until('loaded', () => again.session.history === 'loaded' && again.session.capabilities().canPrompt);
+      await waitFor('loaded', () => again.session.history === 'loaded' && again.session.capabilities().canPrompt);
       assert.equal(heard('session/load'), loads + 1, 'loaded from the agent, not shown from the library');
       assert.ok(again.session.thread.entries.some((e) => e.type === 'user' && /quince/.test(e.text)));
       again.panel.dispose();
-      await until('closed', () => a.chats.all.length === 0);
+      await waitFor('closed', () => a.chats.all.length === 0);
     } finally {
       warnings.restore();
     }
@@ -105,7 +106,7 @@ describe('Session library: files it cannot use', function () {
     const before = readFileSync(file);
     void a.library.configure({ enabled: true, maxBytes: 256 * 1024 * 1024 });
     const { chat } = await openAndLoad();
-    await until('the library off', () => a.library.failure);
+    await waitFor('the library off', () => a.library.failure);
     assert.match(a.library.failure!, /off in this window: .*newer version of the extension/);
     assert.equal(a.library.get(), undefined);
     assert.deepEqual(readFileSync(file), before, 'the newer file is left as it was');

@@ -10,7 +10,8 @@ import type { PermissionEntry } from '../../../../src/protocol/entries';
 import { SessionStore } from '../../../agent/store';
 import { suiteContext } from '../../../host/suiteContext';
 import { recorded } from '../../../support/chat';
-import { api, catchMessages, until } from '../../support';
+import { api, catchMessages } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 /** The word said only in the middle of the session added below, which no chat ever opens. */
 const WORD = 'xylophonist';
@@ -64,10 +65,10 @@ async function withAgentArgs(change: (args: string[]) => string[], fn: () => Pro
   const set = async (list: typeof agents) => {
     const want = list.find((x) => x.id === id)!.args.join(' ');
     await config.update('agents', list, vscode.ConfigurationTarget.Global);
-    await until('the new settings', () => a.agents.get(id)!.config.args.join(' ') === want);
+    await waitFor('the new settings', () => a.agents.get(id)!.config.args.join(' ') === want);
     // Started now, and its lists read again, before anything is counted.
     await a.agents.get(id)!.connect();
-    await until('the lists read again', () => a.lists.listsOf(id).every((l) => l.state === 'idle'));
+    await waitFor('the lists read again', () => a.lists.listsOf(id).every((l) => l.state === 'idle'));
   };
   await set(agents.map((x) => (x.id === id ? { ...x, args: change(x.args) } : x)));
   try {
@@ -127,7 +128,7 @@ describe("Index This Folder's Sessions", function () {
     const a = await api();
     a.currentPick()?.quickPick.hide();
     for (const chat of a.chats.all) chat.panel.dispose();
-    await until('no chats', () => a.chats.all.length === 0);
+    await waitFor('no chats', () => a.chats.all.length === 0);
   });
 
   it('keeps every session of the folder, none opened, so Resume Session finds one by a word from its middle', async () => {
@@ -156,11 +157,11 @@ describe("Index This Folder's Sessions", function () {
     );
 
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
-    await until('every session searchable', () => /· 7 of 7 searchable by content$/.test(pick.quickPick.title ?? ''));
+    await waitFor('every session searchable', () => /· 7 of 7 searchable by content$/.test(pick.quickPick.title ?? ''));
     pick.type(WORD);
-    const hit = await until('the content hit', () =>
+    const hit = await waitFor('the content hit', () =>
       pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && i.detail?.includes(WORD)),
     );
     assert.match(hit.detail!, new RegExp(`Why does the ${WORD} step fail on the second bar`));
@@ -183,7 +184,7 @@ describe("Index This Folder's Sessions", function () {
       async () => {
         const from = received().length;
         const done = vscode.commands.executeCommand('acp.library.indexFolder');
-        await until('a load under way', () => count('session/load', from) === 1, 20_000);
+        await waitFor('a load under way', () => count('session/load', from) === 1, 20_000);
         progress.cancel();
         await done;
         assert.ok(progress.ended());
@@ -221,15 +222,15 @@ describe("Index This Folder's Sessions", function () {
     const a = await api();
     await a.library.clear();
     const chat = (await a.chats.open({ agentId: a.agents.all[0]!.config.id, cwd: cwd() }, 'new'))!;
-    await until('ready to prompt', () => chat.session.capabilities().canPrompt);
+    await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
     // The agent's turn waits on a permission card: it runs until the card is answered.
     const turn = chat.session.prompt('permission please');
-    const card = await until('the permission card', () =>
+    const card = await waitFor('the permission card', () =>
       chat.session.thread.entries.find((e): e is PermissionEntry => e.type === 'permission' && !e.outcome),
     );
     const from = received().length;
     const done = vscode.commands.executeCommand('acp.library.indexFolder');
-    await until(
+    await waitFor(
       'the indexing to say it waits, again and again',
       () => progress.said.filter((m) => m.endsWith('(waiting for a busy chat)')).length >= 4,
     );

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, moveTo, offered, until, welcomes } from '../../support';
+import { api, moveTo, offered, welcomes } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 // The agent withholds session/delete (--no-delete) and has no sign-in (so no auth.logout); the
 // folder starts with no session at all.
@@ -12,14 +13,14 @@ describe('An agent with fewer capabilities, in a folder with no sessions', funct
     const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.acp');
     // One folder, one agent, no session: the welcome view (in full, with New Session), no cut-off row.
-    await until('the welcome view', () => a.contextKey('acp.emptyFolder') === true);
-    await until('no rows', () => a.tree.getChildren().length === 0);
+    await waitFor('the welcome view', () => a.contextKey('acp.emptyFolder') === true);
+    await waitFor('no rows', () => a.tree.getChildren().length === 0);
     const welcome = welcomes({ 'acp.emptyFolder': true, 'acp.noAgents': false, workspaceFolderCount: 1 }).join('\n');
     assert.match(welcome, /No sessions in this folder yet/);
     assert.match(welcome, /\[New Session\]\(command:acp\.newSession\)/);
 
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
     const rows = pick.quickPick.items;
     assert.equal(rows.length, 1);
@@ -27,8 +28,8 @@ describe('An agent with fewer capabilities, in a folder with no sessions', funct
     assert.equal(rows[0]!.alwaysShow, true);
     await moveTo(pick.quickPick, rows[0]!);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    const chat = await until('a new session', () => a.chats.all.find((c) => c.session.sessionId));
-    await until('its row instead of the welcome view', () => a.tree.getChildren().some((n) => n.type === 'session'));
+    const chat = await waitFor('a new session', () => a.chats.all.find((c) => c.session.sessionId));
+    await waitFor('its row instead of the welcome view', () => a.tree.getChildren().some((n) => n.type === 'session'));
     assert.equal(a.contextKey('acp.emptyFolder'), false);
     chat.panel.dispose();
   });
@@ -36,7 +37,7 @@ describe('An agent with fewer capabilities, in a folder with no sessions', funct
   it('offers no Delete without session/delete, and no Sign Out without auth.logout', async () => {
     const a = await api();
     await vscode.commands.executeCommand('acp.refreshSessions');
-    const row = await until('a session row', () =>
+    const row = await waitFor('a session row', () =>
       a.tree.getChildren().find((n): n is SessionNode => n.type === 'session'),
     );
     const host = a.agents.all[0]!;

@@ -4,7 +4,8 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { suiteContext } from '../../../host/suiteContext';
-import { api, until } from '../../support';
+import { api } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 // Runs after noAgent.test.ts (files run in name order): it adds an agent to the window.
 describe('Add Agent: GitHub Copilot CLI', function () {
@@ -50,8 +51,8 @@ describe('Add Agent: GitHub Copilot CLI', function () {
       { id: 'copilot', name: 'GitHub Copilot CLI', command: 'copilot', args: ['--acp', '--stdio'], env: {} },
     ]);
     await vscode.commands.executeCommand('workbench.view.extension.acp');
-    await until('the added agent', () => a.agents.all.length === 1);
-    const rows = await until(
+    await waitFor('the added agent', () => a.agents.all.length === 1);
+    const rows = await waitFor(
       'the sessions, listed without signing in',
       () => {
         const nodes = a.tree.getChildren();

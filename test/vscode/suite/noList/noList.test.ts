@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, moveTo, until, welcomes } from '../../support';
+import { api, moveTo, welcomes } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 describe('An agent that cannot list sessions', function () {
   this.timeout(60_000);
@@ -12,13 +13,13 @@ describe('An agent that cannot list sessions', function () {
     const host = a.agents.all[0]!;
     const c = await host.connect();
     assert.equal(c.features.list, false);
-    await until('the tree to settle on the welcome view', () => {
+    await waitFor('the tree to settle on the welcome view', () => {
       const children = a.tree.getChildren();
       const list = a.lists.all()[0];
       return children.length === 0 && list?.state === 'error' ? true : undefined;
     });
     assert.equal((a.lists.all()[0]!.error as Error).name, 'CannotList', 'refused before any request');
-    await until('acp.cannotList', () => a.contextKey('acp.cannotList') === true);
+    await waitFor('acp.cannotList', () => a.contextKey('acp.cannotList') === true);
     const shown = welcomes({
       'acp.noAgents': false,
       'acp.cannotList': true,
@@ -29,14 +30,14 @@ describe('An agent that cannot list sessions', function () {
     assert.match(shown[0]!, /This agent cannot list sessions[\s\S]*\[New Session\]\(command:acp\.newSession\)/);
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const chat = await a.chats.open({ agentId: host.config.id, cwd }, 'new');
-    await until('a new session', () => chat!.session.sessionId);
+    await waitFor('a new session', () => chat!.session.sessionId);
     chat!.panel.dispose();
   });
 
   it('says so in Resume Session too, offering New Session instead of a retry', async () => {
     const a = await api();
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
     const rows = pick.quickPick.items;
     // First; below it only the session the first test created in this window.
@@ -49,7 +50,7 @@ describe('An agent that cannot list sessions', function () {
     await moveTo(pick.quickPick, rows[0]!);
     const before = a.chats.all.length;
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    const chat = await until('a new session', () =>
+    const chat = await waitFor('a new session', () =>
       a.chats.all.length > before && a.chats.all.at(-1)!.session.sessionId ? a.chats.all.at(-1) : undefined,
     );
     chat.panel.dispose();

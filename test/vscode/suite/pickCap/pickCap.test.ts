@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { suiteContext } from '../../../host/suiteContext';
 import { PICK_LIMIT } from '../../../../src/ui/pickers/resumePicker';
-import { api, moveTo, until } from '../../support';
+import { api, moveTo } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 /** The folder's session ids in the order the reference agent lists them (newest first, then by id). */
 function listedIds(): string[] {
@@ -26,7 +27,7 @@ describe('Resume Session at the 5,000-session cap', function () {
   afterEach(async () => {
     const a = await api();
     a.currentPick()?.quickPick.hide();
-    await until('the QuickPick closed', () => a.currentPick() === undefined);
+    await waitFor('the QuickPick closed', () => a.currentPick() === undefined);
     // Back to one page, so each test starts below the cap.
     await vscode.commands.executeCommand('acp.refreshSessions');
   });
@@ -34,7 +35,7 @@ describe('Resume Session at the 5,000-session cap', function () {
   it('stops at 5,000 with a "Load more…" row, which pages on to the end', async () => {
     const a = await api();
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
     const qp = pick.quickPick;
     const list = a.lists.all()[0]!;
@@ -46,7 +47,7 @@ describe('Resume Session at the 5,000-session cap', function () {
     assert.equal(more.alwaysShow, true);
     await moveTo(qp, more);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    await until('paging on', () => list.items.length > PICK_LIMIT);
+    await waitFor('paging on', () => list.items.length > PICK_LIMIT);
     await pick.settled;
     assert.equal(list.items.length, 7000);
     assert.ok(!qp.items.some((i) => i.action === 'more'), 'no "Load more…" at the end');
@@ -57,12 +58,12 @@ describe('Resume Session at the 5,000-session cap', function () {
     const ids = listedIds();
     const target = ids[5500]!;
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
     const list = a.lists.all()[0]!;
     assert.equal(list.items.length, PICK_LIMIT);
     pick.type(target.slice(0, 12));
-    await until('the match', () => pick.quickPick.items.find((i) => i.row?.sessionId === target && i.alwaysShow));
+    await waitFor('the match', () => pick.quickPick.items.find((i) => i.row?.sessionId === target && i.alwaysShow));
     await pick.settled;
     assert.equal(list.items.length, 6000, 'the page with the session, and no further');
     assert.ok(

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SessionNode, StateNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, labels, loadedRoot, until } from '../../support';
+import { api, labels, loadedRoot } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 // The agent exits on its fourth incoming message (--crash-after 4): initialize, the first page,
 // a second page, and the third page kills it while it lists. The extension restarts it.
@@ -18,7 +19,7 @@ describe('After the agent restarts, the lists reload', function () {
     const host = a.agents.all[0]!;
     const first = await loadedRoot(a);
     await vscode.commands.executeCommand('acp.loadMore', first.at(-1));
-    const shown = await until('two pages', () => {
+    const shown = await waitFor('two pages', () => {
       const ids = sessionIds(a.tree.getChildren());
       return ids.length === 40 ? ids : undefined;
     });
@@ -36,7 +37,7 @@ describe('After the agent restarts, the lists reload', function () {
     try {
       const more = stateRows(a.tree.getChildren()).find((n) => n.kind === 'loadMore');
       await vscode.commands.executeCommand('acp.loadMore', more);
-      const back = await until(
+      const back = await waitFor(
         'the rows back from the new process',
         () => {
           const nodes = a.tree.getChildren();
@@ -72,7 +73,7 @@ describe('After the agent restarts, the lists reload', function () {
     const created = await c.newSession({ cwd, mcpServers: [] });
     assert.ok(!sessionIds(a.tree.getChildren()).includes(created.sessionId));
     process.kill(c.pid!, 'SIGKILL');
-    await until(
+    await waitFor(
       'the new session listed after the restart',
       () => sessionIds(a.tree.getChildren()).includes(created.sessionId),
       30_000,

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, catchMessages, loadedRoot, moveTo, until } from '../../support';
+import { api, catchMessages, loadedRoot, moveTo } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 /** Every session of the folder in the agent's order, straight from the agent. */
 async function allSessions(): Promise<SessionInfo[]> {
@@ -25,7 +26,7 @@ async function allSessions(): Promise<SessionInfo[]> {
 async function closeAllChats(): Promise<void> {
   const a = await api();
   for (const chat of a.chats.all) chat.panel.dispose();
-  await until('no chats', () => a.chats.all.length === 0);
+  await waitFor('no chats', () => a.chats.all.length === 0);
 }
 
 describe('ACP: Resume Session', function () {
@@ -33,7 +34,7 @@ describe('ACP: Resume Session', function () {
   afterEach(async () => {
     const a = await api();
     a.currentPick()?.quickPick.hide();
-    await until('the QuickPick closed', () => a.currentPick() === undefined);
+    await waitFor('the QuickPick closed', () => a.currentPick() === undefined);
     a.setConfirm(async () => true);
     await closeAllChats();
   });
@@ -41,10 +42,10 @@ describe('ACP: Resume Session', function () {
   it('opens at once, sorted newest first, and pages on in the background without losing the filter', async () => {
     const a = await api();
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     const qp = pick.quickPick;
     assert.ok(qp.matchOnDescription && qp.matchOnDetail);
-    await until('the first rows', () => qp.items.some((i) => i.row));
+    await waitFor('the first rows', () => qp.items.some((i) => i.row));
     qp.value = 'session';
     await pick.settled;
     const rows = qp.items.filter((i) => i.row);
@@ -66,23 +67,23 @@ describe('ACP: Resume Session', function () {
     const sessions = await allSessions();
     const last = sessions.at(-1)!;
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     pick.type(last.sessionId.slice(0, 12));
-    const hit = await until('the prefix match', () =>
+    const hit = await waitFor('the prefix match', () =>
       pick.quickPick.items.find((i) => i.row?.sessionId === last.sessionId && i.alwaysShow),
     );
     await moveTo(pick.quickPick, (i) => i.row?.sessionId === hit.row!.sessionId);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-    const chat = await until('the chat', () => a.chats.get(a.agents.all[0]!.config.id, last.sessionId));
-    await until('attached', () => chat.session.capabilities().canPrompt);
+    const chat = await waitFor('the chat', () => a.chats.get(a.agents.all[0]!.config.id, last.sessionId));
+    await waitFor('attached', () => chat.session.capabilities().canPrompt);
   });
 
   it('opens a row with its "Resume" and "Open with history" buttons', async () => {
     const a = await api();
     const [one, two] = await allSessions();
     void vscode.commands.executeCommand('acp.resumeSession');
-    let pick = await until('the QuickPick', () => a.currentPick());
-    await until('rows', () => pick.quickPick.items.some((i) => i.row?.sessionId === one!.sessionId));
+    let pick = await waitFor('the QuickPick', () => a.currentPick());
+    await waitFor('rows', () => pick.quickPick.items.some((i) => i.row?.sessionId === one!.sessionId));
     const item = pick.quickPick.items.find((i) => i.row?.sessionId === one!.sessionId)!;
     assert.equal(item.buttons?.length, 2, 'both buttons, since the agent can load and resume');
     // Plain words, and no debugger icon for a chat.
@@ -92,17 +93,20 @@ describe('ACP: Resume Session', function () {
     ]);
     assert.ok(!item.buttons!.some((b) => (b.iconPath as vscode.ThemeIcon).id.startsWith('debug')));
     pick.trigger(one!.sessionId, 'resume');
-    const resumed = await until('resumed chat', () => a.chats.get(a.agents.all[0]!.config.id, one!.sessionId));
-    await until('attached', () => resumed.session.capabilities().canPrompt);
+    const resumed = await waitFor('resumed chat', () => a.chats.get(a.agents.all[0]!.config.id, one!.sessionId));
+    await waitFor('attached', () => resumed.session.capabilities().canPrompt);
     assert.equal(resumed.session.history, 'resumed');
     assert.equal(resumed.session.thread.entries.length, 0, 'no replay');
 
     void vscode.commands.executeCommand('acp.resumeSession');
-    pick = await until('the QuickPick again', () => a.currentPick());
-    await until('rows', () => pick.quickPick.items.some((i) => i.row?.sessionId === two!.sessionId));
+    pick = await waitFor('the QuickPick again', () => a.currentPick());
+    await waitFor('rows', () => pick.quickPick.items.some((i) => i.row?.sessionId === two!.sessionId));
     pick.trigger(two!.sessionId, 'history');
-    const loaded = await until('loaded chat', () => a.chats.get(a.agents.all[0]!.config.id, two!.sessionId));
-    await until('replayed', () => loaded.session.history === 'loaded' && loaded.session.thread.status.state === 'idle');
+    const loaded = await waitFor('loaded chat', () => a.chats.get(a.agents.all[0]!.config.id, two!.sessionId));
+    await waitFor(
+      'replayed',
+      () => loaded.session.history === 'loaded' && loaded.session.thread.status.state === 'idle',
+    );
     assert.ok(loaded.session.thread.entries.some((e) => e.type === 'user'));
   });
 
@@ -114,10 +118,10 @@ describe('ACP: Resume Session', function () {
       { agentId: a.agents.all[0]!.config.id, sessionId: chosen.sessionId, cwd: chosen.cwd },
       'resume',
     );
-    await until('attached', () => chat!.session.capabilities().canPrompt);
+    await waitFor('attached', () => chat!.session.capabilities().canPrompt);
     await closeAllChats();
     await vscode.commands.executeCommand('acp.continueLastSession');
-    await until('the same session again', () => a.chats.get(a.agents.all[0]!.config.id, chosen.sessionId));
+    await waitFor('the same session again', () => a.chats.get(a.agents.all[0]!.config.id, chosen.sessionId));
   });
 
   it('opens a session from a link, asks before one from another folder, and names an unknown id', async () => {
@@ -127,7 +131,7 @@ describe('ACP: Resume Session', function () {
     await a.handleUri(
       vscode.Uri.parse(`vscode://acp-tools.acp-client/resume?session=${encodeURIComponent(target.sessionId)}`),
     );
-    await until('the linked chat', () => a.chats.get(a.agents.all[0]!.config.id, target.sessionId));
+    await waitFor('the linked chat', () => a.chats.get(a.agents.all[0]!.config.id, target.sessionId));
 
     const elsewhere = mkdtempSync(join(tmpdir(), 'acp-elsewhere-'));
     const c = await a.agents.all[0]!.connect();
@@ -162,18 +166,18 @@ describe('ACP: Resume Session', function () {
     const expected = `${vscode.env.uriScheme}://acp-tools.acp-client/resume?${new URLSearchParams({ session: node.row.sessionId, agent: node.host.config.id, folder })}`;
     assert.equal(link, expected);
     await a.handleUri(vscode.Uri.parse(link));
-    await until('the linked chat', () => a.chats.get(node.host.config.id, node.row.sessionId));
+    await waitFor('the linked chat', () => a.chats.get(node.host.config.id, node.row.sessionId));
   });
 
   it('Escape closes the QuickPick and opens nothing, whatever row was active', async () => {
     const a = await api();
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
-    const row = await until('a row', () => pick.quickPick.items.find((i) => i.row));
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
+    const row = await waitFor('a row', () => pick.quickPick.items.find((i) => i.row));
     await moveTo(pick.quickPick, row);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     // A row is opened on accept, before the QuickPick hides: once it is gone, nothing was.
-    await until('the QuickPick gone', () => a.currentPick() === undefined);
+    await waitFor('the QuickPick gone', () => a.currentPick() === undefined);
     assert.equal(a.chats.all.length, 0, 'no chat opened');
   });
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ElicitationEntry } from '../../../../src/protocol/entries';
 import type { SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, loadedRoot, until } from '../../support';
+import { api, loadedRoot } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 describe('Chat panel from the Sessions view', function () {
   this.timeout(60_000);
@@ -11,8 +12,8 @@ describe('Chat panel from the Sessions view', function () {
     const a = await api();
     const node = (await loadedRoot(a)).find((n): n is SessionNode => n.type === 'session')!;
     await vscode.commands.executeCommand('acp.openSessionWithHistory', node);
-    const chat = await until('the panel', () => a.chats.get(node.host.config.id, node.row.sessionId));
-    await until('the replay', () => chat.session.thread.status.state === 'idle' && chat.session.history === 'loaded');
+    const chat = await waitFor('the panel', () => a.chats.get(node.host.config.id, node.row.sessionId));
+    await waitFor('the replay', () => chat.session.thread.status.state === 'idle' && chat.session.history === 'loaded');
     const entries = chat.session.thread.entries;
     assert.equal(entries.filter((e) => e.type === 'user').length, 2, 'two seeded turns');
     assert.ok(entries.some((e) => e.type === 'agent'));
@@ -25,8 +26,11 @@ describe('Chat panel from the Sessions view', function () {
     const a = await api();
     const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[1]!;
     await vscode.commands.executeCommand('acp.resumeSessionRow', node);
-    const chat = await until('the panel', () => a.chats.get(node.host.config.id, node.row.sessionId));
-    await until('attached', () => chat.session.thread.status.state === 'idle' && chat.session.capabilities().canPrompt);
+    const chat = await waitFor('the panel', () => a.chats.get(node.host.config.id, node.row.sessionId));
+    await waitFor(
+      'attached',
+      () => chat.session.thread.status.state === 'idle' && chat.session.capabilities().canPrompt,
+    );
     assert.equal(chat.session.history, 'resumed');
     assert.equal(chat.session.thread.entries.length, 0);
     chat.panel.dispose();
@@ -39,7 +43,7 @@ describe('Chat panel from the Sessions view', function () {
       { agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd },
       'load',
     ))!;
-    await until('attached', () => chat.session.capabilities().canPrompt);
+    await waitFor('attached', () => chat.session.capabilities().canPrompt);
     const before = chat.session.thread.entries.length;
     await chat.session.prompt('Hello there');
     const after = chat.session.thread.entries.slice(before);
@@ -56,9 +60,9 @@ describe('Chat panel from the Sessions view', function () {
       { agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd },
       'resume',
     ))!;
-    await until('attached', () => chat.session.capabilities().canPrompt);
+    await waitFor('attached', () => chat.session.capabilities().canPrompt);
     await chat.session.prompt('show me all update kinds');
-    const tool = await until('terminal output under the tool call', () =>
+    const tool = await waitFor('terminal output under the tool call', () =>
       chat.session.thread.entries.find(
         (e) => e.type === 'tool' && Object.values(e.terminalOutput ?? {}).some((t) => t.output.includes('hello')),
       ),
@@ -72,15 +76,15 @@ describe('Chat panel from the Sessions view', function () {
     const node = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session')[5]!;
     const target = { agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd };
     const chat = (await a.chats.open(target, 'resume'))!;
-    await until('attached and shown', () => chat.session.capabilities().canPrompt && chat.isShowing);
+    await waitFor('attached and shown', () => chat.session.capabilities().canPrompt && chat.isShowing);
     // A change the batcher holds for its next frame: the panel's teardown flushes it.
     chat.session.thread.addNotice('info', 'waiting to be sent');
     chat.panel.dispose();
     assert.equal(a.sessions.isOpen(target.agentId, target.sessionId), false, 'out of the registry at once');
-    await until('the session closed', () => chat.session.isDisposed);
+    await waitFor('the session closed', () => chat.session.isDisposed);
     const again = (await a.chats.open(target, 'resume'))!;
     assert.notEqual(again, chat);
-    await until('attached again', () => again.session.capabilities().canPrompt);
+    await waitFor('attached again', () => again.session.capabilities().canPrompt);
     again.panel.dispose();
   });
 
@@ -91,13 +95,13 @@ describe('Chat panel from the Sessions view', function () {
       { agentId: node.host.config.id, sessionId: node.row.sessionId, cwd: node.row.cwd },
       'resume',
     ))!;
-    await until('attached', () => chat.session.capabilities().canPrompt);
+    await waitFor('attached', () => chat.session.capabilities().canPrompt);
     const card = () =>
       chat.session.thread.entries.find(
         (e): e is ElicitationEntry => e.type === 'elicitation' && e.outcome === undefined,
       );
     const turn = chat.session.prompt('elicit');
-    const first = await until('the form card', card);
+    const first = await waitFor('the form card', card);
     const values = { name: 'Atlas', seats: '4', languages: ['Go'] };
     assert.equal(chat.session.elicitations.answer(first.requestId, 'accept', values), true);
     await turn;
@@ -105,9 +109,9 @@ describe('Chat panel from the Sessions view', function () {
     assert.match(reply?.type === 'agent' ? reply.text : '', /"name":"Atlas".*"seats":4/);
 
     void chat.session.prompt('elicit').catch(() => undefined);
-    const second = await until('a second card', card);
+    const second = await waitFor('a second card', card);
     chat.panel.dispose();
-    await until(
+    await waitFor(
       'the cancel',
       () =>
         second.requestId &&

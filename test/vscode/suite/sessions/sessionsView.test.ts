@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { SessionNode, StateNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, labels, loadedRoot, offered, until } from '../../support';
+import { api, labels, loadedRoot, offered } from '../../support';
 import { DATE_GROUP_LABELS, dateGroup, type DateGroup } from '../../../../src/sessions/dateGroups';
+import { waitFor } from '../../../support/wait';
 
 describe('Sessions view (one folder, one agent)', function () {
   this.timeout(60_000);
@@ -21,7 +22,7 @@ describe('Sessions view (one folder, one agent)', function () {
     assert.equal(labels(a, [more])[0], 'Load more…');
 
     await vscode.commands.executeCommand('acp.loadMore', more);
-    const second = await until('the second page', () => {
+    const second = await waitFor('the second page', () => {
       const n = a.tree.getChildren();
       return n.filter((x) => x.type === 'session').length === 100 ? n : undefined;
     });
@@ -34,7 +35,7 @@ describe('Sessions view (one folder, one agent)', function () {
     );
 
     await vscode.commands.executeCommand('acp.loadMore', second.at(-1));
-    const all = await until('the last page', () => {
+    const all = await waitFor('the last page', () => {
       const n = a.tree.getChildren();
       return n.filter((x) => x.type === 'session').length === 120 ? n : undefined;
     });
@@ -95,7 +96,7 @@ describe('Sessions view (one folder, one agent)', function () {
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const created = await (await a.agents.all[0]!.connect()).newSession({ cwd, mcpServers: [] });
     await vscode.commands.executeCommand('acp.refreshSessions');
-    const nodes = await until('the new row on top', () => {
+    const nodes = await waitFor('the new row on top', () => {
       const n = a.tree.getChildren();
       const first = n.find((x) => x.type === 'session');
       return first?.type === 'session' && first.row.sessionId === created.sessionId ? n : undefined;
@@ -139,7 +140,7 @@ describe('Sessions view (one folder, one agent)', function () {
       assert.equal(a.tree.getTreeItem(node!).description, '5 min ago');
       now += 2 * 60 * 60_000;
       ticks.at(-1)!();
-      await until('a redraw of the view', () => redraws > 0);
+      await waitFor('a redraw of the view', () => redraws > 0);
       assert.equal(a.tree.getTreeItem(node!).description, '2 h ago');
       assert.deepEqual(changes, [], 'the list did not change: nothing was fetched');
       assert.equal(list.state, 'idle');
@@ -161,14 +162,14 @@ describe('Sessions view (one folder, one agent)', function () {
     const cwd = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
     const panel = await a.chats.open({ agentId: a.agents.all[0]!.config.id, cwd }, 'new');
     const session = panel!.session;
-    const id = await until('a session id', () => session.sessionId);
-    const top = await until('the new row on top', () => {
+    const id = await waitFor('a session id', () => session.sessionId);
+    const top = await waitFor('the new row on top', () => {
       const first = a.tree.getChildren().find((n) => n.type === 'session');
       return first?.type === 'session' && first.row.sessionId === id ? first : undefined;
     });
     assert.match(top.row.label, /^Untitled session/);
     await session.prompt('Write a haiku about paging cursors');
-    const retitled = await until('the row retitled in place', () => {
+    const retitled = await waitFor('the row retitled in place', () => {
       const row = a.tree.getChildren().find((n): n is SessionNode => n.type === 'session' && n.row.sessionId === id);
       return row && !row.row.untitled ? row : undefined;
     });
@@ -210,9 +211,9 @@ describe('Sessions view (one folder, one agent)', function () {
       { agentId: oldest.host.config.id, cwd, sessionId: oldest.row.sessionId },
       'resume',
     );
-    await until('attached', () => panel!.session.capabilities().canPrompt);
+    await waitFor('attached', () => panel!.session.capabilities().canPrompt);
     await panel!.session.prompt('One more question');
-    const top = await until('the session talked in on top, under Today', () => {
+    const top = await waitFor('the session talked in on top, under Today', () => {
       const now = a.tree.getChildren();
       const first = now.find((n): n is SessionNode => n.type === 'session');
       return first?.row.sessionId === oldest.row.sessionId && now[0]?.type === 'heading' && now[0].group === 'today'
@@ -234,7 +235,7 @@ describe('Sessions view (one folder, one agent)', function () {
     });
     await vscode.commands.executeCommand('acp.deleteSession', victim);
     assert.match(asked, /Delete the session/);
-    await until(
+    await waitFor(
       'the row gone',
       () => !a.tree.getChildren().some((n) => n.type === 'session' && n.row.sessionId === victim.row.sessionId),
     );

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, askDriver, labels, until } from '../../support';
+import { api, askDriver, labels } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 describe('Two agents side by side', function () {
   this.timeout(90_000);
 
   const agentNodes = async () => {
     const a = await api();
-    return until('two agent nodes', () => {
+    return waitFor('two agent nodes', () => {
       const nodes = a.tree.getChildren();
       return nodes.length === 2 && nodes.every((n) => n.type === 'agent') ? (nodes as AgentNode[]) : undefined;
     });
@@ -20,15 +21,15 @@ describe('Two agents side by side', function () {
     const nodes = await agentNodes();
     assert.deepEqual(labels(a, nodes), ['Reference Agent', 'Second Agent']);
     for (const node of nodes) {
-      const sessions = await until(`${node.host.config.name}'s sessions`, () => {
+      const sessions = await waitFor(`${node.host.config.name}'s sessions`, () => {
         const children = a.tree.getChildren(node);
         return children.filter((c) => c.type === 'session').length === 4 ? children : undefined;
       });
       assert.ok(sessions.every((s) => s.type !== 'session' || s.host === node.host));
     }
-    await until('both ready', () => nodes.every((n) => a.tree.getTreeItem(n).description === 'ready'));
+    await waitFor('both ready', () => nodes.every((n) => a.tree.getTreeItem(n).description === 'ready'));
     assert.equal((a.tree.getTreeItem(nodes[0]!).iconPath as vscode.ThemeIcon).id, 'hubot');
-    await until('the status bar', () => a.statusBar.text === '$(hubot) ACP: 2 ready');
+    await waitFor('the status bar', () => a.statusBar.text === '$(hubot) ACP: 2 ready');
   });
 
   it('restarts one agent without touching the other, and stops one', async () => {
@@ -37,7 +38,7 @@ describe('Two agents side by side', function () {
     const firstPid = (await first!.host.connect()).pid;
     const secondPid = (await second!.host.connect()).pid;
     await vscode.commands.executeCommand('acp.restartAgent', first);
-    await until(
+    await waitFor(
       'restarted',
       () => first!.host.connection?.pid !== undefined && first!.host.connection.pid !== firstPid,
     );
@@ -45,17 +46,17 @@ describe('Two agents side by side', function () {
 
     await vscode.commands.executeCommand('acp.stopAgent', second);
     const [, stopped] = await agentNodes();
-    await until('stopped', () => a.tree.getTreeItem(stopped!).description === 'not running');
+    await waitFor('stopped', () => a.tree.getTreeItem(stopped!).description === 'not running');
     assert.equal(a.tree.getTreeItem(stopped!).contextValue, 'agent.stopped');
     assert.equal(first!.host.state.kind, 'ready');
-    await until('the status bar', () => a.statusBar.text === '$(hubot) ACP: 1 ready');
+    await waitFor('the status bar', () => a.statusBar.text === '$(hubot) ACP: 1 ready');
   });
 
   it("names each row's agent in Resume Session", async () => {
     const a = await api();
     // Both agents list the same store: every session appears once per agent, each row named.
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the QuickPick', () => a.currentPick());
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
     const rows = pick.quickPick.items.filter((i) => i.row);
     assert.equal(rows.length, 8);
@@ -63,7 +64,7 @@ describe('Two agents side by side', function () {
       assert.ok(item.description?.endsWith(` · ${item.host!.config.name}`), String(item.description));
     assert.deepEqual([...new Set(rows.map((i) => i.host!.config.name))].sort(), ['Reference Agent', 'Second Agent']);
     pick.quickPick.hide();
-    await until('the QuickPick closed', () => a.currentPick() === undefined);
+    await waitFor('the QuickPick closed', () => a.currentPick() === undefined);
   });
 
   it('asks which agent for New Session, with the default first', async () => {
@@ -72,9 +73,9 @@ describe('Two agents side by side', function () {
     // Enter on the first row, as a person who takes the default would.
     askDriver('chooseQuickPickRow', 0);
     await done;
-    const chat = await until('a chat', () => a.chats.all[0]);
+    const chat = await waitFor('a chat', () => a.chats.all[0]);
     assert.equal(chat.session.target.agentId, a.agents.default!.config.id);
-    await until('attached', () => chat.session.capabilities().canPrompt);
+    await waitFor('attached', () => chat.session.capabilities().canPrompt);
     chat.panel.dispose();
   });
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { FolderNode, SessionNode } from '../../../../src/ui/sessionsView/sessionsTree';
-import { api, loadedRoot, until } from '../../support';
+import { api, loadedRoot } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 describe('Sessions view (two folders)', function () {
   this.timeout(60_000);
@@ -32,7 +33,7 @@ describe('Sessions view (two folders)', function () {
     const a = await api();
     const folders = vscode.workspace.workspaceFolders!;
     void vscode.commands.executeCommand('acp.resumeSession');
-    const pick = await until('the sessions QuickPick, with no folder asked first', () => a.currentPick());
+    const pick = await waitFor('the sessions QuickPick, with no folder asked first', () => a.currentPick());
     await pick.settled;
     assert.match(pick.quickPick.title ?? '', /all folders/);
     const rows = pick.quickPick.items.filter((i) => i.row);
@@ -42,6 +43,6 @@ describe('Sessions view (two folders)', function () {
       for (const i of mine) assert.match(i.description ?? '', new RegExp(`· ${folder.name}$`), i.label);
     }
     pick.quickPick.hide();
-    await until('closed', () => a.currentPick() === undefined);
+    await waitFor('closed', () => a.currentPick() === undefined);
   });
 });

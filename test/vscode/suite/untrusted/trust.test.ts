@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AgentNode, StateNode, TreeNode } from '../../../../src/ui/sessionsView/sessionsTree';
 import { agentStarts } from '../../../host/suiteContext';
-import { api, askDriver, until } from '../../support';
+import { api, askDriver } from '../../support';
+import { waitFor } from '../../../support/wait';
 
 const refusal = (nodes: TreeNode[]) => nodes.find((n): n is StateNode => n.type === 'state' && n.kind === 'error');
 
@@ -13,7 +14,7 @@ describe('Restricted Mode', function () {
 
   const agentNodes = async () => {
     const a = await api();
-    return until('two agent nodes', () => {
+    return waitFor('two agent nodes', () => {
       const nodes = a.tree.getChildren();
       return nodes.length === 2 && nodes.every((n) => n.type === 'agent') ? (nodes as AgentNode[]) : undefined;
     });
@@ -29,7 +30,7 @@ describe('Restricted Mode', function () {
     });
     await vscode.commands.executeCommand('workbench.view.extension.acp');
     const [first, second] = await agentNodes();
-    const refused = await until('the refusal rows', () => {
+    const refused = await waitFor('the refusal rows', () => {
       const rows = [refusal(a.tree.getChildren(first)), refusal(a.tree.getChildren(second))];
       return rows.every(Boolean) ? (rows as StateNode[]) : undefined;
     });
@@ -39,7 +40,7 @@ describe('Restricted Mode', function () {
 
     a.setTrustPrompt(async (config) => (config.id === 'reference' ? 'allowOnce' : undefined));
     await vscode.commands.executeCommand('acp.retryList', refused[0]);
-    await until('sessions', () => a.tree.getChildren(first).some((n) => n.type === 'session'));
+    await waitFor('sessions', () => a.tree.getChildren(first).some((n) => n.type === 'session'));
     assert.equal(agentStarts().length, 1, 'one agent process, started after consent');
     assert.ok(refusal(a.tree.getChildren(second)), 'the other agent still waits');
   });
@@ -54,8 +55,8 @@ describe('Restricted Mode', function () {
     });
     await vscode.commands.executeCommand('workbench.trust.manage');
     askDriver('trustWorkspace');
-    await until('the workspace trusted', () => vscode.workspace.isTrusted, 30_000);
-    await until(
+    await waitFor('the workspace trusted', () => vscode.workspace.isTrusted, 30_000);
+    await waitFor(
       "the second agent's sessions",
       () => a.tree.getChildren(second).some((n) => n.type === 'session'),
       30_000,
