@@ -4,6 +4,7 @@
 // the library's searches as the worker receives them), so the figures mean the same whatever the
 // picker does inside.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../../src/extension';
 import { chatTarget } from '../../../../src/chat/target';
 import { median } from '../../lib';
@@ -11,14 +12,16 @@ import { waitFor } from '../../../support/wait';
 
 /** Typed a character at a time: words of the seeded prompts ("…a retry with exponential backoff…"). */
 export const TYPED = 'exponential backoff';
-/** Between two keystrokes: a quick typist. */
-const KEYSTROKE_MS = 100;
+/** Between two keystrokes: a quick typist, and a burst (a held key, words typed ahead of the screen). */
+export const TYPING_MS = [100, 10] as const;
 /** Rows settled: no render for this long after the last keystroke. */
 const SETTLED_MS = 1000;
 /** The newest sessions kept in the library before typing. */
 const KEPT = 40;
 
 export interface KeystrokeFigures {
+  /** Between two keystrokes. */
+  everyMs: number;
   rows: number;
   kept: number;
   keystrokes: number;
@@ -30,7 +33,7 @@ export interface KeystrokeFigures {
   renderMs: number;
   /** Searches the library's worker was asked for. */
   searches: number;
-  /** The last keystroke until the rows with content hits were shown and nothing more came. */
+  /** The last keystroke until its search answered and its rows were shown. */
   settleMs: number;
   loop: { maxMs: number; p99Ms: number };
 }
@@ -84,8 +87,11 @@ function watchSetter<T extends object, V>(target: T, name: string, seen: (value:
   return () => delete (target as Record<string, unknown>)[name];
 }
 
-/** Types {@link TYPED} into an open, settled Resume Session, and counts what each keystroke cost. */
-export async function typeAndCount(a: AcpTestApi): Promise<KeystrokeFigures> {
+/**
+ * Types {@link TYPED} into an open, settled Resume Session, a character every `everyMs`, and
+ * counts what the keystrokes cost; then clears what was typed.
+ */
+export async function typeAndCount(a: AcpTestApi, everyMs: number): Promise<KeystrokeFigures> {
   const pick = a.currentPick()!;
   const qp = pick.quickPick;
   const client = a.library.get()!;
@@ -110,19 +116,23 @@ export async function typeAndCount(a: AcpTestApi): Promise<KeystrokeFigures> {
     }
   };
   let searches = 0;
+  let lastAnswer = 0;
   const search = client.search;
   client.search = function (this: typeof client, ...args: Parameters<typeof client.search>) {
     searches++;
-    return search.apply(this, args);
+    const answer = search.apply(this, args);
+    void answer.finally(() => (lastAnswer = performance.now())).catch(() => undefined);
+    return answer;
   };
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
   try {
+    let typedAt = 0;
     for (let i = 1; i <= TYPED.length; i++) {
+      if (i > 1) await sleep(everyMs);
+      typedAt = performance.now();
       pick.type(TYPED.slice(0, i));
-      await sleep(KEYSTROKE_MS);
     }
-    const typedAt = performance.now() - KEYSTROKE_MS;
     const hit = () => qp.items.some((item) => item.detail?.startsWith('$(search)'));
     await waitFor(
       'the content hits, then quiet',
@@ -130,7 +140,8 @@ export async function typeAndCount(a: AcpTestApi): Promise<KeystrokeFigures> {
       60_000,
       1,
     );
-    return {
+    const figures = {
+      everyMs,
       rows: qp.items.filter((i) => i.row).length,
       kept: 0,
       keystrokes: TYPED.length,
@@ -138,9 +149,12 @@ export async function typeAndCount(a: AcpTestApi): Promise<KeystrokeFigures> {
       itemsSent,
       renderMs,
       searches,
-      settleMs: Math.max(0, lastRender - typedAt),
+      settleMs: Math.max(0, Math.max(lastRender, lastAnswer) - typedAt),
       loop: { maxMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6 },
     };
+    pick.type('');
+    await waitFor('the rows without hits', () => !hit(), 60_000, 1);
+    return figures;
   } finally {
     h.disable();
     unwatch();
@@ -149,8 +163,13 @@ export async function typeAndCount(a: AcpTestApi): Promise<KeystrokeFigures> {
   }
 }
 
-/** The Sessions view's root children, asked for as each refresh asks: unchanged, then after a change. */
+/**
+ * The Sessions view's root children, asked for as each refresh asks: unchanged, then after a
+ * change. The view is hidden first, so that only these calls ask.
+ */
 export async function measureRefresh(a: AcpTestApi, runs = 15): Promise<RefreshFigures> {
+  await vscode.commands.executeCommand('workbench.view.explorer');
+  await waitFor('the view hidden', () => !a.view.visible, 30_000);
   const isSession = (n: { type: string }) => n.type === 'session';
   const rows = a.tree.getChildren().filter(isSession).length;
   const unchanged: number[] = [];

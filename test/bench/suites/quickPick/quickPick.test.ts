@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../../src/extension';
 import { api } from '../../../vscode/support';
 import { writeSignal } from '../../signal';
-import { keepNewest, measureRefresh, typeAndCount } from './keystrokes';
+import { keepNewest, measureRefresh, typeAndCount, TYPING_MS, type KeystrokeFigures } from './keystrokes';
 import { waitFor } from '../../../support/wait';
 
 /** Past this the search is reported as not found rather than waited for. */
@@ -128,7 +128,9 @@ describe('bench: Resume Session QuickPick', function () {
     const kept = await keepNewest(a);
     const third = await open(a);
     await third.pick.settled;
-    out.keystrokes = { ...(await typeAndCount(a)), kept };
+    const typing: KeystrokeFigures[] = [];
+    for (const everyMs of TYPING_MS) typing.push({ ...(await typeAndCount(a, everyMs)), kept });
+    out.keystrokes = typing;
     third.pick.quickPick.hide();
     await sleep(500);
 
