@@ -88,6 +88,13 @@ describe('Resume Session (QuickPick)', function () {
   it('Enter opens the chat panel with the session’s title and its replayed history', async () => {
     const started = Date.now();
     const { page } = wb();
+    // Enter accepts the active row of the box that has the keyboard: wait until the workbench
+    // has made the match active and the box still has the focus (a busy machine settles the
+    // filter late), then press it.
+    await page
+      .locator(`${SELECTORS.quickPickRows}.focused`, { hasText: titleOf(target) })
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator(`${SELECTORS.quickInput}:focus`).waitFor({ state: 'attached', timeout: 10_000 });
     await page.keyboard.press('Enter');
     await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
 
