@@ -15,6 +15,7 @@ import {
   widenSideBar,
   type SeededSession,
 } from './ui';
+import { waitFor } from '../support/wait';
 
 const TURNS = 2;
 
@@ -47,11 +48,7 @@ async function inView(element: Locator, scroller: Locator): Promise<boolean> {
 
 /** Waits until the element is in the scroller's visible area. */
 async function expectInView(element: Locator, scroller: Locator, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await inView(element, scroller))) {
-    if (Date.now() > deadline) assert.fail(`${what} is rendered but not scrolled into view`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(`${what} scrolled into view (it is rendered)`, () => inView(element, scroller), timeoutMs, 100);
 }
 
 async function shot(wb: () => Workbench, name: string): Promise<void> {

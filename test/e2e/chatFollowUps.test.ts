@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { seededTurn } from '../agent/content';
 import { useWorkbench } from './harness';
 import { chatFrame, openSessionsView, seededSessions, since, titleOf, treeRow, widenSideBar } from './ui';
+import { waitFor } from '../support/wait';
 
 describe('Chat find and queued follow-ups', function () {
   const wb = useWorkbench({ sessions: 3, turns: 3 });
@@ -35,15 +36,17 @@ describe('Chat find and queued follow-ups', function () {
     assert.ok(total >= 1, `"${query}" found (${total})`);
     // The current match is painted once its entry is rendered and scrolled to, a frame or two
     // after the count shows.
-    let highlighted = '';
-    for (const deadline = Date.now() + 10_000; Date.now() < deadline; await page.waitForTimeout(100)) {
-      highlighted = await frame.locator('.thread').evaluate(() => {
-        const current = CSS.highlights.get('acp-find-current');
-        const range = current ? ([...current][0] as Range | undefined) : undefined;
-        return range?.toString() ?? '';
-      });
-      if (highlighted) break;
-    }
+    const highlighted = await waitFor(
+      'the current match highlighted',
+      () =>
+        frame.locator('.thread').evaluate(() => {
+          const current = CSS.highlights.get('acp-find-current');
+          const range = current ? ([...current][0] as Range | undefined) : undefined;
+          return range?.toString() ?? '';
+        }),
+      10_000,
+      100,
+    ).catch(() => '');
     assert.equal(highlighted.toLowerCase(), query.toLowerCase(), 'the match is highlighted');
     if (total > 1) {
       await input.press('Enter');

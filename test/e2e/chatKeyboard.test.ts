@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
 import { useWorkbench } from './harness';
 import { chatFrame, openSessionsView, runCommand, seededSessions, titleOf, treeRow, widenSideBar } from './ui';
+import { waitFor } from '../support/wait';
 
 /** The editor tab of a session's chat (titles are cut in tabs: match their start). */
 function chatTab(page: Page, title: string) {
@@ -13,13 +14,13 @@ function chatTab(page: Page, title: string) {
 
 /** Waits until the box holds `expected`; fails with what it holds. */
 async function valueBecomes(box: Locator, expected: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await box.inputValue();
-  while (value !== expected && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100));
-    value = await box.inputValue();
-  }
-  assert.equal(value, expected);
+  await waitFor(
+    `the box to hold "${expected}"`,
+    async () => (await box.inputValue()) === expected,
+    timeoutMs,
+    100,
+  ).catch(() => undefined);
+  assert.equal(await box.inputValue(), expected);
 }
 
 /** Waits until the message box has the keyboard focus (the page gets it a moment after the tab). */

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { joinCommandLine } from '../../src/agent/commandLine';
 import { SELECTORS, useWorkbench } from './harness';
 import { seededSessions, since, titleOf, treeRow, widenSideBar } from './ui';
+import { quietFor } from '../support/wait';
 
 describe('First run: no agent, then Add Agent', function () {
   const wb = useWorkbench({ agent: false, sessions: 4, turns: 1 });
@@ -68,7 +69,7 @@ describe('First run: no agent, then Add Agent', function () {
     await message.filter({ hasText: 'was not found on PATH' }).waitFor({ state: 'visible', timeout: 10_000 });
     await shot('first-run-3-custom-command-typo');
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(300);
+    await quietFor(300);
     assert.equal(await input.inputValue(), 'my-agnet --acp', 'Enter does not accept a command that is not found');
 
     const line = joinCommandLine(process.execPath, [

@@ -10,6 +10,7 @@ import { SHOWCASE_TITLE } from '../agent/demo/catalogue';
 import { repoRoot, resultsDir } from '../host/paths';
 import { SELECTORS, useWorkbench } from './harness';
 import { chatFrame, openSessionsView, runCommand, treeRow, widenSideBar } from './ui';
+import { quietFor } from '../support/wait';
 
 /** Where the pictures go: $ACP_SCREENSHOTS_DIR (relative to the repository), else test-results/. */
 function screenshotsDir(): string {
@@ -23,7 +24,7 @@ async function save(page: Page, name: string): Promise<void> {
   // The mouse rests off the workbench: no hover highlight or tooltip in the picture.
   await page.mouse.move(1, 1);
   // Let hover effects and animations end before the picture is taken.
-  await page.waitForTimeout(400);
+  await quietFor(400);
   const file = join(screenshotsDir(), `${name}.png`);
   await page.screenshot({ path: file });
   console.log(`      ${file}`);

@@ -101,7 +101,7 @@ export async function runCommand(page: Page, title: string, timeoutMs = 30_000):
     } catch (e) {
       if (Date.now() > deadline) throw new Error(`the command palette has no "${title}": ${String(e)}`);
       await page.keyboard.press('Escape');
-      await page.waitForTimeout(500);
+      await input.waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
     }
   }
 }

@@ -23,6 +23,7 @@ import {
   widenSideBar,
   type SeededSession,
 } from './ui';
+import { waitFor, quietFor } from '../support/wait';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -74,21 +75,26 @@ async function contextMenu(page: Page, row: ReturnType<typeof treeRow>, item: st
  * for one that failed), each scrolled into view in turn. Fails after 30 s naming what was
  * still loading.
  */
-async function loadedWidths(page: Page, images: Locator, count: number): Promise<number[]> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const widths = await images.evaluateAll((imgs) =>
-      imgs.map((img) => {
-        const image = img as HTMLImageElement;
-        if (!image.complete) image.scrollIntoView({ block: 'center' });
-        return image.complete ? image.naturalWidth : -1;
-      }),
-    );
-    if (widths.length === count && widths.every((w) => w >= 0)) return widths;
-    if (Date.now() > deadline) throw new Error(`images still loading after 30 s: ${JSON.stringify(widths)}`);
-    // Poll the condition: an image's load cannot be awaited across the webview's frames.
-    await page.waitForTimeout(250);
-  }
+async function loadedWidths(images: Locator, count: number): Promise<number[]> {
+  let widths: number[] = [];
+  // Polled: an image's load cannot be awaited across the webview's frames.
+  return waitFor(
+    'the images loaded',
+    async () => {
+      widths = await images.evaluateAll((imgs) =>
+        imgs.map((img) => {
+          const image = img as HTMLImageElement;
+          if (!image.complete) image.scrollIntoView({ block: 'center' });
+          return image.complete ? image.naturalWidth : -1;
+        }),
+      );
+      return widths.length === count && widths.every((w) => w >= 0) && widths;
+    },
+    30_000,
+    250,
+  ).catch(() => {
+    throw new Error(`images still loading after 30 s: ${JSON.stringify(widths)}`);
+  });
 }
 
 describe('Packaged extension (VSIX)', function () {
@@ -186,7 +192,7 @@ describe('Packaged extension (VSIX)', function () {
     console.log(`      screenshot: ${await wb().screenshot('e2e-vsix-delete-confirmation')}`);
     await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
     await dialog.waitFor({ state: 'hidden', timeout: 10_000 });
-    await page.waitForTimeout(500);
+    await quietFor(500);
     assert.equal(await row.count(), 1, 'cancelled: the row stays');
 
     await contextMenu(page, row, 'Delete Session');
@@ -219,13 +225,13 @@ describe('Packaged extension (VSIX)', function () {
     const editor = page.locator('.extension-editor');
     await editor.waitFor({ state: 'visible', timeout: 30_000 });
     assert.deepEqual(
-      await loadedWidths(page, editor.locator('.header img.icon'), 1),
+      await loadedWidths(editor.locator('.header img.icon'), 1),
       [128],
       'the icon, loaded from the package',
     );
     const shots = chatFrame(page).locator('img[src*="/media/screenshots/"]');
     await shots.first().waitFor({ state: 'attached', timeout: 30_000 });
-    const widths = await loadedWidths(page, shots, 3);
+    const widths = await loadedWidths(shots, 3);
     // Loaded over https: a picture that failed to load has no width.
     assert.ok(
       widths.every((w) => w >= 1000),

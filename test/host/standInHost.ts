@@ -8,6 +8,7 @@ import { silentLogger } from '../../src/agent/log';
 import { pinRoots } from '../../src/agent/roots';
 import { Terminals } from '../../src/agent/terminals';
 import { refAgentConfig } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 async function main(): Promise<void> {
   const [store, cwd, ...switches] = process.argv.slice(2);
@@ -30,7 +31,7 @@ async function main(): Promise<void> {
       pinRoots([cwd]),
     )),
   };
-  while (!/\d+\n/.test(terminals.output(ref).output)) await new Promise((r) => setTimeout(r, 20));
+  await waitFor('the terminal printing its pid', () => /\d+\n/.test(terminals.output(ref).output));
   const terminal = Number(terminals.output(ref).output.trim());
   process.stdout.write(
     `${JSON.stringify({ host: process.pid, agent: agent.pid, terminal, guard: processGuard.pid })}\n`,

@@ -8,6 +8,7 @@ import { MemoryLogger, silentLogger } from '../../src/agent/log';
 import { McpSelector, mcpServersFor, parseMcpServers } from '../../src/agent/mcp';
 import { ChatSession } from '../../src/chat/chatSession';
 import { isRunning, refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
 
@@ -188,13 +189,12 @@ describe('MCP servers and several agents against the reference agent', function 
     const restarted = await n1.connect();
     assert.equal((await restarted.listSessions({ cwd })).nextCursor !== undefined, true, 'the new settings apply');
     assert.equal(h2.connection?.pid, c2.pid);
-    const deadline = Date.now() + 5000;
-    while (isRunning(c1.pid!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await waitFor('the old process of the changed agent gone', () => !isRunning(c1.pid!), 5000);
     assert.ok(!isRunning(c1.pid!), 'the old process of the changed agent stopped');
 
     registry.update([{ ...one, args: [...one.args, '--page-size', '2'] }], '');
     assert.equal(registry.get('two'), undefined);
-    while (isRunning(c2.pid!) && Date.now() < deadline + 5000) await new Promise((r) => setTimeout(r, 50));
+    await waitFor('the removed agent gone', () => !isRunning(c2.pid!), 5000);
     assert.ok(!isRunning(c2.pid!), 'the removed agent stopped');
     assert.equal(changes, 2);
   });

@@ -11,7 +11,7 @@ import { ChatSession } from '../../src/chat/chatSession';
 import type { LoadingPhase } from '../../src/protocol/entries';
 import { chatDeps, hostDeps, hostOf, methods, recorded, registryWith } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
-import { waitFor } from '../support/wait';
+import { waitFor, quietFor } from '../support/wait';
 
 describe('Closing a chat and cancelling its attach', function () {
   this.timeout(40_000);
@@ -65,7 +65,7 @@ describe('Closing a chat and cancelling its attach', function () {
     await Promise.all([existing.close(), fresh.close()]);
     await Promise.all(attaching);
     await hostOf(registry).connect();
-    await new Promise((r) => setTimeout(r, 600));
+    await quietFor(600);
     assert.deepEqual(methods(record), [], 'nothing but initialize reached the agent');
     assert.equal(fresh.sessionId, undefined);
   });

@@ -8,7 +8,7 @@ import type { AgentRegistry } from '../../src/agent/agentHost';
 import { ChatSession } from '../../src/chat/chatSession';
 import { chatDeps, registryWith } from '../support/chat';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
-import { waitFor } from '../support/wait';
+import { waitFor, quietFor } from '../support/wait';
 
 describe('A load whose replay goes on after the response', function () {
   this.timeout(30_000);
@@ -60,7 +60,7 @@ describe('A load whose replay goes on after the response', function () {
     const turn = chat.prompt('long');
     // The reply streams slowly (500 ms between chunks, longer than the settle time): its message stays open.
     await waitFor('the reply to start', () => chat.thread.entries.slice(before).some((e) => e.type === 'agent'));
-    await new Promise((r) => setTimeout(r, 900));
+    await quietFor(900);
     const open = chat.thread.entries.slice(before).filter((e) => e.type === 'agent' && !e.done);
     assert.equal(open.length, 1, 'the streaming reply is still open mid-turn');
     await chat.cancel();

@@ -267,14 +267,11 @@ describe('AgentConnection against the reference agent', function () {
       .map((l) => JSON.parse(l) as { method: string; params: Record<string, unknown> })
       .filter((m) => m.method === method)
       .map((m) => m.params);
-  const waitForRecord = async (file: string, method: string) => {
-    const end = Date.now() + 3000;
-    while (Date.now() < end) {
-      if (existsSync(file) && recorded(file, method).length > 0) return recorded(file, method);
-      await new Promise((res) => setTimeout(res, 20));
-    }
-    return [];
-  };
+  const waitForRecord = (file: string, method: string) =>
+    waitFor(
+      `${method} recorded`,
+      () => existsSync(file) && recorded(file, method).length > 0 && recorded(file, method),
+    );
 
   it('sends $/cancel_request when the caller cancels, and when our timeout gives up', async () => {
     const record = join(dir.path, `cancel-${Date.now()}.jsonl`);
@@ -286,9 +283,7 @@ describe('AgentConnection against the reference agent', function () {
     const afterCancel = await waitForRecord(record, '$/cancel_request');
     assert.equal(afterCancel.length, 1, 'one $/cancel_request for the cancelled list');
     await assert.rejects(c.listSessions({ cwd: cwdA }), AgentTimedOut);
-    const end = Date.now() + 3000;
-    while (recorded(record, '$/cancel_request').length < 2 && Date.now() < end)
-      await new Promise((res) => setTimeout(res, 20));
+    await waitFor('a second $/cancel_request', () => recorded(record, '$/cancel_request').length >= 2);
     const cancels = recorded(record, '$/cancel_request').map((x) => x.requestId);
     assert.equal(cancels.length, 2, 'a second one for the timed-out list');
     assert.notEqual(cancels[0], cancels[1], 'each names its own request');

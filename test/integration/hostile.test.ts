@@ -6,6 +6,7 @@ import { AgentConnection } from '../../src/agent/connection';
 import { AgentExited } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 describe('Hostile and broken agents', function () {
   this.timeout(60_000);
@@ -50,9 +51,7 @@ describe('Hostile and broken agents', function () {
       logger.lines.join('\n'),
     );
     // No Restart pressed: the host starts the agent again as after a crash.
-    const end = Date.now() + 10_000;
-    while (!(h.state.kind === 'ready' && h.connection?.pid !== c.pid) && Date.now() < end)
-      await new Promise((r) => setTimeout(r, 25));
+    await waitFor('the agent started again', () => h.state.kind === 'ready' && h.connection?.pid !== c.pid);
     assert.equal(h.state.kind, 'ready');
     assert.notEqual(h.connection?.pid, c.pid);
     assert.equal(c.isAlive, false);

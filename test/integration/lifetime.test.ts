@@ -7,11 +7,10 @@ import { AgentConnection } from '../../src/agent/connection';
 import { AgentExited } from '../../src/agent/errors';
 import { MemoryLogger, silentLogger } from '../../src/agent/log';
 import { isAlive as alive, refAgentConfig, seed, tempDir } from '../support/refAgent';
-import { waitFor } from '../support/wait';
+import { waitFor, quietFor } from '../support/wait';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
 const clientInfo = { name: 'acp-client-test', version: '0.0.0' };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Gone, or going: once stop() resolves the whole group has had SIGKILL, which the kernel
@@ -102,8 +101,8 @@ describe('Agent process lifetime', function () {
     assert.ok(c, 'started at least once');
     stops.push(c);
     await waitFor('the process to end', () => !c.isAlive);
-    await sleep(50);
-    // Subscribing now, as the host does once `start` has returned.
+    // Subscribing late, after the exit was delivered, as the host does once `start` has returned.
+    await quietFor(50);
     const heard = await new Promise<AgentExited | undefined>((resolve) => {
       c.onDidExit(resolve);
       setTimeout(() => resolve(undefined), 1000);
@@ -126,7 +125,7 @@ describe('Agent process lifetime', function () {
     await h.connect().catch(() => undefined);
     await waitFor('the host to notice', () => h.state.kind === 'failed');
     assert.ok(h.state.kind === 'failed' && h.state.error instanceof AgentExited, JSON.stringify(states));
-    await sleep(200);
+    await quietFor(200);
     assert.equal(h.state.kind, 'failed', 'it stays failed until the restart is due');
   });
 

@@ -10,6 +10,7 @@ import { ErrorCodes, ProtocolError } from '../../src/agent/errors';
 import { MemoryLogger } from '../../src/agent/log';
 import { forkSession, setSessionArchived, setSessionTitle } from '../../src/agent/manage';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
+import { waitFor } from '../support/wait';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
 
@@ -79,8 +80,7 @@ describe('Session management against the reference agent', function () {
         if (u.update.sessionUpdate === 'session_info_update') titles.push(u.update.title);
       });
       await setSessionTitle(c, id, 'Named');
-      const end = Date.now() + 2000;
-      while (titles.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      await waitFor('the title update', () => titles.length > 0);
       route.dispose();
       assert.deepEqual(titles, ['Named']);
     });

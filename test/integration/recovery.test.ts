@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { DividerEntry } from '../../src/protocol/entries';
 import { chatDeps, hostOf, methods, registryWith, useRegistries } from '../support/chat';
 import { refAgentConfig, seed, tempDir, useSeededFolder } from '../support/refAgent';
-import { waitFor } from '../support/wait';
+import { waitFor, quietFor } from '../support/wait';
 
 describe('Recovery when the agent dies', function () {
   this.timeout(40_000);
@@ -129,7 +129,7 @@ describe('Recovery when the agent dies', function () {
       await waitFor('the failed state', () => h.state.kind === 'failed');
       if (i < 3) await waitFor(`restart ${i + 1}`, () => h.state.kind === 'ready', 5000);
     }
-    await new Promise((r) => setTimeout(r, 1000));
+    await quietFor(1000);
     assert.equal(h.state.kind, 'failed', 'no fourth automatic restart');
     assert.equal(states.filter((s) => s === 'ready').length, 4, 'the first start and three restarts');
   });

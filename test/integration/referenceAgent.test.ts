@@ -18,6 +18,7 @@ import {
 import { seededTurn } from '../agent/content';
 import { longReply } from '../agent/replies';
 import { agentScript } from '../support/refAgent';
+import { waitFor, quietFor } from '../support/wait';
 
 interface Running {
   child: ChildProcess;
@@ -225,7 +226,7 @@ describe('reference agent', function () {
     assert.deepEqual(got.slice(2), expected);
     updates.length = 0;
     await agent.request('session/resume', { sessionId: first.sessionId, cwd: cwdA });
-    await new Promise((r) => setTimeout(r, 100));
+    await quietFor(100);
     assert.equal(updates.length, 0);
     await assert.rejects(
       agent.request('session/load', { sessionId: 'sess_nope', cwd: cwdA, mcpServers: [] }),
@@ -298,7 +299,7 @@ describe('reference agent', function () {
     assert.match(text(), /contents of \/etc\/hostname/);
     updates.length = 0;
     const slow = agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'be slow' }] });
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor('the slow reply streaming', () => kinds(updates, sessionId).includes('agent_message_chunk'));
     await agent.notify('session/cancel', { sessionId });
     assert.equal((await slow).stopReason, 'cancelled');
     const chunks = kinds(updates, sessionId).filter((k) => k === 'agent_message_chunk').length;
@@ -383,9 +384,7 @@ describe('reference agent', function () {
     await agent.request('session/load', { sessionId: first.sessionId, cwd: cwdB, mcpServers: [] });
     const before = updates.length;
     // The rest follows the response; on a busy machine it can take a while to arrive.
-    const end = Date.now() + 5000;
-    while (kinds(updates, first.sessionId).at(-1) !== 'session_info_update' && Date.now() < end)
-      await new Promise((r) => setTimeout(r, 25));
+    await waitFor('the rest of the replay', () => kinds(updates, first.sessionId).at(-1) === 'session_info_update');
     const got = kinds(updates, first.sessionId);
     assert.ok(before > 0 && before < got.length, `${before} of ${got.length} before the response`);
     assert.deepEqual(got.slice(-2), ['available_commands_update', 'session_info_update']);
@@ -394,14 +393,14 @@ describe('reference agent', function () {
   it('hangs, mixes in garbage and sends a huge message as asked', async () => {
     const hung = await start(store, ['--hang', 'session/list']);
     const answer = hung.agent.request('session/list', {}).then(() => 'answered');
-    assert.equal(await Promise.race([answer, new Promise((r) => setTimeout(() => r('silent'), 300))]), 'silent');
+    assert.equal(await Promise.race([answer, quietFor(300).then(() => 'silent')]), 'silent');
     const noisy = await start(store, ['--garbage']);
     const quiet = console.error;
     console.error = () => undefined; // the SDK reports each garbage line; expected here
     try {
       assert.equal((await listAll(noisy.agent)).flatMap((p) => p.sessions).length >= 120, true);
-      // The garbage after the last page is still on its way.
-      await new Promise((r) => setTimeout(r, 50));
+      // The garbage after the last page is still on its way: the SDK's report of it stays muted.
+      await quietFor(50);
     } finally {
       console.error = quiet;
     }

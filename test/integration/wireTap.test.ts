@@ -4,9 +4,9 @@ import { AgentConnection } from '../../src/agent/connection';
 import { MemoryLogger } from '../../src/agent/log';
 import type { DropKind, WireStats } from '../../src/agent/wireTap';
 import { refAgentConfig, useSeededFolder } from '../support/refAgent';
+import { waitFor, quietFor } from '../support/wait';
 
 const handlers: ClientHandlers = { requestPermission: async () => ({ outcome: { outcome: 'cancelled' } }) };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Each kind of bad input the reference agent can send alone (`--garbage-kind`). Each must be
@@ -38,18 +38,15 @@ describe('Bad input from the agent, one kind at a time', function () {
       updateBuffer: { maxAgeMs: 200 },
     });
     open.push(c);
-    const until = async (n: number) => {
-      const end = Date.now() + 5000;
-      while (c.stats[expect] < n && Date.now() < end) await sleep(20);
-    };
-    await until(1);
+    const counted = (n: number) => waitFor(`${n} counted as ${expect}`, () => c.stats[expect] >= n, 5000);
+    await counted(1);
     const events: WireStats[] = [];
     c.onDidDropInput((s) => events.push(s));
     // Nothing broke: the next request is answered (and brings the same line once more).
     assert.equal((await c.listSessions({ cwd })).sessions.length, 3);
-    await until(2);
+    await counted(2);
     // Time for a third count or an extra log line of the same input to show, if there were one.
-    await sleep(400);
+    await quietFor(400);
     const others = Object.entries(c.stats).filter(([k, v]) => k !== expect && v !== 0);
     assert.equal(c.stats[expect], 2, `counted once each: ${JSON.stringify(c.stats)}`);
     assert.deepEqual(others, [], 'counted under its own kind only');

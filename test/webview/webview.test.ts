@@ -18,6 +18,7 @@ import { queueSuite } from './queueSuite';
 import { elicitationSuite } from './elicitationSuite';
 import { securitySuite } from './securitySuite';
 import { stubSuite } from './stubSuite';
+import { quietFor } from '../support/wait';
 
 describe('chat webview', function () {
   this.timeout(60_000);
@@ -515,7 +516,8 @@ describe('chat webview', function () {
       await page.waitForFunction(
         () => (window as unknown as { __state?: { anchor?: unknown } }).__state?.anchor !== undefined,
       );
-      await page.waitForTimeout(400);
+      // And no later save of an earlier scroll position.
+      await quietFor(400);
       await page.reload();
       await view.waitForRequest('ready', () => view.requests.filter((r) => r.method === 'ready').length === 2);
       await show(long(320));

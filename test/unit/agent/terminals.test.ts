@@ -7,7 +7,7 @@ import { pinRoots } from '../../../src/agent/roots';
 import { DEFAULT_OUTPUT_BYTE_LIMIT, Terminals } from '../../../src/agent/terminals';
 import type { TerminalsOptions } from '../../../src/agent/terminals';
 import { assertRejected, assertRefused } from './helpers';
-import { waitFor } from '../../support/wait';
+import { waitFor, quietFor } from '../../support/wait';
 
 const node = process.execPath;
 
@@ -140,7 +140,7 @@ describe('Terminals', function () {
     const ref = { sessionId: 's1', terminalId: (await run(writer, { outputByteLimit: 1e12 })).terminalId };
     await waitFor('the output cut', () => terminals.output(ref).truncated, 10_000);
     // Keeps writing: the memory held stays at the cap, not at what the agent asked.
-    await new Promise((r) => setTimeout(r, 300));
+    await quietFor(300);
     const out = terminals.output(ref);
     assert.equal(out.truncated, true);
     assert.ok(Buffer.byteLength(out.output) <= 64 * 1024, `kept ${Buffer.byteLength(out.output)} bytes`);

@@ -15,6 +15,7 @@ import {
   type TerminalOutputDelta,
 } from '../../../src/protocol/terminalOutput';
 import { agentTerminals } from '../../../src/chat/terminalFeed';
+import { waitFor } from '../../support/wait';
 
 const delta = (text: string, extra: Partial<TerminalOutputDelta> = {}): TerminalOutputDelta => ({
   text,
@@ -157,7 +158,7 @@ describe('terminal output in the chat', () => {
       );
       const exit = await terminals.waitForExit({ sessionId: 's', terminalId });
       assert.equal(exit.exitCode, 0);
-      await new Promise((r) => setTimeout(r, 250));
+      await waitFor('the exit sent', () => deltas.some((d) => d.exitCode !== undefined), 5000);
       terminals.release({ sessionId: 's', terminalId });
       const expected = Array.from({ length: 30 }, (_, i) => `line ${i}\n`).join('');
       assert.ok(deltas.length >= 3, `several deltas while it ran (${deltas.length})`);
@@ -175,10 +176,9 @@ describe('terminal output in the chat', () => {
         { sessionId: 's', command: process.execPath, args: ['-e', script] },
         pinRoots([root]),
       );
-      for (let waited = 0; !deltas.some((d) => d.text) && waited < 10_000; waited += 50)
-        await new Promise((r) => setTimeout(r, 50));
+      await waitFor('its output', () => deltas.some((d) => d.text), 5000);
       await terminals.kill({ sessionId: 's', terminalId });
-      await new Promise((r) => setTimeout(r, 250));
+      await waitFor('the kill sent', () => deltas.some((d) => d.signal !== undefined), 5000);
       const state = deltas.reduce((s, d) => applyTerminalDelta(s, d), applyTerminalDelta(undefined, delta('')));
       assert.ok(
         deltas.some((d) => d.reset && d.truncated),

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { indexSessions, type IndexJob } from '../../../src/library/indexer';
 import type { KeptSession } from '../../../src/library/types';
+import { waitFor } from '../../support/wait';
 
 const T = '2024-05-01T10:00:00Z';
 const kept = (sessionId: string, patch: Partial<KeptSession> = {}): KeptSession => ({
@@ -58,7 +59,7 @@ describe('library: indexing a folder', () => {
     let busy = true;
     const { j, loaded, progress } = job({ busy: () => busy });
     const run = indexSessions(j);
-    await new Promise((r) => setTimeout(r, 30));
+    await waitFor('the job waiting', () => progress.some((p) => p.waiting), 5000);
     assert.deepEqual(loaded, []);
     assert.ok(progress.some((p) => p.waiting));
     busy = false;

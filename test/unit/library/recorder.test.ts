@@ -3,6 +3,7 @@ import { Thread } from '../../../src/chat/thread';
 import { Recorder } from '../../../src/library/recorder';
 import type { SessionWrite } from '../../../src/library/types';
 import type { MessageEntry } from '../../../src/protocol/entries';
+import { waitFor, quietFor } from '../../support/wait';
 
 const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
 
@@ -21,8 +22,6 @@ function setup(secrets?: string[], busy?: { now: boolean; waitMs: number }) {
   });
   return { thread, writes, recorder };
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('library: recording a chat', () => {
   it('writes the entries a burst of updates changed once, after the burst', async () => {
@@ -88,8 +87,7 @@ describe('library: recording a chat', () => {
     const { thread, writes, recorder } = setup(['sekret-value']);
     thread.updateMeta({ title: 'A title' });
     thread.addUserPrompt('hello');
-    const end = Date.now() + 2_000;
-    while (writes.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+    await waitFor('the write', () => writes.length > 0, 5000);
     assert.equal(writes.length, 1);
     assert.equal(writes[0]!.info!.title, 'A title');
     assert.deepEqual(writes[0]!.secrets, ['sekret-value']);
@@ -102,12 +100,11 @@ describe('library: recording a chat', () => {
     thread.addUserPrompt('question');
     for (let i = 0; i < 10; i++) {
       thread.apply(chunk(`part${i} `));
-      await sleep(10);
+      await quietFor(10);
     }
     assert.equal(writes.length, 0, 'nothing written while busy');
     busy.now = false;
-    const end = Date.now() + 2_000;
-    while (writes.length === 0 && Date.now() < end) await sleep(5);
+    await waitFor('the write once idle', () => writes.length > 0, 5000);
     assert.equal(writes.length, 1, 'one write once the chat is idle');
     assert.match((writes[0]!.entries![1]!.entry as MessageEntry).text, /^part0 .*part9 $/);
     recorder.dispose();
@@ -117,8 +114,7 @@ describe('library: recording a chat', () => {
     const { thread, writes, recorder } = setup(undefined, { now: true, waitMs: 60 });
     const started = Date.now();
     thread.addUserPrompt('a long turn');
-    const end = Date.now() + 2_000;
-    while (writes.length === 0 && Date.now() < end) await sleep(5);
+    await waitFor('the write after the longest wait', () => writes.length > 0, 5000);
     assert.equal(writes.length, 1);
     assert.ok(Date.now() - started >= 55, `written after ${Date.now() - started} ms, not before the wait`);
     // A flush (a load's end, the window closing) never waits.
@@ -132,9 +128,9 @@ describe('library: recording a chat', () => {
     const { thread, writes, recorder } = setup();
     thread.addUserPrompt('last words');
     recorder.dispose();
-    await new Promise((r) => setTimeout(r, 0));
+    await waitFor('what was left written', () => writes.length > 0, 5000);
     thread.addUserPrompt('not recorded');
-    await new Promise((r) => setTimeout(r, 30));
+    await quietFor(30);
     assert.equal(writes.length, 1);
     assert.deepEqual(
       writes[0]!.entries!.map((e) => (e.entry as MessageEntry).text),

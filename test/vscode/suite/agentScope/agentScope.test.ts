@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { api, loadedRoot, welcomes } from '../../support';
-import { waitFor } from '../../../support/wait';
+import { waitFor, quietFor } from '../../../support/wait';
 
 /** `inspect()` as the extension host answers it in a remote window. */
 interface Inspected {
@@ -30,7 +30,7 @@ describe('acp.agents in the User settings of a remote window', function () {
         [],
       );
       assert.equal(a.contextKey('acp.noAgents'), true);
-      await new Promise((r) => setTimeout(r, 100));
+      await quietFor(100);
     }
   });
 
