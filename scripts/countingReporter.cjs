@@ -1,6 +1,7 @@
 // Mocha's spec reporter, plus the totals and the failed tests' titles and first error line written
 // as JSON to $ACP_COUNTS_FILE for scripts/test.mjs, which repeats the failures at the end of a run
-// (where a CI log that keeps only its tail still shows them).
+// (where a CI log that keeps only its tail still shows them). The file is written again as each
+// test ends, with the test under way: a run cut short still says what passed and where it was.
 const { writeFileSync } = require('node:fs');
 const { reporters, Runner } = require('mocha');
 
@@ -17,15 +18,39 @@ class CountingReporter extends reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
     const failures = [];
-    runner.on(Runner.constants.EVENT_TEST_FAIL, (test, err) => failures.push(failureOf(test, err)));
-    runner.once(Runner.constants.EVENT_RUN_END, () => {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    let current = '';
+    const write = (extra = {}) => {
+      if (process.env.ACP_COUNTS_FILE)
+        writeFileSync(process.env.ACP_COUNTS_FILE, JSON.stringify({ ...counts, failures, current, ...extra }));
+    };
+    const { EVENT_TEST_BEGIN, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING, EVENT_HOOK_BEGIN, EVENT_RUN_END } =
+      Runner.constants;
+    runner.on(EVENT_TEST_BEGIN, (test) => {
+      current = test.fullTitle();
+      write();
+    });
+    runner.on(EVENT_HOOK_BEGIN, (hook) => {
+      current = hook.fullTitle();
+    });
+    runner.on(EVENT_TEST_PASS, () => {
+      counts.passed++;
+      write();
+    });
+    runner.on(EVENT_TEST_PENDING, () => {
+      counts.skipped++;
+      write();
+    });
+    runner.on(EVENT_TEST_FAIL, (test, err) => {
+      counts.failed++;
+      failures.push(failureOf(test, err));
+      write();
+    });
+    runner.once(EVENT_RUN_END, () => {
       const { passes = 0, failures: failed = 0, pending = 0 } = runner.stats ?? {};
-      if (process.env.ACP_COUNTS_FILE) {
-        writeFileSync(
-          process.env.ACP_COUNTS_FILE,
-          JSON.stringify({ passed: passes, failed, skipped: pending, failures }),
-        );
-      }
+      Object.assign(counts, { passed: passes, failed, skipped: pending });
+      current = '';
+      write({ done: true });
     });
   }
 }

@@ -2,7 +2,7 @@
 // and one final line "N passed, M failed[, K skipped]". Exits non-zero on any failure.
 // A failing build, typecheck or lint counts as one failure.
 // Options: --only build,typecheck,lint,unit,integration,webview,vscode,e2e
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -59,23 +59,95 @@ function record(kind, counts, ms, note = '') {
   );
 }
 
-// A kind that hangs (a leaked child, a test that never ends) must not hold CI until its limit.
-const KIND_TIMEOUT_MS = Number(process.env.ACP_KIND_TIMEOUT_MS) || 20 * 60_000;
+// A step that hangs (build, typecheck, lint) must not hold CI until its limit.
+const STEP_TIMEOUT_MS = 20 * 60_000;
+/**
+ * The test kinds are watched instead. A kind may run as long as its work needs: a budget per
+ * test file (per suite folder for the extension-host kind), so a kind's cap grows with what it
+ * runs and not with the machine's clock alone; a kind on a machine busy with other work goes
+ * on as long as its tests keep finishing. What ends a kind early is a stall: no test finished
+ * for STALL_MS. $ACP_KIND_TIMEOUT_MS replaces every kind's cap.
+ */
+const PER_FILE_MS = { unit: 60_000, integration: 180_000, webview: 300_000, vscode: 600_000, e2e: 400_000 };
+const STALL_MS = Number(process.env.ACP_STALL_MS) || 10 * 60_000;
+const minutes = (ms) => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`);
 
 function run(cmd, args, extraEnv = {}) {
   const r = spawnSync(cmd, args, {
     cwd: root,
     stdio: ['ignore', 'inherit', 'inherit'],
     env: { ...env, ...extraEnv },
-    timeout: KIND_TIMEOUT_MS,
+    timeout: STEP_TIMEOUT_MS,
     killSignal: 'SIGKILL',
   });
   if (r.error) console.error(r.error.message);
   if (r.signal)
     console.error(
-      `${args[0]} ended by ${r.signal}${r.signal === 'SIGKILL' ? ` (over ${KIND_TIMEOUT_MS / 60_000} min?)` : ''}`,
+      `${args[0]} ended by ${r.signal}${r.signal === 'SIGKILL' ? ` (over ${minutes(STEP_TIMEOUT_MS)}?)` : ''}`,
     );
   return r.status ?? 1;
+}
+
+/** The test command under way, ended with its whole process group if this script is stopped. */
+let current;
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    if (current) killGroup(current);
+    process.exit(130);
+  });
+
+function killGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
+/**
+ * Runs a kind's test command in a process group of its own, watching `countsFile` (rewritten as
+ * each test ends): the group is ended when the kind passes `capMs`, or when no test finished for
+ * STALL_MS. Resolves with the exit code and, when it was ended, why.
+ */
+function runWatched(cmd, args, extraEnv, { capMs, countsFile }) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...env, ...extraEnv },
+      detached: true,
+    });
+    current = child;
+    let ended;
+    let seen = '';
+    let progressAt = started;
+    const watch = setInterval(() => {
+      const now = existsSync(countsFile) ? readFileSync(countsFile, 'utf8') : '';
+      if (now !== seen) {
+        seen = now;
+        progressAt = Date.now();
+      }
+      if (Date.now() - started > capMs) ended = `ran past its cap of ${minutes(capMs)}`;
+      else if (Date.now() - progressAt > STALL_MS) ended = `had no test finish for ${minutes(STALL_MS)}`;
+      if (ended) {
+        clearInterval(watch);
+        console.error(`${args.at(-1)}: ${ended}; ending it`);
+        killGroup(child);
+      }
+    }, 2000);
+    child.on('error', (e) => console.error(e.message));
+    child.on('close', (code, signal) => {
+      clearInterval(watch);
+      current = undefined;
+      resolve({ code: code ?? (signal ? 1 : 0), ended });
+    });
+  });
+}
+
+/** A kind's cap: its budget per file, or $ACP_KIND_TIMEOUT_MS. */
+function capOf(kind, units) {
+  return Number(process.env.ACP_KIND_TIMEOUT_MS) || PER_FILE_MS[kind] * Math.max(1, units);
 }
 
 /** A step whose only outcome is ok or not (build, typecheck, lint): each command in turn, until one fails. */
@@ -102,8 +174,23 @@ function testFiles(dir) {
   return readdirSync(abs, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.js'));
 }
 
-function readCounts(file, exitCode) {
-  const counts = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { passed: 0, failed: 0, skipped: 0 };
+/**
+ * What a kind's run reported: its counts as of its last finished test. A run that was ended
+ * keeps what passed and counts one failure more, naming the test or suite it was in.
+ */
+function readCounts(file, exitCode, ended) {
+  let counts = { passed: 0, failed: 0, skipped: 0 };
+  try {
+    if (existsSync(file)) counts = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    // Cut off while being written: the counts before it are lost, the failure is not.
+  }
+  if (ended) {
+    counts.failed += 1;
+    const where = counts.current ? ` while in "${counts.current}"` : ' before its first test';
+    counts.failures = [...(counts.failures ?? []), `${ended}${where}`];
+    return counts;
+  }
   // A run that crashed before reporting, or failed outside a test, still counts as a failure.
   if (exitCode !== 0 && counts.failed === 0) {
     counts.failed = 1;
@@ -115,7 +202,7 @@ function readCounts(file, exitCode) {
   return counts;
 }
 
-function mochaKind(kind, title, dir, config) {
+async function mochaKind(kind, title, dir, config) {
   if (!only.has(kind)) return;
   heading(title);
   const started = Date.now();
@@ -126,34 +213,33 @@ function mochaKind(kind, title, dir, config) {
   }
   const countsFile = join(scratch, `${kind}.json`);
   const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
-  const code = run(
+  const { code, ended } = await runWatched(
     process.execPath,
     [mocha, '--config', config, '--reporter', join(root, 'scripts', 'countingReporter.cjs')],
-    {
-      ACP_COUNTS_FILE: countsFile,
-    },
+    { ACP_COUNTS_FILE: countsFile },
+    { capMs: capOf(kind, files.length), countsFile },
   );
-  record(kind, readCounts(countsFile, code), Date.now() - started, `(${files.length} file(s))`);
+  record(kind, readCounts(countsFile, code, ended), Date.now() - started, `(${files.length} file(s))`);
 }
 
-function vscodeKind() {
+async function vscodeKind() {
   if (!only.has('vscode')) return;
   heading('Extension-host suites (code-server + Chromium)');
   const started = Date.now();
   const files = testFiles('out/test/vscode/suite');
+  const folders = new Set(files.map((f) => dirname(f)));
   if (files.length === 0) {
     record('vscode', { passed: 0, failed: 0, skipped: 0 }, 0, '(no suites in out/test/vscode/suite)');
     return;
   }
   const countsFile = join(scratch, 'vscode.json');
-  const code = run(
+  const { code, ended } = await runWatched(
     process.execPath,
     ['--enable-source-maps', join(root, 'out', 'test', 'host', 'runVscodeSuites.js')],
-    {
-      ACP_COUNTS_FILE: countsFile,
-    },
+    { ACP_COUNTS_FILE: countsFile },
+    { capMs: capOf('vscode', folders.size), countsFile },
   );
-  record('vscode', readCounts(countsFile, code), Date.now() - started, `(${files.length} file(s))`);
+  record('vscode', readCounts(countsFile, code, ended), Date.now() - started, `(${files.length} file(s))`);
 }
 
 function setupHost() {
@@ -190,8 +276,8 @@ try {
   if (!built) {
     console.error('\nthe build failed: no tests were run');
   } else {
-    mochaKind('unit', 'Unit tests', 'out/test/unit', '.mocharc.unit.json');
-    mochaKind(
+    await mochaKind('unit', 'Unit tests', 'out/test/unit', '.mocharc.unit.json');
+    await mochaKind(
       'integration',
       'Integration tests (real agent processes)',
       'out/test/integration',
@@ -200,15 +286,15 @@ try {
     const browserKinds = ['webview', 'vscode', 'e2e'].filter((k) => only.has(k));
     if (browserKinds.length > 0) {
       if (setupHost()) {
-        mochaKind(
+        await mochaKind(
           'webview',
           'Chat webview in Chromium (replay, security)',
           'out/test/webview',
           '.mocharc.webview.json',
         );
-        vscodeKind();
+        await vscodeKind();
         if (only.has('e2e'))
-          mochaKind('e2e', 'UI end-to-end (Playwright + Chromium)', 'out/test/e2e', '.mocharc.e2e.json');
+          await mochaKind('e2e', 'UI end-to-end (Playwright + Chromium)', 'out/test/e2e', '.mocharc.e2e.json');
       } else {
         for (const kind of browserKinds) {
           record(kind, { passed: 0, failed: 1, skipped: 0 }, 0, '(host setup failed)');

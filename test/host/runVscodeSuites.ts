@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import type { Page } from 'playwright-core';
+import { QuietTimer } from '../../src/base/quietTimer';
 import { launchBrowser, navigate, screenshot } from './browser';
 import { startCodeServer } from './codeServer';
 import { createFixture } from './fixture';
@@ -14,6 +15,7 @@ import { configFor, suiteFolders, suiteRoot } from './suites';
 // Lines test/vscode/index.ts prints (it cannot be imported here: it needs mocha in-process).
 const START_MARKER = 'ACP-SUITE-START';
 const COUNTS_MARKER = 'ACP-SUITE-COUNTS ';
+const PROGRESS_MARKER = 'ACP-SUITE-PROGRESS ';
 // A suite asks the driver for a gesture the extension API cannot make (test/vscode/support.ts).
 const DRIVER_MARKER = 'ACP-SUITE-DRIVER ';
 
@@ -46,9 +48,15 @@ interface Counts {
   skipped: number;
   /** Each failed test's full title and first error line (the summary repeats them). */
   failures?: string[];
+  /** The test under way, as the suite last said. */
+  current?: string;
 }
 
-async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
+/**
+ * Runs one folder's suites. `stallMs`: how long it may go without a test finishing (booting the
+ * workbench counts as one), however long the whole takes. `progress` hears the counts as tests end.
+ */
+async function runFolder(folder: string, stallMs: number, progress: (counts: Counts) => void): Promise<Counts> {
   const label = folder || 'default';
   const config = configFor(folder);
   const started = Date.now();
@@ -67,7 +75,9 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
   let counts: Counts | undefined;
   let running = false;
   const workbenchLog: string[] = [];
-  let timer: NodeJS.Timeout | undefined;
+  let stalled: QuietTimer | undefined;
+  /** The suite's last report of its progress, kept when the run is cut short. */
+  let lastSeen: Counts | undefined;
   try {
     const exitCode = new Promise<number>((resolve) => {
       void browser.context.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
@@ -75,6 +85,11 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
         workbenchLog.push(`[${type}] ${text}`);
         for (const line of text.split('\n')) {
           if (line.startsWith(COUNTS_MARKER)) counts = JSON.parse(line.slice(COUNTS_MARKER.length)) as Counts;
+          if (line.startsWith(PROGRESS_MARKER)) {
+            lastSeen = JSON.parse(line.slice(PROGRESS_MARKER.length)) as Counts;
+            progress(lastSeen);
+            stalled?.touch();
+          }
         }
         if (text.startsWith(DRIVER_MARKER)) {
           const [name = '', ...rest] = text.slice(DRIVER_MARKER.length).trim().split(' ');
@@ -85,17 +100,28 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
               console.error(`[${label}] gesture ${name} failed: ${String(e)}`),
             );
         }
-        if (text.startsWith(START_MARKER)) running = true;
+        if (text.startsWith(START_MARKER)) {
+          running = true;
+          stalled?.touch();
+        }
         // Before the runner starts, the workbench logs its own boot; that goes to the log file.
-        else if ((running || verbose) && !text.startsWith(COUNTS_MARKER) && !HARMLESS.test(text)) {
+        else if (
+          (running || verbose) &&
+          !text.startsWith(COUNTS_MARKER) &&
+          !text.startsWith(PROGRESS_MARKER) &&
+          !HARMLESS.test(text)
+        ) {
           (type === 'error' ? console.error : console.log)(text);
         }
       });
       void browser.context.exposeFunction('codeAutomationExit', (code: number) => resolve(code));
-      timer = setTimeout(() => {
-        console.error(`[${label}] no result within ${timeoutMs / 1000} s`);
+      stalled = new QuietTimer(stallMs, () => {
+        console.error(
+          `[${label}] no test finished for ${stallMs / 1000} s${lastSeen?.current ? `, in "${lastSeen.current}"` : ''}`,
+        );
         resolve(-1);
-      }, timeoutMs);
+      });
+      stalled.touch();
     });
     browser.page.on('pageerror', (e) => pageErrors.push(String(e)));
     browser.page.on('console', (m) => {
@@ -114,12 +140,19 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
       );
       console.error(`[${label}] exit code ${code}; screenshot ${shot}; log ${logFile}`);
     }
-    // A runner that threw or never answered counts as one failure.
-    if (!counts) counts = { passed: 0, failed: 1, skipped: 0, failures: [`no result (exit code ${code})`] };
-    else if (code !== 0 && counts.failed === 0) counts.failed = 1;
+    // A runner that threw or never answered counts as one failure, after what it passed.
+    if (!counts) {
+      const where = lastSeen?.current ? `, in "${lastSeen.current}"` : '';
+      counts = {
+        passed: lastSeen?.passed ?? 0,
+        failed: (lastSeen?.failed ?? 0) + 1,
+        skipped: lastSeen?.skipped ?? 0,
+        failures: [...(lastSeen?.failures ?? []), `no result (exit code ${code})${where}`],
+      };
+    } else if (code !== 0 && counts.failed === 0) counts.failed = 1;
     return { ...counts, failures: (counts.failures ?? []).map((f) => `[${label}] ${f}`) };
   } finally {
-    if (timer) clearTimeout(timer);
+    stalled?.dispose();
     await browser.close();
     await server.stop();
     fixture.dispose();
@@ -127,13 +160,30 @@ async function runFolder(folder: string, timeoutMs: number): Promise<Counts> {
   }
 }
 
+/**
+ * Runs every folder of suites in turn. With $ACP_COUNTS_FILE, the counts so far are written there
+ * as each test ends (and the test under way), so that a run ended from outside keeps them.
+ */
 export async function runVscodeSuites(folders = suiteFolders()): Promise<Counts> {
   const total: Counts = { passed: 0, failed: 0, skipped: 0, failures: [] };
-  const timeoutMs = Number(process.env.ACP_SUITE_TIMEOUT_MS) || 300_000;
+  const stallMs = Number(process.env.ACP_SUITE_TIMEOUT_MS) || 300_000;
+  const write = (counts: Counts) => {
+    if (process.env.ACP_COUNTS_FILE) writeFileSync(process.env.ACP_COUNTS_FILE, JSON.stringify(counts));
+  };
   for (const folder of folders) {
+    const label = folder || 'default';
     let counts: Counts;
+    write({ ...total, current: `[${label}] starting` });
     try {
-      counts = await runFolder(folder, timeoutMs);
+      counts = await runFolder(folder, stallMs, (now) =>
+        write({
+          passed: total.passed + now.passed,
+          failed: total.failed + now.failed,
+          skipped: total.skipped + now.skipped,
+          failures: [...total.failures!, ...(now.failures ?? []).map((f) => `[${label}] ${f}`)],
+          current: `[${label}] ${now.current ?? ''}`,
+        }),
+      );
     } catch (e) {
       console.error(`[${folder || 'default'}] could not run: ${e instanceof Error ? e.stack : String(e)}`);
       counts = { passed: 0, failed: 1, skipped: 0, failures: [`[${folder || 'default'}] could not run`] };
@@ -142,6 +192,7 @@ export async function runVscodeSuites(folders = suiteFolders()): Promise<Counts>
     total.passed += counts.passed;
     total.failed += counts.failed;
     total.skipped += counts.skipped;
+    write(total);
   }
   return total;
 }
@@ -151,7 +202,6 @@ if (require.main === module) {
   runVscodeSuites(only.length > 0 ? only.map((f) => (f === 'default' ? '' : f)) : undefined).then(
     (total) => {
       console.log(`extension-host suites: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
-      if (process.env.ACP_COUNTS_FILE) writeFileSync(process.env.ACP_COUNTS_FILE, JSON.stringify(total));
       process.exit(total.failed > 0 ? 1 : 0);
     },
     (e) => {

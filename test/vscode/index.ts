@@ -6,6 +6,7 @@ import Mocha from 'mocha';
 // The driver (test/host/runVscodeSuites.ts) reads these lines.
 const START_MARKER = 'ACP-SUITE-START';
 const COUNTS_MARKER = 'ACP-SUITE-COUNTS ';
+const PROGRESS_MARKER = 'ACP-SUITE-PROGRESS ';
 
 // The activation suite must see the extension before anything else touched it: it asserts
 // that activating started no agent.
@@ -36,6 +37,15 @@ export function run(): Promise<void> {
         const message = (err instanceof Error ? err.message : String(err)).split('\n').find((l) => l.trim()) ?? '';
         failedTests.push(`${test.fullTitle()}: ${message.trim().slice(0, 300)}`);
       });
+      // What has passed so far and where the run is: a run cut short by the driver keeps both.
+      const progress = (current: string) => {
+        const { passes = 0, failures: failed = 0, pending = 0 } = runner.stats ?? {};
+        console.log(
+          `${PROGRESS_MARKER}${JSON.stringify({ passed: passes, failed, skipped: pending, failures: failedTests, current })}`,
+        );
+      };
+      runner.on(Mocha.Runner.constants.EVENT_TEST_BEGIN, (test) => progress(test.fullTitle()));
+      runner.on(Mocha.Runner.constants.EVENT_TEST_END, (test) => progress(test.fullTitle()));
     } catch (e) {
       reject(e);
     }
