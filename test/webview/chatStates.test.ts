@@ -12,6 +12,7 @@ import { changedEvent, snapshotEvent } from '../../src/protocol/messages';
 import { readPanelTarget } from '../../src/protocol/panelTarget';
 import { snapshotOf } from './fixtures';
 import { frames, launch, startHarness, WebviewPage, type Harness } from './harness';
+import { userChunk } from '../support/builders/updates';
 
 describe('chat webview: attach states, sign-in, permission cards', function () {
   this.timeout(60_000);
@@ -151,7 +152,7 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
 
   it('marks a replay cut short where it stops, with Retry', async () => {
     const thread = new Thread();
-    thread.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'The first question' } });
+    thread.apply(userChunk('The first question'));
     thread.addDivider('History is partial: Reference Agent stopped with exit code 3', { retry: true });
     await view.host.sendNotification(
       snapshotEvent,

@@ -3,6 +3,7 @@ import { ChangeBatcher } from '../../../src/chat/batcher';
 import type { BatcherTimers } from '../../../src/chat/batcher';
 import { Thread } from '../../../src/chat/thread';
 import type { MessageEntry, ThreadChange, ThreadEntry } from '../../../src/protocol/entries';
+import { agentChunk, toolCall, toolCallUpdate, userChunk } from '../../support/builders/updates';
 
 /** Timers that run only when the test says so. */
 class FakeTimers implements BatcherTimers {
@@ -200,14 +201,14 @@ describe('ChangeBatcher', () => {
       }
     };
     for (let turn = 0; turn < 30; turn++) {
-      thread.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: `q${turn}` } });
+      thread.apply(userChunk(`q${turn}`));
       for (let i = 0; i < 20; i++) {
-        thread.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `w${i} ` } });
+        thread.apply(agentChunk(`w${i} `));
         // Some messages end in a later batch than the one that added them.
         if (turn % 3 === 1 && i === 10) timers.runAll();
       }
-      thread.apply({ sessionUpdate: 'tool_call', toolCallId: `t${turn}`, title: 'Run' });
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: `t${turn}`, status: 'completed' });
+      thread.apply(toolCall(`t${turn}`, { title: 'Run' }));
+      thread.apply(toolCallUpdate(`t${turn}`, { status: 'completed' }));
       if (turn % 7 === 0) timers.runAll();
       if (turn === 10) thread.reset();
     }

@@ -3,6 +3,7 @@ import { boundedValue, CUT_MARK, MAX_VALUE_DEPTH } from '../../../src/chat/bound
 import { showableChanges, showableEntries, UNSHOWN_ENTRY } from '../../../src/chat/showable';
 import { Thread } from '../../../src/chat/thread';
 import type { ThreadChange, ThreadEntry, ToolCallEntry } from '../../../src/protocol/entries';
+import { agentChunk } from '../../support/builders/updates';
 
 /** `{"a":{"a":…1…}}`, `depth` levels, built from text as an agent sends it (JSON.stringify cannot make it). */
 const nested = (depth: number): Record<string, unknown> => JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
@@ -30,7 +31,7 @@ describe('What the thread keeps of free-form agent JSON', () => {
       rawInput: nested(20_000),
       rawOutput: nested(20_000),
     });
-    thread.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'after it' } });
+    thread.apply(agentChunk('after it'));
     const snapshot = JSON.stringify(thread.snapshot());
     JSON.stringify(changes);
     assert.ok(snapshot.includes('after it'), 'the rest of the chat is there');

@@ -4,6 +4,7 @@ import { EntryWindow, FOLLOW_TAIL, readIndex, readRange, stubOf, VIEW_MARGIN } f
 import { Thread } from '../../../src/chat/thread';
 import type { PanelChange, PanelEntry, ThreadEntry } from '../../../src/protocol/entries';
 import { applyTerminalDelta } from '../../../src/protocol/terminalOutput';
+import { agentChunk, toolCall, toolCallUpdate, userChunk } from '../../support/builders/updates';
 
 const agent = (text: string, done = true): ThreadEntry => ({ type: 'agent', text, attachments: [], done });
 const entries = (n: number): ThreadEntry[] => Array.from({ length: n }, (_, i) => agent(`entry ${i}`));
@@ -201,13 +202,13 @@ describe('EntryWindow', () => {
     window.reset();
     apply([]);
     for (let turn = 0; turn < 200; turn++) {
-      thread.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: `q${turn}` } });
+      thread.apply(userChunk(`q${turn}`));
       for (let i = 0; i < 10; i++) {
-        thread.apply({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `w${i} ` } });
+        thread.apply(agentChunk(`w${i} `));
         // A batch ends mid-message now and then: the rest of it goes as appends (or stubs).
         if ((i === 4 || i === 9) && turn % 3 === 0) timers.run();
       }
-      thread.apply({ sessionUpdate: 'tool_call', toolCallId: `t${turn}`, title: 'Run', status: 'in_progress' });
+      thread.apply(toolCall(`t${turn}`, { title: 'Run', status: 'in_progress' }));
       if (turn % 9 === 0) timers.run();
       // The reader scrolls about now and then, and the page asks for what it renders.
       if (turn % 23 === 0) {
@@ -216,7 +217,7 @@ describe('EntryWindow', () => {
         batcher.push(window.take(from, from + 10, thread.entries).changes);
       }
       if (turn % 31 === 0) window.setView(0, 0, true);
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: `t${turn - 1}`, status: 'completed' });
+      thread.apply(toolCallUpdate(`t${turn - 1}`, { status: 'completed' }));
     }
     thread.markTurnEnded();
     batcher.flushNow();

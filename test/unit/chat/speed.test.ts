@@ -4,34 +4,37 @@ import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { ChangeBatcher } from '../../../src/chat/batcher';
 import { Thread } from '../../../src/chat/thread';
 import type { ThreadChange } from '../../../src/protocol/entries';
+import {
+  agentChunk,
+  planUpdate,
+  thoughtChunk,
+  toolCall,
+  toolCallUpdate,
+  usageUpdate,
+  userChunk,
+} from '../../support/builders/updates';
 
 /** A replay shaped like a long coding session: about 20,000 updates and 10 MB of JSON. */
 function replay(count: number): SessionUpdate[] {
   const updates: SessionUpdate[] = [];
   const words = (n: number, seed: number) => `word${seed} `.repeat(Math.ceil(n / 8)).slice(0, n);
   for (let turn = 0; updates.length < count; turn++) {
-    updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: words(300, turn) } });
-    for (let i = 0; i < 4; i++)
-      updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: words(200, i) } });
-    updates.push({ sessionUpdate: 'plan', entries: [{ content: 'Read', priority: 'high', status: 'in_progress' }] });
-    for (let i = 0; i < 24; i++)
-      updates.push({
-        sessionUpdate: 'agent_message_chunk',
-        content: { type: 'text', text: words(520, i) },
-        messageId: `m${turn}`,
-      });
+    updates.push(userChunk(words(300, turn)));
+    for (let i = 0; i < 4; i++) updates.push(thoughtChunk(words(200, i)));
+    updates.push(planUpdate([{ content: 'Read', priority: 'high', status: 'in_progress' }]));
+    for (let i = 0; i < 24; i++) updates.push(agentChunk(words(520, i), `m${turn}`));
     for (let t = 0; t < 2; t++) {
       const toolCallId = `t${turn}-${t}`;
-      updates.push({ sessionUpdate: 'tool_call', toolCallId, title: 'Edit src/a.ts', kind: 'edit', status: 'pending' });
-      updates.push({ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' });
-      updates.push({
-        sessionUpdate: 'tool_call_update',
-        toolCallId,
-        status: 'completed',
-        content: [{ type: 'diff', path: '/w/src/a.ts', oldText: words(1000, t), newText: words(1100, t) }],
-      });
+      updates.push(toolCall(toolCallId, { title: 'Edit src/a.ts', kind: 'edit', status: 'pending' }));
+      updates.push(toolCallUpdate(toolCallId, { status: 'in_progress' }));
+      updates.push(
+        toolCallUpdate(toolCallId, {
+          status: 'completed',
+          content: [{ type: 'diff', path: '/w/src/a.ts', oldText: words(1000, t), newText: words(1100, t) }],
+        }),
+      );
     }
-    updates.push({ sessionUpdate: 'usage_update', used: turn, size: 200000 });
+    updates.push(usageUpdate(turn, 200000));
   }
   return updates.slice(0, count);
 }

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { chatTarget } from '../../../src/chat/target';
-import { toRow } from '../../../src/sessions/rows';
+import { sessionRow } from '../../support/builders/sessions';
 
 describe('chatTarget', () => {
   it('carries what the agent listed: id, cwd, directories and title', () => {
-    const row = toRow({ sessionId: 's1', cwd: '/p', additionalDirectories: ['/q'], title: 'Fix the build' });
+    const row = sessionRow('s1', { cwd: '/p', additionalDirectories: ['/q'], title: 'Fix the build' });
     assert.deepEqual(chatTarget('ref', row), {
       agentId: 'ref',
       sessionId: 's1',

@@ -16,6 +16,7 @@ import {
 } from '../../../src/protocol/terminalOutput';
 import { agentTerminals } from '../../../src/chat/terminalFeed';
 import { waitFor } from '../../support/wait';
+import { toolCallUpdate } from '../../support/builders/updates';
 
 const delta = (text: string, extra: Partial<TerminalOutputDelta> = {}): TerminalOutputDelta => ({
   text,
@@ -110,9 +111,9 @@ describe('terminal output in the chat', () => {
       { kind: 'terminalAppended', index: 0, terminalId: 'term', delta: delta('one two ') },
     ]);
 
-    thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'run', title: 'npm test (1)' });
+    thread.apply(toolCallUpdate('run', { title: 'npm test (1)' }));
     thread.appendTerminalOutput('run', 'term', delta('three '));
-    thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'run', status: 'completed' });
+    thread.apply(toolCallUpdate('run', { status: 'completed' }));
     thread.appendTerminalOutput('run', 'term', delta('four'));
     batcher.flushNow();
     const batch = batches.pop()!;

@@ -1,6 +1,19 @@
 import * as assert from 'node:assert/strict';
-import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { Thread } from '../../../src/chat/thread';
+import {
+  agentChunk as agent,
+  commandsUpdate,
+  modeUpdate,
+  noticeUpdate,
+  planUpdate,
+  sessionInfoUpdate,
+  text,
+  thoughtChunk as thought,
+  toolCall,
+  toolCallUpdate,
+  usageUpdate,
+  userChunk as user,
+} from '../../support/builders/updates';
 import type {
   MessageEntry,
   NoticeEntry,
@@ -9,19 +22,6 @@ import type {
   ThreadChange,
   ToolCallEntry,
 } from '../../../src/protocol/entries';
-
-const text = (t: string) => ({ type: 'text' as const, text: t });
-const agent = (t: string, messageId?: string): SessionUpdate => ({
-  sessionUpdate: 'agent_message_chunk',
-  content: text(t),
-  ...(messageId ? { messageId } : {}),
-});
-const user = (t: string, messageId?: string): SessionUpdate => ({
-  sessionUpdate: 'user_message_chunk',
-  content: text(t),
-  ...(messageId ? { messageId } : {}),
-});
-const thought = (t: string): SessionUpdate => ({ sessionUpdate: 'agent_thought_chunk', content: text(t) });
 
 function setup() {
   const logs: string[] = [];
@@ -84,10 +84,7 @@ describe('Thread', () => {
     it('collects non-text blocks as attachments', () => {
       const { thread } = setup();
       thread.apply(agent('see '));
-      thread.apply({
-        sessionUpdate: 'agent_message_chunk',
-        content: { type: 'resource_link', uri: 'file:///a.ts', name: 'a.ts' },
-      });
+      thread.apply(agent({ type: 'resource_link', uri: 'file:///a.ts', name: 'a.ts' }));
       thread.apply(agent('this'));
       assert.equal(thread.entries.length, 1);
       assert.equal(msg(thread, 0).text, 'see this');
@@ -104,18 +101,16 @@ describe('Thread', () => {
   });
 
   describe('tool calls', () => {
-    const call: SessionUpdate = {
-      sessionUpdate: 'tool_call',
-      toolCallId: 't1',
+    const call = toolCall('t1', {
       title: 'Read a.ts',
       kind: 'read',
       status: 'pending',
       locations: [{ path: '/w/a.ts' }],
-    };
+    });
 
     it('creates an entry with defaults', () => {
       const { thread } = setup();
-      thread.apply({ sessionUpdate: 'tool_call', toolCallId: 't1', title: 'Think' });
+      thread.apply(toolCall('t1', { title: 'Think' }));
       assert.deepEqual(thread.entries[0], {
         type: 'tool',
         toolCallId: 't1',
@@ -130,24 +125,14 @@ describe('Thread', () => {
     it('merges only the fields an update carries; null means unchanged', () => {
       const { thread } = setup();
       thread.apply(call);
-      thread.apply({
-        sessionUpdate: 'tool_call_update',
-        toolCallId: 't1',
-        status: 'in_progress',
-        title: null,
-        locations: null,
-      });
+      thread.apply(toolCallUpdate('t1', { status: 'in_progress', title: null, locations: null }));
       assert.equal(tool(thread, 0).status, 'in_progress');
       assert.equal(tool(thread, 0).title, 'Read a.ts');
       assert.equal(tool(thread, 0).kind, 'read');
       assert.deepEqual(tool(thread, 0).locations, [{ path: '/w/a.ts' }]);
       const content = [{ type: 'content' as const, content: text('file body') }];
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content });
-      thread.apply({
-        sessionUpdate: 'tool_call_update',
-        toolCallId: 't1',
-        content: [{ type: 'diff', path: '/w/a.ts', newText: 'x' }],
-      });
+      thread.apply(toolCallUpdate('t1', { status: 'completed', content }));
+      thread.apply(toolCallUpdate('t1', { content: [{ type: 'diff', path: '/w/a.ts', newText: 'x' }] }));
       assert.equal(tool(thread, 0).status, 'completed');
       assert.deepEqual(
         tool(thread, 0).content,
@@ -161,8 +146,8 @@ describe('Thread', () => {
       const { thread } = setup();
       const diff = [{ type: 'diff' as const, path: '/w/a.ts', oldText: 'a', newText: 'b' }];
       thread.apply({ ...call, kind: 'edit', content: diff });
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'in_progress' });
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', status: 'completed', content: null });
+      thread.apply(toolCallUpdate('t1', { status: 'in_progress' }));
+      thread.apply(toolCallUpdate('t1', { status: 'completed', content: null }));
       assert.equal(tool(thread, 0).status, 'completed');
       assert.deepEqual(tool(thread, 0).content, diff);
     });
@@ -178,7 +163,7 @@ describe('Thread', () => {
 
     it('creates an entry for an update with an unknown toolCallId', () => {
       const { thread } = setup();
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'ghost', status: 'completed' });
+      thread.apply(toolCallUpdate('ghost', { status: 'completed' }));
       assert.deepEqual(thread.entries[0], {
         type: 'tool',
         toolCallId: 'ghost',
@@ -193,12 +178,7 @@ describe('Thread', () => {
     it('maps a kind or status it does not know to a fallback instead of dropping the update', () => {
       const { thread } = setup();
       thread.apply({ ...call, kind: 'teleport' as never });
-      thread.apply({
-        sessionUpdate: 'tool_call_update',
-        toolCallId: 't1',
-        status: 'paused' as never,
-        title: 'still here',
-      });
+      thread.apply(toolCallUpdate('t1', { status: 'paused' as never, title: 'still here' }));
       assert.equal(tool(thread, 0).kind, 'other');
       assert.equal(tool(thread, 0).status, 'pending');
       assert.equal(tool(thread, 0).title, 'still here');
@@ -220,15 +200,10 @@ describe('Thread', () => {
     it('keeps the raw input and output, replaced only by an update that carries them', () => {
       const { thread } = setup();
       thread.apply({ ...call, rawInput: { path: '/w/a.ts' } });
-      thread.apply({
-        sessionUpdate: 'tool_call_update',
-        toolCallId: 't1',
-        status: 'completed',
-        rawOutput: { lines: 20 },
-      });
+      thread.apply(toolCallUpdate('t1', { status: 'completed', rawOutput: { lines: 20 } }));
       assert.deepEqual(tool(thread, 0).rawInput, { path: '/w/a.ts' });
       assert.deepEqual(tool(thread, 0).rawOutput, { lines: 20 });
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't1', rawOutput: 'done' });
+      thread.apply(toolCallUpdate('t1', { rawOutput: 'done' }));
       assert.deepEqual(tool(thread, 0).rawInput, { path: '/w/a.ts' });
       assert.equal(tool(thread, 0).rawOutput, 'done');
     });
@@ -243,10 +218,7 @@ describe('Thread', () => {
   });
 
   describe('plans', () => {
-    const plan = (...names: string[]): SessionUpdate => ({
-      sessionUpdate: 'plan',
-      entries: names.map((content) => ({ content, priority: 'medium', status: 'pending' })),
-    });
+    const plan = (...names: string[]) => planUpdate(names);
 
     it('replaces the plan of the current turn in place', () => {
       const { thread, changes } = setup();
@@ -296,19 +268,16 @@ describe('Thread', () => {
           ],
         },
       });
-      thread.apply({
-        sessionUpdate: 'available_commands_update',
-        availableCommands: [{ name: 'init', description: 'Set up' }],
-      });
-      thread.apply({ sessionUpdate: 'current_mode_update', currentModeId: 'code' });
+      thread.apply(commandsUpdate(['init']));
+      thread.apply(modeUpdate('code'));
       thread.apply({
         sessionUpdate: 'config_option_update',
         configOptions: [
           { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] },
         ],
       });
-      thread.apply({ sessionUpdate: 'session_info_update', title: 'Fix the parser' });
-      thread.apply({ sessionUpdate: 'usage_update', used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } });
+      thread.apply(sessionInfoUpdate({ title: 'Fix the parser' }));
+      thread.apply(usageUpdate(10, 100, { cost: { amount: 0.5, currency: 'USD' } }));
       assert.deepEqual(
         thread.meta.commands.map((c) => c.name),
         ['init'],
@@ -325,22 +294,22 @@ describe('Thread', () => {
 
     it('keeps the title when absent, clears it on null; keeps the cost when absent, clears it on null', () => {
       const { thread, changes } = setup();
-      thread.apply({ sessionUpdate: 'session_info_update', title: 'T' });
-      thread.apply({ sessionUpdate: 'session_info_update', updatedAt: '2025-01-01T00:00:00Z' });
+      thread.apply(sessionInfoUpdate({ title: 'T' }));
+      thread.apply(sessionInfoUpdate({ updatedAt: '2025-01-01T00:00:00Z' }));
       assert.equal(thread.meta.title, 'T');
       assert.equal(changes.length, 1, 'an unchanged title fires nothing');
-      thread.apply({ sessionUpdate: 'session_info_update', title: null });
+      thread.apply(sessionInfoUpdate({ title: null }));
       assert.equal(thread.meta.title, undefined);
-      thread.apply({ sessionUpdate: 'usage_update', used: 1, size: 9, cost: { amount: 1, currency: 'EUR' } });
-      thread.apply({ sessionUpdate: 'usage_update', used: 2, size: 9 });
+      thread.apply(usageUpdate(1, 9, { cost: { amount: 1, currency: 'EUR' } }));
+      thread.apply(usageUpdate(2, 9));
       assert.deepEqual(thread.meta.usage?.cost, { amount: 1, currency: 'EUR' });
-      thread.apply({ sessionUpdate: 'usage_update', used: 3, size: 9, cost: null });
+      thread.apply(usageUpdate(3, 9, { cost: null }));
       assert.deepEqual(thread.meta.usage, { used: 3, size: 9 });
     });
 
     it('creates the mode state when a mode update comes first', () => {
       const { thread } = setup();
-      thread.apply({ sessionUpdate: 'current_mode_update', currentModeId: 'plan' });
+      thread.apply(modeUpdate('plan'));
       assert.deepEqual(thread.meta.modes, { currentModeId: 'plan', availableModes: [] });
     });
   });
@@ -348,8 +317,8 @@ describe('Thread', () => {
   describe('notices and compaction', () => {
     it('adds notices, mapping an unknown severity to info', () => {
       const { thread } = setup();
-      thread.apply({ sessionUpdate: 'notice', severity: 'warning', title: 'Rate limited', description: 'Retrying' });
-      thread.apply({ sessionUpdate: 'notice', severity: 'fyi', title: 'Hello', description: null });
+      thread.apply(noticeUpdate('Rate limited', { severity: 'warning', description: 'Retrying' }));
+      thread.apply(noticeUpdate('Hello', { severity: 'fyi', description: null }));
       assert.deepEqual(thread.entries, [
         { type: 'notice', severity: 'warning', title: 'Rate limited', description: 'Retrying' },
         { type: 'notice', severity: 'info', title: 'Hello' },
@@ -474,7 +443,7 @@ describe('Thread', () => {
 
     it('marks the open message done at the end of a turn and leaves tool calls alone', () => {
       const { thread } = setup();
-      thread.apply({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run', status: 'in_progress' });
+      thread.apply(toolCall('t', { title: 'Run', status: 'in_progress' }));
       thread.apply(agent('done'));
       thread.markTurnEnded();
       assert.equal(msg(thread, 1).done, true);
@@ -483,9 +452,9 @@ describe('Thread', () => {
 
     it('on interruption fails open tool calls, cancels pending permissions and adds a divider', () => {
       const { thread } = setup();
-      thread.apply({ sessionUpdate: 'tool_call', toolCallId: 'a', title: 'A', status: 'completed' });
-      thread.apply({ sessionUpdate: 'tool_call', toolCallId: 'b', title: 'B', status: 'in_progress' });
-      thread.apply({ sessionUpdate: 'tool_call', toolCallId: 'c', title: 'C' });
+      thread.apply(toolCall('a', { title: 'A', status: 'completed' }));
+      thread.apply(toolCall('b', { title: 'B', status: 'in_progress' }));
+      thread.apply(toolCall('c', { title: 'C' }));
       thread.addPermission({
         requestId: 'r1',
         toolCallId: 'c',
@@ -506,17 +475,16 @@ describe('Thread', () => {
 
     it('leaves a call that an update completed or failed as it is when the turn is then cancelled', () => {
       const { thread } = setup();
-      for (const id of ['done', 'broke', 'open'])
-        thread.apply({ sessionUpdate: 'tool_call', toolCallId: id, title: id, status: 'in_progress' });
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'done', status: 'completed' });
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'broke', status: 'failed' });
+      for (const id of ['done', 'broke', 'open']) thread.apply(toolCall(id, { title: id, status: 'in_progress' }));
+      thread.apply(toolCallUpdate('done', { status: 'completed' }));
+      thread.apply(toolCallUpdate('broke', { status: 'failed' }));
       thread.markInterrupted();
       assert.deepEqual(
         thread.entries.slice(0, 3).map((e) => (e as ToolCallEntry).status),
         ['completed', 'failed', 'failed'],
       );
       // Reopened by a later update, a call counts as open again.
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 'done', status: 'in_progress' });
+      thread.apply(toolCallUpdate('done', { status: 'in_progress' }));
       thread.markInterrupted();
       assert.equal(tool(thread, 0).status, 'failed');
     });
@@ -554,13 +522,13 @@ describe('Thread', () => {
 
     it('reset drops the entries and the id maps, keeps meta and status', () => {
       const { thread, changes } = setup();
-      thread.apply({ sessionUpdate: 'session_info_update', title: 'T' });
-      thread.apply({ sessionUpdate: 'tool_call', toolCallId: 't', title: 'Run' });
+      thread.apply(sessionInfoUpdate({ title: 'T' }));
+      thread.apply(toolCall('t', { title: 'Run' }));
       thread.apply(agent('x'));
       thread.reset();
       assert.equal(thread.entries.length, 0);
       assert.deepEqual(changes.at(-1), { kind: 'entriesCleared' });
-      thread.apply({ sessionUpdate: 'tool_call_update', toolCallId: 't', status: 'completed' });
+      thread.apply(toolCallUpdate('t', { status: 'completed' }));
       assert.equal(thread.entries.length, 1);
       assert.equal(tool(thread, 0).title, 'Tool call');
       assert.equal(thread.meta.title, 'T');

@@ -4,8 +4,9 @@ import { Recorder } from '../../../src/library/recorder';
 import type { SessionWrite } from '../../../src/library/types';
 import type { MessageEntry } from '../../../src/protocol/entries';
 import { waitFor, quietFor } from '../../support/wait';
+import { agentChunk, userChunk } from '../../support/builders/updates';
 
-const chunk = (text: string) => ({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+const chunk = (text: string) => agentChunk(text);
 
 function setup(secrets?: string[], busy?: { now: boolean; waitMs: number }) {
   const thread = new Thread();
@@ -28,7 +29,7 @@ describe('library: recording a chat', () => {
     const { thread, writes, recorder } = setup();
     recorder.begin({ fresh: true, complete: false });
     for (let i = 0; i < 50; i++) thread.apply(chunk(`word${i} `));
-    thread.apply({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'next' } });
+    thread.apply(userChunk('next'));
     assert.equal(writes.length, 0, 'nothing is written per chunk');
     await recorder.flush();
     assert.equal(writes.length, 1);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { dateGroup, groupByDate } from '../../../src/sessions/dateGroups';
 import { sortByUpdatedAt } from '../../../src/sessions/picks';
-import { toRow } from '../../../src/sessions/rows';
+import { sessionRow } from '../../support/builders/sessions';
 
 // Local times, as the headings are calendar days where the user is.
 const now = new Date(2026, 10, 23, 9, 30).getTime();
@@ -21,7 +21,7 @@ describe('Date headings of the Sessions view', () => {
 
   it('cuts rows, newest first, into one run per heading; rows without a time come last', () => {
     const row = (id: string, ms?: number) =>
-      toRow({ sessionId: id, cwd: '/w', ...(ms !== undefined ? { updatedAt: new Date(ms).toISOString() } : {}) });
+      sessionRow(id, { ...(ms !== undefined ? { updatedAt: new Date(ms).toISOString() } : {}) });
     // The agent's order, with the session just talked in (d) last and an undated one (u) first.
     const rows = [row('u'), row('a', at(22, 10)), row('b', at(10, 10)), row('c', at(20, 10)), row('d', at(23, 9))];
     const runs = groupByDate(sortByUpdatedAt(rows), now);

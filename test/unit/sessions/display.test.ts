@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { shownName } from '../../../src/sessions/display';
-import { toRow } from '../../../src/sessions/rows';
+import { sessionRow } from '../../support/builders/sessions';
 
 describe('shownName', () => {
-  const titled = toRow({ sessionId: 'sess_1234abcd', cwd: '/p', title: 'Fix the\nlogin bug' });
-  const untitled = toRow({ sessionId: 'sess_1234abcd', cwd: '/p', title: null });
+  const titled = sessionRow('sess_1234abcd', { title: 'Fix the\nlogin bug' });
+  const untitled = sessionRow('sess_1234abcd', { title: null });
 
   it('shows the agent title when the user gave no name', () => {
     assert.deepEqual(shownName(titled, undefined), { label: 'Fix the login bug', named: false });
@@ -25,7 +25,7 @@ describe('shownName', () => {
   });
 
   it('says nothing more when the agent stored the same name', () => {
-    const stored = toRow({ sessionId: 's', cwd: '/p', title: 'Login' });
+    const stored = sessionRow('s', { title: 'Login' });
     assert.deepEqual(shownName(stored, 'Login'), { label: 'Login', named: true });
   });
 });

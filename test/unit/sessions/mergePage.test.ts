@@ -2,14 +2,10 @@ import * as assert from 'node:assert/strict';
 import type { ListedSession } from '../../../src/agent/types';
 import { mergeFirstPage } from '../../../src/sessions/mergePage';
 import { toRow } from '../../../src/sessions/rows';
+import { sessionInfo } from '../../support/builders/sessions';
 
-const info = (id: string, extra: Partial<ListedSession> = {}): ListedSession => ({
-  sessionId: id,
-  cwd: '/p',
-  title: `T ${id}`,
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  ...extra,
-});
+const info = (id: string, extra: Partial<ListedSession> = {}) =>
+  sessionInfo(id, { title: `T ${id}`, updatedAt: '2026-01-01T00:00:00.000Z', ...extra });
 const ids = (rows: readonly { sessionId: string }[]) => rows.map((r) => r.sessionId);
 
 describe('mergeFirstPage', () => {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { matchIdPrefix, pickLastSession, sortByUpdatedAt } from '../../../src/sessions/picks';
-import { toRow } from '../../../src/sessions/rows';
+import { sessionRow } from '../../support/builders/sessions';
 
-const row = (sessionId: string, updatedAt?: string) => toRow({ sessionId, cwd: '/p', updatedAt });
+const row = (sessionId: string, updatedAt?: string) => sessionRow(sessionId, { updatedAt });
 
 describe('QuickPick helpers', () => {
   const rows = [

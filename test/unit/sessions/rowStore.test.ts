@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { RowStore } from '../../../src/sessions/rowStore';
-import { toRow } from '../../../src/sessions/rows';
+import { sessionRow } from '../../support/builders/sessions';
 
-const row = (id: string, title = id) => toRow({ sessionId: id, cwd: '/p', title });
+const row = (id: string, title = id) => sessionRow(id, { title });
 
 describe('RowStore', () => {
   it('keeps positions right across append, prepend, replace and remove', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { toRow } from '../../../src/sessions/rows';
 import { escapeMarkdown, metaLabel, tooltipMarkdown, tooltipTime } from '../../../src/sessions/tooltip';
+import { sessionRow } from '../../support/builders/sessions';
 
 /** The text a reader sees: backslash escapes removed. */
 const unescape = (md: string) => md.replace(/\\(.)/g, '$1');
@@ -8,7 +8,7 @@ const unescape = (md: string) => md.replace(/\\(.)/g, '$1');
 describe('tooltipMarkdown', () => {
   it('shows title, id, folder, cwd and the updated time in one format', () => {
     const md = tooltipMarkdown(
-      toRow({ sessionId: 'sess_1', cwd: '/home/me/project', title: 'Fix build', updatedAt: '2025-10-29T14:22:15Z' }),
+      sessionRow('sess_1', { cwd: '/home/me/project', title: 'Fix build', updatedAt: '2025-10-29T14:22:15Z' }),
       'project',
     );
     const text = unescape(md);
@@ -21,8 +21,7 @@ describe('tooltipMarkdown', () => {
 
   it('escapes Markdown and HTML in agent text', () => {
     const md = tooltipMarkdown(
-      toRow({
-        sessionId: 'id](javascript:alert(1))',
+      sessionRow('id](javascript:alert(1))', {
         cwd: '/p/<img src=x onerror=alert(1)>',
         title: '[click](https://evil.example) **bold** <script>x</script> `code` # h',
         _meta: { 'a[b]': '![img](http://x/y.png)' },
@@ -35,9 +34,7 @@ describe('tooltipMarkdown', () => {
 
   it('shows at most five primitive _meta values, sanitised', () => {
     const md = tooltipMarkdown(
-      toRow({
-        sessionId: 's',
-        cwd: '/p',
+      sessionRow('s', {
         _meta: { obj: { x: 1 }, list: [1], a: 1, b: true, c: 'multi\nline', d: null, e: 'e', f: 'f', g: 'g' },
       }),
       'p',
@@ -52,12 +49,12 @@ describe('tooltipMarkdown', () => {
     assert.equal(metaLabel('messageCount'), 'Message count');
     assert.equal(metaLabel('message_count'), 'Message count');
     assert.equal(metaLabel('gitBranch'), 'Git branch');
-    const text = unescape(tooltipMarkdown(toRow({ sessionId: 's', cwd: '/p', _meta: { messageCount: 12 } }), 'p'));
+    const text = unescape(tooltipMarkdown(sessionRow('s', { _meta: { messageCount: 12 } }), 'p'));
     assert.ok(text.includes('Message count: 12') && !text.includes('messageCount'), text);
   });
 
   it('omits the time when there is none', () => {
-    assert.ok(!tooltipMarkdown(toRow({ sessionId: 's', cwd: '/p', updatedAt: 'nope' }), 'p').includes('Updated'));
+    assert.ok(!tooltipMarkdown(sessionRow('s', { updatedAt: 'nope' }), 'p').includes('Updated'));
   });
 
   it('escapeMarkdown leaves letters and spaces alone', () => {

@@ -1,15 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { compileHideRules } from '../../../src/sessions/hide';
-import { toRow } from '../../../src/sessions/rows';
 import { visibleRows, type RowFilter } from '../../../src/sessions/visibleRows';
+import { sessionRow } from '../../support/builders/sessions';
 
 const rows = [
-  toRow({ sessionId: 'a', cwd: '/p', title: 'Fix the bug', _meta: { messageCount: 4 } }),
-  toRow({ sessionId: 'b', cwd: '/p', title: 'Side chain', _meta: { claudeCode: { isSidechain: true } } }),
-  toRow({ sessionId: 'c', cwd: '/p', title: null, _meta: { messageCount: 0 } }),
-  toRow({ sessionId: 'd', cwd: '/p', title: '[auto] nightly' }),
-  toRow({ sessionId: 'e', cwd: '/p', title: 'Archived by the agent', archived: true }),
-  toRow({ sessionId: 'f', cwd: '/p', title: 'Archived here' }),
+  sessionRow('a', { title: 'Fix the bug', _meta: { messageCount: 4 } }),
+  sessionRow('b', { title: 'Side chain', _meta: { claudeCode: { isSidechain: true } } }),
+  sessionRow('c', { title: null, _meta: { messageCount: 0 } }),
+  sessionRow('d', { title: '[auto] nightly' }),
+  sessionRow('e', { title: 'Archived by the agent', archived: true }),
+  sessionRow('f', { title: 'Archived here' }),
 ];
 const filter = (over: Partial<RowFilter> = {}): RowFilter => ({
   rules: compileHideRules({ titlePatterns: ['^\\[auto\\]'] }),
@@ -40,7 +40,7 @@ describe('visibleRows', () => {
   });
 
   it('hides nothing for want of a title when no session of the list has one', () => {
-    const untitled = [toRow({ sessionId: 'x', cwd: '/p', title: null }), toRow({ sessionId: 'y', cwd: '/p' })];
+    const untitled = [sessionRow('x', { title: null }), sessionRow('y')];
     assert.deepEqual(ids(visibleRows(untitled, filter())), ['x', 'y']);
   });
 });
