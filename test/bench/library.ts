@@ -1,11 +1,9 @@
-// Benchmark 5: the session library in plain Node. First the full-text libraries it could be
-// built on, each in a process of its own on the same task (a tenth of the sessions, so the
-// slow ones finish); then the library as built (SQLite FTS5 in WebAssembly, in its worker
-// thread) with 2,000 kept sessions of 200 messages: keeping a session, searching per
-// keystroke with snippets, size on disk, memory, start-up. Figures only: a slow one never
-// fails the run, a wrong search result does.
+// Benchmark 5: the session library in plain Node, as built (SQLite FTS5 in WebAssembly, in its
+// worker thread) with 2,000 kept sessions of 200 messages: keeping a session, searching per
+// keystroke with snippets, size on disk, memory, start-up. Figures only: a slow one never fails
+// the run, a wrong search result does. (Why FTS5 and not an in-memory full-text library: the
+// comparison in docs/benchmarks.md, measured once and settled.)
 // Usage: node --expose-gc out/test/bench/library.js
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Library } from '../../src/library/library';
@@ -14,38 +12,9 @@ import { repoRoot, tempDir } from '../support/refAgent';
 import { MESSAGES, corpusSession, typedQueries, uniqueWord } from './libraryCorpus';
 import { bytes, count, gc, median, ms, percentile, summary, table } from './lib';
 import { reopenFigures } from './libraryReopen';
-import type { CandidateResult } from './searchCandidates';
 
 const B = 'library';
 const SESSIONS = Number(process.env.ACP_BENCH_LIBRARY_SESSIONS ?? 2_000);
-const CANDIDATE_SESSIONS = Math.max(10, Math.round(SESSIONS / 20));
-const CANDIDATES = ['fts5', 'minisearch', 'flexsearch', 'orama'];
-const NAMES: Record<string, string> = {
-  fts5: 'SQLite FTS5 (WebAssembly)',
-  minisearch: 'MiniSearch',
-  flexsearch: 'FlexSearch',
-  orama: 'Orama',
-};
-
-function candidates(dir: string): CandidateResult[] {
-  const script = join(repoRoot, 'out/test/bench/searchCandidates.js');
-  const out: CandidateResult[] = [];
-  for (const name of CANDIDATES) {
-    const r = spawnSync(process.execPath, ['--expose-gc', script, name, String(CANDIDATE_SESSIONS), join(dir, name)], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-      timeout: 10 * 60_000,
-    });
-    if (r.status !== 0) throw new Error(`candidate ${name} could not run (${r.status ?? r.signal})`);
-    out.push(JSON.parse(r.stdout.trim().split('\n').pop()!) as CandidateResult);
-  }
-  // FlexSearch matches a two-letter word as a prefix (the others as a whole word): it finds more.
-  const same = out.filter((c) => c.name !== 'flexsearch');
-  const flex = out.find((c) => c.name === 'flexsearch')!;
-  if (new Set(same.map((c) => c.hits)).size !== 1 || flex.hits < same[0]!.hits)
-    throw new Error(`the candidates found different sessions: ${out.map((c) => `${c.name} ${c.hits}`).join(', ')}`);
-  return out;
-}
 
 function rssNow(): number {
   gc();
@@ -55,44 +24,6 @@ function rssNow(): number {
 async function main(): Promise<number> {
   const dir = tempDir('acp-bench-library-');
   try {
-    console.log(
-      `Candidates: ${CANDIDATE_SESSIONS} sessions of ${MESSAGES} messages each, one document per session, every keystroke of ${typedQueries(CANDIDATE_SESSIONS).length} typed prefixes ×3.`,
-    );
-    const cand = candidates(dir.path);
-    const scale = SESSIONS / CANDIDATE_SESSIONS;
-    const memoryAt = (c: CandidateResult) => c.memory + c.perSession * (SESSIONS - c.sessions);
-    table(
-      `Full-text libraries on the library's task (${CANDIDATE_SESSIONS} sessions; memory and disk estimated for ${count(SESSIONS)})`,
-      [
-        'library',
-        'index/session',
-        'keystroke p50',
-        'p95',
-        'memory',
-        `at ${count(SESSIONS)}`,
-        'disk',
-        `at ${count(SESSIONS)}`,
-        'start-up',
-      ],
-      cand.map((c) => [
-        NAMES[c.name]!,
-        ms(c.indexMsPerSession),
-        ms(c.p50),
-        ms(c.p95),
-        bytes(c.memory),
-        bytes(memoryAt(c)),
-        bytes(c.disk),
-        bytes(c.disk * scale),
-        ms(c.startupMs),
-      ]),
-    );
-    console.log(
-      '  memory: the larger of JS heap + external growth and RSS growth (WebAssembly memory shows in RSS only);',
-    );
-    console.log(
-      `  at ${count(SESSIONS)}: plus what each session of the second half added, times the sessions to come.`,
-    );
-
     // The library as built: the store in this process for the build and its memory, then the
     // extension's own path (the worker) for keystrokes and start-up.
     const libDir = join(dir.path, 'library');
@@ -158,8 +89,6 @@ async function main(): Promise<number> {
     );
     console.log(`  "${needle}" (said once in the middle of one session) found it first: …${hit.snippet.slice(0, 60)}…`);
 
-    const best = cand.find((c) => c.name === 'fts5')!;
-    const others = cand.filter((c) => c !== best);
     summary(
       B,
       `search per keystroke, ${count(SESSIONS)} × ${MESSAGES} (p50 / p95)`,
@@ -169,12 +98,6 @@ async function main(): Promise<number> {
     summary(B, 'size on disk per 1,000 messages', bytes(perThousand), `${bytes(stats.fileBytes)} in all`);
     summary(B, 'memory of the store / start-up', `${bytes(storeRss)} / ${ms(startup)}`);
     summary(B, 'keep a session of 200 messages (median)', ms(median(writes)));
-    summary(
-      B,
-      `candidates at ${CANDIDATE_SESSIONS}: keystroke p95`,
-      cand.map((c) => `${c.name} ${ms(c.p95)}`).join(', '),
-      `memory at ${count(SESSIONS)}: ${[best, ...others].map((c) => `${c.name} ${bytes(memoryAt(c))}`).join(', ')}`,
-    );
     await reopenFigures(dir.path);
     return 0;
   } finally {
