@@ -11,6 +11,7 @@ const production = args.has('--production');
 const watch = args.has('--watch');
 const tests = args.has('--tests') && !production;
 
+/** @type {esbuild.BuildOptions} */
 const common = {
   bundle: true,
   sourcemap: production ? false : 'linked',
@@ -20,6 +21,7 @@ const common = {
 };
 
 // jsonc-parser's `main` is a UMD bundle whose inner requires esbuild cannot follow: take its ES module build.
+/** @type {esbuild.BuildOptions} */
 const node = {
   ...common,
   platform: 'node',

@@ -28,7 +28,11 @@ const ROOMS = {
 
 const vscodeOnlyInUi = { name: 'vscode', message: 'Only src/ui and src/extension.ts import vscode.' };
 
-/** The `no-restricted-imports` rule of one room. */
+/**
+ * The `no-restricted-imports` rule of one room.
+ * @param {keyof typeof ROOMS} room
+ * @returns {import('typescript-eslint').ConfigWithExtends}
+ */
 function boundaries(room) {
   const uses = ROOMS[room];
   const forbidden = Object.keys(ROOMS).filter((r) => r !== room && !uses.includes(r));
@@ -81,5 +85,5 @@ export default tseslint.config(
       ],
     },
   },
-  ...Object.keys(ROOMS).map(boundaries),
+  .../** @type {(keyof typeof ROOMS)[]} */ (Object.keys(ROOMS)).map(boundaries),
 );

@@ -99,7 +99,7 @@ try {
           stdio: 'inherit',
           timeout: 15 * 60_000,
         })
-      : { status: 1 };
+      : { status: 1, signal: null };
     outcomes.push({
       bench,
       ok: r.status === 0,

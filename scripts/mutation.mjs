@@ -133,7 +133,7 @@ function startWorker(files, env = {}) {
   });
   const pending = [];
   let exited = false;
-  child.on('message', (m) => {
+  child.on('message', (/** @type {{ type: string }} */ m) => {
     if (m.type === 'ready') return;
     pending.shift()?.resolve(m);
   });
@@ -295,6 +295,7 @@ await Promise.all([
 ]);
 
 // 5. The score.
+/** @type {[string, ReturnType<typeof tally>][]} */
 const rows = [];
 const tally = (list) => {
   const c = { killed: 0, timeout: 0, survived: 0, 'no coverage': 0 };

@@ -4,7 +4,7 @@
 'use strict';
 const loaded = require('mocha');
 // Mocha 12 is an ES module; Node 20 gives its namespace to require().
-const Mocha = loaded.default ?? loaded;
+const Mocha = /** @type {typeof import('mocha') & { default?: typeof import('mocha') }} */ (loaded).default ?? loaded;
 
 const state = (globalThis.__acpMutation = {
   active: Number(process.env.ACP_MUTANT || -1),
@@ -33,11 +33,16 @@ function allTests(suite, out = []) {
 }
 
 async function load(files, timeout) {
-  mocha = new Mocha({ timeout, reporter: Silent });
+  // @types/mocha types a reporter as Mocha's own classes only.
+  mocha = new Mocha({
+    timeout,
+    reporter: /** @type {import('mocha').ReporterConstructor} */ (/** @type {unknown} */ (Silent)),
+  });
   mocha.cleanReferencesAfterRun(false);
   for (const f of files) mocha.addFile(f);
   await mocha.loadFilesAsync();
-  mocha.lazyLoadFiles(true);
+  // Mocha has it; @types/mocha does not declare it.
+  /** @type {{ lazyLoadFiles(lazy: boolean): void }} */ (/** @type {unknown} */ (mocha)).lazyLoadFiles(true);
   // Skip what is left of a run once a test has failed.
   mocha.suite.beforeEach(function () {
     if (bail && killedBy !== undefined) this.skip();
@@ -106,7 +111,11 @@ async function coverage() {
   return out;
 }
 
-process.on('message', async (msg) => {
+/**
+ * What the parent sends: load the test bundles, measure which tests reach which mutant, or run with one switched on.
+ * @typedef {{ type: 'load', files: string[], timeout: number } | { type: 'coverage' } | { type: 'run', mutant: number, timeouts?: Record<string, number>, tests?: string[] }} Request
+ */
+process.on('message', async (/** @type {Request} */ msg) => {
   try {
     if (msg.type === 'load') {
       process.send({ type: 'loaded', ...(await load(msg.files, msg.timeout)) });
