@@ -1,5 +1,5 @@
-// `npm run mutation`: how many small deliberate changes to src/agent, src/sessions and src/chat
-// the unit and integration tests notice. One instrumented build holds every mutant (see
+// `npm run mutation`: how many small deliberate changes to src/agent, src/sessions, src/chat and
+// src/library the unit and integration tests notice. One instrumented build holds every mutant (see
 // scripts/mutation/instrument.mjs); a worker loads the test bundles once, records which tests
 // reach which mutant, then reruns only those tests for each mutant, stopping at the first
 // failure. Mutants reached while a module loads (a top-level constant or pattern) run in a fresh
@@ -7,7 +7,7 @@
 //
 // Options:
 //   --workers N     parallel workers (default 1: the machine is shared)
-//   --only A,B      files or folders to mutate (default: all three folders)
+//   --only A,B      files or folders to mutate (default: all four folders)
 //   --sample F      a fixed sample of the mutants, F between 0 and 1 (the same mutants every run
 //                   while the sources are the same), for a quicker estimate
 //   --budget S      seconds of test time (as measured in the plain run) per mutant, fastest
@@ -22,7 +22,9 @@ import * as esbuild from 'esbuild';
 import { instrument } from './mutation/instrument.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const FOLDERS = ['src/agent', 'src/sessions', 'src/chat'];
+// The library's store runs in a worker thread built apart (dist/libraryWorker.js): its mutants
+// count where the unit tests run the store in-process, as they do for most of it.
+const FOLDERS = ['src/agent', 'src/sessions', 'src/chat', 'src/library'];
 const work = join(root, '.mutation');
 const args = process.argv.slice(2);
 const option = (name) => {
@@ -88,7 +90,8 @@ const built = await esbuild.build({
   outbase: 'test',
   // Same depth as out/test, so the tests find the repository as usual.
   outdir: join(work, 'test'),
-  external: ['vscode', 'mocha', 'playwright-core'],
+  // node-sqlite3-wasm finds its .wasm beside its own file: the library's tests load it from node_modules.
+  external: ['vscode', 'mocha', 'playwright-core', 'node-sqlite3-wasm'],
   logLevel: 'warning',
   metafile: true,
   plugins: [
