@@ -2,6 +2,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ErrorCodes } from './errors';
+import { unportableName } from './portableNames';
 
 /**
  * A session root as it was when the session attached: its real path then, and whether its
@@ -105,7 +106,8 @@ export function resolveInRoots(path: string, roots: readonly PinnedRoot[], opts:
  * roots. A refusal names the path as the agent gave it, never what it resolves to.
  *
  * For a new file on write, the result is the real path of its deepest existing ancestor plus
- * the remaining names. Roots are compared by their pinned real paths, at a separator boundary
+ * the remaining names. A write is also refused where a name inside the root is one Windows
+ * reads as another file or a device (see `portableNames.ts`), on every platform. Roots are compared by their pinned real paths, at a separator boundary
  * (`/root-evil` is not inside `/root`), without case only where the root's volume has none.
  */
 export function locate(path: string, roots: readonly PinnedRoot[], opts: ResolveOptions = {}): Located {
@@ -133,6 +135,14 @@ export function locate(path: string, roots: readonly PinnedRoot[], opts: Resolve
   if (!root) throw invalid(`The path "${path}" is outside the session's roots: ${shown}.`);
   if (rest.length && !opts.forWrite) {
     throw new RequestError(ErrorCodes.ResourceNotFound, `The file "${path}" does not exist.`, { uri: path });
+  }
+  // Checked on the names inside the root (the root's own path may hold a drive's ":"), before
+  // anything is matched against the files that need confirmation.
+  if (opts.forWrite) {
+    for (const name of real.slice(root.real.length).split(p.sep)) {
+      const why = name ? unportableName(name) : undefined;
+      if (why) throw invalid(`The path "${path}" is refused: the name "${name}" ${why}.`);
+    }
   }
   return { real, base, rest, root };
 }

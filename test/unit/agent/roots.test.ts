@@ -112,6 +112,32 @@ describe('resolveInRoots', () => {
     );
   });
 
+  it('refuses a write whose names Windows reads as another file or a device, on every platform', () => {
+    mkdirSync(join(root, '.vscode'));
+    writeFileSync(join(root, '.vscode', 'tasks.json'), '{}');
+    for (const platform of ['linux', 'darwin'] as const) {
+      const pinned = pinRoots([root], { platform });
+      for (const [path, words] of [
+        [join(root, '.vscode', 'tasks.json.'), 'ends with a dot'],
+        [join(root, '.vscode', 'tasks.json '), 'ends with a space'],
+        [join(root, '.vscode', 'tasks.json::$DATA'), 'NTFS stream'],
+        [join(root, '.vscode.', 'tasks.json'), '".vscode."'],
+        [join(root, 'sub', 'nul.txt'), 'device name'],
+        [join(root, 'sub', 'CON'), 'device name'],
+        [join(root, '.vscode\\tasks.json'), 'folder separator'],
+      ])
+        assertRefused(() => resolveInRoots(path, pinned, { platform, forWrite: true }), -32602, words);
+      // A read names what exists; only writes create names.
+      assert.equal(resolveInRoots(join(root, 'a.txt'), pinned, { platform }), join(root, 'a.txt'));
+    }
+  });
+
+  it("checks only the names inside the root: the root's own path may hold a drive's colon", () => {
+    const drive = join(base, 'C:', 'proj');
+    mkdirSync(drive, { recursive: true });
+    assert.equal(resolveInRoots(join(drive, 'new.txt'), pin(drive), { forWrite: true }), join(drive, 'new.txt'));
+  });
+
   it('accepts any of several roots', () => {
     assert.equal(
       resolveInRoots(join(base, 'outside', 'secret.txt'), pin(root, join(base, 'outside'))),
