@@ -129,6 +129,8 @@ export function locate(path: string, roots: readonly PinnedRoot[], opts: Resolve
   }
   if (roots.length === 0) throw invalid(`The session has no existing root folder; "${path}" is refused.`);
 
+  // Before anything is resolved: on Windows a device name or a stream resolves to something else.
+  if (opts.forWrite) refuseUnportable(path, namesBelow(p.normalize(path), roots, p));
   const { base, rest } = deepestReal(p.normalize(path), p);
   const real = rest.length ? p.join(base, ...rest) : base;
   const root = roots.find((r) => isInside(real, r.real, p.sep, r.foldCase));
@@ -138,13 +140,25 @@ export function locate(path: string, roots: readonly PinnedRoot[], opts: Resolve
   }
   // Checked on the names inside the root (the root's own path may hold a drive's ":"), before
   // anything is matched against the files that need confirmation.
-  if (opts.forWrite) {
-    for (const name of real.slice(root.real.length).split(p.sep)) {
-      const why = name ? unportableName(name) : undefined;
-      if (why) throw invalid(`The path "${path}" is refused: the name "${name}" ${why}.`);
+  if (opts.forWrite) refuseUnportable(path, real.slice(root.real.length).split(p.sep));
+  return { real, base, rest, root };
+}
+
+/** The names of a path below the root it is written under (as given or as pinned), or none when it names no root. */
+function namesBelow(path: string, roots: readonly PinnedRoot[], p: typeof nodePath.posix): string[] {
+  for (const root of roots) {
+    for (const prefix of [root.real, p.normalize(root.path)]) {
+      if (isInside(path, prefix, p.sep, root.foldCase)) return path.slice(prefix.length).split(p.sep);
     }
   }
-  return { real, base, rest, root };
+  return [];
+}
+
+function refuseUnportable(path: string, names: readonly string[]): void {
+  for (const name of names) {
+    const why = name ? unportableName(name) : undefined;
+    if (why) throw invalid(`The path "${path}" is refused: the name "${name}" ${why}.`);
+  }
 }
 
 /** Whether `child` is `root` or below it, at a separator boundary. Both are normalised. */
