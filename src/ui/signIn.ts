@@ -155,18 +155,25 @@ async function pickMethod(
   config: AgentConfig,
   methods: SignInMethod[],
 ): Promise<SignInMethod | undefined> {
-  const items = methods.map((m) => ({
-    label:
-      m.kind === 'terminal' ? `$(terminal) ${m.name}` : m.kind === 'env' ? `$(key) ${m.name}` : `$(account) ${m.name}`,
-    description: m.description,
-    detail:
-      m.kind === 'terminal'
-        ? `Runs ${describeTerminalLaunch(config, m).commandLine} in a terminal${Object.keys(m.env).length ? `, with ${Object.keys(m.env).join(', ')} set by the agent` : ''}`
+  const items = methods.map((m) => {
+    const launch = m.kind === 'terminal' ? describeTerminalLaunch(config, m) : undefined;
+    const env = launch?.agentEnv.map((l) => l.slice(0, l.indexOf('='))) ?? [];
+    return {
+      label:
+        m.kind === 'terminal'
+          ? `$(terminal) ${m.name}`
+          : m.kind === 'env'
+            ? `$(key) ${m.name}`
+            : `$(account) ${m.name}`,
+      description: m.description,
+      detail: launch
+        ? `Runs ${launch.commandLine} in a terminal${env.length ? `, with ${env.join(', ')} set by the agent` : ''}`
         : m.kind === 'env'
           ? `Asks for ${(m.vars ?? []).map((v) => v.name).join(', ')}, kept in VS Code's secret storage`
           : undefined,
-    method: m,
-  }));
+      method: m,
+    };
+  });
   return (
     await vscode.window.showQuickPick(items, {
       title: `Sign in to ${name}`,
