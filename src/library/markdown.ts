@@ -145,8 +145,9 @@ function escapeOutsideCode(text: string, tokens: readonly Token[]): string {
   return lines.map((l, i) => (code[i] || done[i] ? l : escapeLine(l))).join('\n');
 }
 
+/** `<` as an entity and `![` escaped everywhere, a character escaped already kept so (`\![` stays as it is). */
 function escapeLine(text: string): string {
-  return text.replace(/</g, '&lt;').replace(/!\[/g, '\\![');
+  return text.replace(/\\[!-/:-@[-`{-~]|<|!\[/g, (m) => (m === '<' ? '&lt;' : m === '![' ? '\\![' : m));
 }
 
 /**

@@ -186,6 +186,7 @@ describe('library: Markdown export, read as a reader reads it', () => {
         '![pixel](https://tracker.example/a.png) and ![ref][r] and <img src="//x.example/b.png">\n\n[r]: https://tracker.example/r.png',
       ),
       agent('| a | b |\n| - | - |\n| ![c](https://t.example/c.png) | `x | <img src=y>` |'),
+      agent('| a |\n| - |\n| \\![escaped](https://t.example/e.png) \\\\![d](https://t.example/d.png) |'),
     ]);
     assert.deepEqual(active(doc), []);
     const html = reader.render(doc);
