@@ -237,7 +237,16 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     statusBar,
     contextKeys,
     retryListsOnTrust(lists),
-    ...registerAgentCommands({ agents, lists, sessions, settings, secrets: context.secrets, signInEnv, log }),
+    ...registerAgentCommands({
+      agents,
+      lists,
+      sessions,
+      settings,
+      secrets: context.secrets,
+      signInEnv,
+      log,
+      confirm: (m, a, d) => deps.confirm(m, a, d),
+    }),
     vscode.commands.registerCommand('acp.resumeSession', () =>
       agents.all.length === 0
         ? answerNoAgent()
