@@ -128,9 +128,11 @@ function ensureSystemPackages(paths, log, { chromium, krb }) {
   const started = Date.now();
   log(`installing ${missing.join(', ')} with apt-get`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  // Another apt-get (a second test run, an unattended upgrade) may hold dpkg's lock: wait for it.
+  const wait = ['-o', 'DPkg::Lock::Timeout=600'];
   for (const args of [
-    ['-qq', 'update'],
-    ['-qq', 'install', '-y', ...missing],
+    ['-qq', ...wait, 'update'],
+    ['-qq', ...wait, 'install', '-y', ...missing],
   ]) {
     const r = spawnSync('apt-get', args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
     if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed; run: ${APT_COMMAND}`);

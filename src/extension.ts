@@ -161,7 +161,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         signInEnv: app.signInEnv,
         log,
         channel,
-        confirm: (m, a) => deps.confirm(m, a),
+        confirm: (m, a, d) => deps.confirm(m, a, d),
       }),
       manageCommands(manage),
       libraryCommands({ agents, lists, chats, library, keeper, confirm: (m, a) => deps.confirm(m, a) }),

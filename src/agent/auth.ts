@@ -123,3 +123,42 @@ export function terminalLaunch(
   if (method.command !== undefined) return { command: method.command, args: [...method.args], env };
   return { command: config.command, args: [...config.args, ...method.args], env };
 }
+
+// Characters that make a command read as something else than what runs: controls (a line
+// break hides what follows), bidi controls, zero-width characters.
+const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
+/** `s` with every character that could hide part of it written as `\uXXXX`. */
+function shown(s: string): string {
+  return s.replace(HIDDEN, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/** A word as the user would type it: quoted when it holds spaces, quotes or hidden characters, those escaped. */
+function word(w: string): string {
+  return w === '' || /[\s"'\\]/.test(w) || shown(w) !== w ? shown(JSON.stringify(w)) : w;
+}
+
+/** What a terminal sign-in will run, in words the user reads before it runs. */
+export interface TerminalLaunchText {
+  /** The program and its arguments, as one line. */
+  readonly commandLine: string;
+  /** `NAME=value` for each variable the agent sets, in full: `PATH`, `NODE_OPTIONS` or `BASH_ENV` change what runs. */
+  readonly agentEnv: readonly string[];
+  /** Names of the variables from the user's own settings (their values may be secrets, so they are not shown). */
+  readonly ownEnv: readonly string[];
+  /** Whether the program itself is the agent's choice (`_meta["terminal-auth"]`) rather than the configured agent's. */
+  readonly agentProgram: boolean;
+}
+
+/** Describes {@link terminalLaunch}: everything that decides what runs, nothing left out. */
+export function describeTerminalLaunch(config: AgentConfig, method: SignInMethod): TerminalLaunchText {
+  const launch = terminalLaunch(config, method);
+  return {
+    commandLine: [launch.command, ...launch.args].map(word).join(' '),
+    agentEnv: Object.entries(method.env).map(([k, v]) => `${shown(k)}=${shown(v)}`),
+    ownEnv: Object.keys(config.env)
+      .filter((k) => !Object.hasOwn(method.env, k))
+      .map(shown),
+    agentProgram: method.command !== undefined,
+  };
+}

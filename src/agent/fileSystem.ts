@@ -10,7 +10,7 @@ import type {
 import { ByteBudget } from './budget';
 import { ErrorCodes } from './errors';
 import type { Logger } from './log';
-import { confirmationReason, type WriteConfirmation } from './confirmWrites';
+import { confirmationRule, type WriteConfirmation } from './confirmWrites';
 import { locate, type Located, type PinnedRoot } from './roots';
 import { openToRead, openToWrite } from './safeFiles';
 
@@ -105,7 +105,11 @@ export class ClientFileSystem {
       throw new RequestError(ErrorCodes.InvalidParams, 'The content to write is not a string.');
     let loc = locate(params.path, roots, { forWrite: true });
     this.host.logger.debug(`fs/write_text_file ${loc.real} (${Buffer.byteLength(params.content, 'utf8')} bytes)`);
-    const reason = confirmationReason(relative(loc.root.real, loc.real), this.host.confirmWritesTo?.() ?? []);
+    const rule = confirmationRule(relative(loc.root.real, loc.real), this.host.confirmWritesTo?.() ?? []);
+    const oldText = rule && !loc.rest.length ? await this.currentText(loc, params.path) : undefined;
+    // A file where only some changes run code (`package.json`'s install scripts) is asked for
+    // when this write makes such a change; the text compared is the one shown to the user.
+    const reason = rule && (!rule.matters || rule.matters(oldText, params.content)) ? rule.reason : undefined;
     if (reason !== undefined) {
       const request: WriteConfirmation = {
         sessionId: params.sessionId,
@@ -114,7 +118,6 @@ export class ClientFileSystem {
         newText: params.content,
         reason,
       };
-      const oldText = loc.rest.length ? undefined : await this.currentText(loc, params.path);
       if (oldText !== undefined) request.oldText = oldText;
       const allowed = (await this.host.confirmWrite?.(request, signal)) ?? false;
       if (!allowed) {

@@ -2,6 +2,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ErrorCodes } from './errors';
+import { unportableName } from './portableNames';
 
 /**
  * A session root as it was when the session attached: its real path then, and whether its
@@ -105,7 +106,8 @@ export function resolveInRoots(path: string, roots: readonly PinnedRoot[], opts:
  * roots. A refusal names the path as the agent gave it, never what it resolves to.
  *
  * For a new file on write, the result is the real path of its deepest existing ancestor plus
- * the remaining names. Roots are compared by their pinned real paths, at a separator boundary
+ * the remaining names. A write is also refused where a name inside the root is one Windows
+ * reads as another file or a device (see `portableNames.ts`), on every platform. Roots are compared by their pinned real paths, at a separator boundary
  * (`/root-evil` is not inside `/root`), without case only where the root's volume has none.
  */
 export function locate(path: string, roots: readonly PinnedRoot[], opts: ResolveOptions = {}): Located {
@@ -127,6 +129,8 @@ export function locate(path: string, roots: readonly PinnedRoot[], opts: Resolve
   }
   if (roots.length === 0) throw invalid(`The session has no existing root folder; "${path}" is refused.`);
 
+  // Before anything is resolved: on Windows a device name or a stream resolves to something else.
+  if (opts.forWrite) refuseUnportable(path, namesBelow(p.normalize(path), roots, p));
   const { base, rest } = deepestReal(p.normalize(path), p);
   const real = rest.length ? p.join(base, ...rest) : base;
   const root = roots.find((r) => isInside(real, r.real, p.sep, r.foldCase));
@@ -134,7 +138,27 @@ export function locate(path: string, roots: readonly PinnedRoot[], opts: Resolve
   if (rest.length && !opts.forWrite) {
     throw new RequestError(ErrorCodes.ResourceNotFound, `The file "${path}" does not exist.`, { uri: path });
   }
+  // Checked on the names inside the root (the root's own path may hold a drive's ":"), before
+  // anything is matched against the files that need confirmation.
+  if (opts.forWrite) refuseUnportable(path, real.slice(root.real.length).split(p.sep));
   return { real, base, rest, root };
+}
+
+/** The names of a path below the root it is written under (as given or as pinned), or none when it names no root. */
+function namesBelow(path: string, roots: readonly PinnedRoot[], p: typeof nodePath.posix): string[] {
+  for (const root of roots) {
+    for (const prefix of [root.real, p.normalize(root.path)]) {
+      if (isInside(path, prefix, p.sep, root.foldCase)) return path.slice(prefix.length).split(p.sep);
+    }
+  }
+  return [];
+}
+
+function refuseUnportable(path: string, names: readonly string[]): void {
+  for (const name of names) {
+    const why = name ? unportableName(name) : undefined;
+    if (why) throw invalid(`The path "${path}" is refused: the name "${name}" ${why}.`);
+  }
 }
 
 /** Whether `child` is `root` or below it, at a separator boundary. Both are normalised. */

@@ -1,4 +1,5 @@
 import type { SessionInfo } from '@agentclientprotocol/sdk';
+import type { RE2JS as RE2 } from 're2js';
 import { MAX_TITLE, sanitizeText } from './title';
 
 /** The setting the rules come from; every error names it. */
@@ -16,9 +17,14 @@ export interface HideSettings {
 
 export const DEFAULT_HIDE: HideSettings = { titlePatterns: [], noUserMessage: true, subAgents: true };
 
+/** A title pattern, compiled for a matcher whose time grows with the title's length, never more. */
+export interface TitlePattern {
+  test(title: string): boolean;
+}
+
 /** The rules, compiled once per settings change. */
 export interface HideRules {
-  readonly patterns: readonly RegExp[];
+  readonly patterns: readonly TitlePattern[];
   readonly noUserMessage: boolean;
   readonly subAgents: boolean;
   /** One sentence per part of the setting that could not be used; the rest still applies. */
@@ -52,7 +58,7 @@ export function compileHideRules(raw: unknown): HideRules {
     errors.push(`"${HIDE_SETTING}.${key}" must be true or false; using ${DEFAULT_HIDE[key]}.`);
     return DEFAULT_HIDE[key];
   };
-  const patterns: RegExp[] = [];
+  const patterns: TitlePattern[] = [];
   const list = o.titlePatterns;
   if (list !== undefined && !Array.isArray(list)) {
     errors.push(`"${HIDE_SETTING}.titlePatterns" must be a list of regular expressions; no title is hidden.`);
@@ -63,17 +69,51 @@ export function compileHideRules(raw: unknown): HideRules {
         return void errors.push(`${where} is not a non-empty string; it is skipped.`);
       if (p.length > MAX_PATTERN)
         return void errors.push(`${where} is longer than ${MAX_PATTERN} characters; it is skipped.`);
-      try {
-        patterns.push(new RegExp(p, 'i'));
-      } catch (e) {
-        const why = e instanceof Error ? e.message.replace(/^Invalid regular expression: /, '') : String(e);
-        errors.push(`${where}, ${JSON.stringify(p)}, is not a valid regular expression (${why}); it is skipped.`);
-      }
+      const compiled = compileTitlePattern(p);
+      if (typeof compiled === 'string')
+        errors.push(`${where}, ${JSON.stringify(p)}, is not a valid regular expression (${compiled}); it is skipped.`);
+      else patterns.push(compiled);
     });
     if (list.length > MAX_PATTERNS)
       errors.push(`"${HIDE_SETTING}.titlePatterns" has more than ${MAX_PATTERNS} items; the rest are skipped.`);
   }
   return { patterns, noUserMessage: flag('noUserMessage'), subAgents: flag('subAgents'), errors };
+}
+
+let loaded: { RE2JS: typeof RE2 } | undefined;
+
+/**
+ * re2js, loaded when a title pattern is first compiled: its start (about 12 ms of tables) is
+ * paid by those who have patterns, not by every window's start.
+ */
+function re2(): { RE2JS: typeof RE2 } {
+  // A synchronous load on purpose: the rules are compiled where the settings are read, which
+  // is synchronous; the bundler keeps the module's code unrun until this call.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (loaded ??= require('re2js') as { RE2JS: typeof RE2 });
+}
+
+/**
+ * A title pattern in JavaScript syntax, run by RE2 (re2js): its time grows with the title's
+ * length and the pattern's, never exponentially, so `^(.*)*!!` costs what `^.*!!` does where a
+ * backtracking engine takes seconds per title and doubles per character. The price: no
+ * lookaround and no back-references (RE2 cannot run them in linear time); such a pattern is
+ * named as invalid. Returns why it cannot be used, or the compiled pattern.
+ */
+export function compileTitlePattern(source: string): TitlePattern | string {
+  try {
+    // JavaScript's own parser first: a pattern the setting's own syntax refuses is said as such.
+    new RegExp(source, 'i');
+  } catch (e) {
+    return e instanceof Error ? e.message.replace(/^Invalid regular expression: /, '') : String(e);
+  }
+  try {
+    const { RE2JS } = re2();
+    return RE2JS.compile(RE2JS.translateRegExp(source), RE2JS.CASE_INSENSITIVE);
+  } catch (e) {
+    const why = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
+    return `${why}: title patterns run without lookaround or back-references, so that no title can take long`;
+  }
 }
 
 /** What the caller knows about a row beyond what the agent listed. */

@@ -21,11 +21,11 @@ export async function showError(prefix: string, e: unknown): Promise<void> {
   await withShowLog(vscode.window.showErrorMessage(`${prefix}: ${describeError(e)}`, SHOW_LOG));
 }
 
-/** Asks before a destructive action (modal); true when the user chose `action`. */
-export type Confirm = (message: string, action: string) => Thenable<boolean>;
+/** Asks before a destructive action or one that runs a program (modal); true when the user chose `action`. */
+export type Confirm = (message: string, action: string, detail?: string) => Thenable<boolean>;
 
-export const confirmModal: Confirm = async (message, action) =>
-  (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action;
+export const confirmModal: Confirm = async (message, action, detail) =>
+  (await vscode.window.showWarningMessage(message, { modal: true, ...(detail ? { detail } : {}) }, action)) === action;
 
 /** What the user answered when asked to start an agent in Restricted Mode. */
 export type TrustAnswer = 'allowOnce' | 'manageTrust' | undefined;

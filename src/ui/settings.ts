@@ -21,7 +21,7 @@ function read(): Settings {
     typeof mb === 'number' && Number.isFinite(mb)
       ? Math.min(LIBRARY_MB.max, Math.max(LIBRARY_MB.min, mb))
       : LIBRARY_MB.default;
-  const hide = compileHideRules(c.get('sessions.hide'));
+  const hide = compileHideRules(userValue(c, 'sessions.hide'));
   return {
     agents,
     problems: [
@@ -37,6 +37,16 @@ function read(): Settings {
     library: { enabled: c.get<boolean>('library.enabled') !== false, maxBytes: Math.round(maxMB * 1024 * 1024) },
     hide,
   };
+}
+
+/**
+ * A setting from the User settings only. `acp.sessions.hide` has `application` scope, so VS Code
+ * already leaves a repository's value out; asking for the user's value by name keeps it so
+ * wherever a host would not (its patterns run on every row of the view).
+ */
+function userValue(c: vscode.WorkspaceConfiguration, key: string): unknown {
+  const inspected = c.inspect(key);
+  return inspected?.globalValue ?? inspected?.defaultValue;
 }
 
 function stringOr(value: unknown, fallback: string): string {

@@ -65,6 +65,8 @@ export class AuthState {
             command: process.execPath,
             args: [process.argv[1] ?? '', '--store', this.options.store, '--login'],
             label: 'Reference Login',
+            // As an agent may set them: the client must show them before anything runs.
+            env: { NODE_OPTIONS: '--no-warnings', ACP_REF_LOGIN: 'from the agent' },
           },
         },
       });

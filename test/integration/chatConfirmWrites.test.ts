@@ -2,7 +2,7 @@
 // the next `git status`) or VS Code's tasks. The chat shows the path and the change and asks;
 // only an explicit Allow writes, and with no chat to ask, nothing is written.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WriteConfirmation } from '../../src/agent/confirmWrites';
 import { ClientFileSystem } from '../../src/agent/fileSystem';
@@ -91,5 +91,33 @@ describe('Writes to files that make tools run code', function () {
     const c = await openChat(false);
     await c.prompt(`write ${config}`);
     assert.equal(readFileSync(config, 'utf8'), '[core]\n\tbare = false\n', 'no chat');
+  });
+  it("asks before a Husky hook is written (Git runs it on the next commit), and a dev container's or VS Code's MCP servers", async () => {
+    for (const rel of ['.husky/pre-commit', '.devcontainer/devcontainer.json', '.vscode/mcp.json']) {
+      const path = join(project, rel);
+      const c = await openChat();
+      const turn = c.prompt(`write ${path}`);
+      await waitFor(`the confirmation card for ${rel}`, () => card(c) !== undefined);
+      assert.match(card(c)!.title, new RegExp(`Allow the agent to write .*${rel.replace(/\./g, '\\.')}\\?`));
+      assert.ok(!existsSync(path), `${rel}: nothing written while it asks`);
+      c.answerPermission(card(c)!.requestId, 'deny');
+      await turn;
+      assert.ok(!existsSync(path), `${rel}: declined, nothing written`);
+    }
+  });
+
+  it('refuses names Windows reads as a file that needs confirmation, without asking, and the agent hears why', async () => {
+    mkdirSync(join(project, '.vscode'), { recursive: true });
+    const before = readdirSync(join(project, '.vscode'));
+    for (const name of ['tasks.json.', 'tasks.json::$DATA', 'nul.json']) {
+      const c = await openChat();
+      await c.prompt(`write ${join(project, '.vscode', name)}`);
+      assert.equal(card(c), undefined, `${name}: no card, refused before`);
+      assert.ok(
+        c.thread.entries.some((e) => e.type === 'agent' && e.text.includes(`the name "${name}"`)),
+        `${name}: the agent hears why`,
+      );
+    }
+    assert.deepEqual(readdirSync(join(project, '.vscode')), before, 'nothing written');
   });
 });

@@ -49,6 +49,8 @@ function tooltip(a: AcpTestApi, node: SessionNode): string {
   return typeof t === 'string' ? t : (t?.value ?? '');
 }
 const unescape = (md: string) => md.replace(/\\(.)/g, '$1');
+/** A title pattern that matches this title alone. */
+const exactly = (title: string) => `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
 
 export function manageCases(mode: Mode): void {
   describe(`Managing sessions (${mode === 'agent' ? 'through the agent' : 'on the client side'})`, function () {
@@ -101,12 +103,11 @@ export function manageCases(mode: Mode): void {
       // The warning is a notification: catch what the extension shows.
       const warnings = catchMessages('showWarningMessage');
       const config = () => vscode.workspace.getConfiguration('acp');
-      const exact = `^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
       try {
         await config().update(
           'sessions.hide',
-          { titlePatterns: ['(unclosed', exact] },
-          vscode.ConfigurationTarget.Workspace,
+          { titlePatterns: ['(unclosed', exactly(title)] },
+          vscode.ConfigurationTarget.Global,
         );
         const warning = await waitFor('the warning', () => warnings.shown.find((m) => m.includes('acp.sessions.hide')));
         assert.match(
@@ -119,9 +120,45 @@ export function manageCases(mode: Mode): void {
         assert.equal(hidden && label(a, hidden), '4 hidden — Show');
       } finally {
         warnings.restore();
-        await config().update('sessions.hide', undefined, vscode.ConfigurationTarget.Workspace);
+        await config().update('sessions.hide', undefined, vscode.ConfigurationTarget.Global);
       }
       await waitFor('shown again once the rule is gone', async () => !!(await nodeOf(a, id)));
+    });
+
+    it("ignores acp.sessions.hide in a repository's settings: it hides nothing and runs none of its patterns", async () => {
+      const a = await api();
+      const [fromRepo, fromUser] = [ids[6]!, ids[5]!];
+      const folder = vscode.workspace.workspaceFolders![0]!.uri;
+      const file = vscode.Uri.joinPath(folder, '.vscode', 'settings.json');
+      const config = () => vscode.workspace.getConfiguration('acp');
+      // As a cloned repository carries it: a pattern that would take a backtracking engine
+      // forever on a long title, beside one that would hide a row.
+      const repo = {
+        'acp.openMode': 'load',
+        'acp.sessions.hide': { titlePatterns: ['^(.*)*!!', exactly(titles.get(fromRepo)!)], noUserMessage: false },
+      };
+      try {
+        await vscode.workspace.fs.writeFile(file, Buffer.from(JSON.stringify(repo)));
+        await waitFor('the repository settings read', () => config().get('openMode') === 'load');
+        // The user's own pattern still applies; once it has, the repository's would have too.
+        await config().update(
+          'sessions.hide',
+          { titlePatterns: [exactly(titles.get(fromUser)!)] },
+          vscode.ConfigurationTarget.Global,
+        );
+        await waitFor("the user's pattern applied", async () => !(await nodeOf(a, fromUser)));
+        assert.ok(await nodeOf(a, fromRepo), "the repository's pattern hides nothing");
+        const hidden = (await loadedRoot(a)).find((n): n is StateNode => n.type === 'state' && n.kind === 'hidden');
+        assert.equal(
+          hidden && label(a, hidden),
+          '4 hidden — Show',
+          "the repository's noUserMessage: false is ignored too",
+        );
+      } finally {
+        await vscode.workspace.fs.delete(file);
+        await config().update('sessions.hide', undefined, vscode.ConfigurationTarget.Global);
+      }
+      await waitFor('shown again', async () => !!(await nodeOf(a, fromUser)));
     });
 
     it('renames a row: the tree, Resume Session and search show the name, the tooltip the agent title', async () => {

@@ -3,7 +3,6 @@ import type { AgentHost } from '../../agent/agentHost';
 import { STATE_WORDS } from '../../app/agentStates';
 import type { Commands } from '../commands';
 import { canLogout, canSignIn, shownState } from '../contextKeys';
-import type { Confirm } from '../messages';
 import { pickAgent } from '../pickers/agentPicker';
 import { editAgent, removeAgent, type AgentField } from './agentEditor';
 import { copyIgnoredAgents, openAgentSettings } from './agentSettings';
@@ -13,8 +12,6 @@ import { setAgentSecret, signIn, signOut, type SignInDeps } from './signIn';
 export interface AgentCommandDeps extends SignInDeps {
   /** The "ACP" log channel, which Show Log reveals. */
   channel: { show(preserveFocus?: boolean): void };
-  /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
-  confirm: Confirm;
 }
 
 /**

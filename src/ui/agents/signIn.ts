@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentHost, AgentRegistry } from '../../agent/agentHost';
-import { signInMethods, terminalLaunch, type SignInMethod } from '../../agent/auth';
+import { describeTerminalLaunch, signInMethods, terminalLaunch, type SignInMethod } from '../../agent/auth';
 import { ErrorCodes, ProtocolError } from '../../agent/errors';
 import type { Logger } from '../../agent/log';
 import { referencedSecrets } from '../../agent/secrets';
@@ -8,7 +8,15 @@ import type { AgentConfig } from '../../agent/types';
 import { pickAgent } from '../pickers/agentPicker';
 import type { OpenSessions } from '../../chat/openSessions';
 import { describeError } from '../../app/errorText';
-import { cannotSignOut, noSignInMethod, secretStored, signedIn, signedOut, terminalSignInFailed } from '../messages';
+import {
+  cannotSignOut,
+  noSignInMethod,
+  secretStored,
+  signedIn,
+  signedOut,
+  terminalSignInFailed,
+  type Confirm,
+} from '../messages';
 import type { SessionLists } from '../../sessions/sessionLists';
 import type { SettingsService } from '../settings';
 import type { SignInEnvStore } from '../../app/signInEnv';
@@ -21,6 +29,8 @@ export interface SignInDeps {
   secrets: vscode.SecretStorage;
   signInEnv: SignInEnvStore;
   log: Logger;
+  /** Asks before a terminal method runs its program, showing all of what will run. */
+  confirm: Confirm;
 }
 
 /** Key prefix in `SecretStorage`, so our entries never mix with another extension's names. */
@@ -67,6 +77,7 @@ export async function signIn(
       },
     );
   } else {
+    if (!(await confirmTerminal(deps.confirm, name, connection.config, method))) return false;
     const code = await runInTerminal(name, connection.config, method);
     if (code !== 0) {
       terminalSignInFailed(name, code);
@@ -144,18 +155,25 @@ async function pickMethod(
   config: AgentConfig,
   methods: SignInMethod[],
 ): Promise<SignInMethod | undefined> {
-  const items = methods.map((m) => ({
-    label:
-      m.kind === 'terminal' ? `$(terminal) ${m.name}` : m.kind === 'env' ? `$(key) ${m.name}` : `$(account) ${m.name}`,
-    description: m.description,
-    detail:
-      m.kind === 'terminal'
-        ? `Runs ${commandLine(terminalLaunch(config, m))} in a terminal`
+  const items = methods.map((m) => {
+    const launch = m.kind === 'terminal' ? describeTerminalLaunch(config, m) : undefined;
+    const env = launch?.agentEnv.map((l) => l.slice(0, l.indexOf('='))) ?? [];
+    return {
+      label:
+        m.kind === 'terminal'
+          ? `$(terminal) ${m.name}`
+          : m.kind === 'env'
+            ? `$(key) ${m.name}`
+            : `$(account) ${m.name}`,
+      description: m.description,
+      detail: launch
+        ? `Runs ${launch.commandLine} in a terminal${env.length ? `, with ${env.join(', ')} set by the agent` : ''}`
         : m.kind === 'env'
           ? `Asks for ${(m.vars ?? []).map((v) => v.name).join(', ')}, kept in VS Code's secret storage`
           : undefined,
-    method: m,
-  }));
+      method: m,
+    };
+  });
   return (
     await vscode.window.showQuickPick(items, {
       title: `Sign in to ${name}`,
@@ -165,9 +183,26 @@ async function pickMethod(
   )?.method;
 }
 
-/** A command line as the user would type it: arguments with spaces quoted. */
-function commandLine(launch: { command: string; args: readonly string[] }): string {
-  return [launch.command, ...launch.args].map((a) => (/[\s"']/.test(a) ? JSON.stringify(a) : a)).join(' ');
+/**
+ * A terminal method runs a program the agent names (or the configured one with the agent's
+ * arguments), in an environment the agent adds to: `PATH`, `NODE_OPTIONS` or `BASH_ENV` change
+ * what actually runs. All of it is shown, and nothing runs until the user says so.
+ */
+async function confirmTerminal(
+  confirm: Confirm,
+  name: string,
+  config: AgentConfig,
+  method: SignInMethod,
+): Promise<boolean> {
+  const text = describeTerminalLaunch(config, method);
+  const detail = [
+    `${text.agentProgram ? `Command named by ${name}` : 'Command'}: ${text.commandLine}`,
+    text.agentEnv.length
+      ? `Environment set by ${name}:\n${text.agentEnv.map((l) => `  ${l}`).join('\n')}`
+      : `${name} sets no environment variables.`,
+    ...(text.ownEnv.length ? [`Also set from your settings (values not shown): ${text.ownEnv.join(', ')}`] : []),
+  ].join('\n\n');
+  return confirm(`Sign in to ${name}: run this command in a terminal?`, 'Run in Terminal', detail);
 }
 
 /** Runs a terminal method; resolves with the exit code, or undefined when the terminal was closed first. */

@@ -219,7 +219,7 @@ export async function exportMarkdown(deps: LibraryCommandDeps, node?: TreeNode):
   }
   const doc = await vscode.workspace.openTextDocument({
     language: 'markdown',
-    content: transcriptMarkdown(header, entries ?? []),
+    content: await transcriptMarkdown(header, entries ?? []),
   });
   await vscode.window.showTextDocument(doc, { preview: false });
 }

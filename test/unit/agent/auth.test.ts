@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { signInMethods, terminalLaunch } from '../../../src/agent/auth';
+import { describeTerminalLaunch, signInMethods, terminalLaunch } from '../../../src/agent/auth';
 import { withSignInEnv } from '../../../src/agent/secrets';
 
 describe('Sign-in methods', () => {
@@ -38,6 +38,43 @@ describe('Sign-in methods', () => {
       command: '/usr/lib/copilot/copilot',
       args: ['login'],
       env: { A: '1' },
+    });
+  });
+
+  it("describes all of what a terminal sign-in runs: the program, every variable the agent sets in full, the names of the user's own", () => {
+    const [m] = signInMethods([
+      {
+        id: 'x',
+        name: 'Log in',
+        _meta: {
+          'terminal-auth': {
+            command: '/opt/agent bin/login',
+            args: ['--user', 'a\u202Egnp.exe', 'two\nlines'],
+            env: {
+              PATH: '/tmp/evil:/usr/bin',
+              NODE_OPTIONS: '--require /tmp/x.js',
+              BASH_ENV: '/tmp/rc',
+              SECRET: 'over',
+            },
+          },
+        },
+      },
+    ]);
+    const config = { id: 'c', name: 'C', command: 'agent', args: [], env: { SECRET: 'kept-out', TOKEN: 's3cr3t' } };
+    assert.deepEqual(describeTerminalLaunch(config, m!), {
+      commandLine: '"/opt/agent bin/login" --user "a\\u202Egnp.exe" "two\\nlines"',
+      agentEnv: ['PATH=/tmp/evil:/usr/bin', 'NODE_OPTIONS=--require /tmp/x.js', 'BASH_ENV=/tmp/rc', 'SECRET=over'],
+      ownEnv: ['TOKEN'],
+      agentProgram: true,
+    });
+    const [typed] = signInMethods([
+      { id: 't', type: 'terminal', name: 'T', args: ['--login'], env: { X: 'a\u0007b' } },
+    ]);
+    assert.deepEqual(describeTerminalLaunch(config, typed!), {
+      commandLine: 'agent --login',
+      agentEnv: ['X=a\\u0007b'],
+      ownEnv: ['SECRET', 'TOKEN'],
+      agentProgram: false,
     });
   });
 

@@ -112,6 +112,52 @@ describe('resolveInRoots', () => {
     );
   });
 
+  it('refuses a write whose names Windows reads as another file or a device, on every platform', () => {
+    mkdirSync(join(root, '.vscode'));
+    writeFileSync(join(root, '.vscode', 'tasks.json'), '{}');
+    for (const platform of ['linux', 'darwin'] as const) {
+      const pinned = pinRoots([root], { platform });
+      for (const [path, words] of [
+        [join(root, '.vscode', 'tasks.json.'), 'ends with a dot'],
+        [join(root, '.vscode', 'tasks.json '), 'ends with a space'],
+        [join(root, '.vscode', 'tasks.json::$DATA'), 'NTFS stream'],
+        [join(root, '.vscode.', 'tasks.json'), '".vscode."'],
+        [join(root, 'sub', 'nul.txt'), 'device name'],
+        [join(root, 'sub', 'CON'), 'device name'],
+        // On Windows a backslash is a separator, not part of a name.
+        ...(process.platform === 'win32' ? [] : [[join(root, '.vscode\\tasks.json'), 'folder separator']]),
+      ])
+        assertRefused(() => resolveInRoots(path, pinned, { platform, forWrite: true }), -32602, words);
+      // A read names what exists; only writes create names.
+      assert.equal(resolveInRoots(join(root, 'a.txt'), pinned, { platform }), join(root, 'a.txt'));
+    }
+  });
+
+  it('on Windows, refuses such names as written, before anything is resolved, and not the drive of the root', () => {
+    const drive = [{ path: 'C:\\proj', real: 'C:\\proj', foldCase: true }];
+    const opts = { platform: 'win32' as const, forWrite: true };
+    for (const [path, words] of [
+      ['C:\\proj\\.vscode\\nul.txt', 'device name'],
+      ['C:/proj/.vscode/CON', 'device name'],
+      ['c:\\PROJ\\.vscode\\tasks.json::$DATA', 'NTFS stream'],
+      ['C:\\proj\\.vscode\\tasks.json.', 'ends with a dot'],
+    ])
+      assertRefused(() => resolveInRoots(path, drive, opts), -32602, words);
+    // A plain name passes the check (and then fails here only because this host has no C:).
+    assert.throws(
+      () => resolveInRoots('C:\\proj\\.vscode\\tasks.json', drive, opts),
+      (e: Error) => !/is refused: the name/.test(e.message),
+    );
+  });
+
+  it("checks only the names inside the root: the root's own path may hold a drive's colon", function () {
+    // A folder named "C:" exists only on a POSIX host.
+    if (process.platform === 'win32') this.skip();
+    const drive = join(base, 'C:', 'proj');
+    mkdirSync(drive, { recursive: true });
+    assert.equal(resolveInRoots(join(drive, 'new.txt'), pin(drive), { forWrite: true }), join(drive, 'new.txt'));
+  });
+
   it('accepts any of several roots', () => {
     assert.equal(
       resolveInRoots(join(base, 'outside', 'secret.txt'), pin(root, join(base, 'outside'))),

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { runInNewContext } from 'node:vm';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import {
   compileHideRules,
@@ -63,6 +64,38 @@ describe('hide rules: which sessions', () => {
     assert.equal(hideReason(row('Check the NIGHTLY\nbuild'), rules, shown), 'title', 'line breaks read as spaces');
     assert.equal(hideReason(row('Fix the login bug'), rules, shown), undefined);
     assert.equal(hideReason(row('x'.repeat(1_000_000) + 'nightly build'), rules, shown), undefined, 'past the cap');
+  });
+
+  it('runs a pattern that backtracks exponentially in time that grows with the title, not with 2^length', function () {
+    // `^(.*)*!!` takes a backtracking engine 4 s on a 28-character title and doubles per
+    // character: on these titles it would never finish. The deadline only turns such a hang
+    // into a failure; the matcher takes milliseconds.
+    this.timeout(30_000);
+    const slow = compileHideRules({ titlePatterns: ['^(.*)*!!', '(a|aa)+$b', '(\\w+\\s?)+:'] });
+    assert.deepEqual(slow.errors, []);
+    const long = 'a'.repeat(199);
+    const reasons = (titles: string[]) =>
+      runInNewContext('run()', { run: () => titles.map((t) => hideReason(row(t), slow, shown)) }, { timeout: 20_000 });
+    assert.deepEqual(reasons([long, 'word '.repeat(39)]), [undefined, undefined]);
+    assert.deepEqual(reasons([`${long.slice(2)}!!`, 'word word:']), ['title', 'title']);
+  });
+
+  it('keeps JavaScript pattern syntax, and names lookaround and back-references, which cannot run in bounded time', () => {
+    const js = compileHideRules({
+      titlePatterns: ['^\\[auto\\]', '\\bdependabot\\b', '(?<kind>chore|ci): ', '\\d{4}-\\d{2}', 'ÉTÉ', '^warm\\/up$'],
+    });
+    assert.deepEqual(js.errors, []);
+    for (const title of ['[AUTO] x', 'bump by Dependabot', 'ci: lint', 'run 2024-05', 'été', 'warm/up'])
+      assert.equal(hideReason(row(title), js, shown), 'title', title);
+    for (const title of ['auto', 'dependabots', 'fix: x', 'run 24-5', 'warm/up!'])
+      assert.equal(hideReason(row(title), js, shown), undefined, title);
+    const refused = compileHideRules({ titlePatterns: ['x(?=y)', '(?<!a)b', '(a)\\1', 'ok'] });
+    assert.equal(refused.patterns.length, 1);
+    assert.deepEqual(
+      refused.errors.map((e) => /item (\d)/.exec(e)?.[1]),
+      ['1', '2', '3'],
+    );
+    for (const e of refused.errors) assert.match(e, /without lookaround or back-references/);
   });
 
   it('hides sessions marked as side chains or sub-agents, as agents name the marks', () => {

@@ -6,7 +6,7 @@ import { waitFor } from '../../../support/wait';
 describe('Sign-in with a terminal command from _meta["terminal-auth"] (as Copilot CLI offers it)', function () {
   this.timeout(90_000);
 
-  it('lists signed out; a chat asks for sign-in; acp.signIn runs the command in a terminal, restarts the agent and the chat attaches', async () => {
+  it('lists signed out; a chat asks for sign-in; acp.signIn shows the command and its environment, runs it in a terminal once allowed, restarts the agent and the chat attaches', async () => {
     const a = await api();
     await vscode.commands.executeCommand('workbench.view.extension.acp');
     const rows = await waitFor('the sessions, listed without signing in', () => {
@@ -26,7 +26,21 @@ describe('Sign-in with a terminal command from _meta["terminal-auth"] (as Copilo
     const pidBefore = host.connection?.pid;
     const opened: string[] = [];
     const watch = vscode.window.onDidOpenTerminal((t) => opened.push(t.name));
+    const asked: string[] = [];
     try {
+      // Declined: nothing runs.
+      a.setConfirm(async (message, action, detail) => (asked.push(`${message}\n${action}\n${detail ?? ''}`), false));
+      assert.equal(await vscode.commands.executeCommand('acp.signIn', host.config.id, 'reference-cli-login'), false);
+      assert.deepEqual(opened, [], 'declined: no terminal');
+      assert.equal(asked.length, 1);
+      // What was shown: the agent's program with its arguments, and the environment it sets.
+      assert.match(asked[0]!, /^Sign in to Reference Agent: run this command in a terminal\?\nRun in Terminal\n/);
+      assert.match(asked[0]!, /Command named by Reference Agent: \S*node\S* \S+ --store \S+ --login/);
+      assert.match(
+        asked[0]!,
+        /Environment set by Reference Agent:\n {2}NODE_OPTIONS=--no-warnings\n {2}ACP_REF_LOGIN=from the agent/,
+      );
+      a.setConfirm(async () => true);
       assert.equal(await vscode.commands.executeCommand('acp.signIn', host.config.id, 'reference-cli-login'), true);
     } finally {
       watch.dispose();
