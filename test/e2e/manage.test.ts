@@ -40,7 +40,9 @@ for (const mode of ['agent', 'client'] as const) {
         .first()
         .waitFor({ timeout: 60_000 });
       // The chat shows its history (and has taken the keyboard focus) before the palette opens.
+      // On a busy machine the chat takes the focus late, and a box open by then would close.
       await chatFrame(page).locator('.msg-agent').first().waitFor({ state: 'visible', timeout: 60_000 });
+      await chatFrame(page).locator('textarea.composer-input:focus').waitFor({ state: 'attached', timeout: 30_000 });
       await runCommand(page, 'ACP: Rename Session');
       const input = page.locator(SELECTORS.quickInput);
       await page.waitForFunction(
@@ -48,6 +50,8 @@ for (const mode of ['agent', 'client'] as const) {
         [SELECTORS.quickInput, titleOf(first!)] as const,
         { timeout: 30_000 },
       );
+      // The box has the keyboard before it is typed into.
+      await page.locator(`${SELECTORS.quickInput}:focus`).waitFor({ state: 'attached', timeout: 10_000 });
       await input.fill(NAME);
       await page.keyboard.press('Enter');
       await treeRow(page, NAME).waitFor({ state: 'visible', timeout: 30_000 });
