@@ -110,7 +110,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         allowWrite: () => config.allowFileWrites !== false,
         logger: log,
       }),
-      terminals: agentTerminals(config, log, sessions),
+      terminals: agentTerminals(config, log, sessions, () => settings.value.terminalShell),
     }),
   });
   running = agents;

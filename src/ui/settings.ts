@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import { parseAgents, type ConfigProblem } from '../agent/config';
 import { parseMcpServers } from '../agent/mcp';
+import { SHELL_SETTINGS, type ShellSetting } from '../agent/shells';
 import type { AgentConfig } from '../agent/types';
 import type { TraceLevel } from '../agent/log';
 import type { OpenMode } from '../chat/target';
@@ -25,6 +26,8 @@ export interface Settings {
   readonly library: { readonly enabled: boolean; readonly maxBytes: number };
   /** `acp.sessions.hide`, compiled; `hide.errors` say what could not be used. */
   readonly hide: HideRules;
+  /** `acp.terminal.shell`: which shell runs an agent's shell lines on Windows. */
+  readonly terminalShell: ShellSetting;
 }
 
 /** The library's size bounds, in MB (the setting's schema says the same). */
@@ -56,6 +59,8 @@ function read(): Settings {
     confirmWritesTo: stringList(c.get('confirmWritesTo')),
     library: { enabled: c.get<boolean>('library.enabled') !== false, maxBytes: Math.round(maxMB * 1024 * 1024) },
     hide,
+    // Machine scope, like the agents: it chooses a program to run.
+    terminalShell: SHELL_SETTINGS.find((v) => v === machineSetting('terminal.shell')) ?? 'auto',
   };
 }
 
