@@ -85,6 +85,7 @@ if (tests) {
       entryPoints: [
         ...entries('test/unit', '.test.ts'),
         ...entries('test/integration', '.test.ts'),
+        ...entries('test/windows', '.test.ts'),
         ...entries('test/vscode'),
         ...entries('test/e2e'),
         ...entries('test/webview'),

@@ -47,7 +47,7 @@ seeds() {
     grep -lsz "^${MARK_VARIABLE}=$m\\$" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
   done
   for i in $pipes; do
-    find /proc/[0-9]*/fd -lname "pipe:?$i?" 2>/dev/null | cut -d/ -f3
+    find /proc/[0-9]*/fd \\( -lname "pipe:?$i?" -o -lname "socket:?$i?" \\) 2>/dev/null | cut -d/ -f3
   done
 }
 traced() {

@@ -47,27 +47,29 @@ async function ownPids(): Promise<number[]> {
   return names.filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid).map(Number);
 }
 
-/** The inode of a pipe, from what `/proc` shows for a descriptor (`pipe:[123]`). */
+/**
+ * The inode of a pipe, from what `/proc` shows for a descriptor: `pipe:[123]`, or `socket:[123]`
+ * (Node's stdio pipes on Linux are socket pairs).
+ */
 export function pipeInode(link: string): number | undefined {
-  const m = /^pipe:\[(\d+)\]$/.exec(link);
+  const m = /^(?:pipe|socket):\[(\d+)\]$/.exec(link);
   return m ? Number(m[1]) : undefined;
 }
 
 /**
- * The inodes of a child's stdio pipes, read from this process's own ends (Linux; empty
- * elsewhere or when Node does not say which descriptors they are).
+ * The inodes of a child's stdio pipes as the child holds them (Linux; empty elsewhere). Read
+ * right after the spawn, which returns once the child runs its program: Node's stdio pipes are
+ * socket pairs, whose two ends have inodes of their own, so the child's end is read from it.
  */
-export function stdioPipes(streams: readonly unknown[]): number[] {
-  if (process.platform !== 'linux') return [];
+export function stdioPipes(pid: number | undefined, fds: readonly number[]): number[] {
+  if (process.platform !== 'linux' || pid === undefined) return [];
   const out: number[] = [];
-  for (const s of streams) {
-    const fd = (s as { _handle?: { fd?: unknown } } | null | undefined)?._handle?.fd;
-    if (typeof fd !== 'number' || fd < 0) continue;
+  for (const fd of fds) {
     try {
-      const inode = pipeInode(readlinkSync(`/proc/self/fd/${fd}`));
+      const inode = pipeInode(readlinkSync(`/proc/${pid}/fd/${fd}`));
       if (inode !== undefined) out.push(inode);
     } catch {
-      // Closed meanwhile.
+      // Ended already.
     }
   }
   return out;
@@ -76,7 +78,7 @@ export function stdioPipes(streams: readonly unknown[]): number[] {
 /** Processes (other than this one) that hold one of the pipes open. */
 export async function pipeHolders(inodes: readonly number[]): Promise<number[]> {
   if (process.platform !== 'linux' || inodes.length === 0) return [];
-  const wanted = new Set(inodes.map((i) => `pipe:[${i}]`));
+  const wanted = new Set(inodes.flatMap((i) => [`pipe:[${i}]`, `socket:[${i}]`]));
   const held = await Promise.all(
     (await ownPids()).map(async (pid) => {
       const fds = await fs.readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);

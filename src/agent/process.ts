@@ -93,7 +93,7 @@ export class AgentProcess implements IDisposable {
       });
     });
     // If the host dies outright, the guard stops the group, what carries the mark or holds its pipes.
-    this.pipes = stdioPipes([this.child.stdin, this.child.stdout, this.child.stderr]);
+    this.pipes = stdioPipes(this.child.pid, [0, 1, 2]);
     if (this.child.pid !== undefined) {
       processGuard.watchGroup(this.child.pid);
       processGuard.watchMark(this.mark);

@@ -171,7 +171,7 @@ export class Terminals extends Disposable {
       sessionId: params.sessionId,
       terminalId: randomUUID(),
       mark,
-      pipes: stdioPipes([child.stdout, child.stderr]),
+      pipes: stdioPipes(child.pid, [1, 2]),
       killed: false,
       child,
       chunks: [],

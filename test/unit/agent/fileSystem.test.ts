@@ -21,8 +21,9 @@ import { ClientFileSystem, MAX_READ_BYTES } from '../../../src/agent/fileSystem'
 import { MemoryLogger } from '../../../src/agent/log';
 import { pinRoots } from '../../../src/agent/roots';
 import { assertRejected } from './helpers';
+import { posixDescribe } from '../../support/platform';
 
-describe('ClientFileSystem', () => {
+posixDescribe('ClientFileSystem', () => {
   let base: string;
   let root: string;
   let outside: string;

@@ -3,8 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { clearPathCache, normalizePath, samePath } from '../../../src/agent/paths';
+import { posixDescribe } from '../../support/platform';
 
-describe('normalizePath / samePath', () => {
+posixDescribe('normalizePath / samePath', () => {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-paths-')));
   const real = path.join(root, 'Project');
   const link = path.join(root, 'link');

@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { deepestReal, pinRoots, resolveInRoots } from '../../../src/agent/roots';
 import { assertRefused } from './helpers';
+import { posixDescribe } from '../../support/platform';
 
 const pin = (...paths: string[]) => pinRoots(paths);
 
-describe('resolveInRoots', () => {
+posixDescribe('resolveInRoots', () => {
   let base: string;
   let root: string;
 

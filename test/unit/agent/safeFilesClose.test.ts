@@ -4,9 +4,10 @@ import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openByPath } from '../../../src/agent/safeFiles';
+import { posixDescribe } from '../../support/platform';
 
 // The open by path is what macOS and Windows use; on Windows a handle left open locks the file.
-describe('Opening a file by path, then checking it', () => {
+posixDescribe('Opening a file by path, then checking it', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'acp-open-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));

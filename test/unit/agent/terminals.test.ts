@@ -7,6 +7,7 @@ import { pinRoots } from '../../../src/agent/roots';
 import { DEFAULT_OUTPUT_BYTE_LIMIT, Terminals } from '../../../src/agent/terminals';
 import type { TerminalsOptions } from '../../../src/agent/terminals';
 import { assertRejected, assertRefused } from './helpers';
+import { posixDescribe } from '../../support/platform';
 
 const node = process.execPath;
 
@@ -33,7 +34,7 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
   }
 }
 
-describe('Terminals', function () {
+posixDescribe('Terminals', function () {
   this.timeout(15000);
   let base: string;
   let root: string;

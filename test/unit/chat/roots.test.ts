@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { directoriesToSend } from '../../../src/chat/roots';
+import { posixDescribe } from '../../support/platform';
 
-describe('additional directories: what a session sends, and so its roots', () => {
+posixDescribe('additional directories: what a session sends, and so its roots', () => {
   let base: string;
   let project: string;
   let docs: string;

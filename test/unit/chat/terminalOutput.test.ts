@@ -15,6 +15,7 @@ import {
   type TerminalOutputDelta,
 } from '../../../src/protocol/terminalOutput';
 import { agentTerminals } from '../../../src/chat/terminalFeed';
+import { posixDescribe } from '../../support/platform';
 
 const delta = (text: string, extra: Partial<TerminalOutputDelta> = {}): TerminalOutputDelta => ({
   text,
@@ -43,7 +44,7 @@ const shown = (thread: Thread) => {
   return entry?.type === 'tool' ? entry.terminalOutput?.term : undefined;
 };
 
-describe('terminal output in the chat', () => {
+posixDescribe('terminal output in the chat', () => {
   it('sends only what was appended, not the whole output again', () => {
     const { thread, changes } = threadWithTerminal();
     const views = new TerminalViews(thread);

@@ -10,6 +10,7 @@ import { LibraryStore, LibraryTooNew } from '../../../src/library/store';
 import type { SessionWrite } from '../../../src/library/types';
 import type { MessageEntry, ThreadEntry, ToolCallEntry } from '../../../src/protocol/entries';
 import { tempDir } from '../../support/refAgent';
+import { posixDescribe } from '../../support/platform';
 
 const user = (text: string): MessageEntry => ({ type: 'user', text, attachments: [], done: true });
 const agent = (text: string, done = true): MessageEntry => ({ type: 'agent', text, attachments: [], done });
@@ -32,7 +33,7 @@ function entries(list: ThreadEntry[], from = 0): SessionWrite['entries'] {
   return list.map((entry, i) => ({ index: from + i, entry }));
 }
 
-describe('library: store', () => {
+posixDescribe('library: store', () => {
   let dir: ReturnType<typeof tempDir>;
   let clock: number;
   let store: LibraryStore;

@@ -9,10 +9,11 @@ import { LibraryStore } from '../../../src/library/store';
 import type { SessionWrite } from '../../../src/library/types';
 import type { MessageEntry } from '../../../src/protocol/entries';
 import { tempDir } from '../../support/refAgent';
+import { posixDescribe } from '../../support/platform';
 
 const user = (text: string): MessageEntry => ({ type: 'user', text, attachments: [], done: true });
 
-describe('library: store, a kept copy shown whole only when it is', () => {
+posixDescribe('library: store, a kept copy shown whole only when it is', () => {
   let dir: ReturnType<typeof tempDir>;
   let store: LibraryStore;
   const journal = () => join(dir.path, `${FILE_NAME}-journal`);

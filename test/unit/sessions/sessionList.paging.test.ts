@@ -10,6 +10,7 @@ import type { SessionListChange } from '../../../src/sessions/sessionList';
 import { SessionList } from '../../../src/sessions/sessionList';
 import type { Answer } from './fakeAgent';
 import { FakeAgent, page, session, sessions } from './fakeAgent';
+import { posixDescribe } from '../../support/platform';
 
 const FOLDER = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'acp-sessions-')));
 
@@ -24,7 +25,7 @@ function setup(pages: Record<string, Answer>, fallback?: Answer) {
 
 const ids = (list: SessionList) => list.items.map((r) => r.sessionId);
 
-describe('SessionList paging', () => {
+posixDescribe('SessionList paging', () => {
   after(() => fs.rmSync(FOLDER, { recursive: true, force: true }));
 
   it('takes a 1000-row page with no cursor as the whole list', async () => {
