@@ -21,6 +21,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { MARK_VARIABLE } from './marked';
+import { POWERSHELL_QUERY } from './processTree';
 
 const GRACE_SECONDS = 2;
 
@@ -91,28 +92,21 @@ const text = (b) => {
   return s.replace(/^\\uFEFF/, '');
 };
 const run = (file, args) => spawnSync(file, args, { windowsHide: true, timeout: 30000, stdio: ['ignore', 'pipe', 'ignore'] });
+const pairs = (r) => text(r.stdout).split(/\\r?\\n/).map((l) => l.trim().split(/\\s+/))
+  .filter((n) => n.length === 2 && n.every((x) => /^\\d+$/.test(x))).map((n) => n.map(Number));
 function table() {
-  const w = run('wmic', ['process', 'get', 'ParentProcessId,ProcessId']);
-  const rows = [];
-  for (const line of text(w.stdout).split(/\\r?\\n/)) {
-    const n = line.trim().split(/\\s+/);
-    if (n.length === 2 && n.every((x) => /^\\d+$/.test(x))) rows.push({ ppid: +n[0], pid: +n[1] });
-  }
-  if (rows.length) return rows;
-  const p = run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command',
-    'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }']);
-  for (const line of text(p.stdout).split(/\\r?\\n/)) {
-    const n = line.trim().split(/\\s+/);
-    if (n.length === 2 && n.every((x) => /^\\d+$/.test(x))) rows.push({ pid: +n[0], ppid: +n[1] });
-  }
-  return rows;
+  const w = pairs(run('wmic', ['process', 'get', 'ParentProcessId,ProcessId']));
+  if (w.length) return w.map(([ppid, pid]) => ({ pid, ppid }));
+  const p = run('powershell.exe', ['-NoProfile', '-NonInteractive', '-Command', ${JSON.stringify(POWERSHELL_QUERY)}]);
+  return pairs(p).map(([pid, ppid]) => ({ pid, ppid }));
 }
 function end() {
-  if (roots.size === 0) process.exit(0);
-  const rows = table();
+  let rows;
   for (const root of roots) {
     const tk = run('taskkill', ['/T', '/F', '/PID', String(root)]);
     if (tk.status === 0) continue;
+    // A member still names its parent once the parent ended: the table read now finds the tree.
+    rows = rows || table();
     const tree = new Set([root]);
     for (let grew = true; grew; ) {
       grew = false;

@@ -84,7 +84,9 @@ export function parseWindowsTable(text: string, order: 'ppid-pid' | 'pid-ppid'):
   return rows;
 }
 
-const POWERSHELL_QUERY = 'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }';
+/** The process table from PowerShell's CIM, `<pid> <ppid>` per line (where `wmic` is missing). */
+export const POWERSHELL_QUERY =
+  'Get-CimInstance Win32_Process | ForEach-Object { "$($_.ProcessId) $($_.ParentProcessId)" }';
 
 /** The process table, or undefined when it cannot be read here. */
 export async function processTable(
@@ -169,8 +171,10 @@ function alive(pid: number): boolean {
 
 /**
  * Ends the Windows process tree rooted at `pid`: `taskkill /T /F` first (it walks the tree while
- * the root lives); when it fails, every member found in the process table is ended. `ok` only
- * when nothing of the tree is left that could be seen.
+ * the root lives); only when it fails is the process table read (`wmic` takes a fraction of a
+ * second, PowerShell seconds) and every member ended. A member still names its parent after the
+ * parent ended (Windows does not re-parent), so what taskkill ended before failing does not cut
+ * the tree. `ok` only when nothing of the tree is left that could be seen.
  */
 export async function endWindowsTree(
   pid: number,
@@ -182,10 +186,10 @@ export async function endWindowsTree(
   } = {},
 ): Promise<TreeEnd> {
   const run = opts.run ?? runProgram;
-  // Read before anything ends: a child's parent id is all that ties it to the tree.
-  const before = await (opts.table ?? (() => processTable('win32', run)))();
   const tk = await run('taskkill', ['/T', '/F', '/PID', String(pid)], 15_000);
   if (tk.code === 0) return { ok: true, how: 'taskkill /T /F' };
+  const failed = `taskkill failed (exit ${tk.code ?? 'none'})`;
+  const table = await (opts.table ?? (() => processTable('win32', run)))();
   const kill =
     opts.kill ??
     ((p: number) => {
@@ -196,19 +200,16 @@ export async function endWindowsTree(
       }
     });
   const isAlive = opts.alive ?? alive;
-  if (!before) {
+  if (!table) {
     kill(pid);
-    return {
-      ok: !isAlive(pid),
-      how: `taskkill failed (exit ${tk.code ?? 'none'}) and the process table cannot be read`,
-    };
+    return { ok: !isAlive(pid), how: `${failed} and the process table cannot be read` };
   }
-  const tree = relatives(before, [pid]);
+  const tree = relatives(table, [pid]);
   for (const p of tree) kill(p);
   const left = [...tree].filter(isAlive);
   return left.length === 0
-    ? { ok: true, how: `taskkill failed (exit ${tk.code ?? 'none'}); ended ${tree.size} process(es) one by one` }
-    : { ok: false, how: `taskkill failed (exit ${tk.code ?? 'none'}); still running: ${left.join(', ')}` };
+    ? { ok: true, how: `${failed}; ended ${tree.size} process(es) one by one` }
+    : { ok: false, how: `${failed}; still running: ${left.join(', ')}` };
 }
 
 /**

@@ -51,18 +51,19 @@ describe('Process trees', () => {
     );
   });
 
-  it('ends a Windows tree with taskkill /T /F, checking its exit code', async () => {
+  it('ends a Windows tree with taskkill /T /F, checking its exit code, and reads no process table then', async () => {
     const calls: string[] = [];
     const run: Runner = async (file, args) => {
       calls.push([file, ...args].join(' '));
       return { code: 0, out: '' };
     };
-    const end = await endWindowsTree(10, { run, table: async () => [] });
+    const table = async () => (calls.push('table'), []);
+    const end = await endWindowsTree(10, { run, table });
     assert.deepEqual(end, { ok: true, how: 'taskkill /T /F' });
     assert.deepEqual(calls, ['taskkill /T /F /PID 10']);
   });
 
-  it('when taskkill fails (Wine has no /T), ends every member the table showed before, and says if one is left', async () => {
+  it('when taskkill fails (Wine has no /T), ends every member the table shows, and says if one is left', async () => {
     const run: Runner = async () => ({ code: 1, out: 'invalid parameter' });
     const table = async (): Promise<ProcessRow[]> => [
       { pid: 10, ppid: 1 },
