@@ -44,12 +44,13 @@ while read -r op id; do
   esac
 done
 seeds() {
-  for m in $marks; do
-    grep -lsz "^${MARK_VARIABLE}=$m\\$" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
-  done
-  for i in $pipes; do
-    find /proc/[0-9]*/fd \\( -lname "pipe:?$i?" -o -lname "socket:?$i?" \\) 2>/dev/null | cut -d/ -f3
-  done
+  # One pass over /proc for all marks, one for all pipes.
+  set --
+  for m in $marks; do set -- "$@" -e "^${MARK_VARIABLE}=$m\\$"; done
+  [ $# -gt 0 ] && grep -lsz "$@" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
+  set --
+  for i in $pipes; do set -- "$@" -o -lname "pipe:?$i?" -o -lname "socket:?$i?"; done
+  [ $# -gt 0 ] && shift && find /proc/[0-9]*/fd \\( "$@" \\) 2>/dev/null | cut -d/ -f3
 }
 traced() {
   [ -d /proc/self ] || return 0

@@ -8,61 +8,47 @@
  * and then by what these lead to: their descendants and the sessions and groups they lead (what
  * the child started after `setsid` is in its session, even once its parent is gone).
  * Elsewhere the group and what its members lead to are all that is found.
+ *
+ * A stop reads the process table once; the environment and descriptors only of the few
+ * processes that may have left: started since the command, in a session made since (leaving a
+ * group's session takes `setsid`, which makes one), and not reached through the group.
  */
-import { readlinkSync, promises as fs } from 'node:fs';
-import { processTable, relatives } from './processTree';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { inSlices, processTable, procRow, relatives, type ProcessRow } from './processTree';
 
 /** The variable that marks the processes of the client's terminals and agents. */
 export const MARK_VARIABLE = 'ACP_CLIENT_PROCESS';
 
-/** How a command's processes are found again: its group (the leader's pid), mark and pipes. */
+/** How a command's processes are found again. */
 export interface Trace {
+  /** Its process group (the leader's pid), while the group may still exist. */
   readonly group?: number;
   readonly mark: string;
   /** Inodes of the command's stdio pipes (Linux). */
   readonly pipes: readonly number[];
+  /** When the command started (Linux, clock ticks since boot): what it started is not older. */
+  readonly since?: number;
 }
 
 /**
- * The ids of live processes whose environment holds `MARK_VARIABLE=mark` (none where that cannot
- * be read). Read without blocking: a machine may run thousands of processes.
+ * A command's trace, read right after its spawn (which returns once the child runs its program):
+ * on Linux the inodes of its stdio pipes `fds` as the child holds them, and its start time.
  */
-export async function markedProcesses(mark: string): Promise<number[]> {
-  if (process.platform !== 'linux') return [];
-  const entry = Buffer.from(`${MARK_VARIABLE}=${mark}\0`);
-  const pids = await ownPids();
-  const marked = await Promise.all(
-    pids.map(async (pid) => {
-      // Gone, or another user's: not ours either way.
-      const environ = await fs.readFile(`/proc/${pid}/environ`).catch(() => undefined);
-      const at = environ?.indexOf(entry) ?? -1;
-      return at === 0 || (at > 0 && environ![at - 1] === 0) ? pid : undefined;
-    }),
-  );
-  return marked.filter((pid): pid is number => pid !== undefined);
-}
-
-async function ownPids(): Promise<number[]> {
-  const names = await fs.readdir('/proc').catch(() => [] as string[]);
-  return names.filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid).map(Number);
+export function traceOf(pid: number | undefined, mark: string, fds: readonly number[]): Trace {
+  if (process.platform !== 'linux' || pid === undefined) return { group: pid, mark, pipes: [] };
+  return { group: pid, mark, pipes: stdioPipes(pid, fds), since: procRow(pid)?.start };
 }
 
 /**
  * The inode of a pipe, from what `/proc` shows for a descriptor: `pipe:[123]`, or `socket:[123]`
- * (Node's stdio pipes on Linux are socket pairs).
+ * (Node's stdio pipes on Linux are socket pairs, whose two ends have inodes of their own).
  */
 export function pipeInode(link: string): number | undefined {
   const m = /^(?:pipe|socket):\[(\d+)\]$/.exec(link);
   return m ? Number(m[1]) : undefined;
 }
 
-/**
- * The inodes of a child's stdio pipes as the child holds them (Linux; empty elsewhere). Read
- * right after the spawn, which returns once the child runs its program: Node's stdio pipes are
- * socket pairs, whose two ends have inodes of their own, so the child's end is read from it.
- */
-export function stdioPipes(pid: number | undefined, fds: readonly number[]): number[] {
-  if (process.platform !== 'linux' || pid === undefined) return [];
+function stdioPipes(pid: number, fds: readonly number[]): number[] {
   const out: number[] = [];
   for (const fd of fds) {
     try {
@@ -75,34 +61,66 @@ export function stdioPipes(pid: number | undefined, fds: readonly number[]): num
   return out;
 }
 
-/** Processes (other than this one) that hold one of the pipes open. */
-export async function pipeHolders(inodes: readonly number[]): Promise<number[]> {
-  if (process.platform !== 'linux' || inodes.length === 0) return [];
-  const wanted = new Set(inodes.flatMap((i) => [`pipe:[${i}]`, `socket:[${i}]`]));
-  const held = await Promise.all(
-    (await ownPids()).map(async (pid) => {
-      const fds = await fs.readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
-      for (const fd of fds) {
-        const link = await fs.readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
-        if (wanted.has(link)) return pid;
+/** Whether a process's environment holds `entry` (`NAME=value\0`); false when it cannot be read. */
+function carriesMark(pid: number, entry: Buffer): boolean {
+  try {
+    const environ = readFileSync(`/proc/${pid}/environ`);
+    const at = environ.indexOf(entry);
+    return at === 0 || (at > 0 && environ[at - 1] === 0);
+  } catch {
+    // Gone, or another user's: not ours either way.
+    return false;
+  }
+}
+
+/** Whether a process holds one of `links` (`pipe:[n]`, `socket:[n]`) open. */
+function holdsPipe(pid: number, links: ReadonlySet<string>): boolean {
+  if (links.size === 0) return false;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return links.has(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      } catch {
+        return false;
       }
-      return undefined;
-    }),
-  );
-  return held.filter((pid): pid is number => pid !== undefined);
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The processes that may have left the command's group and session (see the file's comment):
+ * not in `reached`, started since the command, and in a session whose leader did too (or is gone).
+ */
+export function mayHaveLeft(
+  table: readonly ProcessRow[],
+  reached: ReadonlySet<number>,
+  since: number | undefined,
+): number[] {
+  const recent = (r: ProcessRow | undefined) => since === undefined || r?.start === undefined || r.start >= since;
+  const byPid = new Map(table.map((r) => [r.pid, r]));
+  return table
+    .filter((r) => !reached.has(r.pid) && r.pid !== process.pid && recent(r))
+    .filter((r) => r.sid === undefined || !byPid.has(r.sid) || recent(byPid.get(r.sid)))
+    .map((r) => r.pid);
 }
 
 /** Every live process a trace leads to (see the file's comment), this process excepted. */
 export async function tracedProcesses(trace: Trace, platform: NodeJS.Platform = process.platform): Promise<number[]> {
   if (platform === 'win32') return [];
-  const [table, marked, holders] = await Promise.all([
-    processTable(platform),
-    markedProcesses(trace.mark),
-    pipeHolders(trace.pipes),
-  ]);
-  const seeds = [...marked, ...holders];
-  if (!table) return seeds;
-  const found = relatives(table, seeds, trace.group === undefined ? [] : [trace.group]);
+  const table = await processTable(platform);
+  if (!table) return [];
+  const groups = trace.group === undefined ? [] : [trace.group];
+  const seeds: number[] = [];
+  if (platform === 'linux') {
+    const entry = Buffer.from(`${MARK_VARIABLE}=${trace.mark}\0`);
+    const links = new Set(trace.pipes.flatMap((i) => [`pipe:[${i}]`, `socket:[${i}]`]));
+    await inSlices(mayHaveLeft(table, relatives(table, [], groups), trace.since), (pid) => {
+      if (carriesMark(pid, entry) || holdsPipe(pid, links)) seeds.push(pid);
+    });
+  }
+  const found = relatives(table, seeds, groups);
   found.delete(process.pid);
   found.delete(1);
   return [...found];
@@ -119,9 +137,4 @@ export async function signalTraced(trace: Trace, signal: NodeJS.Signals): Promis
     }
   }
   return pids.length;
-}
-
-/** Sends `signal` to every marked process; resolves with how many there were. */
-export async function signalMarked(mark: string, signal: NodeJS.Signals): Promise<number> {
-  return signalTraced({ mark, pipes: [] }, signal);
 }

@@ -8,8 +8,8 @@ import { AgentExited } from './errors';
 import { processGuard } from './guard';
 import { describeLaunch, planLaunch, spawnFailure, spawnPlanned, type LaunchPlan } from './launch';
 import type { Logger } from './log';
-import { MARK_VARIABLE, signalTraced, stdioPipes, type Trace } from './marked';
-import { endWindowsTree } from './processTree';
+import { MARK_VARIABLE, signalTraced, traceOf, type Trace } from './marked';
+import { endWindowsTree, signalGroup } from './processTree';
 import type { AgentConfig } from './types';
 
 const STDERR_TAIL_LINES = 40;
@@ -52,7 +52,7 @@ export class AgentProcess implements IDisposable {
   /** Ending what is left of the group after the leader exited on its own. */
   private groupEnding: Promise<void> | undefined;
   private readonly mark = randomUUID();
-  private readonly pipes: readonly number[];
+  private readonly trace: Trace;
   private readonly platform = process.platform;
 
   constructor(
@@ -93,11 +93,11 @@ export class AgentProcess implements IDisposable {
       });
     });
     // If the host dies outright, the guard stops the group, what carries the mark or holds its pipes.
-    this.pipes = stdioPipes(this.child.pid, [0, 1, 2]);
+    this.trace = traceOf(this.child.pid, this.mark, [0, 1, 2]);
     if (this.child.pid !== undefined) {
       processGuard.watchGroup(this.child.pid);
       processGuard.watchMark(this.mark);
-      processGuard.watchPipes(this.pipes);
+      processGuard.watchPipes(this.trace.pipes);
     }
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (chunk: string) => this.onStderr(chunk));
@@ -207,7 +207,7 @@ export class AgentProcess implements IDisposable {
     const pid = this.child.pid;
     if (pid !== undefined) processGuard.forgetGroup(pid);
     processGuard.forgetMark(this.mark);
-    processGuard.forgetPipes(this.pipes);
+    processGuard.forgetPipes(this.trace.pipes);
   }
 
   /** The leader is gone: SIGTERM to the rest of its group, SIGKILL to what is left after the grace period. */
@@ -232,21 +232,11 @@ export class AgentProcess implements IDisposable {
     }
   }
 
-  private get trace(): Trace {
-    return { group: this.child.pid, mark: this.mark, pipes: this.pipes };
-  }
-
   private signal(sig: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
+    if (this.child.pid === undefined) return;
     // What the agent started outside its group (setsid) carries its mark or holds its pipes.
     void signalTraced(this.trace, sig);
-    try {
-      if (this.platform === 'win32') this.child.kill(sig);
-      else process.kill(-pid, sig);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
+    signalGroup(this.child, sig);
   }
 
   dispose(): void {

@@ -17,7 +17,7 @@ import { ErrorCodes } from './errors';
 import type { Logger } from './log';
 import { processGuard } from './guard';
 import { spawnFailure, spawnPlanned } from './launch';
-import { MARK_VARIABLE, signalTraced, stdioPipes, type Trace } from './marked';
+import { MARK_VARIABLE, signalTraced, traceOf, type Trace } from './marked';
 import { endWindowsTree, signalGroup, type TreeEnd } from './processTree';
 import { resolveInRoots, type PinnedRoot } from './roots';
 import { planCommand, type ShellSetting } from './shells';
@@ -70,10 +70,11 @@ export interface TerminalsOptions {
 
 interface Terminal extends TerminalRef {
   child: ChildProcess;
-  /** In the environment of the command and of everything it starts (see marked.ts). */
-  mark: string;
-  /** Inodes of its output pipes (Linux), which a child that left its group may still hold. */
-  pipes: readonly number[];
+  /**
+   * What finds its processes again (see marked.ts): its group, the mark in the environment of
+   * everything it starts, its output pipes, which a child that left its group may still hold.
+   */
+  trace: Trace;
   /** The client ended it: on Windows, where no signal is seen, its exit still says it was killed. */
   killed: boolean;
   /** Output as decoded pieces, oldest first, with their UTF-8 sizes. */
@@ -170,8 +171,7 @@ export class Terminals extends Disposable {
     const terminal: Terminal = {
       sessionId: params.sessionId,
       terminalId: randomUUID(),
-      mark,
-      pipes: stdioPipes(child.pid, [1, 2]),
+      trace: traceOf(child.pid, mark, [1, 2]),
       killed: false,
       child,
       chunks: [],
@@ -187,7 +187,7 @@ export class Terminals extends Disposable {
     // If the host dies outright, the guard stops the command's group and what carries its mark.
     if (child.pid !== undefined) processGuard.watchGroup(child.pid);
     processGuard.watchMark(mark);
-    processGuard.watchPipes(terminal.pipes);
+    processGuard.watchPipes(terminal.trace.pipes);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (e: NodeJS.ErrnoException) =>
@@ -333,7 +333,7 @@ export class Terminals extends Disposable {
       t.closed = true;
       // Ended and its pipes closed: its group is gone, and its id may soon be another's.
       if (t.child.pid !== undefined) processGuard.forgetGroup(t.child.pid);
-      processGuard.forgetPipes(t.pipes);
+      processGuard.forgetPipes(t.trace.pipes);
       for (const d of decoders) this.append(t, d.end());
       finish();
     });
@@ -357,7 +357,7 @@ export class Terminals extends Disposable {
     // may belong to someone else: only what carries its mark or holds its pipes is signalled
     // (a child that left the group with setsid).
     const group = !(t.exitStatus && t.closed);
-    const trace: Trace = { group: group ? t.child.pid : undefined, mark: t.mark, pipes: t.pipes };
+    const trace: Trace = group ? t.trace : { ...t.trace, group: undefined };
     if (process.platform === 'win32') {
       t.ending = group && t.child.pid !== undefined ? endWindowsTree(t.child.pid) : Promise.resolve(undefined);
       void t.ending.then((end) => {
@@ -369,7 +369,7 @@ export class Terminals extends Disposable {
     }
     t.killTimer = setTimeout(() => {
       if (group) signalGroup(t.child, 'SIGKILL');
-      void signalTraced(trace, 'SIGKILL').then(() => processGuard.forgetMark(t.mark));
+      void signalTraced(trace, 'SIGKILL').then(() => processGuard.forgetMark(t.trace.mark));
     }, this.graceMs);
     // Not cleared when the leader ends: members of its group that ignore SIGTERM still get
     // SIGKILL. Harmless when the group is gone (ESRCH).

@@ -9,11 +9,19 @@ import {
   type ProcessRow,
   type Runner,
 } from '../../../src/agent/processTree';
+import { mayHaveLeft } from '../../../src/agent/marked';
 
 describe('Process trees', () => {
   it('reads Linux /proc stat lines, names with spaces and parentheses included', () => {
-    assert.deepEqual(parseProcStat(42, '42 (my (odd) name) S 7 42 3 0 -1'), { pid: 42, ppid: 7, pgid: 42, sid: 3 });
-    assert.equal(parseProcStat(43, '43 (zombie) Z 7 42 3 0'), undefined);
+    const rest = '0 -1 4194560 100 0 0 0 1 2 0 0 20 0 1 0 98765 1000 200';
+    assert.deepEqual(parseProcStat(42, `42 (my (odd) name) S 7 42 3 ${rest}`), {
+      pid: 42,
+      ppid: 7,
+      pgid: 42,
+      sid: 3,
+      start: 98765,
+    });
+    assert.equal(parseProcStat(43, `43 (zombie) Z 7 42 3 ${rest}`), undefined);
   });
 
   it('reads macOS ps and Windows wmic or PowerShell tables', () => {
@@ -49,6 +57,23 @@ describe('Process trees', () => {
       [...found].sort((a, b) => a - b),
       [200, 201, 300, 400, 401],
     );
+  });
+
+  it('reads marks and pipes only of processes that may have left: started since, in a session made since', () => {
+    const since = 5000;
+    const table: ProcessRow[] = [
+      { pid: 1, ppid: 0, pgid: 1, sid: 1, start: 0 },
+      { pid: 100, ppid: 1, pgid: 100, sid: 100, start: 10 }, // the desktop session's leader
+      { pid: 110, ppid: 100, pgid: 110, sid: 100, start: 6000 }, // started since, in that old session
+      { pid: 120, ppid: 1, pgid: 120, sid: 120, start: 20 }, // an old daemon
+      { pid: 200, ppid: 100, pgid: 200, sid: 200, start: 5000 }, // the command
+      { pid: 201, ppid: 200, pgid: 200, sid: 200, start: 5100 }, // its child, in its group
+      { pid: 300, ppid: 1, pgid: 300, sid: 300, start: 5200 }, // left with setsid
+      { pid: 310, ppid: 1, pgid: 310, sid: 309, start: 5300 }, // a double fork: its session's leader is gone
+    ];
+    assert.deepEqual(mayHaveLeft(table, relatives(table, [], [200]), since), [300, 310]);
+    // Where the start time is unknown, every process not reached is read.
+    assert.deepEqual(mayHaveLeft(table, relatives(table, [], [200]), undefined), [1, 100, 110, 120, 300, 310]);
   });
 
   it('ends a Windows tree with taskkill /T /F, checking its exit code, and reads no process table then', async () => {
