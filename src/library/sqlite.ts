@@ -13,7 +13,7 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { Database } from 'node-sqlite3-wasm';
+import { Database, type Statement } from 'node-sqlite3-wasm';
 
 /** No transaction of the library lasts this long: a lock this old was left by a killed process. */
 export const STALE_LOCK_MS = 30_000;
@@ -46,6 +46,21 @@ function isStaleReset(e: unknown): boolean {
 /** The file is not a database, or SQLite found it damaged. */
 export function isCorrupt(e: unknown): boolean {
   return e instanceof Error && /malformed|not a database|corrupt/i.test(e.message);
+}
+
+/**
+ * Finalizes every statement: a statement whose last step failed reports that failure again from
+ * `finalize`, though it is finalized all the same. One left unfinalized keeps the file open
+ * after the connection closes (on Windows, locked).
+ */
+export function finalizeAll(statements: Iterable<Statement>): void {
+  for (const s of statements) {
+    try {
+      if (!s.isFinalized) s.finalize();
+    } catch {
+      // Finalized all the same.
+    }
+  }
 }
 
 /** Whether a process of this host is alive (one that cannot be signalled by us still counts). */
