@@ -51,6 +51,8 @@ export interface LaunchPlan {
 export interface LaunchRefusal {
   readonly ok: false;
   readonly why: string;
+  /** No such program was found (rather than one that cannot be started so). */
+  readonly missing?: boolean;
 }
 
 export type Launch = LaunchPlan | LaunchRefusal;
@@ -259,6 +261,7 @@ export function planLaunch(command: string, args: readonly string[], env: Launch
   if (!found)
     return {
       ok: false,
+      missing: true,
       why: isPathLike(command, platform)
         ? `the command "${command}" was not found (no such file, with any extension of PATHEXT)`
         : `the command "${command}" was not found on PATH (with the extensions of PATHEXT)`,

@@ -16,6 +16,7 @@ import {
   escapeCmdArgument,
   escapeCmdCommand,
   findProgram,
+  isPathLike,
   planLaunch,
   type LaunchEnv,
   type LaunchPlan,
@@ -174,11 +175,14 @@ export function planCommand(
   }
   const plan = planLaunch(command, args, { ...opts, platform });
   if (plan.ok) return plan;
-  if (platform === 'win32' && /not found/.test(plan.why)) {
+  // A name Windows finds no program for may be the shell's own (`dir`); a path cannot be.
+  if (platform === 'win32' && plan.missing && !isPathLike(command, platform)) {
     const chosen = choose();
     if ('shell' in chosen) return viaShell(chosen.shell, shellCommandLine(chosen.shell.kind, command, args));
   }
-  throw new RequestError(ErrorCodes.InvalidParams, `Could not start "${command}": ${plan.why}.`);
+  // Not found is what a failed spawn says elsewhere (-32603); an argument cmd.exe cannot take is the request's fault.
+  const code = plan.missing ? ErrorCodes.InternalError : ErrorCodes.InvalidParams;
+  throw new RequestError(code, `Could not start "${command}": ${plan.why}.`);
 }
 
 /**

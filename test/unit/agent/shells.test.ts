@@ -117,6 +117,12 @@ describe("The shell that runs an agent's shell lines", () => {
     const builtin = planCommand('echo', ['a b'], opts);
     assert.equal(builtin.shell, 'bash');
     assert.deepEqual(builtin.args, ['-c', `echo 'a b'`]);
+    // A path that names no program is not the shell's: it is refused, not run as a shell line.
+    assert.throws(
+      () => planCommand('C:\\work\\no-such-program', ['x'], opts),
+      (e: unknown) =>
+        e instanceof RequestError && e.code === -32603 && /"C:\\work\\no-such-program" was not found/.test(e.message),
+    );
     assert.throws(
       () => planCommand('missing', ['x'], { ...opts, isExecutable: () => false, shell: 'gitBash' }),
       (e: unknown) => e instanceof RequestError && /not found/.test(e.message),
