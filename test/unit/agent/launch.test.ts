@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -207,16 +207,20 @@ describe('Starting a command on Windows (rules tested on any system)', () => {
   // The escaping proven against the real cmd.exe: only where there is one.
   (process.platform === 'win32' ? it : it.skip)('passes metacharacters through the real cmd.exe unchanged', () => {
     const dir = mkdtempSync(join(tmpdir(), 'acp-cmd-'));
-    const out = join(dir, 'args.json');
-    writeFileSync(
-      join(dir, 'echoargs.cmd'),
-      `@echo off\r\n"${process.execPath}" -e "require('fs').writeFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)))" "${out}" %*\r\n`,
-    );
-    // No `%NAME%` here: Wine's cmd.exe drops an undefined variable where Windows' keeps it.
-    const args = ['x&y', 'a b', 'q"uote', 'c^d', 'e|f', '(g)', 'h!', 'end\\'];
-    const plan = planLaunch(join(dir, 'echoargs.cmd'), args) as LaunchPlan;
-    const r = spawnSync(plan.file, [...plan.args], { windowsVerbatimArguments: plan.verbatim, windowsHide: true });
-    assert.equal(r.status, 0, String(r.stderr));
-    assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), args);
+    try {
+      const out = join(dir, 'args.json');
+      writeFileSync(
+        join(dir, 'echoargs.cmd'),
+        `@echo off\r\n"${process.execPath}" -e "require('fs').writeFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)))" "${out}" %*\r\n`,
+      );
+      // No `%NAME%` here: Wine's cmd.exe drops an undefined variable where Windows' keeps it.
+      const args = ['x&y', 'a b', 'q"uote', 'c^d', 'e|f', '(g)', 'h!', 'end\\'];
+      const plan = planLaunch(join(dir, 'echoargs.cmd'), args) as LaunchPlan;
+      const r = spawnSync(plan.file, [...plan.args], { windowsVerbatimArguments: plan.verbatim, windowsHide: true });
+      assert.equal(r.status, 0, String(r.stderr));
+      assert.deepEqual(JSON.parse(readFileSync(out, 'utf8')), args);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,10 +4,11 @@ import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openByPath } from '../../../src/agent/safeFiles';
-import { posixDescribe } from '../../support/platform';
 
 // The open by path is what macOS and Windows use; on Windows a handle left open locks the file.
-posixDescribe('Opening a file by path, then checking it', () => {
+// The file is swapped by a rename, which Windows allows while it is open (a delete would wait
+// for the handle to close).
+describe('Opening a file by path, then checking it', () => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'acp-open-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,7 +22,7 @@ posixDescribe('Opening a file by path, then checking it', () => {
       openByPath(real, constants.O_RDONLY, 'a.txt', async (f) => {
         opened = f;
         // Swapped between the open and the check.
-        await fs.rm(real);
+        await fs.rename(real, `${real}.old`);
         writeFileSync(real, 'y');
       }),
       /changed while it was being opened/,
@@ -37,7 +38,7 @@ posixDescribe('Opening a file by path, then checking it', () => {
     await assert.rejects(
       openByPath(real, constants.O_RDONLY, 'b.txt', async (f) => {
         opened = f;
-        await fs.rm(real);
+        await fs.rename(real, `${real}.old`);
       }),
       /changed while it was being opened/,
     );

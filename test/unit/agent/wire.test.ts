@@ -5,12 +5,11 @@ import { MemoryLogger, type TraceLevel } from '../../../src/agent/log';
 import { mcpValues, Redactor, withoutMcpValues } from '../../../src/agent/redact';
 import { WireCounter, wireStream } from '../../../src/agent/wireTap';
 import { heldBytes } from '../../support/memory';
-import { posixDescribe } from '../../support/platform';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
-posixDescribe('LineSplitter (the agent stdout framing)', () => {
+describe('LineSplitter (the agent stdout framing)', () => {
   it('splits LF and CRLF lines across chunks, and gives the unterminated last line on flush', () => {
     const s = new LineSplitter(1024);
     const lines: string[] = [];
