@@ -50,9 +50,11 @@ function ensureWine(log) {
   const started = Date.now();
   log('installing wine and wine64 with apt-get');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  // Another apt-get (the host setup's, an unattended upgrade) may hold dpkg's lock: wait for it.
+  const wait = ['-o', 'DPkg::Lock::Timeout=600'];
   for (const args of [
-    ['-qq', 'update'],
-    ['-qq', 'install', '-y', 'wine', 'wine64'],
+    ['-qq', ...wait, 'update'],
+    ['-qq', ...wait, 'install', '-y', 'wine', 'wine64'],
   ]) {
     const r = spawnSync('apt-get', args, { env, stdio: ['ignore', 'inherit', 'inherit'] });
     if (r.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed; run: ${APT_COMMAND}`);
