@@ -3,15 +3,16 @@
 // the unit suite and the Windows tests (test/windows: a preset-named .cmd shim found on PATH,
 // initialize, session/list, terminal commands, a stop that leaves no process of the tree, a
 // killed host). Importable (`windowsSetup()`, `runUnderWine()`) and runnable:
-//   node scripts/windowsLane.mjs            set up, then run both suites; counts to $ACP_COUNTS_FILE
+//   node scripts/windowsLane.mjs    set up, then run both in one node.exe; counts to $ACP_COUNTS_FILE
 // Wine 8 limits worked around here, never in the product: `winecfg -v win10` once per prefix or
 // node.exe refuses to start; node.exe's stdout to a pipe is lost at exit (results go to files);
 // its taskkill has no /T (the product's fallback ends the tree); its cmd.exe echoes a `::` line
 // placed before @ECHO OFF and does not run npm's own shim template (the lane's shims are written
-// by hand); its symbolic links are not NTFS's (tests that need them are skipped there).
+// by hand); it makes no symbolic link or junction that resolves (tests that need them say so and
+// are skipped on Windows).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { hostPaths } from './hostSetup.mjs';
 
@@ -116,24 +117,22 @@ export function runUnderWine(args, { env = {}, timeout = 10 * 60_000, stdio = 'i
   return r.status ?? 1;
 }
 
-function mocha(kind, config, countsDir) {
-  const counts = join(countsDir, `${kind}.json`);
+/** The unit suite (one bundle, see esbuild.mjs) and the Windows tests, in one node.exe. */
+const SUITES = [
+  ['unit suite', join('out', 'test', 'windows', 'unit.js')],
+  ['Windows tests', join('out', 'test', 'windows', 'lane.test.js')],
+];
+
+function runSuites(countsDir) {
+  const counts = join(countsDir, 'windows.json');
   rmSync(counts, { force: true });
   const code = runUnderWine(
-    [
-      join('node_modules', 'mocha', 'bin', 'mocha.js'),
-      '--config',
-      config,
-      '--reporter',
-      join('scripts', 'countingReporter.cjs'),
-    ],
+    ['--enable-source-maps', join('scripts', 'windowsRunner.cjs'), ...SUITES.map(([, file]) => file)],
     { env: { ACP_COUNTS_FILE: winPath(counts) } },
   );
-  const result = existsSync(counts)
-    ? JSON.parse(readFileSync(counts, 'utf8'))
-    : { passed: 0, failed: 1, skipped: 0, failures: [`${kind}: wrote no results (exit ${code})`] };
-  result.failures = (result.failures ?? []).map((f) => `${kind}: ${f}`);
-  return result;
+  if (!existsSync(counts))
+    return { passed: 0, failed: 1, skipped: 0, failures: [`wrote no results (exit ${code})`], byFile: {} };
+  return JSON.parse(readFileSync(counts, 'utf8'));
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -143,18 +142,11 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     windowsSetup();
     const countsDir = join(windowsPaths().dir, 'counts');
     mkdirSync(countsDir, { recursive: true });
-    for (const [kind, config] of [
-      ['unit', '.mocharc.unit.json'],
-      ['windows', '.mocharc.windows.json'],
-    ]) {
-      const r = mocha(kind, config, countsDir);
-      console.log(`windows lane: ${kind} under node.exe: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
-      total = {
-        passed: total.passed + r.passed,
-        failed: total.failed + r.failed,
-        skipped: total.skipped + r.skipped,
-        failures: [...total.failures, ...r.failures],
-      };
+    const { byFile = {}, ...counts } = runSuites(countsDir);
+    total = counts;
+    for (const [name, file] of SUITES) {
+      const r = byFile[basename(file)] ?? { passed: 0, failed: 0, skipped: 0 };
+      console.log(`windows lane: ${name} under node.exe: ${r.passed} passed, ${r.failed} failed, ${r.skipped} skipped`);
     }
   } catch (e) {
     console.error(`windows lane: ${e instanceof Error ? e.message : e}`);
