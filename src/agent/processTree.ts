@@ -191,7 +191,8 @@ export interface TreeEnd {
   readonly how: string;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process is alive (one that cannot be signalled by us still counts). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -230,7 +231,7 @@ export async function endWindowsTree(
         // Gone already.
       }
     });
-  const isAlive = opts.alive ?? alive;
+  const isAlive = opts.alive ?? processAlive;
   if (!table) {
     kill(pid);
     return { ok: !isAlive(pid), how: `${failed} and the process table cannot be read` };

@@ -14,6 +14,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeF
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { Database, type Statement } from 'node-sqlite3-wasm';
+import { processAlive } from '../agent/processTree';
 
 /** No transaction of the library lasts this long: a lock this old was left by a killed process. */
 export const STALE_LOCK_MS = 30_000;
@@ -60,16 +61,6 @@ export function finalizeAll(statements: Iterable<Statement>): void {
     } catch {
       // Finalized all the same.
     }
-  }
-}
-
-/** Whether a process of this host is alive (one that cannot be signalled by us still counts). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -165,7 +156,8 @@ export class SqliteFile {
       }
       const pid = Number(owner.slice(host.length));
       if (pid === process.pid) continue;
-      if (Number.isInteger(pid) && pid > 0 && !alive(pid)) rmSync(join(dirname(this.path), name), { force: true });
+      if (Number.isInteger(pid) && pid > 0 && !processAlive(pid))
+        rmSync(join(dirname(this.path), name), { force: true });
       else others = true;
     }
     return others;
