@@ -87,6 +87,7 @@ if (tests) {
       entryPoints: [
         ...entries('test/unit', '.test.ts'),
         ...entries('test/integration', '.test.ts'),
+        ...entries('test/windows', '.test.ts'),
         ...entries('test/vscode'),
         ...entries('test/e2e'),
         ...entries('test/webview'),
@@ -96,6 +97,22 @@ if (tests) {
       ],
       outbase: 'test',
       outdir: 'out/test',
+      external: testExternal,
+    },
+    {
+      // The Windows lane's unit suite in one bundle: under Wine every file node.exe reads is
+      // slow, and one bundle holds once the code each test's own bundle carries again.
+      ...node,
+      minify: false,
+      stdin: {
+        contents: entries('test/unit', '.test.ts')
+          .map((f) => `import './${f.replace(/\\/g, '/')}';`)
+          .join('\n'),
+        resolveDir: '.',
+        sourcefile: 'windows-unit-suite.ts',
+        loader: 'ts',
+      },
+      outfile: 'out/test/windows/unit.js',
       external: testExternal,
     },
   );

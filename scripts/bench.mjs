@@ -2,6 +2,7 @@
 // then a summary. Figures and ratios only: a slow figure never fails the run. Exits 1 only when
 // a benchmark could not run (a build failure, a missing browser, a broken flow).
 // Usage: node scripts/bench.mjs [sessionList] [chatReplay] [quickPick] [load] [flood] [library]
+//   [windowsStart] [agentStop]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -36,6 +37,20 @@ const BENCHES = [
     title: "6. Session library: search, size and memory at 2,000 × 200, and on a chat's path (plain Node)",
     host: false,
     node: ['--expose-gc'],
+  },
+  {
+    name: 'windowsStart',
+    title: '7. Agent start on Windows: through a .cmd shim beside a direct node.exe (Wine)',
+    host: false,
+    node: [],
+    wine: true,
+  },
+  {
+    name: 'agentStop',
+    title:
+      "8. Stopping an agent: the host's search for what it started, with several hundred processes (plain Node, Linux)",
+    host: false,
+    node: [],
   },
 ];
 const only = new Set(process.argv.slice(2));
@@ -92,6 +107,26 @@ try {
       }
     }
     const script = join(root, 'out', 'test', 'bench', `${bench.name}.js`);
+    if (bench.wine) {
+      const skip = spawnSync('sh', ['-c', 'command -v wine'], { stdio: 'ignore' }).status !== 0;
+      if (skip) {
+        console.log('skipped: Wine is not installed (`npm run test:windows` installs it as root)');
+        outcomes.push({ bench, ok: true, ms: 0, note: 'skipped: no Wine' });
+        continue;
+      }
+      const lane = await import('./windowsLane.mjs');
+      lane.windowsSetup();
+      const code = lane.runUnderWine(['--enable-source-maps', script], {
+        env: { ACP_BENCH_RESULTS: lane.winPath(results) },
+      });
+      outcomes.push({
+        bench,
+        ok: code === 0,
+        ms: Date.now() - t0,
+        note: code === 0 ? '' : `could not run (exit ${code})`,
+      });
+      continue;
+    }
     const r = existsSync(script)
       ? spawnSync(process.execPath, [...bench.node, '--enable-source-maps', script], {
           cwd: root,
@@ -121,7 +156,7 @@ try {
   for (const c of cells) console.log(`${c[0].padEnd(w[0])}  ${c[1].padEnd(w[1])}  ${c[2].padStart(w[2])}  ${c[3]}`);
   console.log('');
   for (const o of outcomes)
-    console.log(`${o.bench.name.padEnd(12)} ${seconds(o.ms).padStart(8)}  ${o.ok ? 'ran' : o.note}`);
+    console.log(`${o.bench.name.padEnd(12)} ${seconds(o.ms).padStart(8)}  ${o.ok ? o.note || 'ran' : o.note}`);
   console.log(`${'total'.padEnd(12)} ${seconds(Date.now() - started).padStart(8)}`);
 } finally {
   rmSync(scratch, { recursive: true, force: true });

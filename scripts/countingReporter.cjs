@@ -1,8 +1,10 @@
-// Mocha's spec reporter, plus the totals and the failed tests' titles and first error line written
-// as JSON to $ACP_COUNTS_FILE for scripts/test.mjs, which repeats the failures at the end of a run
-// (where a CI log that keeps only its tail still shows them). The file is written again as each
-// test ends, with the test under way: a run cut short still says what passed and where it was.
+// Mocha's spec reporter, plus the totals (also per test file) and the failed tests' titles and
+// first error line written as JSON to $ACP_COUNTS_FILE for scripts/test.mjs, which repeats the
+// failures at the end of a run (where a CI log that keeps only its tail still shows them). The
+// file is written again as each test ends, with the test under way: a run cut short still says
+// what passed and where it was.
 const { writeFileSync } = require('node:fs');
+const { basename } = require('node:path');
 const { reporters, Runner } = require('mocha');
 
 /** The test's full title and the first line of its error, short enough for a summary. */
@@ -19,10 +21,17 @@ class CountingReporter extends reporters.Spec {
     super(runner, options);
     const failures = [];
     const counts = { passed: 0, failed: 0, skipped: 0 };
+    const byFile = {};
     let current = '';
     const write = (extra = {}) => {
       if (process.env.ACP_COUNTS_FILE)
-        writeFileSync(process.env.ACP_COUNTS_FILE, JSON.stringify({ ...counts, failures, current, ...extra }));
+        writeFileSync(process.env.ACP_COUNTS_FILE, JSON.stringify({ ...counts, failures, byFile, current, ...extra }));
+    };
+    const tally = (test, key) => {
+      counts[key]++;
+      const file = basename(test.file ?? '');
+      (byFile[file] ??= { passed: 0, failed: 0, skipped: 0 })[key]++;
+      write();
     };
     const { EVENT_TEST_BEGIN, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING, EVENT_HOOK_BEGIN, EVENT_RUN_END } =
       Runner.constants;
@@ -33,18 +42,11 @@ class CountingReporter extends reporters.Spec {
     runner.on(EVENT_HOOK_BEGIN, (hook) => {
       current = hook.fullTitle();
     });
-    runner.on(EVENT_TEST_PASS, () => {
-      counts.passed++;
-      write();
-    });
-    runner.on(EVENT_TEST_PENDING, () => {
-      counts.skipped++;
-      write();
-    });
+    runner.on(EVENT_TEST_PASS, (test) => tally(test, 'passed'));
+    runner.on(EVENT_TEST_PENDING, (test) => tally(test, 'skipped'));
     runner.on(EVENT_TEST_FAIL, (test, err) => {
-      counts.failed++;
       failures.push(failureOf(test, err));
-      write();
+      tally(test, 'failed');
     });
     runner.once(EVENT_RUN_END, () => {
       const { passes = 0, failures: failed = 0, pending = 0 } = runner.stats ?? {};

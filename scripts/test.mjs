@@ -1,7 +1,7 @@
 // `npm test`: build, typecheck, lint, then every kind of test, each under its own heading,
 // and one final line "N passed, M failed[, K skipped]". Exits non-zero on any failure.
 // A failing build, typecheck or lint counts as one failure.
-// Options: --only build,typecheck,lint,unit,integration,webview,vscode,e2e
+// Options: --only build,typecheck,lint,unit,integration,windows,webview,vscode,e2e
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { hostSetup } from './hostSetup.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
-const KINDS = ['build', 'typecheck', 'lint', 'unit', 'integration', 'webview', 'vscode', 'e2e'];
+const KINDS = ['build', 'typecheck', 'lint', 'unit', 'integration', 'windows', 'webview', 'vscode', 'e2e'];
 /** `npm run cycles`: dpdm fails when any import cycle (type-only ones too) is found in src. */
 const CYCLES_ARGS = [
   '--no-tree',
@@ -242,6 +242,16 @@ async function vscodeKind() {
   record('vscode', readCounts(countsFile, code, ended), Date.now() - started, `(${files.length} file(s))`);
 }
 
+/** The Windows lane (scripts/windowsLane.mjs): node.exe under Wine, which it installs when missing. */
+function windowsKind() {
+  if (!only.has('windows')) return;
+  heading('Windows lane (node.exe under Wine: unit suite, .cmd shims, process trees)');
+  const started = Date.now();
+  const countsFile = join(scratch, 'windows.json');
+  const code = run(process.execPath, [join(root, 'scripts', 'windowsLane.mjs')], { ACP_COUNTS_FILE: countsFile });
+  record('windows', readCounts(countsFile, code), Date.now() - started);
+}
+
 function setupHost() {
   heading('Host setup (Node 24, code-server, Chromium)');
   const started = Date.now();
@@ -286,6 +296,7 @@ try {
       'out/test/integration',
       '.mocharc.integration.json',
     );
+    windowsKind();
     const browserKinds = ['webview', 'vscode', 'e2e'].filter((k) => only.has(k));
     if (browserKinds.length > 0) {
       if (setupHost()) {

@@ -1,6 +1,5 @@
-import { isAbsolute, resolve } from 'node:path';
 import { findNodeAtLocation, getNodeValue, parseTree, type Node } from 'jsonc-parser';
-import { findOnPath, type PathEnv } from './presets';
+import { findProgram, isPathLike, type PathEnv } from './launch';
 
 /**
  * The `acp.agents` list as the user's settings hold it, edited without a JSON editor: entries
@@ -56,10 +55,18 @@ export type CommandCheck =
  */
 export function checkCommand(program: string, env: PathEnv & { cwd?: string } = {}): CommandCheck {
   if (!program.trim()) return { found: false, why: 'No command was given.' };
-  const isPath = isAbsolute(program) || program.includes('/') || program.includes('\\');
-  const target = isPath && !isAbsolute(program) && env.cwd ? resolve(env.cwd, program) : program;
-  const path = findOnPath(target, env);
+  const platform = env.platform ?? process.platform;
+  // `\\` separates folders on Windows only; elsewhere it is a character of a name.
+  const isPath = isPathLike(program, platform);
+  const path = findProgram(program, env);
   if (path) return { found: true, path };
+  // A macOS application is a folder; the program is inside it.
+  const app = platform === 'darwin' ? /^(.*\.app)\/?$/i.exec(program) : null;
+  if (app)
+    return {
+      found: false,
+      why: `"${program}" is an application bundle, not a program: give the program inside it (in "${app[1]}/Contents/MacOS/").`,
+    };
   return {
     found: false,
     why: isPath

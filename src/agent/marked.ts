@@ -1,42 +1,134 @@
 /**
- * Processes marked by an environment variable. A process group reaches what a command started,
- * unless a child left the group (`setsid`, a daemon's double fork); such a child still carries
- * the environment it was started with, so a mark set in it finds it again. Linux only: there the
- * environment of the user's own processes is readable in /proc.
+ * What a command started, found again when it left the command's process group. A process group
+ * reaches what a command started, unless a child left it (`setsid`, a daemon's double fork). Such
+ * a child is found (Linux) by what it still carries:
+ * - a mark: an environment variable set in the command's environment (gone if it was started
+ *   with `env -u` or `env -i`);
+ * - a pipe: the command's output pipes, which a background child keeps unless it closes them;
+ * and then by what these lead to: their descendants and the sessions and groups they lead (what
+ * the child started after `setsid` is in its session, even once its parent is gone).
+ * Elsewhere the group and what its members lead to are all that is found.
+ *
+ * A stop reads the process table once; the environment and descriptors only of the few
+ * processes that may have left: started since the command, in a session made since (leaving a
+ * group's session takes `setsid`, which makes one), and not reached through the group.
  */
-import { promises as fs } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import { inSlices, processTable, procRow, relatives, type ProcessRow } from './processTree';
 
 /** The variable that marks the processes of the client's terminals and agents. */
 export const MARK_VARIABLE = 'ACP_CLIENT_PROCESS';
 
-/**
- * The ids of live processes whose environment holds `MARK_VARIABLE=mark` (none where that cannot
- * be read). Read without blocking: a machine may run thousands of processes.
- */
-export async function markedProcesses(mark: string): Promise<number[]> {
-  if (process.platform !== 'linux') return [];
-  const entry = Buffer.from(`${MARK_VARIABLE}=${mark}\0`);
-  let names: string[];
-  try {
-    names = await fs.readdir('/proc');
-  } catch {
-    return [];
-  }
-  const pids = names.filter((n) => /^\d+$/.test(n) && Number(n) !== process.pid);
-  const marked = await Promise.all(
-    pids.map(async (pid) => {
-      // Gone, or another user's: not ours either way.
-      const environ = await fs.readFile(`/proc/${pid}/environ`).catch(() => undefined);
-      const at = environ?.indexOf(entry) ?? -1;
-      return at === 0 || (at > 0 && environ![at - 1] === 0) ? Number(pid) : undefined;
-    }),
-  );
-  return marked.filter((pid): pid is number => pid !== undefined);
+/** How a command's processes are found again. */
+export interface Trace {
+  /** Its process group (the leader's pid), while the group may still exist. */
+  readonly group?: number;
+  readonly mark: string;
+  /** Inodes of the command's stdio pipes (Linux). */
+  readonly pipes: readonly number[];
+  /** When the command started (Linux, clock ticks since boot): what it started is not older. */
+  readonly since?: number;
 }
 
-/** Sends `signal` to every marked process; resolves with how many there were. */
-export async function signalMarked(mark: string, signal: NodeJS.Signals): Promise<number> {
-  const pids = await markedProcesses(mark);
+/**
+ * A command's trace, read right after its spawn (which returns once the child runs its program):
+ * on Linux the inodes of its stdio pipes `fds` as the child holds them, and its start time.
+ */
+export function traceOf(pid: number | undefined, mark: string, fds: readonly number[]): Trace {
+  if (process.platform !== 'linux' || pid === undefined) return { group: pid, mark, pipes: [] };
+  return { group: pid, mark, pipes: stdioPipes(pid, fds), since: procRow(pid)?.start };
+}
+
+/**
+ * The inode of a pipe, from what `/proc` shows for a descriptor: `pipe:[123]`, or `socket:[123]`
+ * (Node's stdio pipes on Linux are socket pairs, whose two ends have inodes of their own).
+ */
+export function pipeInode(link: string): number | undefined {
+  const m = /^(?:pipe|socket):\[(\d+)\]$/.exec(link);
+  return m ? Number(m[1]) : undefined;
+}
+
+function stdioPipes(pid: number, fds: readonly number[]): number[] {
+  const out: number[] = [];
+  for (const fd of fds) {
+    try {
+      const inode = pipeInode(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      if (inode !== undefined) out.push(inode);
+    } catch {
+      // Ended already.
+    }
+  }
+  return out;
+}
+
+/** Whether a process's environment holds `entry` (`NAME=value\0`); false when it cannot be read. */
+function carriesMark(pid: number, entry: Buffer): boolean {
+  try {
+    const environ = readFileSync(`/proc/${pid}/environ`);
+    const at = environ.indexOf(entry);
+    return at === 0 || (at > 0 && environ[at - 1] === 0);
+  } catch {
+    // Gone, or another user's: not ours either way.
+    return false;
+  }
+}
+
+/** Whether a process holds one of `links` (`pipe:[n]`, `socket:[n]`) open. */
+function holdsPipe(pid: number, links: ReadonlySet<string>): boolean {
+  if (links.size === 0) return false;
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return links.has(readlinkSync(`/proc/${pid}/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The processes that may have left the command's group and session (see the file's comment):
+ * not in `reached`, started since the command, and in a session whose leader did too (or is gone).
+ */
+export function mayHaveLeft(
+  table: readonly ProcessRow[],
+  reached: ReadonlySet<number>,
+  since: number | undefined,
+): number[] {
+  const recent = (r: ProcessRow | undefined) => since === undefined || r?.start === undefined || r.start >= since;
+  const byPid = new Map(table.map((r) => [r.pid, r]));
+  return table
+    .filter((r) => !reached.has(r.pid) && r.pid !== process.pid && recent(r))
+    .filter((r) => r.sid === undefined || !byPid.has(r.sid) || recent(byPid.get(r.sid)))
+    .map((r) => r.pid);
+}
+
+/** Every live process a trace leads to (see the file's comment), this process excepted. */
+export async function tracedProcesses(trace: Trace, platform: NodeJS.Platform = process.platform): Promise<number[]> {
+  if (platform === 'win32') return [];
+  const table = await processTable(platform);
+  if (!table) return [];
+  const groups = trace.group === undefined ? [] : [trace.group];
+  const seeds: number[] = [];
+  if (platform === 'linux') {
+    const entry = Buffer.from(`${MARK_VARIABLE}=${trace.mark}\0`);
+    const links = new Set(trace.pipes.flatMap((i) => [`pipe:[${i}]`, `socket:[${i}]`]));
+    await inSlices(mayHaveLeft(table, relatives(table, [], groups), trace.since), (pid) => {
+      if (carriesMark(pid, entry) || holdsPipe(pid, links)) seeds.push(pid);
+    });
+  }
+  const found = relatives(table, seeds, groups);
+  found.delete(process.pid);
+  found.delete(1);
+  return [...found];
+}
+
+/** Sends `signal` to every process the trace leads to; resolves with how many there were. */
+export async function signalTraced(trace: Trace, signal: NodeJS.Signals): Promise<number> {
+  const pids = await tracedProcesses(trace);
   for (const pid of pids) {
     try {
       process.kill(pid, signal);

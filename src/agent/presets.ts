@@ -1,6 +1,5 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
 import { splitCommandLine } from './commandLine';
+import { findProgram, type PathEnv } from './launch';
 
 /** An agent users commonly run through its ACP adapter. */
 export interface AgentPreset {
@@ -126,39 +125,12 @@ export function customEntry(
   return { id: uniqueId(base, takenIds), name: display, command, args, env: {} };
 }
 
-export interface PathEnv {
-  PATH?: string;
-  PATHEXT?: string;
-  platform?: NodeJS.Platform;
-  /** Whether a path is an executable file (tests pass a fake). */
-  isExecutable?: (path: string) => boolean;
-}
-
-function executable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Where `program` is found on PATH, like `which` (no shell, nothing run), or undefined. */
+/**
+ * Where `program` is found on PATH, like `which` (no shell, nothing run), or undefined: the same
+ * lookup an agent's start makes (see launch.ts), so what "Add Agent" reports is what starting does.
+ */
 export function findOnPath(program: string, env: PathEnv = {}): string | undefined {
-  const platform = env.platform ?? process.platform;
-  const isExec = env.isExecutable ?? executable;
-  const exts = platform === 'win32' ? ['', ...(env.PATHEXT ?? '.COM;.EXE;.BAT;.CMD').split(';').filter(Boolean)] : [''];
-  const sep = platform === 'win32' ? ';' : ':';
-  if (isAbsolute(program) || program.includes('/')) return exts.map((e) => program + e).find(isExec);
-  for (const dir of (env.PATH ?? process.env.PATH ?? '').split(sep)) {
-    if (!dir) continue;
-    for (const e of exts) {
-      const candidate = join(dir, program + e);
-      if (isExec(candidate)) return candidate;
-    }
-  }
-  return undefined;
+  return findProgram(program, env);
 }
 
 /** What "Add Agent" says instead of adding a preset whose program is missing. */

@@ -1,13 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { Readable, Writable } from 'node:stream';
+import { EventEmitter } from 'node:events';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { Emitter } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import { AgentExited } from './errors';
 import { processGuard } from './guard';
+import { describeLaunch, planLaunch, spawnFailure, spawnPlanned, type LaunchPlan } from './launch';
 import type { Logger } from './log';
-import { MARK_VARIABLE, signalMarked } from './marked';
+import { MARK_VARIABLE, signalTraced, traceOf, type Trace } from './marked';
+import { endWindowsTree, signalGroup } from './processTree';
 import type { AgentConfig } from './types';
 
 const STDERR_TAIL_LINES = 40;
@@ -29,8 +31,11 @@ const asIs: LineRedactor = {
 };
 
 /**
- * One agent program, started in its own process group: launchers such as `npx` run the real
- * agent as a child, and stopping only the launcher would leave the agent behind.
+ * One agent program, started in its own process group (on Windows: its own tree, ended with
+ * taskkill): launchers such as `npx` run the real agent as a child, and stopping only the
+ * launcher would leave the agent behind. How it is started is decided by `planLaunch` (on
+ * Windows: found on PATH × PATHEXT, a `.cmd` shim made startable); a command that cannot start
+ * fails through `exited` with the reason in words, never with a throw.
  */
 export class AgentProcess implements IDisposable {
   private readonly child: ChildProcess;
@@ -47,6 +52,8 @@ export class AgentProcess implements IDisposable {
   /** Ending what is left of the group after the leader exited on its own. */
   private groupEnding: Promise<void> | undefined;
   private readonly mark = randomUUID();
+  private readonly trace: Trace;
+  private readonly platform = process.platform;
 
   constructor(
     readonly config: AgentConfig,
@@ -55,15 +62,11 @@ export class AgentProcess implements IDisposable {
     /** Masks known secrets in stderr lines before they are logged or kept. */
     private readonly redact: LineRedactor = asIs,
   ) {
-    this.child = spawn(config.command, [...config.args], {
-      cwd,
-      // Marked, so what it starts outside its group is found again (see marked.ts).
-      env: { ...process.env, ...config.env, [MARK_VARIABLE]: this.mark },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Own process group (POSIX), so stop() can signal the whole tree.
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-    });
+    // Marked, so what it starts outside its group is found again (see marked.ts).
+    const env = { ...process.env, ...config.env, [MARK_VARIABLE]: this.mark };
+    const plan = planLaunch(config.command, config.args, { env, cwd });
+    this.child = plan.ok ? startChild(plan, env, cwd) : notStarted(plan.why);
+    if (plan.ok && plan.via !== 'direct') logger.info(`starts ${describeLaunch(plan)}`);
     this.exited = new Promise((resolve) => {
       const done = (code: number | null, signal: NodeJS.Signals | null, spawnError?: string) => {
         if (this.exitInfo) return;
@@ -73,7 +76,11 @@ export class AgentProcess implements IDisposable {
         this.exitEmitter.fire(this.exitInfo);
       };
       this.child.once('error', (err: NodeJS.ErrnoException) =>
-        done(null, null, spawnFailure(err, config.command, cwd)),
+        done(
+          null,
+          null,
+          err instanceof NotStartedError ? err.message : spawnFailure(err, plan.ok ? plan.found : config.command, cwd),
+        ),
       );
       this.child.once('exit', (code, signal) => {
         if (!this.stopping) {
@@ -85,10 +92,12 @@ export class AgentProcess implements IDisposable {
         done(code, signal);
       });
     });
-    // If the host dies outright, the guard stops the group and what carries the mark.
+    // If the host dies outright, the guard stops the group, what carries the mark or holds its pipes.
+    this.trace = traceOf(this.child.pid, this.mark, [0, 1, 2]);
     if (this.child.pid !== undefined) {
       processGuard.watchGroup(this.child.pid);
       processGuard.watchMark(this.mark);
+      processGuard.watchPipes(this.trace.pipes);
     }
     this.child.stderr?.setEncoding('utf8');
     this.child.stderr?.on('data', (chunk: string) => this.onStderr(chunk));
@@ -168,7 +177,11 @@ export class AgentProcess implements IDisposable {
       return;
     }
     this.child.stdin?.end();
-    this.signal('SIGTERM');
+    if (this.platform === 'win32') {
+      await this.endTree();
+    } else {
+      this.signal('SIGTERM');
+    }
     const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
     try {
       await this.exited;
@@ -180,15 +193,27 @@ export class AgentProcess implements IDisposable {
     this.unguard();
   }
 
+  /** Windows: taskkill /T /F while the root still lives (it walks the tree from it), else the table. */
+  private async endTree(): Promise<void> {
+    const pid = this.child.pid;
+    if (pid === undefined) return;
+    const end = await endWindowsTree(pid);
+    if (end.ok) this.logger.info(`stopped the agent's process tree (${end.how})`);
+    else this.logger.error(`could not stop the agent's whole process tree: ${end.how}`);
+  }
+
   /** Nothing of it is left: the guard need not stop it. */
   private unguard(): void {
     const pid = this.child.pid;
     if (pid !== undefined) processGuard.forgetGroup(pid);
     processGuard.forgetMark(this.mark);
+    processGuard.forgetPipes(this.trace.pipes);
   }
 
   /** The leader is gone: SIGTERM to the rest of its group, SIGKILL to what is left after the grace period. */
   private async endGroup(graceMs: number): Promise<void> {
+    // On Windows the launcher's children still name it as their parent: the table finds them.
+    if (this.platform === 'win32') return this.endTree();
     if (!this.groupExists()) return;
     this.signal('SIGTERM');
     const end = Date.now() + graceMs;
@@ -198,7 +223,7 @@ export class AgentProcess implements IDisposable {
 
   private groupExists(): boolean {
     const pid = this.child.pid;
-    if (pid === undefined || process.platform === 'win32') return false;
+    if (pid === undefined || this.platform === 'win32') return false;
     try {
       process.kill(-pid, 0);
       return true;
@@ -208,16 +233,10 @@ export class AgentProcess implements IDisposable {
   }
 
   private signal(sig: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    // What the agent started outside its group (setsid) carries its mark.
-    void signalMarked(this.mark, sig);
-    try {
-      if (process.platform === 'win32') this.child.kill(sig);
-      else process.kill(-pid, sig);
-    } catch {
-      // ESRCH: the group is already gone.
-    }
+    if (this.child.pid === undefined) return;
+    // What the agent started outside its group (setsid) carries its mark or holds its pipes.
+    void signalTraced(this.trace, sig);
+    signalGroup(this.child, sig);
   }
 
   dispose(): void {
@@ -226,11 +245,34 @@ export class AgentProcess implements IDisposable {
   }
 }
 
-/** Why a command could not be spawned, in words (Node says only `spawn x ENOENT`). */
-function spawnFailure(err: NodeJS.ErrnoException, command: string, cwd: string | undefined): string {
-  // A missing working folder fails with ENOENT too, naming the command.
-  if (cwd && !existsSync(cwd)) return `the folder "${cwd}" it is started in does not exist`;
-  if (err.code === 'ENOENT') return `the command "${command}" was not found`;
-  if (err.code === 'EACCES') return `the command "${command}" cannot be run (permission denied: is it executable?)`;
-  return `the command "${command}" failed to start (${err.message})`;
+/** A command that could not be started, told as the process's 'error' (see {@link notStarted}). */
+class NotStartedError extends Error {}
+
+/**
+ * Stands in for a child that could not be started (refused before spawning, or `spawn` threw):
+ * its output ends at once and its 'error' says why, so every caller sees the failure the way it
+ * sees a program that exits, and nothing throws out of the constructor.
+ */
+function notStarted(why: string): ChildProcess {
+  const child = new EventEmitter() as EventEmitter & Partial<ChildProcess>;
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  Object.assign(child, { stdin: new PassThrough(), stdout, stderr, pid: undefined, kill: () => false });
+  setImmediate(() => {
+    child.emit('error', new NotStartedError(why));
+    stdout.end();
+    stderr.end();
+  });
+  return child as ChildProcess;
+}
+
+function startChild(plan: LaunchPlan, env: NodeJS.ProcessEnv, cwd: string | undefined): ChildProcess {
+  const started = spawnPlanned(plan, {
+    cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // Own process group (POSIX), so stop() can signal the whole tree.
+    detached: process.platform !== 'win32',
+  });
+  return 'child' in started ? started.child : notStarted(started.why);
 }

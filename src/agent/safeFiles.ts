@@ -78,16 +78,34 @@ async function openChecked(real: string, flags: number, shown: string): Promise<
         await dir.close().catch(() => undefined);
       }
     }
-    const file = await checkedFile(await fs.open(real, flags | NOFOLLOW), shown);
-    // Opened by path: what the path names now must be the file opened, by its real path and identity.
-    const [opened, now, where] = await Promise.all([file.stat(), fs.lstat(real), fs.realpath(real)]);
-    if (where !== real || now.dev !== opened.dev || now.ino !== opened.ino) {
-      await file.close();
-      throw changed(shown);
-    }
-    return file;
+    return await openByPath(real, flags, shown);
   } catch (e) {
     throw refusal(e, shown);
+  }
+}
+
+/**
+ * Opened by path (where `/proc/self/fd` is missing: macOS, Windows), then checked: what the path
+ * names now must be the file opened, by its real path and identity. A file that fails any check
+ * is closed before the refusal: an open handle keeps it locked on Windows. `afterOpen` lets tests
+ * change the file between the open and the check.
+ */
+export async function openByPath(
+  real: string,
+  flags: number,
+  shown: string,
+  afterOpen?: (file: FileHandle) => Promise<void>,
+): Promise<FileHandle> {
+  const file = await checkedFile(await fs.open(real, flags | NOFOLLOW), shown);
+  try {
+    await afterOpen?.(file);
+    const [opened, now, where] = await Promise.all([file.stat(), fs.lstat(real), fs.realpath(real)]);
+    if (where !== real || now.dev !== opened.dev || now.ino !== opened.ino) throw changed(shown);
+    return file;
+  } catch (e) {
+    await file.close().catch(() => undefined);
+    // Gone between the open and the check: it was swapped, as far as the agent can tell.
+    throw (e as NodeJS.ErrnoException).code === 'ENOENT' ? changed(shown) : e;
   }
 }
 
@@ -103,7 +121,10 @@ async function openFolder(expected: string, shown: string): Promise<FileHandle> 
 
 /** Only a regular file with one link is read or written. */
 async function checkedFile(file: FileHandle, shown: string): Promise<FileHandle> {
-  const stat = await file.stat();
+  const stat = await file.stat().catch(async (e: unknown) => {
+    await file.close().catch(() => undefined);
+    throw e;
+  });
   let problem: string | undefined;
   if (!stat.isFile()) problem = `"${shown}" is not a regular file.`;
   else if (stat.nlink > 1) problem = `"${shown}" has more than one link (a hard link); it is refused.`;

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type {
@@ -17,8 +16,11 @@ import { Disposable } from '../base/lifecycle';
 import { ErrorCodes } from './errors';
 import type { Logger } from './log';
 import { processGuard } from './guard';
-import { MARK_VARIABLE, signalMarked } from './marked';
+import { spawnFailure, spawnPlanned } from './launch';
+import { MARK_VARIABLE, signalTraced, traceOf, type Trace } from './marked';
+import { endWindowsTree, signalGroup, type TreeEnd } from './processTree';
 import { resolveInRoots, type PinnedRoot } from './roots';
+import { planCommand, type ShellSetting } from './shells';
 
 /** Output kept per terminal when the agent gives no `outputByteLimit`, and the most it may ask for. */
 export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
@@ -26,6 +28,8 @@ export const DEFAULT_OUTPUT_BYTE_LIMIT = 1024 * 1024;
 export const MAX_RUNNING_TERMINALS = 32;
 /** Terminals kept per agent process, running or ended but not released (each keeps its output). */
 export const MAX_KEPT_TERMINALS = 64;
+/** How long past the grace period a kill waits for the command's end before it says it failed. */
+const KILL_MARGIN_MS = 5000;
 
 /** Names one terminal; every ACP `terminal/*` request has this shape. */
 export interface TerminalRef {
@@ -58,12 +62,21 @@ export interface TerminalsOptions {
   /** {@link MAX_RUNNING_TERMINALS} and {@link MAX_KEPT_TERMINALS} when absent; tests lower them. */
   maxRunning?: number;
   maxKept?: number;
+  /** `acp.terminal.shell`: which shell runs shell lines on Windows; `auto` when absent. */
+  shell?: () => ShellSetting;
+  /** The system whose rules apply (tests of Windows' rules on another system only plan). */
+  platform?: NodeJS.Platform;
 }
 
 interface Terminal extends TerminalRef {
   child: ChildProcess;
-  /** In the environment of the command and of everything it starts (see marked.ts). */
-  mark: string;
+  /**
+   * What finds its processes again (see marked.ts): its group, the mark in the environment of
+   * everything it starts, its output pipes, which a child that left its group may still hold.
+   */
+  trace: Trace;
+  /** The client ended it: on Windows, where no signal is seen, its exit still says it was killed. */
+  killed: boolean;
   /** Output as decoded pieces, oldest first, with their UTF-8 sizes. */
   chunks: string[];
   sizes: number[];
@@ -75,6 +88,8 @@ interface Terminal extends TerminalRef {
   closed: boolean;
   exited: Promise<TerminalExitStatus>;
   killTimer?: NodeJS.Timeout;
+  /** Windows: ending its tree. */
+  ending?: Promise<TreeEnd | undefined>;
 }
 
 /**
@@ -134,23 +149,30 @@ export class Terminals extends Disposable {
     // Set last, so the agent cannot unset it: it finds what left the process group (see marked.ts).
     const mark = randomUUID();
     env[MARK_VARIABLE] = mark;
-    const args = params.args ?? [];
-    const shell = needsShell(params.command, args);
-    const child = spawn(params.command, args, {
+    const plan = planCommand(params.command, params.args ?? [], {
+      env,
+      cwd,
+      platform: this.options.platform,
+      shell: this.options.shell?.(),
+    });
+    const started = spawnPlanned(plan, {
       cwd,
       env,
-      shell,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group on POSIX, so kill(-pid) reaches its children; on Windows
       // `detached` would open a console window instead.
       detached: process.platform !== 'win32',
-      windowsHide: true,
     });
+    if ('why' in started)
+      throw new RequestError(ErrorCodes.InternalError, `Could not start "${params.command}": ${started.why}.`);
+    const { child } = started;
+    const shell = plan.shell;
     let resolveExit!: (status: TerminalExitStatus) => void;
     const terminal: Terminal = {
       sessionId: params.sessionId,
       terminalId: randomUUID(),
-      mark,
+      trace: traceOf(child.pid, mark, [1, 2]),
+      killed: false,
       child,
       chunks: [],
       sizes: [],
@@ -165,10 +187,16 @@ export class Terminals extends Disposable {
     // If the host dies outright, the guard stops the command's group and what carries its mark.
     if (child.pid !== undefined) processGuard.watchGroup(child.pid);
     processGuard.watchMark(mark);
+    processGuard.watchPipes(terminal.trace.pipes);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
-      child.once('error', (e) =>
-        reject(new RequestError(ErrorCodes.InternalError, `Could not start "${params.command}": ${e.message}`)),
+      child.once('error', (e: NodeJS.ErrnoException) =>
+        reject(
+          new RequestError(
+            ErrorCodes.InternalError,
+            `Could not start "${params.command}": ${spawnFailure(e, plan.found, cwd)}.`,
+          ),
+        ),
       );
     });
     const { terminalId } = terminal;
@@ -178,7 +206,7 @@ export class Terminals extends Disposable {
     }
     this.terminals.set(terminalId, terminal);
     this.options.logger.debug(
-      `terminal/create ${terminalId} pid=${child.pid} cwd=${cwd}${shell ? ' (shell)' : ''}` +
+      `terminal/create ${terminalId} pid=${child.pid} cwd=${cwd}${shell ? ` (${shell})` : ''}` +
         `${params.env?.length ? ` env: ${params.env.map((v) => v.name).join(', ')}` : ''}`,
     );
     return { terminalId };
@@ -198,12 +226,26 @@ export class Terminals extends Disposable {
     return { exitCode: status.exitCode ?? null, signal: status.signal ?? null };
   }
 
-  /** `terminal/kill`: SIGTERM to the process group, SIGKILL after the grace period; resolves once it ended. */
+  /**
+   * `terminal/kill`: SIGTERM to the process group, SIGKILL after the grace period (on Windows:
+   * the tree ended with taskkill, or member by member); resolves once it ended, and fails, rather
+   * than waiting for ever or reporting success, when it could not be ended.
+   */
   async kill(ref: TerminalRef): Promise<void> {
     const t = this.get(ref);
     this.options.logger.debug(`terminal/kill ${t.terminalId}`);
-    this.stop(t);
-    await t.exited;
+    const end = await this.stop(t);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const gaveUp = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), this.graceMs + KILL_MARGIN_MS);
+    });
+    const status = await Promise.race([t.exited, gaveUp]);
+    clearTimeout(timer);
+    if (!status)
+      throw new RequestError(
+        ErrorCodes.InternalError,
+        `The command could not be stopped${end && !end.ok ? ` (${end.how})` : ''}; it may still be running.`,
+      );
   }
 
   /** `terminal/release`: kills the command if it still runs and forgets the terminal. */
@@ -277,7 +319,11 @@ export class Terminals extends Disposable {
       resolve(t.exitStatus);
     };
     t.child.once('exit', (code, signal) => {
-      t.exitStatus = { exitCode: code, signal };
+      // Windows ends a process with an exit code (taskkill /F: 1) and no signal: it was still killed.
+      t.exitStatus =
+        t.killed && signal === null && process.platform === 'win32'
+          ? { exitCode: null, signal: 'SIGKILL' }
+          : { exitCode: code, signal };
       this.exitEmitter.fire({ sessionId: t.sessionId, terminalId: t.terminalId, exitStatus: t.exitStatus });
       // Output still in the pipes arrives before 'close'; but a background child that keeps
       // them open must not hold the agent's wait forever.
@@ -287,6 +333,7 @@ export class Terminals extends Disposable {
       t.closed = true;
       // Ended and its pipes closed: its group is gone, and its id may soon be another's.
       if (t.child.pid !== undefined) processGuard.forgetGroup(t.child.pid);
+      processGuard.forgetPipes(t.trace.pipes);
       for (const d of decoders) this.append(t, d.end());
       finish();
     });
@@ -302,21 +349,32 @@ export class Terminals extends Disposable {
     this.outputEmitter.fire({ sessionId: t.sessionId, terminalId: t.terminalId, chunk });
   }
 
-  private stop(t: Terminal): void {
-    if (t.killTimer) return;
+  /** Ends a command; on Windows resolves with how ending its tree went. */
+  private stop(t: Terminal): Promise<TreeEnd | undefined> {
+    if (t.killTimer) return t.ending ?? Promise.resolve(undefined);
+    if (!t.exitStatus) t.killed = true;
     // Once the command ended and nobody holds its output pipes, its group is gone and its id
-    // may belong to someone else: only what carries its mark is signalled (a child that left
-    // the group with setsid, and closed the pipes too).
+    // may belong to someone else: only what carries its mark or holds its pipes is signalled
+    // (a child that left the group with setsid).
     const group = !(t.exitStatus && t.closed);
-    if (group) signalGroup(t.child, 'SIGTERM');
-    void signalMarked(t.mark, 'SIGTERM');
+    const trace: Trace = group ? t.trace : { ...t.trace, group: undefined };
+    if (process.platform === 'win32') {
+      t.ending = group && t.child.pid !== undefined ? endWindowsTree(t.child.pid) : Promise.resolve(undefined);
+      void t.ending.then((end) => {
+        if (end && !end.ok) this.options.logger.warn(`terminal ${t.terminalId}: ${end.how}`);
+      });
+    } else {
+      if (group) signalGroup(t.child, 'SIGTERM');
+      void signalTraced(trace, 'SIGTERM');
+    }
     t.killTimer = setTimeout(() => {
       if (group) signalGroup(t.child, 'SIGKILL');
-      void signalMarked(t.mark, 'SIGKILL').then(() => processGuard.forgetMark(t.mark));
+      void signalTraced(trace, 'SIGKILL').then(() => processGuard.forgetMark(t.trace.mark));
     }, this.graceMs);
     // Not cleared when the leader ends: members of its group that ignore SIGTERM still get
     // SIGKILL. Harmless when the group is gone (ESRCH).
     t.killTimer.unref();
+    return t.ending ?? Promise.resolve(undefined);
   }
 }
 
@@ -336,31 +394,4 @@ function dropOldest(t: Terminal): void {
   t.chunks[0] = first.toString('utf8', cut);
   t.sizes[0] = first.length - cut;
   t.bytes -= cut;
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    if (process.platform === 'win32') {
-      // No process groups: taskkill walks the tree (/T), forcefully (/F).
-      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { windowsHide: true, stdio: 'ignore' }).on(
-        'error',
-        () => child.kill(),
-      );
-    } else {
-      process.kill(-child.pid, signal);
-    }
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-/**
- * A command with no `args` that holds shell syntax or spaces is a shell line, the way agents
- * send `git log | head`; a plain program name or an existing path runs as it is.
- */
-export function needsShell(command: string, args: readonly string[]): boolean {
-  if (args.length > 0) return false;
-  if (existsSync(command)) return false;
-  return /[\s|&;<>()$`\\"'*?[\]#~={}!]/.test(command);
 }

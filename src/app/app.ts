@@ -106,7 +106,7 @@ export class App extends Disposable {
             allowWrite: () => config.allowFileWrites !== false,
             logger: log,
           }),
-          terminals: agentTerminals(config, log, sessions),
+          terminals: agentTerminals(config, log, sessions, () => settings.value.terminalShell),
         }),
       }),
     );

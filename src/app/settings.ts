@@ -1,6 +1,7 @@
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { ConfigProblem } from '../agent/config';
 import type { TraceLevel } from '../agent/log';
+import type { ShellSetting } from '../agent/shells';
 import type { AgentConfig } from '../agent/types';
 import type { Event } from '../base/event';
 import type { OpenMode } from '../chat/target';
@@ -21,6 +22,8 @@ export interface Settings {
   readonly library: { readonly enabled: boolean; readonly maxBytes: number };
   /** `acp.sessions.hide`, compiled; `hide.errors` say what could not be used. */
   readonly hide: HideRules;
+  /** `acp.terminal.shell`: which shell runs an agent's shell lines on Windows. */
+  readonly terminalShell: ShellSetting;
 }
 
 /** The settings now, and when they change (`ui/settings.ts` reads them from VS Code). */

@@ -1,5 +1,6 @@
 import type { Logger } from '../agent/log';
 import { Terminals, type TerminalRef, type TerminalsOptions } from '../agent/terminals';
+import type { ShellSetting } from '../agent/shells';
 import type { AgentConfig } from '../agent/types';
 import { keepTail, TERMINAL_VIEW_CHARS, type TerminalOutputDelta } from '../protocol/terminalOutput';
 import type { OpenSessions } from './openSessions';
@@ -39,6 +40,8 @@ export function agentTerminals(
   config: AgentConfig,
   log: Logger,
   sessions: Pick<OpenSessions, 'terminalOutput' | 'terminalReleased' | 'onDidCloseSession'>,
+  /** `acp.terminal.shell` (Windows). */
+  shell?: () => ShellSetting,
 ): Terminals {
   const pending = new Map<string, Pending>();
   const send = (ref: TerminalRef, exit?: Pick<TerminalOutputDelta, 'exitCode' | 'signal'>) => {
@@ -54,10 +57,13 @@ export function agentTerminals(
     };
     sessions.terminalOutput(config.id, ref.sessionId, ref.terminalId, delta);
   };
-  const terminals = new ShownTerminals({ logger: log, allowTerminal: () => config.allowTerminals !== false }, (ref) => {
-    send(ref);
-    sessions.terminalReleased(config.id, ref.sessionId, ref.terminalId);
-  });
+  const terminals = new ShownTerminals(
+    { logger: log, allowTerminal: () => config.allowTerminals !== false, shell },
+    (ref) => {
+      send(ref);
+      sessions.terminalReleased(config.id, ref.sessionId, ref.terminalId);
+    },
+  );
   terminals.onOutput((e) => {
     let p = pending.get(e.terminalId);
     if (!p)

@@ -13,7 +13,8 @@
 import { mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { Database } from 'node-sqlite3-wasm';
+import { Database, type Statement } from 'node-sqlite3-wasm';
+import { processAlive } from '../agent/processTree';
 
 /** No transaction of the library lasts this long: a lock this old was left by a killed process. */
 export const STALE_LOCK_MS = 30_000;
@@ -48,13 +49,18 @@ export function isCorrupt(e: unknown): boolean {
   return e instanceof Error && /malformed|not a database|corrupt/i.test(e.message);
 }
 
-/** Whether a process of this host is alive (one that cannot be signalled by us still counts). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+/**
+ * Finalizes every statement: a statement whose last step failed reports that failure again from
+ * `finalize`, though it is finalized all the same. One left unfinalized keeps the file open
+ * after the connection closes (on Windows, locked).
+ */
+export function finalizeAll(statements: Iterable<Statement>): void {
+  for (const s of statements) {
+    try {
+      if (!s.isFinalized) s.finalize();
+    } catch {
+      // Finalized all the same.
+    }
   }
 }
 
@@ -150,7 +156,8 @@ export class SqliteFile {
       }
       const pid = Number(owner.slice(host.length));
       if (pid === process.pid) continue;
-      if (Number.isInteger(pid) && pid > 0 && !alive(pid)) rmSync(join(dirname(this.path), name), { force: true });
+      if (Number.isInteger(pid) && pid > 0 && !processAlive(pid))
+        rmSync(join(dirname(this.path), name), { force: true });
       else others = true;
     }
     return others;

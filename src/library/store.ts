@@ -16,7 +16,7 @@ import { pathKey } from './pathKey';
 import { DROP, FILE_NAME, FILE_SETTINGS, FORMAT_VERSION, MAX_ENTRY, SCHEMA, entryId, chunkRange } from './schema';
 import { searchSessions, touchedBy } from './searchIndex';
 import { keptFrom, num, str, type Queries, type Row, type SessionRow } from './rows';
-import { ensureDir, isCorrupt, setAside, SqliteFile } from './sqlite';
+import { ensureDir, finalizeAll, isCorrupt, setAside, SqliteFile } from './sqlite';
 import { dropEntries, putEntries, upsertSession } from './writes';
 import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
 
@@ -109,13 +109,13 @@ export class LibraryStore implements Queries {
   }
 
   private static openFile(path: string, opts: StoreOptions): LibraryStore {
-    const file = new SqliteFile(path, opts.busyWaitMs);
+    const store = new LibraryStore(new SqliteFile(path, opts.busyWaitMs), opts.maxBytes, opts);
     try {
-      const store = new LibraryStore(file, opts.maxBytes, opts);
       store.prepare();
       return store;
     } catch (e) {
-      file.close();
+      // Its statements too: SQLite keeps the file open while one is left (on Windows, locked).
+      store.close();
       throw e;
     }
   }
@@ -393,7 +393,7 @@ export class LibraryStore implements Queries {
   }
 
   close(): void {
-    for (const s of this.statements.values()) if (!s.isFinalized) s.finalize();
+    finalizeAll(this.statements.values());
     this.statements.clear();
     this.file.close();
   }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { parseAgents } from '../agent/config';
 import { parseMcpServers } from '../agent/mcp';
+import { SHELL_SETTINGS } from '../agent/shells';
 import { compileHideRules } from '../sessions/hide';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
@@ -36,6 +37,8 @@ function read(): Settings {
     confirmWritesTo: stringList(c.get('confirmWritesTo')),
     library: { enabled: c.get<boolean>('library.enabled') !== false, maxBytes: Math.round(maxMB * 1024 * 1024) },
     hide,
+    // Machine scope, like the agents: it chooses a program to run.
+    terminalShell: SHELL_SETTINGS.find((v) => v === machineSetting('terminal.shell')) ?? 'auto',
   };
 }
 

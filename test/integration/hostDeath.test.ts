@@ -39,7 +39,7 @@ describe('When the extension host is killed outright', function () {
       }
   });
 
-  it('no agent, launcher child or terminal command it started lives on', async () => {
+  it('no agent, launcher child or terminal command it started lives on, one that left with setsid env -u included', async () => {
     const host = spawn(
       process.execPath,
       [join(repoRoot, 'out/test/host/standInHost.js'), store, cwd, '--launcher', '--ignore-eof'],
@@ -49,10 +49,11 @@ describe('When the extension host is killed outright', function () {
       host.stdout!.once('data', (d: Buffer) => resolve(d.toString()));
       host.once('exit', (code) => reject(new Error(`the stand-in host exited (${code})`)));
     });
-    const pids = JSON.parse(line) as { host: number; agent: number; terminal: number; guard: number };
+    const pids = JSON.parse(line) as { host: number; agent: number; terminal: number; escaped: number; guard: number };
     // The launcher and the agent it runs, in the launcher's group.
     await waitFor('the launcher and its agent', () => members(pids.agent).length >= 2);
-    const started = [...members(pids.agent), pids.terminal];
+    // And one that left with `setsid env -u` (no group, no mark): found by the pipe it holds.
+    const started = [...members(pids.agent), pids.terminal, pids.escaped];
     left.push(...started);
     assert.ok(started.every(isAlive));
 

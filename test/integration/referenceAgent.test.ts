@@ -390,7 +390,9 @@ describe('reference agent', function () {
     assert.deepEqual(got.slice(-2), ['available_commands_update', 'session_info_update']);
   });
 
-  it('hangs, mixes in garbage and sends a huge message as asked', async () => {
+  it('hangs, mixes in garbage and sends a huge message as asked', async function () {
+    // Three agents start one after the other: on a loaded machine each start takes seconds.
+    this.timeout(60_000);
     const hung = await start(store, ['--hang', 'session/list']);
     const answer = hung.agent.request('session/list', {}).then(() => 'answered');
     assert.equal(await Promise.race([answer, quietFor(300).then(() => 'silent')]), 'silent');
@@ -441,7 +443,7 @@ describe('reference agent', function () {
     child.stderr!.destroy();
     child.stdout!.destroy();
     child.stdin!.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1}}\nnot json\n');
-    const code = await Promise.race([exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 5_000))]);
-    assert.notEqual(code, 'running', 'still running 5 s after its client went away');
+    // One that spins instead of leaving never exits: the test's timeout ends it.
+    await exited;
   });
 });

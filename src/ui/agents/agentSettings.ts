@@ -31,8 +31,8 @@ function inspectAgents(): MachineInspect | undefined {
   return inspectMachine('agents');
 }
 
-/** A `machine` setting (`acp.agents`, `acp.defaultAgent`, `acp.mcpServers`) as this window applies it. */
-export function machineSetting(key: 'agents' | 'defaultAgent' | 'mcpServers'): unknown {
+/** A `machine` setting (`acp.agents`, `acp.defaultAgent`, `acp.mcpServers`, `acp.terminal.shell`) as this window applies it. */
+export function machineSetting(key: 'agents' | 'defaultAgent' | 'mcpServers' | 'terminal.shell'): unknown {
   const remote = agentsScope() === 'remote';
   return machineValue(inspectMachine(key), remote, vscode.workspace.getConfiguration('acp').get(key));
 }

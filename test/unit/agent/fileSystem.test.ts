@@ -21,6 +21,7 @@ import { ClientFileSystem, MAX_READ_BYTES } from '../../../src/agent/fileSystem'
 import { MemoryLogger } from '../../../src/agent/log';
 import { pinRoots } from '../../../src/agent/roots';
 import { assertRejected } from './helpers';
+import { posixIt } from '../../support/platform';
 
 describe('ClientFileSystem', () => {
   let base: string;
@@ -73,12 +74,18 @@ describe('ClientFileSystem', () => {
       );
     });
 
-    it('refuses a path outside the roots, through ".." or a symbolic link, without asking the editor', async () => {
+    it('refuses a path outside the roots or through "..", without asking the editor', async () => {
+      const asked: string[] = [];
+      const fs = make({ openText: (p) => (asked.push(p), undefined) });
+      await assertRejected(fs.readTextFile({ sessionId: 's1', path: join(outside, 'secret.txt') }), -32602, 'outside');
+      await assertRejected(fs.readTextFile({ sessionId: 's1', path: `${root}/../outside/secret.txt` }), -32602, '".."');
+      assert.deepEqual(asked, []);
+    });
+
+    posixIt('symlinks', 'refuses a symbolic link out of the roots, without asking the editor', async () => {
       const asked: string[] = [];
       const fs = make({ openText: (p) => (asked.push(p), undefined) });
       symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'));
-      await assertRejected(fs.readTextFile({ sessionId: 's1', path: join(outside, 'secret.txt') }), -32602, 'outside');
-      await assertRejected(fs.readTextFile({ sessionId: 's1', path: `${root}/../outside/secret.txt` }), -32602, '".."');
       await assertRejected(fs.readTextFile({ sessionId: 's1', path: join(root, 'link.txt') }), -32602, 'outside');
       assert.deepEqual(asked, []);
     });
@@ -165,7 +172,7 @@ describe('ClientFileSystem', () => {
       assert.deepEqual(readdirSync(root), ['lines.txt']);
     });
 
-    it('refuses writing through a folder link out of the root, creating no folder there', async () => {
+    posixIt('symlinks', 'refuses writing through a folder link out of the root, creating no folder there', async () => {
       symlinkSync(outside, join(root, 'out'));
       await assertRejected(
         make().writeTextFile({ sessionId: 's1', path: join(root, 'out', 'new', 'x.txt'), content: 'x' }),
@@ -175,7 +182,7 @@ describe('ClientFileSystem', () => {
       assert.ok(!existsSync(join(outside, 'new')));
     });
 
-    it('refuses writing through a dangling link that points out of the root', async () => {
+    posixIt('symlinks', 'refuses writing through a dangling link that points out of the root', async () => {
       symlinkSync(join(outside, 'planted.txt'), join(root, 'planted.txt'));
       await assertRejected(
         make().writeTextFile({ sessionId: 's1', path: join(root, 'planted.txt'), content: 'x' }),
@@ -195,26 +202,30 @@ describe('ClientFileSystem', () => {
       assert.deepEqual(readdirSync(join(root, 'folder')), [], 'nothing was written into it');
     });
 
-    it('refuses, and writes nothing outside, when a folder is swapped for a link out of the root during the write', async () => {
-      mkdirSync(join(root, 'a'));
-      const realMkdir = fsPromises.mkdir;
-      // The swap happens after the path was checked and before its folders are created.
-      fsPromises.mkdir = (async (...args: Parameters<typeof realMkdir>) => {
-        fsPromises.mkdir = realMkdir;
-        rmSync(join(root, 'a'), { recursive: true });
-        symlinkSync(outside, join(root, 'a'));
-        return realMkdir(...args);
-      }) as typeof realMkdir;
-      try {
-        await assertRejected(
-          make().writeTextFile({ sessionId: 's1', path: join(root, 'a', 'b', 'new.txt'), content: 'planted' }),
-          -32602,
-        );
-      } finally {
-        fsPromises.mkdir = realMkdir;
-      }
-      assert.ok(!existsSync(join(outside, 'b', 'new.txt')), 'nothing was written outside the root');
-    });
+    posixIt(
+      'symlinks',
+      'refuses, and writes nothing outside, when a folder is swapped for a link out of the root during the write',
+      async () => {
+        mkdirSync(join(root, 'a'));
+        const realMkdir = fsPromises.mkdir;
+        // The swap happens after the path was checked and before its folders are created.
+        fsPromises.mkdir = (async (...args: Parameters<typeof realMkdir>) => {
+          fsPromises.mkdir = realMkdir;
+          rmSync(join(root, 'a'), { recursive: true });
+          symlinkSync(outside, join(root, 'a'));
+          return realMkdir(...args);
+        }) as typeof realMkdir;
+        try {
+          await assertRejected(
+            make().writeTextFile({ sessionId: 's1', path: join(root, 'a', 'b', 'new.txt'), content: 'planted' }),
+            -32602,
+          );
+        } finally {
+          fsPromises.mkdir = realMkdir;
+        }
+        assert.ok(!existsSync(join(outside, 'b', 'new.txt')), 'nothing was written outside the root');
+      },
+    );
 
     it('refuses when writes are off for the session, and writes nothing', async () => {
       const fs = make({ allowWrite: () => false });
@@ -263,16 +274,14 @@ describe('ClientFileSystem', () => {
         { sessionId: 's1', path: config, realPath: config, oldText: '[core]\n', newText: fsmonitor, reason: undefined },
       );
 
-      // Through a link with another name, in another case, a new file, and a pattern of the setting.
-      symlinkSync(join(root, '.git'), join(root, 'innocent'));
-      const paths = [join(root, 'innocent', 'config'), join(root, '.VSCODE', 'tasks.json'), join(root, 'prod.env')];
+      // In another case, a new file, and a pattern of the setting.
+      const paths = [join(root, '.VSCODE', 'tasks.json'), join(root, 'prod.env')];
       mkdirSync(join(root, '.VSCODE'));
       for (const path of paths) await ask(true).writeTextFile({ sessionId: 's1', path, content: 'allowed' });
       assert.deepEqual(
         asked.slice(1).map((r) => [r.path, r.oldText]),
-        paths.map((p, i) => [p, i === 0 ? '[core]\n' : undefined]),
+        paths.map((p) => [p, undefined]),
       );
-      assert.equal(readFileSync(config, 'utf8'), 'allowed');
       assert.match(asked.at(-1)!.reason, /acp\.confirmWritesTo/);
       await make({ confirmWrite: async () => assert.fail('not asked') }).writeTextFile({
         sessionId: 's1',
@@ -330,6 +339,26 @@ describe('ClientFileSystem', () => {
       assert.deepEqual(readdirSync(join(root, '.vscode')), []);
       assert.ok(!existsSync(join(root, '.git.')));
     });
+
+    posixIt(
+      'symlinks',
+      'asks before a write through a link with another name to a file that makes tools run code',
+      async () => {
+        mkdirSync(join(root, '.git'));
+        const config = join(root, '.git', 'config');
+        writeFileSync(config, '[core]\n');
+        symlinkSync(join(root, '.git'), join(root, 'innocent'));
+        const asked: WriteConfirmation[] = [];
+        const fs = make({ confirmWrite: async (r) => (asked.push(r), true) });
+        const path = join(root, 'innocent', 'config');
+        await fs.writeTextFile({ sessionId: 's1', path, content: 'allowed' });
+        assert.deepEqual(
+          asked.map((r) => [r.path, r.realPath, r.oldText]),
+          [[path, config, '[core]\n']],
+        );
+        assert.equal(readFileSync(config, 'utf8'), 'allowed');
+      },
+    );
 
     it('replaces an existing file whole', async () => {
       await make().writeTextFile({ sessionId: 's1', path: join(root, 'lines.txt'), content: 'new' });

@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { join, posix, win32 } from 'node:path';
 import { deepestReal, pinRoots, resolveInRoots } from '../../../src/agent/roots';
 import { assertRefused } from './helpers';
+import { posixIt } from '../../support/platform';
 
 const pin = (...paths: string[]) => pinRoots(paths);
 
@@ -54,7 +55,7 @@ describe('resolveInRoots', () => {
     assertRefused(() => resolveInRoots(`${root}/sub/`, pin(root)), -32602, 'separator');
   });
 
-  it('refuses a file symbolic link that points out of the root, without saying where it leads', () => {
+  posixIt('symlinks', 'refuses a file symbolic link that points out of the root, without saying where it leads', () => {
     symlinkSync(join(base, 'outside', 'secret.txt'), join(root, 'link.txt'));
     symlinkSync('/proc/self/exe', join(root, 'exe'));
     for (const link of ['link.txt', 'exe']) {
@@ -69,7 +70,7 @@ describe('resolveInRoots', () => {
     }
   });
 
-  it('refuses a folder symbolic link that points out of the root, for read and for a new file', () => {
+  posixIt('symlinks', 'refuses a folder symbolic link that points out of the root, for read and for a new file', () => {
     symlinkSync(join(base, 'outside'), join(root, 'out'));
     assertRefused(() => resolveInRoots(join(root, 'out', 'secret.txt'), pin(root)), -32602, 'outside');
     assertRefused(
@@ -79,7 +80,7 @@ describe('resolveInRoots', () => {
     );
   });
 
-  it('refuses a dangling symbolic link on write', () => {
+  posixIt('symlinks', 'refuses a dangling symbolic link on write', () => {
     symlinkSync(join(base, 'outside', 'not-yet.txt'), join(root, 'dangling.txt'));
     assertRefused(
       () => resolveInRoots(join(root, 'dangling.txt'), pin(root), { forWrite: true }),
@@ -88,12 +89,12 @@ describe('resolveInRoots', () => {
     );
   });
 
-  it('allows a symbolic link that stays inside the root, and returns its target', () => {
+  posixIt('symlinks', 'allows a symbolic link that stays inside the root, and returns its target', () => {
     symlinkSync(join(root, 'sub'), join(root, 'alias'));
     assert.equal(resolveInRoots(join(root, 'alias', 'b.txt'), pin(root)), join(root, 'sub', 'b.txt'));
   });
 
-  it('compares real paths: a root reached through a symbolic link still contains its files', () => {
+  posixIt('symlinks', 'compares real paths: a root reached through a symbolic link still contains its files', () => {
     symlinkSync(root, join(base, 'root-link'));
     assert.equal(resolveInRoots(join(root, 'a.txt'), pin(join(base, 'root-link'))), join(root, 'a.txt'));
     assert.equal(resolveInRoots(join(base, 'root-link', 'a.txt'), pin(root)), join(root, 'a.txt'));
@@ -104,7 +105,7 @@ describe('resolveInRoots', () => {
     assertRefused(() => resolveInRoots(join(base, 'outside', 'missing.txt'), pin(root)), -32602, 'outside');
   });
 
-  it('resolves a new file on write to its real ancestor plus the rest', () => {
+  posixIt('symlinks', 'resolves a new file on write to its real ancestor plus the rest', () => {
     symlinkSync(join(root, 'sub'), join(root, 'alias'));
     assert.equal(
       resolveInRoots(join(root, 'alias', 'new', 'c.txt'), pin(root), { forWrite: true }),
@@ -166,13 +167,17 @@ describe('resolveInRoots', () => {
   });
 
   it("compares without case only where the root's volume does, whatever the platform", () => {
-    // This volume keeps `Root` and `root` apart, as a case-sensitive volume on macOS does.
+    // Linux keeps `Root` and `root` apart, as a case-sensitive volume on macOS does; Windows'
+    // volumes (and macOS' by default) fold them.
     const other = join(base, 'Root');
-    mkdirSync(other);
-    for (const platform of ['darwin', 'linux'] as const) {
+    const folds = existsSync(other);
+    if (!folds) mkdirSync(other);
+    const platforms = process.platform === 'win32' ? (['win32'] as const) : (['darwin', 'linux'] as const);
+    for (const platform of platforms) {
       const [pinned] = pinRoots([other], { platform });
-      assert.equal(pinned!.foldCase, false, platform);
-      assertRefused(() => resolveInRoots(join(root, 'a.txt'), [pinned!], { platform }), -32602, 'outside');
+      assert.equal(pinned!.foldCase, folds, platform);
+      if (folds) assert.equal(resolveInRoots(join(root, 'a.txt'), [pinned!], { platform }), join(root, 'a.txt'));
+      else assertRefused(() => resolveInRoots(join(root, 'a.txt'), [pinned!], { platform }), -32602, 'outside');
     }
     // Where the volume folds (as the probe would find), names compare without case.
     assert.equal(
@@ -181,14 +186,18 @@ describe('resolveInRoots', () => {
     );
   });
 
-  it('keeps a root as it was pinned: replaced by a link to "/" later, it does not widen to the disk', () => {
-    const dir = join(root, 'sub');
-    const pinned = pin(root, dir);
-    rmSync(dir, { recursive: true });
-    symlinkSync('/', dir);
-    assertRefused(() => resolveInRoots(join(dir, 'etc', 'hostname'), pinned), -32602, 'outside');
-    assertRefused(() => resolveInRoots(join(dir, 'etc', 'passwd'), pin(dir).slice(0, 0)), -32602, 'no existing root');
-  });
+  posixIt(
+    'symlinks',
+    'keeps a root as it was pinned: replaced by a link to "/" later, it does not widen to the disk',
+    () => {
+      const dir = join(root, 'sub');
+      const pinned = pin(root, dir);
+      rmSync(dir, { recursive: true });
+      symlinkSync('/', dir);
+      assertRefused(() => resolveInRoots(join(dir, 'etc', 'hostname'), pinned), -32602, 'outside');
+      assertRefused(() => resolveInRoots(join(dir, 'etc', 'passwd'), pin(dir).slice(0, 0)), -32602, 'no existing root');
+    },
+  );
 
   it('finds the deepest existing folder of a long missing path in a few look-ups, and refuses an over-long path', () => {
     let calls = 0;
@@ -197,7 +206,7 @@ describe('resolveInRoots', () => {
       return realpathSync.native(p);
     };
     const missing = join(root, ...Array.from({ length: 2000 }, () => 'x'));
-    const { base: found, rest } = deepestReal(missing, posix, counted);
+    const { base: found, rest } = deepestReal(missing, process.platform === 'win32' ? win32 : posix, counted);
     assert.equal(found, root);
     assert.equal(rest.length, 2000);
     assert.ok(calls <= 16, `${calls} look-ups`);

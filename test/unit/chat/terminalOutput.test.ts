@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryLogger } from '../../../src/agent/log';
@@ -151,19 +151,34 @@ describe('terminal output in the chat', () => {
 
     it('sends each printed line once, in deltas of what is new, then the exit', async () => {
       const { terminals, deltas, released } = setup();
-      const script =
-        'let i = 0; const t = setInterval(() => { process.stdout.write(`line ${i}\\n`); if (++i === 30) clearInterval(t); }, 15);';
+      // Three bursts of ten lines, each printed once the chat was sent the one before: however
+      // loaded the machine, they cannot all arrive in one delta.
+      const go = join(root, 'go-');
+      const script = [
+        `const fs = require('fs'); const go = ${JSON.stringify(go)}; let burst = 0;`,
+        'function print() {',
+        '  for (let i = 0; i < 10; i++) process.stdout.write(`line ${burst * 10 + i}\\n`);',
+        '  if (++burst === 3) return;',
+        '  const wait = setInterval(() => { if (fs.existsSync(go + burst)) { clearInterval(wait); print(); } }, 5);',
+        '}',
+        'print();',
+      ].join('\n');
       const { terminalId } = await terminals.create(
         { sessionId: 's', command: process.execPath, args: ['-e', script] },
         pinRoots([root]),
       );
+      const sent = () => deltas.map((d) => d.text).join('');
+      for (const burst of [1, 2]) {
+        while (!sent().includes(`line ${burst * 10 - 1}\n`)) await new Promise((r) => setTimeout(r, 10));
+        writeFileSync(go + burst, '');
+      }
       const exit = await terminals.waitForExit({ sessionId: 's', terminalId });
       assert.equal(exit.exitCode, 0);
       await waitFor('the exit sent', () => deltas.some((d) => d.exitCode !== undefined), 5000);
       terminals.release({ sessionId: 's', terminalId });
       const expected = Array.from({ length: 30 }, (_, i) => `line ${i}\n`).join('');
       assert.ok(deltas.length >= 3, `several deltas while it ran (${deltas.length})`);
-      assert.equal(deltas.map((d) => d.text).join(''), expected, 'every character once: nothing resent');
+      assert.equal(sent(), expected, 'every character once: nothing resent');
       assert.ok(deltas.every((d) => !d.reset));
       assert.equal(deltas.find((d) => d.exitCode !== undefined)?.exitCode, 0);
       assert.deepEqual(released, [terminalId]);
@@ -180,6 +195,7 @@ describe('terminal output in the chat', () => {
       await waitFor('its output', () => deltas.some((d) => d.text), 5000);
       await terminals.kill({ sessionId: 's', terminalId });
       await waitFor('the kill sent', () => deltas.some((d) => d.signal !== undefined), 5000);
+      terminals.release({ sessionId: 's', terminalId });
       const state = deltas.reduce((s, d) => applyTerminalDelta(s, d), applyTerminalDelta(undefined, delta('')));
       assert.ok(
         deltas.some((d) => d.reset && d.truncated),
@@ -188,7 +204,8 @@ describe('terminal output in the chat', () => {
       assert.ok(deltas.every((d) => d.text.length <= TERMINAL_VIEW_CHARS));
       assert.equal(state.output, 'y'.repeat(TERMINAL_VIEW_CHARS));
       assert.equal(state.truncated, true);
-      assert.equal(state.signal, 'SIGTERM');
+      // Windows has no signals: a command ended by the client is reported killed.
+      assert.equal(state.signal, process.platform === 'win32' ? 'SIGKILL' : 'SIGTERM');
       terminals.dispose();
     });
   });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, readlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -26,6 +26,18 @@ const read = (path: string, title = `Read ${path}`): ToolCallEntry => ({
 /** The pid of a process that has ended. */
 function deadPid(): number {
   return spawnSync(process.execPath, ['-e', '']).pid!;
+}
+
+/** This process's descriptors open on `file` (Linux; Windows shows one by refusing to delete it). */
+function openOn(file: string): string[] {
+  if (!existsSync('/proc/self/fd')) return [];
+  return readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === file;
+    } catch {
+      return false;
+    }
+  });
 }
 
 function entries(list: ThreadEntry[], from = 0): SessionWrite['entries'] {
@@ -283,6 +295,7 @@ describe('library: store', () => {
     db.exec(`PRAGMA user_version = ${FORMAT_VERSION + 1}`);
     db.close();
     assert.throws(() => open(), LibraryTooNew);
+    assert.deepEqual(openOn(join(dir.path, FILE_NAME)), [], 'a refused file is not held open');
     const db2 = new Database(join(dir.path, FILE_NAME));
     db2.exec('PRAGMA user_version = 0; CREATE TABLE IF NOT EXISTS leftover (x)');
     db2.close();
@@ -298,7 +311,9 @@ describe('library: store', () => {
     store = open();
     keep('s1', [user('fresh')]);
     assert.equal(store.search('fresh').length, 1);
-    assert.ok(readdirSync(dir.path).some((f) => f.startsWith(`${FILE_NAME}.damaged-`)));
+    const aside = readdirSync(dir.path).find((f) => f.startsWith(`${FILE_NAME}.damaged-`));
+    assert.ok(aside);
+    assert.deepEqual(openOn(join(dir.path, aside)), [], 'the damaged file is not held open');
   });
 
   it('waits while another live process may hold the lock, and clears it once it is older than any transaction', () => {

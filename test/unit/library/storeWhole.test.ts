@@ -9,6 +9,7 @@ import { LibraryStore } from '../../../src/library/store';
 import type { SessionWrite } from '../../../src/library/types';
 import type { MessageEntry } from '../../../src/protocol/entries';
 import { tempDir } from '../../support/refAgent';
+import { posixIt } from '../../support/platform';
 
 const user = (text: string): MessageEntry => ({ type: 'user', text, attachments: [], done: true });
 
@@ -37,44 +38,48 @@ describe('library: store, a kept copy shown whole only when it is', () => {
     dir.cleanup();
   });
 
-  it('keeps a copy that missed a write from being whole until a write starts it over, losing nothing kept', () => {
-    write('s1', ['one alpha', 'two beta'], 0, { reset: true, info: { complete: true, updatedAt: 'T1' } });
-    write('s2', ['other gamma'], 0, { reset: true, info: { complete: true, updatedAt: 'T0' } });
-    // The disk is full from here: SQLite's journal, written before the file, cannot take a byte.
-    assert.ok(existsSync(journal()), 'the journal file SQLite keeps between transactions');
-    rmSync(journal());
-    symlinkSync('/dev/full', journal());
-    assert.throws(() => write('s1', ['three delta'], 2), /disk I\/O error|full/i);
-    assert.throws(() => write('s1', [], 3, { info: { updatedAt: 'T2' } }));
-    // What was kept before is all there, as it was.
-    assert.deepEqual(texts('s1'), ['one alpha', 'two beta']);
-    assert.equal(kept('s1').complete, true, 'the copy as it was before the failure is whole as of T1');
-    assert.equal(kept('s1').updatedAt, 'T1');
-    assert.deepEqual(texts('s2'), ['other gamma']);
-    assert.equal(store.search('gamma').length, 1);
-    assert.equal(
-      store.retry(() => store.get('PRAGMA integrity_check')?.integrity_check),
-      'ok',
-    );
+  posixIt(
+    'devFull',
+    'keeps a copy that missed a write from being whole until a write starts it over, losing nothing kept',
+    () => {
+      write('s1', ['one alpha', 'two beta'], 0, { reset: true, info: { complete: true, updatedAt: 'T1' } });
+      write('s2', ['other gamma'], 0, { reset: true, info: { complete: true, updatedAt: 'T0' } });
+      // The disk is full from here: SQLite's journal, written before the file, cannot take a byte.
+      assert.ok(existsSync(journal()), 'the journal file SQLite keeps between transactions');
+      rmSync(journal());
+      symlinkSync('/dev/full', journal());
+      assert.throws(() => write('s1', ['three delta'], 2), /disk I\/O error|full/i);
+      assert.throws(() => write('s1', [], 3, { info: { updatedAt: 'T2' } }));
+      // What was kept before is all there, as it was.
+      assert.deepEqual(texts('s1'), ['one alpha', 'two beta']);
+      assert.equal(kept('s1').complete, true, 'the copy as it was before the failure is whole as of T1');
+      assert.equal(kept('s1').updatedAt, 'T1');
+      assert.deepEqual(texts('s2'), ['other gamma']);
+      assert.equal(store.search('gamma').length, 1);
+      assert.equal(
+        store.retry(() => store.get('PRAGMA integrity_check')?.integrity_check),
+        'ok',
+      );
 
-    // The disk has room again: later writes land, but the copy lacks the one that failed.
-    rmSync(journal());
-    write('s1', ['four epsilon'], 3, { info: { updatedAt: 'T3', complete: true } });
-    assert.equal(kept('s1').updatedAt, 'T3');
-    assert.equal(kept('s1').complete, false, 'a copy that missed a write is never whole');
-    assert.deepEqual(texts('s1'), ['one alpha', 'two beta', 'four epsilon']);
-    write('s2', ['more zeta'], 1);
-    assert.equal(kept('s2').complete, true, 'a session whose writes all landed stays whole');
+      // The disk has room again: later writes land, but the copy lacks the one that failed.
+      rmSync(journal());
+      write('s1', ['four epsilon'], 3, { info: { updatedAt: 'T3', complete: true } });
+      assert.equal(kept('s1').updatedAt, 'T3');
+      assert.equal(kept('s1').complete, false, 'a copy that missed a write is never whole');
+      assert.deepEqual(texts('s1'), ['one alpha', 'two beta', 'four epsilon']);
+      write('s2', ['more zeta'], 1);
+      assert.equal(kept('s2').complete, true, 'a session whose writes all landed stays whole');
 
-    // A load replays the whole history: the copy starts over and is whole again once it ends.
-    write('s1', ['one alpha', 'two beta', 'three delta', 'four epsilon'], 0, {
-      reset: true,
-      info: { complete: false },
-    });
-    write('s1', [], 4, { info: { complete: true, updatedAt: 'T4' } });
-    assert.equal(kept('s1').complete, true);
-    assert.deepEqual(texts('s1'), ['one alpha', 'two beta', 'three delta', 'four epsilon']);
-  });
+      // A load replays the whole history: the copy starts over and is whole again once it ends.
+      write('s1', ['one alpha', 'two beta', 'three delta', 'four epsilon'], 0, {
+        reset: true,
+        info: { complete: false },
+      });
+      write('s1', [], 4, { info: { complete: true, updatedAt: 'T4' } });
+      assert.equal(kept('s1').complete, true);
+      assert.deepEqual(texts('s1'), ['one alpha', 'two beta', 'three delta', 'four epsilon']);
+    },
+  );
 
   it('keeps a copy made again by a later write (evicted, removed or cleared meanwhile) from being whole', () => {
     write('s1', ['first words'], 0, { reset: true, info: { complete: true } });

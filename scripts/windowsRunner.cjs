@@ -1,0 +1,10 @@
+// Runs the Windows lane's test files in one node.exe under Wine (see windowsLane.mjs) with mocha's
+// own API: its command line loads every file as an ES module and itself through many more files,
+// which under Wine costs more than the tests of the whole unit suite. Usage:
+//   node.exe windowsRunner.cjs <file.js>...     counts to $ACP_COUNTS_FILE (countingReporter.cjs)
+const { resolve } = require('node:path');
+const { Mocha } = require('mocha');
+
+const mocha = new Mocha({ reporter: resolve(__dirname, 'countingReporter.cjs'), timeout: 10_000 });
+for (const file of process.argv.slice(2)) mocha.addFile(resolve(file));
+mocha.run((failures) => process.exit(failures > 0 ? 1 : 0));
