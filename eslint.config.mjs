@@ -16,12 +16,14 @@ const ROOMS = {
   chat: ['agent', 'protocol', 'base'],
   // Kept transcripts and their search index: beside lists and threads, used only by the UI.
   library: ['agent', 'protocol', 'base'],
+  // Checkpoints of workspace folders in a git repository of our own: beside lists and threads, used only by the UI.
+  checkpoints: ['agent', 'protocol', 'base'],
   // The webview <-> host messages, shared by both sides.
   protocol: ['base'],
   // The browser bundle.
   webview: ['protocol'],
   // The only room with vscode.
-  ui: ['agent', 'sessions', 'chat', 'library', 'protocol', 'base'],
+  ui: ['agent', 'sessions', 'chat', 'library', 'checkpoints', 'protocol', 'base'],
 };
 
 const vscodeOnlyInUi = { name: 'vscode', message: 'Only src/ui and src/extension.ts import vscode.' };
