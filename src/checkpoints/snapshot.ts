@@ -88,8 +88,11 @@ export async function takeSnapshot(repo: ShadowRepo, maxFileBytes: number): Prom
     await pool([...new Set([...files, ...tracked.parts])], STAT_CONCURRENCY, classify);
     for (let i = 0; i < notUtf8; i++) skipped.push({ path: '', reason: 'nameNotUtf8' });
 
-    const update = [...verdicts].filter(([, v]) => v === 'add' || v === 'remove').map(([p]) => p);
-    const forceRemove = [...verdicts].filter(([, v]) => v === 'forceRemove').map(([p]) => p);
+    // In the index's order: git inserts each entry where it belongs, and in any other order a
+    // first snapshot of 50,000 files moves the entries after it 50,000 times.
+    const sorted = [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const update = sorted.filter(([, v]) => v === 'add' || v === 'remove').map(([p]) => p);
+    const forceRemove = sorted.filter(([, v]) => v === 'forceRemove').map(([p]) => p);
     await updateIndex(repo, index.path, update, skipped, forceRemove);
     if (forceRemove.length > 0) {
       await git.run({
