@@ -16,6 +16,7 @@ import {
 import { join } from 'node:path';
 import { WORKING } from '../../src/checkpoints/checkpoints';
 import { folderKey } from '../../src/checkpoints/shadowRepo';
+import { DEFAULT_SKIP } from '../../src/checkpoints/skipRules';
 import { UnknownCheckpoint } from '../../src/checkpoints/errors';
 import { checkpointsIn, git, treeState, writeFiles } from '../support/checkpoints';
 import { tempDir } from '../support/refAgent';
@@ -137,13 +138,27 @@ describe('Checkpoints of a folder', function () {
       'vendor/lib.js': 'vendor\n',
       'big.txt': 'x'.repeat(2048),
     });
-    const cps = checkpointsIn(storage, { maxFileBytes: 1024, skip: ['node_modules/', 'vendor/'] });
+    const cps = checkpointsIn(storage, { maxFileBytes: 1024, skip: [...DEFAULT_SKIP, 'vendor/'] });
     const cp = await cps.checkpoint(folder, 'cp');
     const listed = (await cps.planRestore(folder, cp.id)).changes;
     assert.deepEqual(listed, [], 'nothing differs from the working tree');
     const all = await cps.files(folder, cp.id);
     assert.deepEqual(all.sort(), ['.gitignore', 'src/x.ts', 'sub/.gitignore', 'sub/kept.txt']);
     assert.deepEqual(cp.skipped, [{ path: 'big.txt', reason: 'tooLarge', bytes: 2048 }]);
+  });
+
+  it('takes a first snapshot ahead of time without recording it', async () => {
+    writeFiles(folder, { 'a.txt': 'a\n' });
+    const cps = checkpointsIn(storage);
+    await cps.prepare(folder);
+    assert.deepEqual(await cps.history(folder), []);
+    writeFiles(folder, { 'b.txt': 'b\n' });
+    const cp = await cps.checkpoint(folder, 'after prepare');
+    assert.deepEqual(await cps.files(folder, cp.id), ['a.txt', 'b.txt']);
+    assert.deepEqual(
+      (await cps.history(folder)).map((r) => r.kind),
+      ['checkpoint'],
+    );
   });
 
   it('says a pruned or unknown checkpoint is no longer kept', async () => {

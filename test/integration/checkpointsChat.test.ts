@@ -171,6 +171,15 @@ describe('Checkpoints around the turns of a chat', function () {
     assert.equal(changes!.late, false);
   });
 
+  it('lets the prompt go when its checkpoint takes longer than the wait, and marks the turn late', async () => {
+    const w = window([], { waitMs: 0 });
+    const c = await w.open(folder);
+    const changes = await turn(c, `disk write ${at('src/a.ts')}`);
+    assert.equal(changes.late, true);
+    const [record] = await w.turns.turns(folder, c.chat.sessionId!);
+    assert.equal(record!.late, true, 'the journal says the checkpoint may hold the first writes');
+  });
+
   it('takes the checkpoint of a prompt sent during a restore after the restore', async () => {
     const w = window();
     const c = await w.open(folder);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { parseBatch } from '../../../src/checkpoints/blobs';
 import { restoreSteps } from '../../../src/checkpoints/restore';
 import { folderKey, shadowConfig } from '../../../src/checkpoints/shadowRepo';
-import { ATTRIBUTES, DEFAULT_SKIP, excludeFile } from '../../../src/checkpoints/skipRules';
+import { ATTRIBUTES, DEFAULT_MAX_FILE_BYTES, DEFAULT_SKIP, excludeFile } from '../../../src/checkpoints/skipRules';
 import { parseDiffTree } from '../../../src/checkpoints/treeDiff';
 
 const A = 'a'.repeat(40);
@@ -116,6 +116,7 @@ describe('The shadow repository', () => {
       'node_modules/\ndist/\n',
     );
     assert.ok(DEFAULT_SKIP.includes('node_modules/'));
+    assert.equal(DEFAULT_MAX_FILE_BYTES, 5 * 1024 * 1024, 'files over 5 MB are left out by default');
     assert.match(ATTRIBUTES, /^\* -text -filter -ident !eol !working-tree-encoding !diff\n$/);
   });
 });
