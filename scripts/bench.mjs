@@ -1,7 +1,7 @@
 // `npm run bench`: builds with the tests, runs each benchmark in turn and prints their tables,
 // then a summary. Figures and ratios only: a slow figure never fails the run. Exits 1 only when
 // a benchmark could not run (a build failure, a missing browser, a broken flow).
-// Usage: node scripts/bench.mjs [sessionList] [chatReplay] [quickPick] [load] [flood] [library]
+// Usage: node scripts/bench.mjs [sessionList] [chatReplay] [quickPick] [load] [flood] [library] [checkpoints]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -36,6 +36,12 @@ const BENCHES = [
     title: '6. Session library: full-text libraries compared, then search, size and memory at 2,000 × 200 (plain Node)',
     host: false,
     node: ['--expose-gc'],
+  },
+  {
+    name: 'checkpoints',
+    title: '7. Checkpoints of a 50,000-file folder beside raw git (plain Node)',
+    host: false,
+    node: [],
   },
 ];
 const only = new Set(process.argv.slice(2));
