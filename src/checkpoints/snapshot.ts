@@ -4,8 +4,11 @@ import { CheckpointFailed, StorageFull } from './errors';
 import { isDiskFull, splitZ } from './gitProcess';
 import type { ShadowRepo } from './shadowRepo';
 
-/** Why a file of the folder is not in a checkpoint. */
-export type SkipReason = 'tooLarge' | 'unreadable' | 'special' | 'nameNotUtf8';
+/**
+ * Why a file of the folder is not in a checkpoint: over the size limit, unreadable, changing
+ * while git read it, neither a file nor a link (a socket, a pipe), a name that is not UTF-8.
+ */
+export type SkipReason = 'tooLarge' | 'unreadable' | 'changing' | 'special' | 'nameNotUtf8';
 
 export interface SkippedFile {
   /** Relative to the folder, with `/` between names; absent for names that are not UTF-8. */
@@ -93,21 +96,17 @@ export async function takeSnapshot(repo: ShadowRepo, maxFileBytes: number): Prom
     const sorted = [...verdicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const update = sorted.filter(([, v]) => v === 'add' || v === 'remove').map(([p]) => p);
     const forceRemove = sorted.filter(([, v]) => v === 'forceRemove').map(([p]) => p);
-    await updateIndex(repo, index.path, update, skipped, forceRemove);
-    if (forceRemove.length > 0) {
-      await git.run({
-        args: ['update-index', '-z', '--force-remove', '--stdin'],
-        index: index.path,
-        input: zList(forceRemove),
-      });
-    }
+    // Entries that go first: a link that took a folder's place is then added where its files were.
+    await forceRemoveAll(repo, index.path, forceRemove);
+    const unreadable = await updateIndex(repo, index.path, update, skipped);
+    await forceRemoveAll(repo, index.path, unreadable);
     const id = (await git.text({ args: ['write-tree'], index: index.path })).trim();
     await index.commit();
     return {
       id,
       skipped: skipped.slice(0, MAX_SKIPPED_LISTED),
       skippedCount: skipped.length,
-      updated: update.length + forceRemove.length,
+      updated: update.length + forceRemove.length - unreadable.length,
     };
   } catch (e) {
     if (e instanceof StorageFull) await repo.removeFailedWrites();
@@ -121,37 +120,43 @@ function zList(paths: readonly string[]): string {
   return paths.length ? `${paths.join('\0')}\0` : '';
 }
 
+async function forceRemoveAll(repo: ShadowRepo, index: string, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) return;
+  await repo.runner.run({ args: ['update-index', '-z', '--force-remove', '--stdin'], index, input: zList(paths) });
+}
+
 /**
- * `update-index --add --remove` over the paths; a path git cannot read (its permissions, or a
- * file that became a folder under it) stops it, so that path is left out, listed, and the update
- * tried again without it.
+ * `update-index --add --remove --replace` over the paths (the entries a file or link replaces
+ * went first; `--replace` covers one that changed since it was looked at). A path git cannot read (its permissions, or
+ * it changed under git) stops it, so that path is left out, listed, and the update tried again
+ * without it. Returns the paths left out, whose old entries must go too.
  */
 async function updateIndex(
   repo: ShadowRepo,
   index: string,
   paths: string[],
   skipped: SkippedFile[],
-  forceRemove: string[],
-): Promise<void> {
-  let left = paths;
-  for (let attempt = 0; left.length > 0; attempt++) {
+): Promise<string[]> {
+  const left = new Set(paths);
+  const out: string[] = [];
+  for (let attempt = 0; left.size > 0; attempt++) {
     const r = await repo.runner.run({
-      args: ['update-index', '-z', '--add', '--remove', '--stdin'],
+      args: ['update-index', '-z', '--add', '--remove', '--replace', '--stdin'],
       index,
-      input: zList(left),
+      input: zList([...left]),
       ok: [128],
     });
-    if (r.code === 0) return;
+    if (r.code === 0) break;
     if (isDiskFull(r.stderr)) throw new StorageFull(repo.storage);
-    const m = /Unable to process path (.+)$/m.exec(r.stderr);
-    const bad = m?.[1];
-    if (!bad || !left.includes(bad) || attempt >= MAX_RETRIES) {
+    const bad = /Unable to process path (.+)$/m.exec(r.stderr)?.[1];
+    if (!bad || !left.has(bad) || attempt >= MAX_RETRIES) {
       throw new CheckpointFailed(`The checkpoint could not be taken: ${r.stderr.trim().split('\n').pop()}`, r.stderr);
     }
-    skipped.push({ path: bad, reason: 'unreadable' });
-    forceRemove.push(bad);
-    left = left.filter((p) => p !== bad);
+    skipped.push({ path: bad, reason: /Permission denied|EACCES/.test(r.stderr) ? 'unreadable' : 'changing' });
+    out.push(bad);
+    left.delete(bad);
   }
+  return out;
 }
 
 /** The untracked files of a nested repository, listed with its own ignore files as their work tree. */

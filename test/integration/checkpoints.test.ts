@@ -195,6 +195,55 @@ describe('Checkpoints of a folder', function () {
     assert.equal(treeState(folder)['file-link'], `link ${join(outside, 'target.txt')}`);
   });
 
+  it('restores a file that became a folder and a folder that became a file, and undoes it', async () => {
+    writeFiles(folder, { a: 'file a\n', 'c/inner.txt': 'inner\n' });
+    const cps = checkpointsIn(storage);
+    const cp = await cps.checkpoint(folder, 'cp');
+    const start = treeState(folder);
+    rmSync(join(folder, 'a'));
+    rmSync(join(folder, 'c'), { recursive: true });
+    writeFiles(folder, { 'a/b.txt': 'now a folder\n', c: 'now a file\n' });
+    const swapped = treeState(folder);
+    assert.deepEqual(
+      (await cps.diff(folder, cp.id, WORKING)).map((c) => [c.path, c.status]),
+      [
+        ['a', 'deleted'],
+        ['a/b.txt', 'added'],
+        ['c', 'added'],
+        ['c/inner.txt', 'deleted'],
+      ],
+    );
+    const result = await cps.restore(folder, cp.id);
+    assert.deepEqual(result.failed, []);
+    assert.deepEqual(treeState(folder), start);
+    await cps.restore(folder, result.undo.id);
+    assert.deepEqual(treeState(folder), swapped);
+  });
+
+  it('never restores through a folder that became a link out of the folder', async () => {
+    const outside = join(dir.path, 'outside');
+    writeFiles(outside, { 'x.txt': 'outside\n' });
+    writeFiles(folder, { 'd/x.txt': 'inside\n' });
+    const cps = checkpointsIn(storage);
+    const cp = await cps.checkpoint(folder, 'cp');
+    rmSync(join(folder, 'd'), { recursive: true });
+    symlinkSync(outside, join(folder, 'd'));
+    assert.deepEqual(
+      (await cps.diff(folder, cp.id, WORKING)).map((c) => [c.path, c.status]),
+      [
+        ['d', 'added'],
+        ['d/x.txt', 'deleted'],
+      ],
+    );
+    const result = await cps.restore(folder, cp.id);
+    assert.deepEqual([result.written, result.deleted, result.failed], [['d/x.txt'], ['d'], []]);
+    assert.equal(readFileSync(join(outside, 'x.txt'), 'utf8'), 'outside\n', 'nothing written through the link');
+    assert.deepEqual(treeState(folder), { 'd/x.txt': treeState(folder)['d/x.txt'] });
+    assert.equal(readFileSync(join(folder, 'd/x.txt'), 'utf8'), 'inside\n');
+    await cps.restore(folder, result.undo.id);
+    assert.equal(treeState(folder)['d'], `link ${outside}`, 'the undo puts the link back');
+  });
+
   it('prunes checkpoints by age and by size, oldest first, never one it is told to keep', async () => {
     const cps = checkpointsIn(storage);
     const ids: string[] = [];
