@@ -87,8 +87,9 @@ export async function applyRestore(
   const deletes = steps.filter((s) => s.action === 'delete').sort((a, b) => depth(b.path) - depth(a.path));
   for (const s of deletes) {
     try {
-      if (!(await plainParents(root, s.path))) {
-        outcome.failed.push({ path: s.path, reason: 'a folder on its path is now a link; it was not followed' });
+      const blocked = await parents(root, s.path, false);
+      if (blocked) {
+        outcome.failed.push({ path: s.path, reason: blocked });
         continue;
       }
       const st = await fs.lstat(abs(s.path)).catch(() => undefined);
@@ -132,22 +133,12 @@ function depth(rel: string): number {
   return rel.split('/').length;
 }
 
-/** Every folder leading to `rel` is a real folder (not a link) or does not exist yet. */
-async function plainParents(root: string, rel: string): Promise<boolean> {
-  const parts = rel.split('/');
-  parts.pop();
-  let at = root;
-  for (const p of parts) {
-    at = path.join(at, p);
-    const st = await fs.lstat(at).catch(() => undefined);
-    if (!st) return true;
-    if (!st.isDirectory()) return false;
-  }
-  return true;
-}
-
-/** Creates the folders leading to `rel`, never through a link; a reason when it cannot. */
-async function makeParents(root: string, rel: string): Promise<string | undefined> {
+/**
+ * Checks the folders leading to `rel`, never through a link, and creates the missing ones when
+ * `make` is set (else a missing one ends the walk: nothing lies beyond it). A reason when a
+ * link or a file stands on the way.
+ */
+async function parents(root: string, rel: string, make: boolean): Promise<string | undefined> {
   const parts = rel.split('/');
   parts.pop();
   let at = root;
@@ -155,6 +146,7 @@ async function makeParents(root: string, rel: string): Promise<string | undefine
     at = path.join(at, p);
     const st = await fs.lstat(at).catch(() => undefined);
     if (!st) {
+      if (!make) return undefined;
       await fs.mkdir(at);
       continue;
     }
@@ -201,7 +193,7 @@ async function writeOne(
 ): Promise<{ kept: boolean; text: string } | undefined> {
   const target = path.join(root, ...step.path.split('/'));
   try {
-    const blocked = await makeParents(root, step.path);
+    const blocked = await parents(root, step.path, true);
     if (blocked) return { kept: false, text: blocked };
     const existing = await fs.lstat(target).catch(() => undefined);
     if (existing?.isDirectory()) return { kept: false, text: 'a folder is in its place now; left as it is' };
