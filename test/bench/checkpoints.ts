@@ -42,16 +42,19 @@ async function main(): Promise<void> {
   const scratch = tempDir('acp-bench-checkpoints-');
   const touched = new Set<number>();
   let round = 0;
+  const picks = (r: number) => Array.from({ length: CHANGED }, (_, k) => (r * 7919 + k * 2503) % FILES);
   /** Changes 20 files the way an agent's turn does: a line added to each. */
   const change = () => {
-    const picked: number[] = [];
-    for (let k = 0; k < CHANGED; k++) picked.push((round * 7919 + k * 2503) % FILES);
+    const picked = picks(round);
     round++;
     for (const i of picked) {
       appendFileSync(join(folder, filePath(i)), `export const changed${round} = ${round};\n`);
       touched.add(i);
     }
   };
+  // A run stopped half-way left its changes: the files this run changes start as generated.
+  for (let r = 0; r < 2 * ROUNDS + 2; r++)
+    for (const i of picks(r)) writeFileSync(join(folder, filePath(i)), fileContent(i));
   try {
     const { stdout: version } = await run('git', ['--version']);
     console.log(
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
     const diffOnly = { raw: [] as number[], ours: [] as number[] };
     let rawBefore = await git('write-tree');
     let ourBefore = first.id;
+    let lastTurnBefore = first.id;
     for (let r = 0; r < ROUNDS; r++) {
       // A prompt's checkpoint: 20 files changed since the last one. Alternate who goes first.
       change();
@@ -119,12 +123,14 @@ async function main(): Promise<void> {
         turn.ours.push(t);
         const [d] = await timed(() => cps.diff(folder, ourBefore, after));
         diffOnly.ours.push(d);
+        lastTurnBefore = ourBefore;
         ourBefore = after;
       };
       for (const f of r % 2 ? [rawTurn, ourTurn] : [ourTurn, rawTurn]) await f();
     }
     // A restore of the last turn's 20 files (its undo checkpoint included), and its undo.
-    const [restoreMs, restored] = await timed(() => cps.restore(folder, ourBefore === first.id ? first.id : ourBefore));
+    const [restoreMs, restored] = await timed(() => cps.restore(folder, lastTurnBefore));
+    if (restored.written.length !== CHANGED) throw new Error(`the restore wrote ${restored.written.length} files`);
     const [undoMs] = await timed(() => cps.restore(folder, restored.undo.id));
     const [workingMs] = await timed(() => cps.diff(folder, first.id, WORKING, { counts: false }));
 
