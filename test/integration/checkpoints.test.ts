@@ -161,6 +161,30 @@ describe('Checkpoints of a folder', function () {
     );
   });
 
+  it('packs what a large snapshot wrote, in the background, and the checkpoint stays whole', async () => {
+    writeFiles(
+      folder,
+      Object.fromEntries(
+        Array.from({ length: 2500 }, (_, i) => [`src/m${i % 25}/f${i}.ts`, `export const v${i} = ${i};\n`]),
+      ),
+    );
+    const cps = checkpointsIn(storage);
+    const cp = await cps.checkpoint(folder, 'large');
+    await cps.settled();
+    const counts = Object.fromEntries(
+      git(dir.path, ['--git-dir', join(storage, folderKey(folder), 'git'), 'count-objects', '-v'])
+        .trim()
+        .split('\n')
+        .map((l) => l.split(': ')),
+    );
+    assert.equal(counts.count, '0', 'no loose object left');
+    assert.equal(counts.packs, '1');
+    assert.equal((await cps.files(folder, cp.id)).length, 2500);
+    writeFiles(folder, { 'src/m0/f0.ts': 'changed\n' });
+    await cps.restore(folder, cp.id);
+    assert.equal(readFileSync(join(folder, 'src/m0/f0.ts'), 'utf8'), 'export const v0 = 0;\n');
+  });
+
   it('says a pruned or unknown checkpoint is no longer kept', async () => {
     writeFiles(folder, { 'a.txt': 'a\n' });
     const cps = checkpointsIn(storage);
