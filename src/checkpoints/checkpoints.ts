@@ -79,6 +79,7 @@ export class Checkpoints {
   private toldUnavailable = false;
   private readonly repos = new Map<string, Promise<ShadowRepo>>();
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly journals = new Map<string, Journal>();
   /** Packing started after a large snapshot, per folder (at most one each). */
   private readonly packing = new Map<string, Promise<void>>();
   private readonly logger: Logger;
@@ -157,8 +158,15 @@ export class Checkpoints {
     return run;
   }
 
+  /** The folder's journal; one instance per folder keeps its parsed records between reads. */
   private journal(repo: ShadowRepo): Journal {
-    return new Journal(path.join(repo.dir, 'journal.jsonl'), this.options.storage);
+    const file = path.join(repo.dir, 'journal.jsonl');
+    let journal = this.journals.get(file);
+    if (!journal) {
+      journal = new Journal(file, this.options.storage);
+      this.journals.set(file, journal);
+    }
+    return journal;
   }
 
   /**

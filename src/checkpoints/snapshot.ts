@@ -127,9 +127,9 @@ async function forceRemoveAll(repo: ShadowRepo, index: string, paths: readonly s
 
 /**
  * `update-index --add --remove --replace` over the paths (the entries a file or link replaces
- * went first; `--replace` covers one that changed since it was looked at). A path git cannot read (its permissions, or
- * it changed under git) stops it, so that path is left out, listed, and the update tried again
- * without it. Returns the paths left out, whose old entries must go too.
+ * went first; `--replace` covers one that changed since it was looked at). A path git cannot
+ * read (its permissions, or it changed under git) stops it, so that path is left out, listed,
+ * and the update tried again without it. Returns the paths left out: their old entries go too.
  */
 async function updateIndex(
   repo: ShadowRepo,

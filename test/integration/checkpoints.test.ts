@@ -145,6 +145,10 @@ describe('Checkpoints of a folder', function () {
     const all = await cps.files(folder, cp.id);
     assert.deepEqual(all.sort(), ['.gitignore', 'src/x.ts', 'sub/.gitignore', 'sub/kept.txt']);
     assert.deepEqual(cp.skipped, [{ path: 'big.txt', reason: 'tooLarge', bytes: 2048 }]);
+    // New settings: what they leave out goes from the next checkpoint, kept files or not.
+    cps.configure({ skip: [...DEFAULT_SKIP, 'vendor/', 'sub/'], maxFileBytes: 4096 });
+    const next = await cps.checkpoint(folder, 'new settings');
+    assert.deepEqual(await cps.files(folder, next.id), ['.gitignore', 'big.txt', 'src/x.ts']);
   });
 
   it('takes a first snapshot ahead of time without recording it', async () => {
