@@ -37,11 +37,14 @@ describe('Checkpoints around the turns of a chat', function () {
     git(folder, ['commit', '-qm', 'start']);
   });
   afterEach(async () => {
-    for (const w of windows.splice(0)) {
-      assert.deepEqual(w.errors, []);
-      await w.dispose();
-    }
+    const all = windows.splice(0);
+    for (const w of all) await w.dispose();
     dir.cleanup();
+    assert.deepEqual(
+      all.flatMap((w) => w.errors),
+      [],
+      'no checkpoint failed',
+    );
   });
 
   function window(switches: string[] = [], options: ConstructorParameters<typeof CheckpointWindow>[3] = {}) {
