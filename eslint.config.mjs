@@ -16,14 +16,16 @@ const ROOMS = {
   chat: ['agent', 'protocol', 'base'],
   // Kept transcripts and their search index: beside lists and threads, composed by the app.
   library: ['agent', 'protocol', 'base'],
+  // Checkpoints of workspace folders in a git repository of our own: beside lists and threads, composed by the app.
+  checkpoints: ['agent', 'protocol', 'base'],
   // Composes the rooms above without vscode: what the window runs, wired once; the UI adapts it.
-  app: ['agent', 'sessions', 'chat', 'library', 'protocol', 'base'],
+  app: ['agent', 'sessions', 'chat', 'library', 'checkpoints', 'protocol', 'base'],
   // The webview <-> host messages, shared by both sides.
   protocol: ['base'],
   // The browser bundle.
   webview: ['protocol'],
   // The only room with vscode: adapters of the app to the workbench.
-  ui: ['app', 'agent', 'sessions', 'chat', 'library', 'protocol', 'base'],
+  ui: ['app', 'agent', 'sessions', 'chat', 'library', 'checkpoints', 'protocol', 'base'],
 };
 
 const vscodeOnlyInUi = { name: 'vscode', message: 'Only src/ui and src/extension.ts import vscode.' };

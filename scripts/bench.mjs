@@ -2,7 +2,7 @@
 // then a summary. Figures and ratios only: a slow figure never fails the run. Exits 1 only when
 // a benchmark could not run (a build failure, a missing browser, a broken flow).
 // Usage: node scripts/bench.mjs [sessionList] [chatReplay] [quickPick] [load] [flood] [library]
-//   [windowsStart] [agentStop]
+//   [windowsStart] [agentStop] [checkpoints]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -49,6 +49,12 @@ const BENCHES = [
     name: 'agentStop',
     title:
       "8. Stopping an agent: the host's search for what it started, with several hundred processes (plain Node, Linux)",
+    host: false,
+    node: [],
+  },
+  {
+    name: 'checkpoints',
+    title: '9. Checkpoints of a 50,000-file folder beside raw git (plain Node)',
     host: false,
     node: [],
   },

@@ -22,6 +22,16 @@ import type { ChatTarget, OpenMode } from './target';
 import { TerminalViews } from './terminalViews';
 import { Thread } from './thread';
 
+/** What a chat session needs besides what its attachment needs. */
+export interface ChatSessionDeps extends ChatDeps {
+  /**
+   * Runs before each prompt goes to the agent, and the prompt waits for it: the checkpoints of
+   * the session's folders are taken here, so they hold the tree from before the agent's first
+   * write. It bounds its own wait; a failure is logged and the prompt goes anyway.
+   */
+  beforePrompt?: (sessionId: string, prompt: string) => Promise<void>;
+}
+
 /**
  * One open session: the conversation on it — prompts, cancel, permission requests, modes, config
  * options, terminal output — over its {@link SessionAttachment}, which keeps it attached to the
@@ -52,7 +62,7 @@ export class ChatSession extends Disposable {
   constructor(
     agents: AgentSource | AgentHost,
     readonly target: ChatTarget,
-    private readonly deps: ChatDeps,
+    private readonly deps: ChatSessionDeps,
   ) {
     super();
     // What the thread logs quotes the agent: redacted with the connection's secrets (see `warn`).
@@ -240,6 +250,11 @@ export class ChatSession extends Disposable {
     this.thread.setStatus({ state: 'prompting' });
     this.capsEmitter.fire();
     try {
+      await this.deps
+        .beforePrompt?.(sessionId, text)
+        .catch((e) => this.deps.logger.warn(`before the prompt: ${e instanceof Error ? e.message : String(e)}`));
+      // Stop while it waited: the prompt never goes.
+      if (this.stopped.has(abort)) throw new Cancelled('prompt');
       const response = await c.prompt({ sessionId, prompt: [{ type: 'text', text }] }, abort.signal);
       if (response.stopReason === 'cancelled') this.thread.markInterrupted(this.interruption(abort));
       else this.thread.markTurnEnded();

@@ -201,6 +201,12 @@ Prompt words for hostile turns:
                                 file is written)
   nested                        a tool call whose raw input is nested 20,000 deep
   elicit url hostile            an address that shows one site and opens another
+Prompt words for files changed outside fs/* (run first, in the order given):
+  disk write /abs/path          write the file from the agent's own process (a tool call names it)
+  disk delete /abs/path         delete it; disk rename /abs/from /abs/to moves it
+  disk readonly /abs/path       make it read-only
+  shell write /abs/path         write it with a command run in a client terminal (node -e)
+  wait for /abs/path            wait until the file exists (a test changes files mid-turn)
 Default store: $ACP_REF_AGENT_STORE or a new temporary directory.`;
 
 export class UsageError extends Error {}

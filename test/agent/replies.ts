@@ -8,6 +8,7 @@ import type {
   ToolCallContent,
 } from '@agentclientprotocol/sdk/unstable';
 import { toolCallPair } from './content';
+import { diskActions } from './diskWrites';
 import { hostileTurn } from './floods';
 
 /** Thrown out of a script when the turn is cancelled; the prompt answers "cancelled". */
@@ -451,7 +452,10 @@ async function echo(ctx: TurnContext, prompt: string): Promise<void> {
 /** Runs every script the prompt asks for, in a fixed order; a plain echo when none matches. */
 export async function reply(ctx: TurnContext, prompt: string): Promise<void> {
   if (await hostileTurn(ctx, prompt)) return;
-  let matched = false;
+  // Files changed straight on disk or by a command run first; the rest of the prompt goes on.
+  const disk = await diskActions(ctx, prompt);
+  prompt = disk.rest;
+  let matched = disk.ran;
   const has = (word: string) => new RegExp(`\\b${word}\\b`, 'i').test(prompt);
   if (has('permission')) {
     matched = true;
