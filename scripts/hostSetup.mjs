@@ -140,6 +140,17 @@ function ensureSystemPackages(paths, log, { chromium, krb }) {
 }
 
 /**
+ * Only Node 24 (a minute when missing, nothing when present): the integration tests run the
+ * session library on its `node:sqlite` too. Returns the paths.
+ */
+export function node24Setup({ log = (m) => console.log(`host setup: ${m}`) } = {}) {
+  const paths = hostPaths();
+  mkdirSync(paths.cacheDir, { recursive: true });
+  ensureNode24(paths, log);
+  return paths;
+}
+
+/**
  * Installs what is missing and returns the paths. Throws with the command to run when it
  * cannot. `browser: false` (the demo) skips Chromium.
  */

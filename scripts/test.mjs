@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hostSetup } from './hostSetup.mjs';
+import { hostSetup, node24Setup } from './hostSetup.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const KINDS = ['build', 'typecheck', 'lint', 'unit', 'integration', 'webview', 'vscode', 'e2e'];
@@ -191,6 +191,14 @@ try {
     console.error('\nthe build failed: no tests were run');
   } else {
     mochaKind('unit', 'Unit tests', 'out/test/unit', '.mocharc.unit.json');
+    if (only.has('integration')) {
+      // The library's crash test runs its writers on Node 24's own SQLite as well.
+      try {
+        env.ACP_NODE24_DIR = node24Setup().node24Dir;
+      } catch (e) {
+        console.error(`Node 24 for the integration tests: ${e instanceof Error ? e.message : e}`);
+      }
+    }
     mochaKind(
       'integration',
       'Integration tests (real agent processes)',

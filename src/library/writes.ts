@@ -2,7 +2,7 @@
  * How a write changes the library's file: a session's row, its entries, the paths its tool calls
  * touched and the index chunks that hold their words. Run inside the store's transaction.
  */
-import type { SQLiteValue } from 'node-sqlite3-wasm';
+import type { SqlValue } from './engine';
 import type { KeptEntry } from './keep';
 import { absoluteIn, pathKey } from './pathKey';
 import { num, str, type Row } from './rows';
@@ -11,8 +11,8 @@ import type { SessionWrite } from './types';
 
 /** The statements a write needs. */
 export interface Writer {
-  get(sql: string, values?: SQLiteValue[]): Row | undefined;
-  run(sql: string, values?: SQLiteValue[]): void;
+  get(sql: string, values?: SqlValue[]): Row | undefined;
+  run(sql: string, values?: SqlValue[]): void;
 }
 
 /**

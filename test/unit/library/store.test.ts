@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
 import { FILE_NAME, FORMAT_VERSION } from '../../../src/library/schema';
-import { LibraryBusy, STALE_LOCK_MS } from '../../../src/library/sqlite';
+import type { LockOwner } from '../../../src/library/fileLock';
+import { LibraryBusy } from '../../../src/library/sqlite';
 import { LibraryStore, LibraryTooNew } from '../../../src/library/store';
 import type { SessionWrite } from '../../../src/library/types';
 import type { MessageEntry, ThreadEntry, ToolCallEntry } from '../../../src/protocol/entries';
@@ -280,11 +281,11 @@ describe('library: store', () => {
     keep('s1', [user('x')]);
     store.close();
     const db = new Database(join(dir.path, FILE_NAME));
-    db.exec(`PRAGMA user_version = ${FORMAT_VERSION + 1}`);
+    db.exec(`PRAGMA locking_mode = EXCLUSIVE; PRAGMA user_version = ${FORMAT_VERSION + 1}`);
     db.close();
     assert.throws(() => open(), LibraryTooNew);
     const db2 = new Database(join(dir.path, FILE_NAME));
-    db2.exec('PRAGMA user_version = 0; CREATE TABLE IF NOT EXISTS leftover (x)');
+    db2.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA user_version = 0; CREATE TABLE IF NOT EXISTS leftover (x)');
     db2.close();
     store = open();
     assert.deepEqual(store.sessions(), []);
@@ -301,37 +302,51 @@ describe('library: store', () => {
     assert.ok(readdirSync(dir.path).some((f) => f.startsWith(`${FILE_NAME}.damaged-`)));
   });
 
-  it('waits while another live process may hold the lock, and clears it once it is older than any transaction', () => {
-    const lock = join(dir.path, `${FILE_NAME}.lock`);
-    // Another window of this host that is alive (the test runner's parent) has the file open.
-    const other = join(dir.path, `${FILE_NAME}.open-${encodeURIComponent(hostname())}-${process.ppid}`);
-    writeFileSync(other, '');
+  /** Makes the file's lock as another process would have left it. */
+  const lockedBy = (owner: Partial<LockOwner>) => {
+    const lock = join(dir.path, `${FILE_NAME}.owner`);
     mkdirSync(lock);
+    writeFileSync(
+      join(lock, 'owner.json'),
+      JSON.stringify({ host: hostname(), id: `${owner.pid}-test`, at: Date.now() - 3_600_000, ...owner }),
+    );
+    return lock;
+  };
+
+  it('waits while a live process holds the lock, however long it has held it, and says who holds it', () => {
+    store.close();
+    const lines: string[] = [];
+    store = LibraryStore.open({
+      dir: dir.path,
+      maxBytes: 1e9,
+      busyWaitMs: 300,
+      longLockMs: 100,
+      log: (m) => lines.push(m),
+    });
+    // The test runner's parent: alive, and holding the lock for an hour already.
+    const lock = lockedBy({ pid: process.ppid });
     assert.throws(() => keep('s1', [user('blocked')]), LibraryBusy);
-    const old = (Date.now() - STALE_LOCK_MS - 1_000) / 1000;
-    utimesSync(lock, old, old);
+    assert.equal(existsSync(lock), true, "a live owner's lock stays");
+    assert.ok(
+      lines.some((l) => l.includes(`held by process ${process.ppid}`)),
+      lines.join('\n'),
+    );
+    rmSync(lock, { recursive: true });
     keep('s1', [user('unblocked')]);
-    assert.equal(existsSync(lock), false);
     assert.equal(store.search('unblocked').length, 1);
-    assert.equal(existsSync(other), true, 'a live process keeps its marker');
   });
 
-  it('clears at once a lock that no live process can hold: its owner was killed', () => {
-    const lock = join(dir.path, `${FILE_NAME}.lock`);
-    const dead = join(dir.path, `${FILE_NAME}.open-${encodeURIComponent(hostname())}-${deadPid()}`);
-    writeFileSync(dead, '');
-    mkdirSync(lock);
+  it('breaks at once a lock whose owner was killed', () => {
+    const lock = lockedBy({ pid: deadPid() });
     keep('s1', [user('recovered')]);
     assert.equal(existsSync(lock), false);
-    assert.equal(existsSync(dead), false, "a dead process's marker is removed");
     assert.equal(store.search('recovered').length, 1);
   });
 
-  it('marks the file open while it is, and unmarks it on close', () => {
-    const mine = join(dir.path, `${FILE_NAME}.open-${encodeURIComponent(hostname())}-${process.pid}`);
-    assert.equal(existsSync(mine), true);
-    store.close();
-    assert.equal(existsSync(mine), false);
-    store = open();
+  it('holds nothing between uses: no lock, no connection, no WAL left open', () => {
+    keep('s1', [user('written')]);
+    store.search('written');
+    const left = readdirSync(dir.path).filter((f) => f !== FILE_NAME);
+    assert.deepEqual(left, []);
   });
 });

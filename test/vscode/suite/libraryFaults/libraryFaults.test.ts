@@ -58,21 +58,31 @@ describe('Session library: files it cannot use', function () {
       await until('kept whole', async () => (await a.library.get()!.session({ agentId, sessionId }))?.complete);
       const others = await a.library.get()!.sessions();
 
-      // From here the disk is full: SQLite's journal, written first, is on a device that is always full.
-      const journal = join(a.library.dir, `${FILE_NAME}-journal`);
-      rmSync(journal, { force: true });
-      symlinkSync('/dev/full', journal);
+      // From here the disk is full: SQLite's WAL, written first, is on a device that is always
+      // full (made for each write; SQLite removes the link after one, so it is made again).
+      const wal = join(a.library.dir, `${FILE_NAME}-wal`);
+      const diskFull = () => {
+        rmSync(wal, { force: true });
+        symlinkSync('/dev/full', wal);
+      };
+      diskFull();
       await chat.session.prompt('said while the disk is full, quince');
       await until('the warning', () => warnings.shown.length > 0);
-      for (const text of ['still full', 'still full again']) await chat.session.prompt(text);
+      for (const text of ['still full', 'still full again']) {
+        diskFull();
+        await chat.session.prompt(text);
+      }
       assert.ok(chat.session.thread.entries.some((e) => e.type === 'agent' && /still full again/.test(e.text)));
 
       // Room again: once the next turn is kept, every write before it was tried (in order).
-      rmSync(journal);
+      rmSync(wal, { force: true });
       await chat.session.prompt('room again, tamarind');
       await until('the last turn kept', async () => (await a.library.get()!.search('tamarind')).length > 0);
       assert.equal(warnings.shown.length, 1, warnings.shown.join(' | '));
-      assert.match(warnings.shown[0]!, /^The session library could not save to disk \(disk I\/O error\)\. Chats go on/);
+      assert.match(
+        warnings.shown[0]!,
+        /^The session library could not save to disk \((disk I\/O error|database or disk is full)\)\. Chats go on/,
+      );
       assert.equal((await a.library.get()!.session({ agentId, sessionId }))!.complete, false);
       for (const k of others.filter((o) => o.sessionId !== sessionId))
         assert.deepEqual(await a.library.get()!.session(k), k, 'what was kept is as it was');
@@ -100,7 +110,7 @@ describe('Session library: files it cannot use', function () {
     await a.library.configure({ enabled: false, maxBytes: 256 * 1024 * 1024 });
     const file = join(a.library.dir, FILE_NAME);
     const db = new Database(file);
-    db.exec(`PRAGMA user_version = ${FORMAT_VERSION + 1}`);
+    db.exec(`PRAGMA locking_mode = EXCLUSIVE; PRAGMA user_version = ${FORMAT_VERSION + 1}`);
     db.close();
     const before = readFileSync(file);
     void a.library.configure({ enabled: true, maxBytes: 256 * 1024 * 1024 });
