@@ -3,7 +3,8 @@
  * extension reads an older file (or rebuilds it: everything in it can be loaded again from the
  * agents), and an older extension leaves a newer file alone.
  *
- * - `sessions`: one row per kept session, with what the agent last reported of it.
+ * - `sessions`: one row per kept session, with what the agent last reported of it (`trimmed`:
+ *   only its newest part is kept, see `evict.ts`).
  * - `entries`: the transcript, one row per chat entry: the text search looks through, then the
  *   entry's JSON (a message's text is stored once, as its searchable text). The row's id is
  *   the session's id shifted left by {@link ENTRY_BITS} plus the entry's index, so a session's
@@ -62,6 +63,7 @@ CREATE TABLE sessions (
   title TEXT,
   updatedAt TEXT,
   complete INTEGER NOT NULL DEFAULT 0,
+  trimmed INTEGER NOT NULL DEFAULT 0,
   entries INTEGER NOT NULL DEFAULT 0,
   bytes INTEGER NOT NULL DEFAULT 0,
   keptAt INTEGER NOT NULL,

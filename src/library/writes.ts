@@ -27,7 +27,7 @@ export function upsertSession(
   now: number,
   missed = false,
 ): { sid: number; whole: boolean } {
-  const existed = db.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId]);
+  const existed = db.get('SELECT sid, trimmed FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId]);
   db.run(
     `INSERT INTO sessions (agent, session, cwd, cwdKey, keptAt, openedAt) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (agent, session) DO UPDATE SET cwd = excluded.cwd, cwdKey = excluded.cwdKey`,
@@ -35,7 +35,9 @@ export function upsertSession(
   );
   const sid = num(db.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId])?.sid);
   const i = w.info;
-  const whole = w.reset || (existed !== undefined && !missed && !w.partial);
+  // A copy cut to its newest part (see `evict.ts`) is whole again only from a write that starts it over.
+  const whole = w.reset || (existed !== undefined && !missed && !w.partial && num(existed.trimmed) === 0);
+  if (w.reset) db.run('UPDATE sessions SET trimmed = 0 WHERE sid = ?', [sid]);
   const complete = whole ? i?.complete : false;
   if (i?.title !== undefined) db.run('UPDATE sessions SET title = ? WHERE sid = ?', [i.title, sid]);
   if (i?.updatedAt !== undefined) db.run('UPDATE sessions SET updatedAt = ? WHERE sid = ?', [i.updatedAt, sid]);
