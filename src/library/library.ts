@@ -190,7 +190,11 @@ export class Library implements IDisposable {
     return this.call('remove', { agentId: key.agentId, sessionId: key.sessionId });
   }
 
-  clear(): Promise<void> {
+  /**
+   * Forgets every kept session and removes the copies of damaged files set aside; resolves with
+   * how many of those went.
+   */
+  clear(): Promise<{ damagedCopies: number }> {
     return this.call('clear', {});
   }
 

@@ -89,11 +89,14 @@ export class LibraryService implements IDisposable {
     return this.current;
   }
 
-  /** Forgets every kept session (starting the library to do so when it is not running). */
-  async clear(): Promise<void> {
+  /**
+   * Forgets every kept session and removes the copies of damaged files set aside (starting the
+   * library to do so when it is not running); resolves with how many copies went.
+   */
+  async clear(): Promise<{ damagedCopies: number }> {
     const library = this.get();
     if (!library) throw new Error('The session library is turned off ("acp.library.enabled").');
-    await library.clear();
+    return library.clear();
   }
 
   private stop(): Promise<void> {

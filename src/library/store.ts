@@ -6,7 +6,7 @@
  * loses that write and nothing else.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Redactor } from '../agent/redact';
 import type { ThreadEntry } from '../protocol/entries';
 import { entryFrom, keepEntry } from './keep';
@@ -16,7 +16,7 @@ import { DROP, FILE_NAME, FILE_SETTINGS, FORMAT_VERSION, MAX_ENTRY, SCHEMA, entr
 import { searchSessions, touchedBy } from './searchIndex';
 import type { EngineName, Row, SqlValue } from './engine';
 import { enforceCap } from './evict';
-import { removeFormerFile } from './files';
+import { removeDamagedCopies, removeFormerFile, removeOldCopies } from './files';
 import { keptFrom, num, str, type Queries, type SessionRow } from './rows';
 import { ensureDir, isCorrupt, SqliteFile } from './sqlite';
 import { dropEntries, putEntries, upsertSession } from './writes';
@@ -100,6 +100,7 @@ export class LibraryStore implements Queries {
     ensureDir(opts.dir);
     const now = (opts.now ?? Date.now)();
     removeFormerFile(opts.dir, opts.log);
+    removeOldCopies(opts.dir, now, opts.log);
     const path = join(opts.dir, FILE_NAME);
     try {
       return LibraryStore.openFile(path, opts);
@@ -325,14 +326,18 @@ export class LibraryStore implements Queries {
     this.run('DELETE FROM sessions WHERE sid = ?', [sid]);
   }
 
-  /** Forgets every kept session and gives the space back. */
-  clear(): void {
+  /**
+   * Forgets every kept session and gives the space back; removes the copies of damaged files
+   * set aside too (each holds what its file held). Answers how many of those went.
+   */
+  clear(): { damagedCopies: number } {
     this.forget();
     this.transaction(() => {
       this.file.exec(`DELETE FROM entries; DELETE FROM paths; DELETE FROM sessions;
         INSERT INTO search (search) VALUES ('delete-all');`);
     });
     this.file.hold('none', () => this.file.exec('VACUUM'));
+    return { damagedCopies: removeDamagedCopies(dirname(this.file.path)) };
   }
 
   stats(): LibraryStats {

@@ -27,7 +27,8 @@ export interface LibraryCalls {
   search: { params: { text: string; scope: Scope; limit: number }; result: SearchHit[] };
   touched: { params: { paths: string[]; scope: Scope }; result: TouchedHit[] };
   remove: { params: SessionKey; result: void };
-  clear: { params: None; result: void };
+  /** Forgets every kept session; answers how many copies of damaged files set aside it removed too. */
+  clear: { params: None; result: { damagedCopies: number } };
   stats: { params: None; result: LibraryStats };
   setMaxBytes: { params: { maxBytes: number }; result: void };
   /** Closes the file between two holds; the worker can then be ended safely. */

@@ -302,6 +302,45 @@ describe('library: store', () => {
     assert.ok(readdirSync(dir.path).some((f) => f.startsWith(`${FILE_NAME}.damaged-`)));
   });
 
+  it('removes the copies of damaged files set aside when cleared, and says how many went', () => {
+    store.close();
+    for (const at of [clock, clock + 1]) {
+      writeFileSync(join(dir.path, FILE_NAME), `not a database ${at} `.repeat(200));
+      clock = at;
+      store = open();
+      keep('s1', [user('kept')]);
+      store.close();
+    }
+    store = open();
+    assert.equal(readdirSync(dir.path).filter((f) => f.startsWith(`${FILE_NAME}.damaged-`)).length, 2);
+    assert.deepEqual(store.clear(), { damagedCopies: 2 });
+    assert.deepEqual(
+      readdirSync(dir.path).filter((f) => f !== FILE_NAME),
+      [],
+      'each copy went, and nothing else is left',
+    );
+    assert.deepEqual(store.sessions(), []);
+  });
+
+  it('removes a copy set aside a week ago when it opens, and keeps a newer one', () => {
+    store.close();
+    const day = 24 * 60 * 60_000;
+    clock = 100 * day;
+    const old = `${FILE_NAME}.damaged-${clock - 7 * day}`;
+    const recent = `${FILE_NAME}.damaged-${clock - 6 * day}`;
+    for (const name of [old, `${old}-wal`, recent]) writeFileSync(join(dir.path, name), 'what a damaged file held');
+    const lines: string[] = [];
+    store = LibraryStore.open({ dir: dir.path, maxBytes: 1e9, now: () => clock, log: (m) => lines.push(m) });
+    assert.deepEqual(
+      readdirSync(dir.path).filter((f) => f.includes('.damaged-')),
+      [recent],
+    );
+    assert.ok(
+      lines.some((l) => /Removed the copy of a damaged session library set aside a week ago/.test(l)),
+      lines.join('\n'),
+    );
+  });
+
   /** Makes the file's lock as another process would have left it. */
   const lockedBy = (owner: Partial<LockOwner>) => {
     const lock = join(dir.path, `${FILE_NAME}.owner`);

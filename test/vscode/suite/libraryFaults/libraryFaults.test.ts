@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
+import * as vscode from 'vscode';
 import { FILE_NAME, FORMAT_VERSION } from '../../../../src/library/schema';
 import { suiteContext } from '../../../host/suiteContext';
 import { recorded } from '../../../support/chat';
@@ -43,6 +44,21 @@ describe('Session library: files it cannot use', function () {
     assert.equal(readFileSync(join(a.library.dir, aside), 'utf8'), damaged, 'its bytes untouched');
     chat.panel.dispose();
     await until('closed', () => a.chats.all.length === 0);
+
+    // Clear Session Library forgets the copy too (it holds what the damaged file held), and says so.
+    a.setConfirm(async () => true);
+    const infos = catchMessages('showInformationMessage');
+    try {
+      await vscode.commands.executeCommand('acp.library.clear');
+      await until('said', () => infos.shown.length > 0);
+      assert.equal(infos.shown[0], 'The session library is empty; the copy of a damaged library set aside went too.');
+      assert.deepEqual(
+        readdirSync(a.library.dir).filter((f) => f.includes('.damaged-')),
+        [],
+      );
+    } finally {
+      infos.restore();
+    }
   });
 
   it('says once that it cannot save while the chat goes on, and loads from the agent a copy that missed a write', async () => {
