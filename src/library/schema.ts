@@ -14,7 +14,7 @@
  * - `meta`: the file's generation, moved on by every write (what another window's searches
  *   remember is dropped when it moved).
  * - `search`: an FTS5 index (contentless, rowids only: small on disk) of the entries' text in
- *   chunks of {@link CHUNK} entries; a chunk's rowid is the session's id shifted left by
+ *   chunks of {@link CHUNK} entries, folded as typed words are (`query.ts`, `fold`); a chunk's rowid is the session's id shifted left by
  *   {@link CHUNK_BITS} plus the chunk's number, so one match names its session.
  */
 export const FORMAT_VERSION = 2;
@@ -90,7 +90,7 @@ CREATE TABLE meta (generation INTEGER NOT NULL);
 INSERT INTO meta (generation) VALUES (0);
 CREATE VIRTUAL TABLE search USING fts5(
   body, content = '', contentless_delete = 1, detail = none, prefix = '3 4 5 6',
-  tokenize = "unicode61 tokenchars '_'"
+  tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"
 );
 PRAGMA user_version = ${FORMAT_VERSION};
 `;

@@ -5,12 +5,14 @@
 import type { SqlValue } from './engine';
 import type { KeptEntry } from './keep';
 import { absoluteIn, pathKey } from './pathKey';
+import { fold } from './query';
 import { num, str, type Row } from './rows';
 import { chunkOf, chunkRange, chunkRowid, entryId, MAX_ENTRY } from './schema';
 import type { SessionWrite } from './types';
 
 /** The statements a write needs. */
 export interface Writer {
+  all(sql: string, values?: SqlValue[]): Row[];
   get(sql: string, values?: SqlValue[]): Row | undefined;
   run(sql: string, values?: SqlValue[]): void;
 }
@@ -87,14 +89,19 @@ export function putEntries(
   db.run('UPDATE sessions SET entries = ?, bytes = ? WHERE sid = ?', [entries, bytes, sid]);
 }
 
-/** Re-indexes one chunk of a session's entries (the unchanged ones are read back from the file). */
+/**
+ * Re-indexes one chunk of a session's entries (the unchanged ones are read back from the file),
+ * folded as typed words are, so that both sides meet whatever form their text came in.
+ */
 function indexChunk(db: Writer, sid: number, chunk: number): void {
   const rowid = chunkRowid(sid, chunk);
   const [from, to] = chunkRange(chunk);
   db.run('DELETE FROM search WHERE rowid = ?', [rowid]);
-  db.run(
-    `INSERT INTO search (rowid, body) SELECT ?, group_concat(text, char(10)) FROM entries
-     WHERE id BETWEEN ? AND ? AND text != '' HAVING count(*) > 0`,
-    [rowid, entryId(sid, from), entryId(sid, to)],
-  );
+  const texts = db
+    .all("SELECT text FROM entries WHERE id BETWEEN ? AND ? AND text != '' ORDER BY id", [
+      entryId(sid, from),
+      entryId(sid, to),
+    ])
+    .map((r) => fold(str(r.text) ?? ''));
+  if (texts.length) db.run('INSERT INTO search (rowid, body) VALUES (?, ?)', [rowid, texts.join('\n')]);
 }

@@ -148,6 +148,33 @@ describe('library: store', () => {
     );
   });
 
+  // Typed words and kept text folded the same way, whichever Unicode form each came in (macOS
+  // and some input methods give decomposed text, most sources composed).
+  const scripts = [
+    { script: 'Hangul', text: '세션 검색이 안 됩니다, 로그를 보세요', word: '세션', typed: '검색' },
+    { script: 'accented Latin', text: 'le café était fermé à Montréal', word: 'fermé', typed: 'Montréal' },
+    { script: 'Japanese', text: 'データベース 接続が切れました', word: 'データベース', typed: 'データ' },
+    { script: 'Cyrillic', text: 'йогурт и ёлка на столе', word: 'ёлка', typed: 'Йогурт' },
+  ];
+  for (const { script, text, word, typed } of scripts) {
+    it(`finds ${script} words typed in either Unicode form, in text kept in either form`, () => {
+      keep('composed', [user(`${text} (composed)`)]);
+      keep('decomposed', [user(`${text.normalize('NFD')} (decomposed)`)]);
+      for (const query of [word, typed]) {
+        for (const form of ['NFC', 'NFD'] as const) {
+          const hits = store.search(query.normalize(form));
+          assert.deepEqual(
+            hits.map((h) => h.sessionId).sort(),
+            ['composed', 'decomposed'],
+            `${script}: "${query}" typed in ${form}`,
+          );
+          for (const h of hits)
+            assert.ok(h.snippet!.normalize('NFC').includes(text.normalize('NFC').slice(0, 4)), h.snippet);
+        }
+      }
+    });
+  }
+
   it('finds a word in the middle of a long history, in its own entry', () => {
     const list: ThreadEntry[] = [];
     for (let i = 0; i < 300; i++) list.push(i % 2 ? agent(`answer number ${i}`) : user(`question number ${i}`));
