@@ -16,6 +16,7 @@ import { DROP, FILE_NAME, FILE_SETTINGS, FORMAT_VERSION, MAX_ENTRY, SCHEMA, entr
 import { searchSessions, touchedBy } from './searchIndex';
 import type { EngineName, Row, SqlValue } from './engine';
 import { enforceCap } from './evict';
+import { boundWrite } from './limits';
 import { removeDamagedCopies, removeFormerFile, removeOldCopies } from './files';
 import { keptFrom, num, str, type Queries, type SessionRow } from './rows';
 import { ensureDir, isCorrupt, SqliteFile } from './sqlite';
@@ -171,8 +172,13 @@ export class LibraryStore implements Queries {
     this.enforceCap();
   }
 
-  /** Applies one write: the session's row, then its changed entries, their paths and index chunks. */
-  write(w: SessionWrite): void {
+  /**
+   * Applies one write: the session's row, then its changed entries, their paths and index
+   * chunks, each within its size (see `limits.ts`, `keep.ts`).
+   */
+  write(write: SessionWrite): void {
+    const w = boundWrite(write);
+    if (typeof w === 'string') return this.log(w);
     const redact = this.redactor(w.secrets ?? []);
     const kept = (w.entries ?? []).map(({ index, entry }) => ({
       index,

@@ -11,6 +11,7 @@ import { Recorder } from '../library/recorder';
 import type { LibraryService } from '../library/service';
 import type { SessionInfo, SessionWrite } from '../library/types';
 import { agentListed } from '../sessions/agentListed';
+import { MAX_TITLE, sanitizeText } from '../sessions/title';
 
 /** A chat session being kept: its recorder, once the session attached. */
 export interface Recording extends IDisposable {
@@ -126,6 +127,8 @@ export class SessionLibrary extends Disposable {
    * until a load starts it over.
    */
   private write(w: SessionWrite, gap: { missed: boolean }): Promise<void> {
+    // Kept as the Sessions view shows it: a title of megabytes is a line of 200 characters.
+    if (typeof w.info?.title === 'string') w.info.title = sanitizeText(w.info.title.slice(0, 4 * MAX_TITLE));
     const library = this.service.get();
     if (!library) {
       gap.missed = true;

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
-export type TitleOverride = 'null' | 'empty' | 'long' | 'multiline' | 'hostile';
+export type TitleOverride = 'null' | 'empty' | 'long' | 'huge' | 'multiline' | 'hostile';
 export type TitleStyle = 'normal' | 'null' | 'long' | 'multiline' | 'hostile' | 'mixed';
 export type InvalidCursorCode = -32602 | -32603 | 'restart';
 export type Capability =
@@ -155,7 +155,7 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --invalid-cursor-code C       -32602 (default), -32603 or restart
   --list-fail-after N           session/list with a cursor fails (-32010) after N pages answered
   --unknown-session-code C      -32002 (default) or -32603
-  --titles null|empty|long|multiline|hostile
+  --titles null|empty|long|huge|multiline|hostile
                                 override the titles session/list returns
   --late-updates                send half of a load replay after the load response
   --delay MS                    wait before each outgoing message
@@ -217,7 +217,7 @@ const capabilitySwitches: Record<string, Capability> = {
   '--no-fork': 'fork',
 };
 
-const titleOverrides = ['null', 'empty', 'long', 'multiline', 'hostile'];
+const titleOverrides = ['null', 'empty', 'long', 'huge', 'multiline', 'hostile'];
 const titleStyles = ['normal', 'null', 'long', 'multiline', 'hostile', 'mixed'];
 
 /** Splits `ACP_REF_AGENT_ARGS` so a VS Code `acp.agents` entry can set switches through `env`. */
