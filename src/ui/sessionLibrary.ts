@@ -61,6 +61,15 @@ export class SessionLibrary extends Disposable {
     this.recorded.add(session);
     let recorder: Recorder | undefined;
     const gap = { missed: false };
+    /**
+     * Every secret value the session's agent connections have had, noted as each change
+     * arrives: what is masked in a write is what was known when its text came, though the
+     * agent may have exited (and its connection gone) before the write goes out.
+     */
+    const secrets = new Set<string>();
+    const noteSecrets = () => {
+      for (const v of session.host?.connection?.secretValues ?? []) secrets.add(v);
+    };
     /** The agent's time reports the thread had had when the time was last noted. */
     let reports = session.thread.reported.count;
     let noting: Promise<void> = Promise.resolve();
@@ -69,7 +78,9 @@ export class SessionLibrary extends Disposable {
       if (r) noting = noting.then(() => fn(r)).catch((e: unknown) => this.log.warn(String(e)));
     };
     const subscriptions: IDisposable[] = [
+      session.thread.onDidChange(noteSecrets),
       session.onDidAttach((how) => {
+        noteSecrets();
         const sessionId = session.sessionId;
         if (!sessionId || !this.service.enabled) return;
         const existed = recorder !== undefined;
@@ -78,7 +89,10 @@ export class SessionLibrary extends Disposable {
             key: { agentId: session.target.agentId, sessionId },
             cwd: session.target.cwd,
             write: (w) => this.write(w, gap),
-            secrets: () => session.host?.connection?.secretValues ?? [],
+            secrets: () => {
+              noteSecrets();
+              return [...secrets];
+            },
             busy: () => SessionLibrary.busy([...this.recorded]),
           });
           this.recorders.add(recorder);
