@@ -41,6 +41,11 @@ export interface ServeOptions {
   loadDelay: number;
   /** A load marks the session updated (`--touch-on-load`), as Claude Code does. */
   touchOnLoad: boolean;
+  /**
+   * `MS` after answering `session/close`, the session is marked updated (`--touch-on-close MS`),
+   * as Claude Code does when it rewrites the transcript as the session's process ends.
+   */
+  touchOnClose?: number;
   /** Chunks the long reply is streamed in (`--reply-chunks`); 1 sends it whole. */
   replyChunks: number;
   startedFile?: string;
@@ -162,6 +167,8 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --load-delay MS               wait before a load replay starts
   --touch-on-load               a load moves the session's updatedAt to now (as Claude Code
                                 does); only session/list tells
+  --touch-on-close MS           MS after answering session/close, the session's updatedAt
+                                moves to now (as Claude Code does); only session/list tells
   --reply-chunks N              stream the long reply in N chunks (default 1; with --delay
                                 they come at a model's pace)
   --started-file PATH           append this pid to PATH at start
@@ -366,6 +373,9 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--touch-on-load':
         options.touchOnLoad = true;
+        break;
+      case '--touch-on-close':
+        options.touchOnClose = integer(arg, value(), 0, 600_000);
         break;
       case '--reply-chunks':
         options.replyChunks = integer(arg, value(), 1, 1_000_000);
