@@ -5,6 +5,7 @@ import type { Logger } from '../agent/log';
 import { Disposable, type IDisposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import type { OpenMode } from '../chat/target';
+import { timeAfterClose } from '../library/closeTime';
 import { openPlan, sameTime } from '../library/freshness';
 import type { Library } from '../library/library';
 import { Recorder } from '../library/recorder';
@@ -15,7 +16,10 @@ import { MAX_TITLE, sanitizeText } from '../sessions/title';
 
 /** A chat session being kept: its recorder, once the session attached. */
 export interface Recording extends IDisposable {
-  /** Resolves once everything recorded so far is in the library, with the agent's time after the attach. */
+  /**
+   * Resolves once everything recorded so far is in the library, with the agent's time after the
+   * attach (and, once the session closed, after the close).
+   */
   flush(): Promise<void>;
 }
 
@@ -38,6 +42,8 @@ export class SessionLibrary extends Disposable {
    * `updatedAt` as it was (true) or move it (false; Claude Code moves it on load).
    */
   private readonly keepsTime = new WeakMap<AgentConnection, Partial<Record<AttachKind, boolean>>>();
+  /** Per agent process: whether a close was seen to move a session's time (Claude Code's does). */
+  private readonly closeMoves = new WeakMap<AgentConnection, boolean>();
 
   /**
    * `listedTime`: the session's `updatedAt` in the rows the window has (the Sessions view's
@@ -120,11 +126,25 @@ export class SessionLibrary extends Disposable {
         if (fresh) recorder?.setInfo({ updatedAt: reported.updatedAt });
         else note(async (r) => void (await this.noteListed(session, r)));
       }),
+      // A mode or an option this client set may count as activity to the agent.
+      session.onDidSend(() => note(async (r) => void (await this.noteListed(session, r)))),
     ];
+    // Outlive the recording (the panel goes first, then the session closes).
+    let current: string | undefined;
+    let afterClose: Promise<void> = Promise.resolve();
+    const willClose = session.onWillClose(async () => {
+      if (recorder) current = await this.currentBeforeClose(session, recorder, noting);
+    });
+    const closed = session.onDidClose(() => {
+      willClose.dispose();
+      closed.dispose();
+      if (current !== undefined) afterClose = this.noteClosed(session, current, gap);
+    });
     return {
       flush: async () => {
         await noting;
         await recorder?.flush();
+        await afterClose;
       },
       dispose: () => {
         this.recorded.delete(session);
@@ -234,6 +254,54 @@ export class SessionLibrary extends Disposable {
     const after = await this.noteListed(session, recorder);
     if (how === 'new' || before === undefined || !c || !after?.updatedAt) return;
     this.keepsTime.set(c, { ...this.keepsTime.get(c), [how]: sameTime(before, after.updatedAt) });
+  }
+
+  /**
+   * Before this client's `session/close`: the agent's time, when the kept copy is whole and
+   * current (else undefined: what happened elsewhere is for the next open to load).
+   */
+  private async currentBeforeClose(
+    session: ChatSession,
+    recorder: Recorder,
+    noting: Promise<void>,
+  ): Promise<string | undefined> {
+    const c = session.host?.connection;
+    const library = this.library;
+    const sessionId = session.sessionId;
+    if (!c?.isAlive || !c.features.list || !library || !sessionId) return undefined;
+    try {
+      await noting;
+      await recorder.flush();
+      const kept = await library.session({ agentId: session.target.agentId, sessionId });
+      if (!kept?.complete || !kept.updatedAt) return undefined;
+      const listed = await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId);
+      return listed?.updatedAt && sameTime(kept.updatedAt, listed.updatedAt) ? listed.updatedAt : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** After this client's close of a current session: keeps the agent's time once it settled. */
+  private async noteClosed(session: ChatSession, before: string, gap: { missed: boolean }): Promise<void> {
+    const c = session.host?.connection;
+    const sessionId = session.sessionId;
+    if (!c || !sessionId) return;
+    const key = { agentId: session.target.agentId, sessionId };
+    try {
+      const moved = await timeAfterClose(
+        before,
+        {
+          listed: async () => (await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId))?.updatedAt,
+          keep: (updatedAt) => this.write({ ...key, cwd: session.target.cwd, info: { updatedAt } }, gap),
+          alive: () => c.isAlive && this.service.enabled,
+        },
+        this.closeMoves.get(c),
+      );
+      if (!this.closeMoves.has(c) || moved) this.closeMoves.set(c, moved);
+      if (moved) this.log.info(`[${sessionId}] the agent moved the session's time on close: kept the new time`);
+    } catch (e) {
+      this.log.warn(`[${sessionId}] could not read the session's time after closing it: ${String(e)}`);
+    }
   }
 
   /** Records what the agent lists of the session now (its first page, else the next few). */
