@@ -25,17 +25,16 @@ const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
  * Reads the time after a close whose kept copy was current at `before`; keeps the new one when
- * it moved. `moves`: whether this agent was seen to move the time on close (false: it was seen
- * not to, so one read is enough; undefined: not seen yet). Resolves with whether it moved.
+ * it moved. Resolves with whether it moved: true, false (it stayed through every read), or
+ * undefined (reading stopped: the agent is gone or the library off, nothing learnt).
  */
-export async function timeAfterClose(before: string, deps: CloseTimeDeps, moves?: boolean): Promise<boolean> {
+export async function timeAfterClose(before: string, deps: CloseTimeDeps): Promise<boolean | undefined> {
   const sleep = deps.sleep ?? sleepMs;
-  const reads = moves === false ? [0] : CLOSE_READS_MS;
   let waited = 0;
-  for (const at of reads) {
+  for (const at of CLOSE_READS_MS) {
     await sleep(at - waited);
     waited = at;
-    if (!deps.alive()) return false;
+    if (!deps.alive()) return undefined;
     const now = await deps.listed();
     if (now && !sameTime(now, before)) {
       await deps.keep(now);

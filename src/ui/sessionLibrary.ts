@@ -42,7 +42,10 @@ export class SessionLibrary extends Disposable {
    * `updatedAt` as it was (true) or move it (false; Claude Code moves it on load).
    */
   private readonly keepsTime = new WeakMap<AgentConnection, Partial<Record<AttachKind, boolean>>>();
-  /** Per agent process: whether a close was seen to move a session's time (Claude Code's does). */
+  /**
+   * Per agent process: whether its close was seen to move a session's time (Claude Code's does);
+   * one seen not to is not asked about the time around a close again.
+   */
   private readonly closeMoves = new WeakMap<AgentConnection, boolean>();
 
   /**
@@ -258,7 +261,10 @@ export class SessionLibrary extends Disposable {
 
   /**
    * Before this client's `session/close`: the agent's time, when the kept copy is whole and
-   * current (else undefined: what happened elsewhere is for the next open to load).
+   * current (else undefined: what happened elsewhere is for the next open to load). Not asked
+   * of an agent seen to leave the time alone on close, nor of one seen to leave it alone on a
+   * load: one whose time moves only with the session's turns, not when its transcript is read
+   * whole, is taken not to move it when the client lets go either (Claude Code moves it on both).
    */
   private async currentBeforeClose(
     session: ChatSession,
@@ -269,8 +275,10 @@ export class SessionLibrary extends Disposable {
     const library = this.library;
     const sessionId = session.sessionId;
     if (!c?.isAlive || !c.features.list || !library || !sessionId) return undefined;
+    if (this.closeMoves.get(c) === false) return undefined;
     try {
       await noting;
+      if (this.keepsTime.get(c)?.load) return undefined;
       await recorder.flush();
       const kept = await library.session({ agentId: session.target.agentId, sessionId });
       if (!kept?.complete || !kept.updatedAt) return undefined;
@@ -288,16 +296,13 @@ export class SessionLibrary extends Disposable {
     if (!c || !sessionId) return;
     const key = { agentId: session.target.agentId, sessionId };
     try {
-      const moved = await timeAfterClose(
-        before,
-        {
-          listed: async () => (await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId))?.updatedAt,
-          keep: (updatedAt) => this.write({ ...key, cwd: session.target.cwd, info: { updatedAt } }, gap),
-          alive: () => c.isAlive && this.service.enabled,
-        },
-        this.closeMoves.get(c),
-      );
-      if (!this.closeMoves.has(c) || moved) this.closeMoves.set(c, moved);
+      const moved = await timeAfterClose(before, {
+        listed: async () => (await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId))?.updatedAt,
+        keep: (updatedAt) => this.write({ ...key, cwd: session.target.cwd, info: { updatedAt } }, gap),
+        alive: () => c.isAlive && this.service.enabled,
+      });
+      // Once seen to move, it stays known to: a later close read too soon proves nothing.
+      if (moved !== undefined && !this.closeMoves.get(c)) this.closeMoves.set(c, moved);
       if (moved) this.log.info(`[${sessionId}] the agent moved the session's time on close: kept the new time`);
     } catch (e) {
       this.log.warn(`[${sessionId}] could not read the session's time after closing it: ${String(e)}`);
