@@ -5,10 +5,22 @@
  * call fails with that reason, and callers go on without it.
  */
 import { Worker } from 'node:worker_threads';
+import { ResponseError, type MessageConnection } from 'vscode-jsonrpc';
 import type { IDisposable } from '../base/lifecycle';
+import { createChannel } from '../protocol/channel';
 import type { ThreadEntry } from '../protocol/entries';
 import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
-import type { LibraryCalls, LibraryOp, LibraryReply, LibraryWorkerData } from './workerProtocol';
+import {
+  libraryCalls,
+  logEvent,
+  openedEvent,
+  type LibraryFailure,
+  type LibraryOp,
+  type LibraryRequest,
+  type LibraryWorkerData,
+  type ParamsOf,
+  type ResultOf,
+} from './workerProtocol';
 
 export interface LibraryOptions {
   /** The bundled worker script (`dist/libraryWorker.js`). */
@@ -36,12 +48,9 @@ export class LibraryUnavailable extends Error {
   }
 }
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
-
 export class Library implements IDisposable {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+  private readonly channel: MessageConnection;
   private failure: LibraryUnavailable | undefined;
   private closing: Promise<void> | undefined;
   /** Writes are failing now (logged once per run of failures). */
@@ -55,35 +64,36 @@ export class Library implements IDisposable {
   constructor(private readonly opts: LibraryOptions) {
     const log = (this.log = opts.log ?? (() => {}));
     const data: LibraryWorkerData = { dir: opts.dir, maxBytes: opts.maxBytes };
-    this.worker = new Worker(opts.workerPath, { workerData: data });
+    const worker = (this.worker = new Worker(opts.workerPath, { workerData: data }));
+    this.channel = createChannel({
+      post: (m) => worker.postMessage(m),
+      onMessage: (listener) => {
+        worker.on('message', listener);
+        return { dispose: () => worker.off('message', listener) };
+      },
+    });
     let opened: (error?: LibraryUnavailable) => void = () => {};
     this.ready = new Promise<void>((resolve, reject) => {
       opened = (error) => (error ? reject(error) : resolve());
     });
     // A caller that never awaits `ready` still sees the failure through its calls.
     this.ready.catch(() => {});
-    this.worker.on('message', (m: LibraryReply) => {
-      if ('log' in m) return log(m.log);
-      if ('ready' in m) {
-        if (m.error) this.fail(new LibraryUnavailable(m.error, m.tooNew));
-        return opened(this.failure);
-      }
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.ok) p.resolve(m.result);
-      else p.reject(new LibraryUnavailable(m.message, m.tooNew));
+    this.channel.onNotification(logEvent, (line) => log(line));
+    this.channel.onNotification(openedEvent, (p) => {
+      if (p.error) this.fail(new LibraryUnavailable(p.error, p.tooNew));
+      opened(this.failure);
     });
+    this.channel.listen();
     const lost = (why: string) => {
       const error = new LibraryUnavailable(`The session library stopped: ${why}`);
       this.fail(error);
       opened(error);
     };
-    this.worker.on('error', (e) => {
+    worker.on('error', (e) => {
       log(`The session library failed: ${e.message}`);
       lost(e.message);
     });
-    this.worker.on('exit', (code) => lost(`its worker exited (${code})`));
+    worker.on('exit', (code) => lost(`its worker exited (${code})`));
   }
 
   /** Whether calls can still succeed. */
@@ -92,18 +102,24 @@ export class Library implements IDisposable {
   }
 
   private fail(error: LibraryUnavailable): void {
-    this.failure ??= error;
-    for (const p of this.pending.values()) p.reject(this.failure);
-    this.pending.clear();
+    if (this.failure) return;
+    this.failure = error;
+    // Every call still waiting is answered with this failure.
+    this.channel.dispose();
   }
 
-  private call<K extends LibraryOp>(op: K, params: LibraryCalls[K]['params']): Promise<LibraryCalls[K]['result']> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ id, op, params });
-    });
+  private async call<K extends LibraryOp>(op: K, params: ParamsOf<K>): Promise<ResultOf<K>> {
+    if (this.failure) throw this.failure;
+    try {
+      const request = libraryCalls[op] as LibraryRequest<K>;
+      const result = (await this.channel.sendRequest(request, params)) as ResultOf<K> | null;
+      // JSON-RPC answers "nothing" with null.
+      return (result ?? undefined) as ResultOf<K>;
+    } catch (e) {
+      if (this.failure) throw this.failure;
+      if (e instanceof ResponseError) throw new LibraryUnavailable(e.message, (e.data as LibraryFailure)?.tooNew);
+      throw new LibraryUnavailable(e instanceof Error ? e.message : String(e));
+    }
   }
 
   write(w: SessionWrite): Promise<void> {

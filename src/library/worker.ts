@@ -5,20 +5,32 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { ErrorCodes, ResponseError } from 'vscode-jsonrpc';
+import { createChannel } from '../protocol/channel';
 import { LibraryStore, LibraryTooNew } from './store';
 import {
+  libraryCalls,
+  logEvent,
+  openedEvent,
   WORKER_NICE,
-  type LibraryCalls,
+  type LibraryFailure,
   type LibraryOp,
-  type LibraryReply,
   type LibraryRequest,
   type LibraryWorkerData,
+  type ParamsOf,
+  type ResultOf,
 } from './workerProtocol';
 
 const port = parentPort!;
 const data = workerData as LibraryWorkerData;
-const post = (m: LibraryReply) => port.postMessage(m);
-const log = (line: string) => post({ id: 0, log: line });
+const channel = createChannel({
+  post: (m) => port.postMessage(m),
+  onMessage: (listener) => {
+    port.on('message', listener);
+    return { dispose: () => port.off('message', listener) };
+  },
+});
+const log = (line: string) => void channel.sendNotification(logEvent, line);
 
 /**
  * Keeping a long transcript (its full-text index) takes a core for a second or more, right
@@ -37,19 +49,14 @@ function yieldToForeground(): void {
   }
 }
 
-yieldToForeground();
-
 let store: LibraryStore | undefined;
 let failure: { message: string; tooNew: boolean } | undefined;
-try {
-  store = LibraryStore.open({ dir: data.dir, maxBytes: data.maxBytes, log });
-  post({ id: 0, ready: true });
-} catch (e) {
-  failure = { message: e instanceof Error ? e.message : String(e), tooNew: e instanceof LibraryTooNew };
-  post({ id: 0, ready: true, error: failure.message, tooNew: failure.tooNew });
+
+function failed(message: string, why: LibraryFailure = {}): ResponseError<LibraryFailure> {
+  return new ResponseError(ErrorCodes.InternalError, message, why);
 }
 
-type Handlers = { [K in LibraryOp]: (s: LibraryStore, p: LibraryCalls[K]['params']) => LibraryCalls[K]['result'] };
+type Handlers = { [K in LibraryOp]: (s: LibraryStore, p: ParamsOf<K>) => ResultOf<K> };
 
 const handlers: Handlers = {
   write: (s, p) => s.write(p),
@@ -69,20 +76,27 @@ const handlers: Handlers = {
   },
 };
 
-port.on('message', (req: LibraryRequest) => {
-  if (!store) {
-    post({
-      id: req.id,
-      ok: false,
-      message: failure?.message ?? 'The session library is closed.',
-      tooNew: failure?.tooNew,
-    });
-    return;
-  }
-  try {
-    const handler = handlers[req.op] as (s: LibraryStore, p: unknown) => unknown;
-    post({ id: req.id, ok: true, result: handler(store, req.params) });
-  } catch (e) {
-    post({ id: req.id, ok: false, message: e instanceof Error ? e.message : String(e) });
-  }
-});
+for (const op of Object.keys(libraryCalls) as LibraryOp[]) {
+  const handler = handlers[op] as (s: LibraryStore, p: unknown) => unknown;
+  channel.onRequest(libraryCalls[op] as LibraryRequest<typeof op>, (params: unknown) => {
+    if (!store) {
+      const why = failure ?? { message: 'The session library is closed.', tooNew: false };
+      throw failed(why.message, { tooNew: why.tooNew });
+    }
+    try {
+      return handler(store, params);
+    } catch (e) {
+      throw failed(e instanceof Error ? e.message : String(e));
+    }
+  });
+}
+
+channel.listen();
+yieldToForeground();
+try {
+  store = LibraryStore.open({ dir: data.dir, maxBytes: data.maxBytes, log });
+  void channel.sendNotification(openedEvent, {});
+} catch (e) {
+  failure = { message: e instanceof Error ? e.message : String(e), tooNew: e instanceof LibraryTooNew };
+  void channel.sendNotification(openedEvent, { error: failure.message, tooNew: failure.tooNew });
+}

@@ -1,7 +1,9 @@
 /**
- * Requests from the extension host to the library's worker thread and their answers. The
- * worker answers in order, one at a time: a search sees every write sent before it.
+ * Requests from the extension host to the library's worker thread and their answers, over the
+ * typed channel the webview uses (`protocol/channel.ts`: vscode-jsonrpc over a message port).
+ * The worker answers in order, one at a time: a search sees every write sent before it.
  */
+import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { ThreadEntry } from '../protocol/entries';
 import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
 
@@ -22,20 +24,46 @@ export interface LibraryCalls {
 }
 
 export type LibraryOp = keyof LibraryCalls;
+export type ParamsOf<K extends LibraryOp> = LibraryCalls[K]['params'];
+export type ResultOf<K extends LibraryOp> = LibraryCalls[K]['result'];
 
-export interface LibraryRequest<K extends LibraryOp = LibraryOp> {
-  id: number;
-  op: K;
-  params: LibraryCalls[K]['params'];
+/** What a failed request says beside its message. */
+export interface LibraryFailure {
+  /** The file is from a newer extension: the library stays off. */
+  tooNew?: boolean;
 }
 
-export type LibraryReply =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; message: string; tooNew?: boolean }
-  /** Sent once the store is open (or could not be opened: then every request fails with that). */
-  | { id: 0; ready: true; error?: string; tooNew?: boolean }
-  /** A line for the extension's log. */
-  | { id: 0; log: string };
+export type LibraryRequest<K extends LibraryOp> = RequestType<ParamsOf<K>, ResultOf<K>, LibraryFailure>;
+
+const ops: LibraryOp[] = [
+  'write',
+  'session',
+  'sessions',
+  'transcript',
+  'search',
+  'touched',
+  'remove',
+  'clear',
+  'stats',
+  'setMaxBytes',
+  'close',
+];
+
+/** The request type of each call, named `library/<op>`. */
+export const libraryCalls = Object.fromEntries(ops.map((op) => [op, new RequestType(`library/${op}`)])) as {
+  [K in LibraryOp]: LibraryRequest<K>;
+};
+
+export interface OpenedParams {
+  /** It could not open: every request fails with this. */
+  error?: string;
+  tooNew?: boolean;
+}
+
+/** Sent once the store is open, or could not be opened. */
+export const openedEvent = new NotificationType<OpenedParams>('library/opened');
+/** A line for the extension's log. */
+export const logEvent = new NotificationType<string>('library/log');
 
 /** What the worker is started with. */
 export interface LibraryWorkerData {
