@@ -46,6 +46,12 @@ export class TranscriptKeeper extends Disposable {
    * one seen not to is not asked about the time around a close again.
    */
   private readonly closeMoves = new WeakMap<AgentConnection, boolean>();
+  /**
+   * Per session (agent and id): how many times a chat of this window attached it. A close's
+   * time is read for a few seconds after it; once the session is attached again, what moves
+   * its time is that attach's to note, not the close's.
+   */
+  private readonly attaches = new Map<string, number>();
 
   /**
    * `listedTime`: the session's `updatedAt` in the rows the window has (the Sessions view's
@@ -87,6 +93,8 @@ export class TranscriptKeeper extends Disposable {
         const sessionId = session.sessionId;
         if (!sessionId || !this.library.enabled) return;
         const existed = recorder !== undefined;
+        const attachKey = keyOf(session.target.agentId, sessionId);
+        this.attaches.set(attachKey, (this.attaches.get(attachKey) ?? 0) + 1);
         if (!recorder) {
           recorder = new Recorder(session.thread, {
             key: { agentId: session.target.agentId, sessionId },
@@ -289,11 +297,13 @@ export class TranscriptKeeper extends Disposable {
     const sessionId = session.sessionId;
     if (!c || !sessionId) return;
     const key = { agentId: session.target.agentId, sessionId };
+    const attachKey = keyOf(key.agentId, sessionId);
+    const attaches = this.attaches.get(attachKey);
     try {
       const moved = await timeAfterClose(before, {
         listed: async () => (await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId))?.updatedAt,
         keep: (updatedAt) => this.write({ ...key, cwd: session.target.cwd, info: { updatedAt } }, gap),
-        alive: () => c.isAlive && this.library.enabled,
+        alive: () => c.isAlive && this.library.enabled && this.attaches.get(attachKey) === attaches,
       });
       // Once seen to move, it stays known to: a later close read too soon proves nothing.
       if (moved !== undefined && !this.closeMoves.get(c)) this.closeMoves.set(c, moved);
@@ -327,4 +337,8 @@ export class TranscriptKeeper extends Disposable {
   static busy(sessions: readonly ChatSession[]): boolean {
     return sessions.some((s) => s.isPrompting || s.thread.status.state === 'loading');
   }
+}
+
+function keyOf(agentId: string, sessionId: string): string {
+  return `${agentId}\u0000${sessionId}`;
 }

@@ -16,7 +16,10 @@ export interface CloseTimeDeps {
   listed(): Promise<string | null | undefined>;
   /** Keeps `updatedAt` as what the agent reports of the session. */
   keep(updatedAt: string): Promise<void>;
-  /** Whether reading goes on (the agent still runs, the library is on). */
+  /**
+   * Whether reading goes on (the agent still runs, the library is on, the session was not
+   * attached again meanwhile: what moves its time then is no longer the close's).
+   */
   alive(): boolean;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -37,6 +40,7 @@ export async function timeAfterClose(before: string, deps: CloseTimeDeps): Promi
     if (!deps.alive()) return undefined;
     const now = await deps.listed();
     if (now && !sameTime(now, before)) {
+      if (!deps.alive()) return undefined;
       await deps.keep(now);
       return true;
     }

@@ -69,6 +69,20 @@ describe('library: the session’s time after this client’s own close', () => 
     assert.deepEqual(unlisted.kept, [], 'a session the list no longer has keeps its time');
   });
 
+  it('keeps nothing when the session is attached again while its time is read', async () => {
+    // The chat opens the session again in the window while the moved time is on its way back.
+    let attachedAgain = false;
+    const w = world([LOADED, CLOSED], () => !attachedAgain);
+    const listed = w.deps.listed;
+    w.deps.listed = async () => {
+      const t = await listed();
+      if (t === CLOSED) attachedAgain = true;
+      return t;
+    };
+    assert.equal(await timeAfterClose(LOADED, w.deps), undefined);
+    assert.deepEqual(w.kept, [], 'what moved the time may be the new attach or another client');
+  });
+
   it('lets a failed read or write reach the caller', async () => {
     const w = world([CLOSED]);
     w.deps.keep = async () => {

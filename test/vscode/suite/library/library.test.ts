@@ -155,12 +155,13 @@ describe('Session library', function () {
       'the history from the agent, with what happened elsewhere',
     );
     assert.equal(methodsFor(sessionId).at(-1), 'session/load');
-    await keptCurrent(a, agentId, sessionId, cwd());
-    const kept = await a.library.get()!.transcript({ agentId, sessionId });
-    assert.ok(
-      kept!.some((e) => e.type === 'user' && e.text.includes('narwhals')),
-      'the kept copy was replaced',
+    // The load's history goes out in its own write, a moment after the time is noted.
+    await waitFor('the kept copy replaced', async () =>
+      (await a.library.get()!.transcript({ agentId, sessionId }))?.some(
+        (e) => e.type === 'user' && e.text.includes('narwhals'),
+      ),
     );
+    await keptCurrent(a, agentId, sessionId, cwd());
   });
 
   it('never reopens from the library when acp.openMode is "load"', async () => {
