@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hostSetup } from './hostSetup.mjs';
+import { claudeAcpSetup, hostSetup, node24Setup } from './hostSetup.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const KINDS = ['build', 'typecheck', 'lint', 'unit', 'integration', 'windows', 'webview', 'vscode', 'e2e'];
@@ -202,24 +202,38 @@ function readCounts(file, exitCode, ended) {
   return counts;
 }
 
-async function mochaKind(kind, title, dir, config) {
+/**
+ * Runs one kind's mocha files. `node`: another Node than this one; `files`: a glob of the
+ * kind's files (the config's `spec` otherwise); `label`: the kind's name in the summary.
+ */
+async function mochaKind(kind, title, dir, config, { node = process.execPath, files: glob, label = kind } = {}) {
   if (!only.has(kind)) return;
   heading(title);
   const started = Date.now();
-  const files = testFiles(dir);
+  const files = testFiles(dir)
+    .map((f) => join(dir, f))
+    .filter((f) => !glob || f.startsWith(`${glob}/`));
   if (files.length === 0) {
-    record(kind, { passed: 0, failed: 0, skipped: 0 }, 0, `(no test files in ${dir})`);
+    record(label, { passed: 0, failed: 0, skipped: 0 }, 0, `(no test files in ${glob ?? dir})`);
     return;
   }
-  const countsFile = join(scratch, `${kind}.json`);
+  const countsFile = join(scratch, `${label}.json`);
   const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
   const { code, ended } = await runWatched(
-    process.execPath,
-    [mocha, '--config', config, '--reporter', join(root, 'scripts', 'countingReporter.cjs')],
+    node,
+    [
+      mocha,
+      // The config's own spec would add every file of the kind to the ones named.
+      ...(glob
+        ? ['--no-config', '--timeout', '10000', '--enable-source-maps', '--exit', ...files]
+        : ['--config', config]),
+      '--reporter',
+      join(root, 'scripts', 'countingReporter.cjs'),
+    ],
     { ACP_COUNTS_FILE: countsFile },
     { capMs: capOf(kind, files.length), countsFile },
   );
-  record(kind, readCounts(countsFile, code, ended), Date.now() - started, `(${files.length} file(s))`);
+  record(label, readCounts(countsFile, code, ended), Date.now() - started, `(${files.length} file(s))`);
 }
 
 async function vscodeKind() {
@@ -290,6 +304,39 @@ try {
     console.error('\nthe build failed: no tests were run');
   } else {
     await mochaKind('unit', 'Unit tests', 'out/test/unit', '.mocharc.unit.json');
+    // The library runs on the host's own SQLite where its Node has one (code-server's Node 24,
+    // VS Code's Node 22): its unit tests run there too, on node:sqlite.
+    let node24;
+    if (only.has('unit')) {
+      try {
+        node24 = node24Setup().node24;
+      } catch (e) {
+        console.error(`Node 24 for the library's unit tests: ${e instanceof Error ? e.message : e}`);
+        record('unit (node:sqlite)', { passed: 0, failed: 1, skipped: 0 }, 0, '(Node 24 could not be installed)');
+      }
+    }
+    if (node24)
+      await mochaKind(
+        'unit',
+        "The library's unit tests on Node 24 (node:sqlite)",
+        'out/test/unit',
+        '.mocharc.unit.json',
+        {
+          node: node24,
+          files: 'out/test/unit/library',
+          label: 'unit (node:sqlite)',
+        },
+      );
+    if (only.has('integration')) {
+      // The library's crash test runs its writers on Node 24's own SQLite as well; its instant
+      // reopen is tested against the real Claude Code adapter (which needs Node 22 or later).
+      try {
+        env.ACP_NODE24_DIR = node24Setup().node24Dir;
+        env.ACP_CLAUDE_ACP = claudeAcpSetup().claudeAcp;
+      } catch (e) {
+        console.error(`Node 24 and claude-agent-acp for the integration tests: ${e instanceof Error ? e.message : e}`);
+      }
+    }
     await mochaKind(
       'integration',
       'Integration tests (real agent processes)',

@@ -5,8 +5,9 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { ErrorCodes, ResponseError } from 'vscode-jsonrpc';
+import { ResponseError, ErrorCodes } from 'vscode-jsonrpc';
 import { createChannel } from '../protocol/channel';
+import { LibraryBusy } from './sqlite';
 import { LibraryStore, LibraryTooNew } from './store';
 import {
   libraryCalls,
@@ -50,10 +51,29 @@ function yieldToForeground(): void {
 }
 
 let store: LibraryStore | undefined;
+/** Why the store cannot open, for good (a newer extension's file, a disk that refuses); or closed. */
 let failure: { message: string; tooNew: boolean } | undefined;
 
 function failed(message: string, why: LibraryFailure = {}): ResponseError<LibraryFailure> {
   return new ResponseError(ErrorCodes.InternalError, message, why);
+}
+
+/**
+ * The store, opened on first need. Another window holding the file all the while this one
+ * waited is no failure: the next request tries again.
+ */
+function opened(): LibraryStore {
+  if (store) return store;
+  if (failure) throw failed(failure.message, { tooNew: failure.tooNew });
+  try {
+    store = LibraryStore.open({ ...data, log });
+    return store;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (e instanceof LibraryBusy) throw failed(message, { busy: true });
+    failure = { message, tooNew: e instanceof LibraryTooNew };
+    throw failed(message, { tooNew: failure.tooNew });
+  }
 }
 
 type Handlers = { [K in LibraryOp]: (s: LibraryStore, p: ParamsOf<K>) => ResultOf<K> };
@@ -79,14 +99,17 @@ const handlers: Handlers = {
 for (const op of Object.keys(libraryCalls) as LibraryOp[]) {
   const handler = handlers[op] as (s: LibraryStore, p: unknown) => unknown;
   channel.onRequest(libraryCalls[op] as LibraryRequest<typeof op>, (params: unknown) => {
-    if (!store) {
-      const why = failure ?? { message: 'The session library is closed.', tooNew: false };
-      throw failed(why.message, { tooNew: why.tooNew });
+    // Closing a library that never opened needs no file.
+    if (op === 'close' && !store) {
+      failure = { message: 'The session library is closed.', tooNew: false };
+      return undefined;
     }
+    const s = opened();
     try {
-      return handler(store, params);
+      return handler(s, params);
     } catch (e) {
-      throw failed(e instanceof Error ? e.message : String(e));
+      if (e instanceof ResponseError) throw e;
+      throw failed(e instanceof Error ? e.message : String(e), { busy: e instanceof LibraryBusy });
     }
   });
 }
@@ -94,9 +117,9 @@ for (const op of Object.keys(libraryCalls) as LibraryOp[]) {
 channel.listen();
 yieldToForeground();
 try {
-  store = LibraryStore.open({ dir: data.dir, maxBytes: data.maxBytes, log });
-  void channel.sendNotification(openedEvent, {});
+  void channel.sendNotification(openedEvent, { engine: opened().engine });
 } catch (e) {
-  failure = { message: e instanceof Error ? e.message : String(e), tooNew: e instanceof LibraryTooNew };
-  void channel.sendNotification(openedEvent, { error: failure.message, tooNew: failure.tooNew });
+  const why = e instanceof ResponseError ? (e.data as LibraryFailure | undefined) : undefined;
+  const message = e instanceof Error ? e.message : String(e);
+  void channel.sendNotification(openedEvent, why?.busy ? { busy: message } : { error: message, tooNew: why?.tooNew });
 }

@@ -105,6 +105,8 @@ describe('Session library', function () {
       pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && i.description?.includes('1 of 2 words')),
     );
     assert.ok(partial);
+    // code-server runs the extension host on Node 24: the library runs on its own SQLite.
+    assert.equal(a.library.get()!.engine, 'native', 'the host’s own SQLite, no WebAssembly');
   });
 
   it('reopens a kept, unchanged session from the library with session/resume, no replay', async () => {
@@ -153,12 +155,13 @@ describe('Session library', function () {
       'the history from the agent, with what happened elsewhere',
     );
     assert.equal(methodsFor(sessionId).at(-1), 'session/load');
-    await keptCurrent(a, agentId, sessionId, cwd());
-    const kept = await a.library.get()!.transcript({ agentId, sessionId });
-    assert.ok(
-      kept!.some((e) => e.type === 'user' && e.text.includes('narwhals')),
-      'the kept copy was replaced',
+    // The load's history goes out in its own write, a moment after the time is noted.
+    await waitFor('the kept copy replaced', async () =>
+      (await a.library.get()!.transcript({ agentId, sessionId }))?.some(
+        (e) => e.type === 'user' && e.text.includes('narwhals'),
+      ),
     );
+    await keptCurrent(a, agentId, sessionId, cwd());
   });
 
   it('never reopens from the library when acp.openMode is "load"', async () => {
