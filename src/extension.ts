@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRegistry } from './agent/agentHost';
 import { App } from './app/app';
+import type { CheckpointKeeper } from './app/checkpointKeeper';
 import type { OpenSessions } from './chat/openSessions';
 import type { LibraryService } from './library/service';
 import type { SessionLists } from './sessions/sessionLists';
@@ -59,6 +60,8 @@ export interface AcpTestApi {
   readonly contextKey: typeof contextKey;
   /** The session library (kept transcripts), started on first use. */
   readonly library: LibraryService;
+  /** The chats' checkpoints and each turn's changes. */
+  readonly checkpoints: CheckpointKeeper;
 }
 
 /** What the window runs, so `deactivate()` can wait for its agents and its library. */
@@ -85,6 +88,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       failed: (m) => void vscode.window.showWarningMessage(`${m} Sessions open and work as without it.`),
       writeFailed: (m) => void vscode.window.showWarningMessage(m),
     },
+    checkpointsUnavailable: (m) => void vscode.window.showWarningMessage(m),
   });
   running = app;
   const { agents, sessions, lists, library, keeper, marks, statuses, starts, log } = app;
@@ -100,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       marks,
     },
     keeper,
+    app.checkpoints.beforePrompt,
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
   const tree = new SessionsTree(agents, lists, chats, decor, starts);
@@ -190,6 +195,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     setTrustPrompt,
     contextKey,
     library,
+    checkpoints: app.checkpoints,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },

@@ -1,0 +1,160 @@
+import * as path from 'node:path';
+import type { Logger } from '../agent/log';
+import { Emitter } from '../base/event';
+import { Disposable } from '../base/lifecycle';
+import type { ChatSession } from '../chat/chatSession';
+import { Checkpoints } from '../checkpoints/checkpoints';
+import { GitUnavailable } from '../checkpoints/errors';
+import { type TurnChanges, TurnCheckpoints, type TurnStart } from '../checkpoints/turns';
+import type { ToolCallEntry } from '../protocol/entries';
+import type { CheckpointSettings, SettingsSource } from './settings';
+
+/** How many files no tool call named a changes row lists by name. */
+const UNNAMED_SHOWN = 50;
+
+export interface CheckpointKeeperPorts {
+  /** The extension's global storage (not synced): checkpoints go in its `checkpoints` folder. */
+  storageDir: string;
+  settings: SettingsSource;
+  log: Logger;
+  /** Told once a window when git is missing, too old or broken. */
+  unavailable(message: string): void;
+}
+
+/** A turn that ended with changes, as recorded in its folder's journal. */
+export interface TurnRecorded {
+  agentId: string;
+  sessionId: string;
+  changes: TurnChanges;
+}
+
+/**
+ * The checkpoints of the window's chats: before each prompt, a checkpoint of each folder the
+ * session works in (its cwd and the directories sent with it), which the prompt waits for; at
+ * the turn's end, the after-checkpoint, the turn's diff in the folder's journal and a changes
+ * row in the chat. Off with `acp.checkpoints.enabled`; without git it says so once and the chat
+ * goes on as without it.
+ */
+export class CheckpointKeeper extends Disposable {
+  readonly checkpoints: Checkpoints;
+  readonly turns: TurnCheckpoints;
+  /** Each running turn: its checkpoints, and where its entries start in the thread. */
+  private readonly running = new WeakMap<ChatSession, { start: TurnStart; from: number }>();
+  private readonly watched = new WeakSet<ChatSession>();
+  private readonly recorded = this.register(new Emitter<TurnRecorded>());
+  /** A turn ended and its changes were recorded (a row's figures changed). */
+  readonly onDidRecordTurn = this.recorded.event;
+  /** Turn ends under way, so a test or the window's close can wait for them. */
+  private readonly ending = new Set<Promise<unknown>>();
+  private pruned = false;
+  /** Checkpoints an Undo Restore on screen needs: never pruned. */
+  readonly pinned = new Set<string>();
+
+  constructor(private readonly ports: CheckpointKeeperPorts) {
+    super();
+    const s = ports.settings.value.checkpoints;
+    this.checkpoints = new Checkpoints({
+      storage: path.join(ports.storageDir, 'checkpoints'),
+      gitPath: s.gitPath,
+      maxFileBytes: s.maxFileBytes,
+      skip: s.skip,
+      logger: ports.log,
+      onUnavailable: (e) => ports.unavailable(`${e.message} Checkpoints are off; everything else works.`),
+    });
+    this.turns = new TurnCheckpoints(this.checkpoints, {
+      onError: (folder, e) => {
+        // Said once by `onUnavailable`.
+        if (!(e instanceof GitUnavailable)) ports.log.warn(`checkpoint of ${folder} failed: ${errorText(e)}`);
+      },
+    });
+    let limits = limitsOf(s);
+    this.register(
+      ports.settings.onDidChange((next) => {
+        const now = limitsOf(next.checkpoints);
+        if (now === limits) return;
+        limits = now;
+        this.checkpoints.configure({ maxFileBytes: next.checkpoints.maxFileBytes, skip: next.checkpoints.skip });
+      }),
+    );
+  }
+
+  get enabled(): boolean {
+    return this.ports.settings.value.checkpoints.enabled;
+  }
+
+  /** The folders a session works in: its cwd and the directories sent with it. */
+  foldersOf(session: ChatSession): string[] {
+    const roots = session.roots.length ? session.roots : [session.target.cwd];
+    return [...new Set(roots)];
+  }
+
+  /** `ChatSessionDeps.beforePrompt`: the prompt goes once each folder's checkpoint is taken (bounded wait). */
+  readonly beforePrompt = async (sessionId: string, prompt: string, session: ChatSession): Promise<void> => {
+    if (!this.enabled) return;
+    this.watch(session);
+    const from = session.thread.entries.length;
+    const start = await this.turns.begin(sessionId, this.foldersOf(session), prompt);
+    this.running.set(session, { start, from });
+    if (!this.pruned) {
+      this.pruned = true;
+      void Promise.all(start.before.values()).then(() => this.prune());
+    }
+  };
+
+  private watch(session: ChatSession): void {
+    if (this.watched.has(session)) return;
+    this.watched.add(session);
+    session.onDidEndTurn(() => {
+      const turn = this.running.get(session);
+      this.running.delete(session);
+      if (!turn) return;
+      const ending = this.endTurn(session, turn.start, turn.from);
+      this.ending.add(ending);
+      void ending.finally(() => this.ending.delete(ending));
+    });
+  }
+
+  private async endTurn(session: ChatSession, start: TurnStart, from: number): Promise<void> {
+    const tools = session.thread.entries.slice(from).filter((e): e is ToolCallEntry => e.type === 'tool');
+    const all = await this.turns.end(start, tools);
+    for (const changes of all) {
+      if (changes.files.length === 0) continue;
+      const unnamed = changes.files.filter((f) => !f.named).map((f) => f.path);
+      session.thread.addChanges({
+        folder: changes.folder,
+        turn: changes.turn,
+        files: changes.files.length,
+        added: changes.added,
+        deleted: changes.deleted,
+        unnamed: unnamed.slice(0, UNNAMED_SHOWN),
+        unnamedCount: unnamed.length,
+      });
+      this.recorded.fire({ agentId: session.target.agentId, sessionId: start.sessionId, changes });
+    }
+  }
+
+  /** Resolves when the turn ends under way have recorded their changes. */
+  async settled(): Promise<void> {
+    while (this.ending.size) await Promise.all(this.ending);
+  }
+
+  /** Prunes by the retention settings, sparing what an Undo on screen needs. */
+  async prune(): Promise<void> {
+    const s = this.ports.settings.value.checkpoints;
+    try {
+      const r = await this.checkpoints.prune({ olderThanDays: s.keepDays, maxBytes: s.maxBytes, keep: this.pinned });
+      if (r.released)
+        this.ports.log.info(`checkpoints: pruned ${r.released}, ${r.remaining} kept (${r.bytesAfter} bytes on disk)`);
+    } catch (e) {
+      if (!(e instanceof GitUnavailable)) this.ports.log.warn(`checkpoints: pruning failed: ${errorText(e)}`);
+    }
+  }
+}
+
+function limitsOf(s: CheckpointSettings): string {
+  return JSON.stringify([s.maxFileBytes, s.skip]);
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
