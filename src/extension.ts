@@ -12,6 +12,8 @@ import { AgentStatusBar } from './ui/agents/statusBar';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/agents/trust';
 import { ChatPanels } from './ui/chat/chatPanels';
 import { chatCommands } from './ui/chat/chatCommands';
+import { CheckpointContents } from './ui/checkpoints/changesEditor';
+import { checkpointCommands } from './ui/checkpoints/checkpointCommands';
 import { showNeedsInput } from './ui/chat/needsInput';
 import { registerCommands } from './ui/commands';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
@@ -143,6 +145,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     view,
     decor,
     fresh,
+    new CheckpointContents(app.checkpoints.checkpoints),
     showNeedsInput(statuses, view, statusBar),
     ignored,
     view.onDidChangeVisibility(lookForIgnored),
@@ -169,6 +172,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         confirm: (m, a, d) => deps.confirm(m, a, d),
       }),
       manageCommands(manage),
+      checkpointCommands(app.checkpoints),
       libraryCommands({ agents, lists, chats, library, keeper, confirm: (m, a) => deps.confirm(m, a) }),
     ),
     vscode.window.registerUriHandler({

@@ -213,6 +213,13 @@ export interface OpenDiffParams {
 /** Opens a diff editor for a tool call's diff; the host has the texts. */
 export const openDiffRequest = new RequestType<OpenDiffParams, void, void>('openDiff');
 
+export interface OpenChangesParams {
+  /** Index of the changes entry. */
+  entryIndex: number;
+}
+/** Opens the multi-file diff of what a turn changed (a changes entry); the host has the checkpoints. */
+export const openChangesRequest = new RequestType<OpenChangesParams, void, void>('openChanges');
+
 export interface OpenLinkParams {
   /** As written in the agent's text; the host validates the scheme and lets VS Code confirm. */
   href: string;

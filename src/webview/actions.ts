@@ -13,6 +13,8 @@ export type PageAction =
   /** A diff's "Open diff": the entry comes from the card the button sits in. */
   | { kind: 'openDiff'; contentIndex: number }
   | { kind: 'openLocation'; path: string; line?: number }
+  /** A turn's changes row: the entry comes from the row. */
+  | { kind: 'openChanges' }
   | { kind: 'cancelLoad' }
   | { kind: 'retry' }
   | { kind: 'restartAgent' }

@@ -7,6 +7,7 @@ import {
   answerPermissionRequest,
   cancelLoadRequest,
   copyTextRequest,
+  openChangesRequest,
   openDiffRequest,
   openLocationRequest,
   restartAgentRequest,
@@ -64,6 +65,9 @@ export function performAction(action: PageAction, node: HTMLElement, on: ActionT
       break;
     case 'openDiff':
       if (Number.isInteger(entryIndex)) send(openDiffRequest, { entryIndex, contentIndex: action.contentIndex });
+      break;
+    case 'openChanges':
+      if (Number.isInteger(entryIndex)) send(openChangesRequest, { entryIndex });
       break;
     case 'openLocation':
       send(

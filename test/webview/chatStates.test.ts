@@ -167,6 +167,27 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
     await view.waitForRequest('retry');
   });
 
+  it("shows a turn's changes as one row, marks the files no tool call named, and asks the host to open them", async () => {
+    const thread = new Thread();
+    thread.apply(userChunk('Fix the tests'));
+    thread.addChanges({
+      folder: '/home/dev/project',
+      turn: 't1',
+      files: 3,
+      added: 12,
+      deleted: 4,
+      unnamed: ['notes.txt'],
+      unnamedCount: 1,
+    });
+    await view.host.sendNotification(snapshotEvent, snapshotOf(thread.snapshot().entries));
+    await view.page.waitForSelector('.changes');
+    assert.equal(await view.page.textContent('.changes .changes-open'), '3 files changed +12 −4');
+    assert.equal(await view.page.textContent('.changes .changes-unnamed'), '1 not from a tool call');
+    assert.match((await view.page.getAttribute('.changes .changes-unnamed', 'title')) ?? '', /notes\.txt/);
+    await view.page.click('.changes .changes-open');
+    await view.waitForRequest('openChanges', (p) => (p as { entryIndex?: number }).entryIndex === 1);
+  });
+
   it("saves the panel target with the session's additional directories, for the window's next start", async () => {
     const dirs = ['/home/dev/docs', '/home/dev/shared'];
     await view.host.sendNotification(

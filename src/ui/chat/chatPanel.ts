@@ -23,6 +23,7 @@ import {
   removeQueuedRequest,
   sendQueuedRequest,
   updateQueuedRequest,
+  openChangesRequest,
   openDiffRequest,
   openLinkRequest,
   openLocationRequest,
@@ -286,6 +287,11 @@ export class ChatPanel extends Disposable {
       const content = entry?.type === 'tool' ? entry.content[contentIndex] : undefined;
       if (content?.type !== 'diff') return;
       return this.diffs.open(content.path, content.oldText ?? '', content.newText);
+    });
+    c.onRequest(openChangesRequest, ({ entryIndex }) => {
+      const entry = s.thread.entries[entryIndex];
+      if (entry?.type === 'changes')
+        return vscode.commands.executeCommand('acp.openTurnChanges', entry.folder, entry.turn);
     });
     c.onRequest(retryRequest, () => s.retry());
     c.onRequest(restartAgentRequest, () => s.restartAgent());
