@@ -14,6 +14,7 @@ import { ChatPanels } from './ui/chat/chatPanels';
 import { chatCommands } from './ui/chat/chatCommands';
 import { CheckpointContents } from './ui/checkpoints/changesEditor';
 import { checkpointCommands } from './ui/checkpoints/checkpointCommands';
+import { restoreCommands } from './ui/checkpoints/restoreCommands';
 import { showNeedsInput } from './ui/chat/needsInput';
 import { registerCommands } from './ui/commands';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
@@ -106,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       marks,
     },
     keeper,
-    app.checkpoints.beforePrompt,
+    { beforePrompt: app.checkpoints.beforePrompt, canRestore: () => app.checkpoints.enabled },
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
   const tree = new SessionsTree(agents, lists, chats, decor, starts);
@@ -173,6 +174,11 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       }),
       manageCommands(manage),
       checkpointCommands(app.checkpoints),
+      restoreCommands({
+        keeper: app.checkpoints,
+        session: (agentId, sessionId) => chats.get(agentId, sessionId)?.session,
+        confirm: (m, a, d) => deps.confirm(m, a, d),
+      }),
       libraryCommands({ agents, lists, chats, library, keeper, confirm: (m, a) => deps.confirm(m, a) }),
     ),
     vscode.window.registerUriHandler({

@@ -5,7 +5,8 @@ import { Disposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import { Checkpoints } from '../checkpoints/checkpoints';
 import { GitUnavailable } from '../checkpoints/errors';
-import { type TurnChanges, TurnCheckpoints, type TurnStart } from '../checkpoints/turns';
+import type { FileChange } from '../checkpoints/treeDiff';
+import { promptDigest, type TurnChanges, TurnCheckpoints, type TurnStart } from '../checkpoints/turns';
 import type { ToolCallEntry } from '../protocol/entries';
 import type { CheckpointSettings, SettingsSource } from './settings';
 
@@ -19,6 +20,22 @@ export interface CheckpointKeeperPorts {
   log: Logger;
   /** Told once a window when git is missing, too old or broken. */
   unavailable(message: string): void;
+}
+
+/** What restoring the files to before a user message would change, folder by folder. */
+export interface MessageRestorePlan {
+  folders: { folder: string; before: string; changes: FileChange[] }[];
+  /** The folders of the session no checkpoint was kept for before that message. */
+  missing: string[];
+}
+
+/** A restore done: the checkpoint of each folder's state just before it, which undoes it. */
+export interface RestoreDone {
+  undo: { folder: string; id: string }[];
+  written: number;
+  deleted: number;
+  /** Files that could not be written back (each says why). */
+  failed: string[];
 }
 
 /** A turn that ended with changes, as recorded in its folder's journal. */
@@ -131,6 +148,68 @@ export class CheckpointKeeper extends Disposable {
       });
       this.recorded.fire({ agentId: session.target.agentId, sessionId: start.sessionId, changes });
     }
+  }
+
+  /**
+   * What restoring the files to before the user message at `index` would change. The message's
+   * turn is found in each folder's journal by the digest of its text (the n-th message of that
+   * text is the n-th turn of it), so it works for a session loaded after a reload too.
+   */
+  async planMessageRestore(session: ChatSession, index: number): Promise<MessageRestorePlan> {
+    const entries = session.thread.entries;
+    const entry = entries[index];
+    const sessionId = session.sessionId;
+    if (entry?.type !== 'user' || !sessionId) return { folders: [], missing: this.foldersOf(session) };
+    const digest = promptDigest(entry.text);
+    let nth = 0;
+    for (let i = 0; i < index; i++) {
+      const e = entries[i];
+      if (e?.type === 'user' && promptDigest(e.text) === digest) nth++;
+    }
+    const plan: MessageRestorePlan = { folders: [], missing: [] };
+    for (const folder of this.foldersOf(session)) {
+      const turns = (await this.turns.turns(folder, sessionId)).filter((t) => t.prompt === digest);
+      const turn = turns[nth];
+      if (!turn) {
+        plan.missing.push(folder);
+        continue;
+      }
+      const p = await this.checkpoints.planRestore(folder, turn.before);
+      plan.folders.push({ folder, before: turn.before, changes: p.changes });
+    }
+    return plan;
+  }
+
+  /** Writes the planned folders back; each folder's present state is checkpointed first (its undo). */
+  async restore(session: ChatSession, plan: MessageRestorePlan): Promise<RestoreDone> {
+    const done: RestoreDone = { undo: [], written: 0, deleted: 0, failed: [] };
+    for (const { folder, before, changes } of plan.folders) {
+      if (changes.length === 0) continue;
+      const r = await this.checkpoints.restore(folder, before, {
+        sessionId: session.sessionId,
+        files: changes.map((c) => c.path),
+      });
+      this.pinned.add(r.undo.id);
+      done.undo.push({ folder, id: r.undo.id });
+      done.written += r.written.length;
+      done.deleted += r.deleted.length;
+      done.failed.push(...r.failed.map((f) => `${f.path}: ${f.reason}`));
+    }
+    return done;
+  }
+
+  /** Puts back what a restore replaced, from its undo checkpoints. */
+  async undoRestore(session: ChatSession, done: RestoreDone): Promise<RestoreDone> {
+    const out: RestoreDone = { undo: [], written: 0, deleted: 0, failed: [] };
+    for (const { folder, id } of done.undo) {
+      const r = await this.checkpoints.restore(folder, id, { sessionId: session.sessionId });
+      this.pinned.delete(id);
+      out.undo.push({ folder, id: r.undo.id });
+      out.written += r.written.length;
+      out.deleted += r.deleted.length;
+      out.failed.push(...r.failed.map((f) => `${f.path}: ${f.reason}`));
+    }
+    return out;
   }
 
   /** Resolves when the turn ends under way have recorded their changes. */

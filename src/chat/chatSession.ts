@@ -30,6 +30,8 @@ export interface ChatSessionDeps extends ChatDeps {
    * write. It bounds its own wait; a failure is logged and the prompt goes anyway.
    */
   beforePrompt?: (sessionId: string, prompt: string, session: ChatSession) => Promise<void>;
+  /** Whether files can be restored to before a message (checkpoints are on). */
+  canRestore?: () => boolean;
 }
 
 /**
@@ -186,6 +188,7 @@ export class ChatSession extends Disposable {
       cwd: this.target.cwd,
       additionalDirectories: this.sentDirectories,
       history: this.attachment.history,
+      canRestore: this.deps.canRestore?.() === true,
     };
   }
 

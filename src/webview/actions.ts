@@ -25,6 +25,8 @@ export type PageAction =
   | { kind: 'copyBlock' }
   /** Copies the message the button sits in, as Markdown. */
   | { kind: 'copyMessage' }
+  /** The user message's "Restore Files to Before This Message". */
+  | { kind: 'restoreFiles' }
   /** A queued follow-up's buttons, and its editor's. */
   | { kind: 'editQueued'; id: string }
   | { kind: 'removeQueued'; id: string }

@@ -11,6 +11,7 @@ import {
   openDiffRequest,
   openLocationRequest,
   restartAgentRequest,
+  restoreFilesRequest,
   retryRequest,
   showLogRequest,
   signInRequest,
@@ -68,6 +69,9 @@ export function performAction(action: PageAction, node: HTMLElement, on: ActionT
       break;
     case 'openChanges':
       if (Number.isInteger(entryIndex)) send(openChangesRequest, { entryIndex });
+      break;
+    case 'restoreFiles':
+      if (Number.isInteger(entryIndex)) send(restoreFilesRequest, { entryIndex });
       break;
     case 'openLocation':
       send(

@@ -102,7 +102,7 @@ describe('The window keeps checkpoints of its chats', function () {
       keeper.dispose();
     });
     await chat.attach('new');
-    return { keeper, chat, told, log };
+    return { keeper, chat, told, log, registry };
   }
 
   const changesRows = (chat: ChatSession) => chat.thread.entries.filter((e): e is ChangesEntry => e.type === 'changes');
@@ -164,5 +164,36 @@ describe('The window keeps checkpoints of its chats', function () {
       0,
       'no failure per turn in the log beside the one notice',
     );
+  });
+
+  it("finds a message's checkpoint after a reload: the session loaded again, by the message's text", async () => {
+    const { keeper, chat } = await window(new TestSettings());
+    await chat.prompt(`write ${at('src/a.ts')}`);
+    await chat.prompt(`write ${at('notes.txt')}`);
+    await chat.prompt(`write ${at('src/a.ts')}`);
+    await keeper.settled();
+    const turns = await keeper.turns.turns(folder, chat.sessionId!);
+    assert.equal(turns.length, 3);
+
+    // Another window: a keeper of the same storage, the session loaded from the agent.
+    const other = await window(new TestSettings());
+    const loaded = new ChatSession(
+      other.registry,
+      { agentId: 'ref', cwd: folder, sessionId: chat.sessionId! },
+      chatDeps(),
+    );
+    disposers.push(() => loaded.close());
+    await loaded.attach('load');
+    const users = loaded.thread.entries.flatMap((e, i) => (e.type === 'user' ? [i] : []));
+    assert.equal(users.length, 3, 'the history replayed');
+    const plan = await other.keeper.planMessageRestore(loaded, users[2]!);
+    assert.deepEqual(plan.missing, []);
+    assert.equal(plan.folders[0]!.before, turns[2]!.before, 'the third message, not the first of the same text');
+    assert.deepEqual(
+      plan.folders[0]!.changes.map((c) => c.path),
+      ['src/a.ts'],
+    );
+    const first = await other.keeper.planMessageRestore(loaded, users[0]!);
+    assert.equal(first.folders[0]!.before, turns[0]!.before);
   });
 });

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { PermissionRequests } from '../../src/chat/permissions';
 import { Thread } from '../../src/chat/thread';
-import type { ThreadStatus } from '../../src/protocol/entries';
+import type { ThreadEntry, ThreadStatus } from '../../src/protocol/entries';
 import { changedEvent, snapshotEvent } from '../../src/protocol/messages';
 import { readPanelTarget } from '../../src/protocol/panelTarget';
 import { snapshotOf } from './fixtures';
@@ -186,6 +186,22 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
     assert.match((await view.page.getAttribute('.changes .changes-unnamed', 'title')) ?? '', /notes\.txt/);
     await view.page.click('.changes .changes-open');
     await view.waitForRequest('openChanges', (p) => (p as { entryIndex?: number }).entryIndex === 1);
+  });
+
+  it('offers Restore Files to Before This Message on user messages only while checkpoints are on', async () => {
+    const entries: ThreadEntry[] = [
+      { type: 'user', text: 'Fix the tests', attachments: [], done: true },
+      { type: 'agent', text: 'Done.', attachments: [], done: true },
+    ];
+    await view.host.sendNotification(snapshotEvent, snapshotOf(entries, {}, { canRestore: false }));
+    await view.page.waitForSelector('.msg-user');
+    assert.equal(await view.page.locator('.msg-user .msg-restore').isVisible(), false, 'hidden with checkpoints off');
+    await view.host.sendNotification(snapshotEvent, snapshotOf(entries, {}, { canRestore: true }));
+    await view.page.waitForSelector('body.can-restore');
+    assert.equal(await view.page.locator('.msg-agent .msg-restore').count(), 0, "not on the agent's messages");
+    await view.page.hover('.msg-user');
+    await view.page.click('.msg-user .msg-restore');
+    await view.waitForRequest('restoreFiles', (p) => (p as { entryIndex?: number }).entryIndex === 0);
   });
 
   it("saves the panel target with the session's additional directories, for the window's next start", async () => {

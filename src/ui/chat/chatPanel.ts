@@ -29,6 +29,7 @@ import {
   openLocationRequest,
   readyRequest,
   restartAgentRequest,
+  restoreFilesRequest,
   retryRequest,
   sendPromptRequest,
   setConfigOptionRequest,
@@ -293,6 +294,9 @@ export class ChatPanel extends Disposable {
       if (entry?.type === 'changes')
         return vscode.commands.executeCommand('acp.openTurnChanges', entry.folder, entry.turn);
     });
+    c.onRequest(restoreFilesRequest, ({ entryIndex }) =>
+      vscode.commands.executeCommand('acp.restoreToMessage', s.target.agentId, s.sessionId, entryIndex),
+    );
     c.onRequest(retryRequest, () => s.retry());
     c.onRequest(restartAgentRequest, () => s.restartAgent());
     // The sign-in command retries the chats of that agent when it succeeds (this one included).

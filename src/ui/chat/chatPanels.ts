@@ -45,12 +45,12 @@ export class ChatPanels extends Disposable implements OpenChats {
     mcpServers: ChatDeps['mcpServers'],
     private readonly watch: { statuses: ChatStatuses; marks: SessionMarks },
     private readonly keeper?: TranscriptKeeper,
-    beforePrompt?: ChatSessionDeps['beforePrompt'],
+    checkpoints?: Pick<ChatSessionDeps, 'beforePrompt' | 'canRestore'>,
   ) {
     super();
     this.onDidChangeOpen = sessions.onDidChangeOpen;
     // Each chat reattaches by itself when its agent is back (see ChatSession).
-    this.deps = { logger, mcpServers, describeError, workspaceFolders, beforePrompt };
+    this.deps = { logger, mcpServers, describeError, workspaceFolders, ...checkpoints };
     this.register(
       sessions.onDidChangeOpen(({ agentId, sessionId }) => {
         const session = sessions.get(agentId, sessionId);

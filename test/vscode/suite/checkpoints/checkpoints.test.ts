@@ -2,7 +2,7 @@
 // the changes row a turn leaves in the chat, with its figures and the file no tool call named,
 // and the multi-file diff editor its click opens on exactly that turn's files.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -80,5 +80,97 @@ describe('Checkpoints in the chat', function () {
     await waitFor('the multi-file diff editor', () =>
       /4 files changed \+3 −3/.test(vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? ''),
     );
+  });
+
+  it('restores the files to before a message, asking first (unsaved editors by name), and undoes it in one command', async () => {
+    const a = await api();
+    const agentId = a.agents.all[0]!.config.id;
+    mkdirSync(at('r'), { recursive: true });
+    writeFileSync(at('r/a.txt'), 'a0\n');
+    writeFileSync(at('r/b.txt'), 'b0\n');
+    writeFileSync(at('r/c.txt'), 'c0\n');
+    const state = () =>
+      ['r/a.txt', 'r/b.txt', 'r/c.txt'].map((f) => (existsSync(at(f)) ? readFileSync(at(f), 'utf8') : null));
+    const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
+    await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
+    assert.equal(chat.session.capabilities().canRestore, true, 'the messages offer restore');
+    await chat.session.prompt(`disk write ${at('r/a.txt')}`);
+    const afterFirst = state();
+    const second = `disk write ${at('r/a.txt')} disk write ${at('r/b.txt')} disk delete ${at('r/c.txt')}`;
+    await chat.session.prompt(second);
+    await a.checkpoints.settled();
+    const afterSecond = state();
+    assert.notDeepEqual(afterSecond, afterFirst);
+    assert.equal(afterSecond[2], null, 'the agent deleted c.txt');
+
+    // b.txt is open with unsaved changes: asked about by name, not overwritten silently.
+    const doc = await vscode.workspace.openTextDocument(at('r/b.txt'));
+    await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), 'unsaved ');
+    await vscode.workspace.applyEdit(edit);
+    assert.equal(doc.isDirty, true);
+
+    const asked: [string, string, string | undefined][] = [];
+    let answer = false;
+    a.setConfirm(async (m, action, detail) => {
+      asked.push([m, action, detail]);
+      return answer;
+    });
+    const index = chat.session.thread.entries.findIndex((e) => e.type === 'user' && e.text === second);
+    assert.equal(
+      await vscode.commands.executeCommand('acp.restoreToMessage', agentId, chat.session.sessionId, index),
+      undefined,
+      'declined: nothing restored',
+    );
+    assert.match(asked[0]![0], /unsaved changes in an editor/);
+    assert.match(asked[0]![2]!, /r\/b\.txt/);
+    assert.deepEqual(state(), afterSecond, 'nothing written when the user declined');
+
+    asked.length = 0;
+    answer = true;
+    const done = await vscode.commands.executeCommand<{ written: number; deleted: number; failed: string[] }>(
+      'acp.restoreToMessage',
+      agentId,
+      chat.session.sessionId,
+      index,
+    );
+    assert.equal(asked.length, 2, 'asked about the unsaved editor, then about the restore');
+    assert.match(asked[1]![0], /^Restore 3 files to before this message\?$/);
+    assert.match(asked[1]![2]!, /r\/a\.txt\nr\/b\.txt\nr\/c\.txt/);
+    assert.match(asked[1]![2]!, /not rewound/);
+    assert.deepEqual(done!.failed, []);
+    assert.deepEqual(state(), afterFirst, 'the files as they were before the second message');
+    assert.match(doc.getText(), /^unsaved /, 'the editor keeps its unsaved text');
+
+    await vscode.commands.executeCommand('acp.undoRestore', agentId, chat.session.sessionId);
+    assert.deepEqual(state(), afterSecond, 'Undo Restore put back what the restore replaced, byte for byte');
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+
+  it('never restores while a turn runs', async () => {
+    const a = await api();
+    const agentId = a.agents.all[0]!.config.id;
+    const go = join(mkdtempSync(join(tmpdir(), 'acp-cp-suite-')), 'go');
+    const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
+    await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
+    await chat.session.prompt(`disk write ${at('r/a.txt')}`);
+    const asked: string[] = [];
+    a.setConfirm(async (m) => {
+      asked.push(m);
+      return true;
+    });
+    const running = chat.session.prompt(`wait for ${go}`);
+    await waitFor('the turn to run', () => chat.session.capabilities().canCancel);
+    const before = readFileSync(at('r/a.txt'), 'utf8');
+    assert.equal(
+      await vscode.commands.executeCommand('acp.restoreToMessage', agentId, chat.session.sessionId, 0),
+      undefined,
+    );
+    assert.deepEqual(asked, [], 'not even asked');
+    assert.equal(readFileSync(at('r/a.txt'), 'utf8'), before);
+    writeFileSync(go, '');
+    await running;
   });
 });
