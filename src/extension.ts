@@ -13,7 +13,7 @@ import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/agents/tr
 import { ChatPanels } from './ui/chat/chatPanels';
 import { chatCommands } from './ui/chat/chatCommands';
 import { CheckpointContents } from './ui/checkpoints/changesEditor';
-import { checkpointCommands } from './ui/checkpoints/checkpointCommands';
+import { changesNote, checkpointCommands, type SessionRef, sessionFolders } from './ui/checkpoints/checkpointCommands';
 import { restoreCommands } from './ui/checkpoints/restoreCommands';
 import { showNeedsInput } from './ui/chat/needsInput';
 import { registerCommands } from './ui/commands';
@@ -29,6 +29,7 @@ import { SessionDecor } from './ui/sessionDecor';
 import { FreshLists } from './ui/sessionsView/freshLists';
 import { sessionCommands, type SessionCommandDeps } from './ui/sessionsView/sessionCommands';
 import { SessionsTree, type TreeNode } from './ui/sessionsView/sessionsTree';
+import type { SessionNode } from './ui/sessionsView/treeNodes';
 import { SettingsService } from './ui/settings';
 import { handleUri } from './ui/uriHandler';
 import { openDocumentText } from './ui/workspaceFiles';
@@ -110,7 +111,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     { beforePrompt: app.checkpoints.beforePrompt, canRestore: () => app.checkpoints.enabled },
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
-  const tree = new SessionsTree(agents, lists, chats, decor, starts);
+  const tree = new SessionsTree(agents, lists, chats, decor, starts, (_agentId, row) =>
+    changesNote(app.checkpoints, row),
+  );
   const view = vscode.window.createTreeView('acp.sessions', {
     treeDataProvider: tree,
     showCollapseAll: true,
@@ -173,7 +176,26 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         confirm: (m, a, d) => deps.confirm(m, a, d),
       }),
       manageCommands(manage),
-      checkpointCommands(app.checkpoints),
+      checkpointCommands(app.checkpoints, (node): SessionRef | undefined => {
+        const n = node as Partial<SessionNode> | undefined;
+        if (n?.type === 'session' && n.row && n.host)
+          return {
+            agentId: n.host.config.id,
+            sessionId: n.row.sessionId,
+            folders: sessionFolders(n.row),
+            label: decor.name(n.host.config.id, n.row).label,
+          };
+        const chat = chats.active;
+        const sessionId = chat?.session.sessionId;
+        return chat && sessionId
+          ? {
+              agentId: chat.session.target.agentId,
+              sessionId,
+              folders: app.checkpoints.foldersOf(chat.session),
+              label: chat.panel.title,
+            }
+          : undefined;
+      }),
       restoreCommands({
         keeper: app.checkpoints,
         session: (agentId, sessionId) => chats.get(agentId, sessionId)?.session,

@@ -5,6 +5,7 @@ import { Disposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import { Checkpoints } from '../checkpoints/checkpoints';
 import { GitUnavailable } from '../checkpoints/errors';
+import type { JournalRecord, TurnRecord } from '../checkpoints/journal';
 import type { FileChange } from '../checkpoints/treeDiff';
 import { promptDigest, type TurnChanges, TurnCheckpoints, type TurnStart } from '../checkpoints/turns';
 import type { ToolCallEntry } from '../protocol/entries';
@@ -36,6 +37,15 @@ export interface RestoreDone {
   deleted: number;
   /** Files that could not be written back (each says why). */
   failed: string[];
+}
+
+/** What a session's turns changed in its folders, from the journals (no diff is computed). */
+export interface SessionSummary {
+  /** Distinct files its turns changed. */
+  files: number;
+  added: number;
+  deleted: number;
+  turns: number;
 }
 
 /** A turn that ended with changes, as recorded in its folder's journal. */
@@ -208,6 +218,45 @@ export class CheckpointKeeper extends Disposable {
       out.written += r.written.length;
       out.deleted += r.deleted.length;
       out.failed.push(...r.failed.map((f) => `${f.path}: ${f.reason}`));
+    }
+    return out;
+  }
+
+  /**
+   * What the session's recorded turns changed in `folders`: distinct files, lines added and
+   * deleted summed over its turns. Undefined when no turn of it is recorded. Reads only the
+   * journals (kept parsed between reads), so a tooltip can ask.
+   */
+  async sessionSummary(sessionId: string, folders: readonly string[]): Promise<SessionSummary | undefined> {
+    const sum: SessionSummary = { files: 0, added: 0, deleted: 0, turns: 0 };
+    for (const folder of new Set(folders)) {
+      const turns = (await this.checkpoints.keptHistory(folder).catch((): JournalRecord[] => [])).filter(
+        (r): r is TurnRecord => r.kind === 'turn' && r.sessionId === sessionId,
+      );
+      const paths = new Set<string>();
+      for (const t of turns) {
+        for (const p of t.paths) paths.add(p);
+        sum.added += t.added;
+        sum.deleted += t.deleted;
+        // Past MAX_PATHS a turn lists only some of its files: its count is the floor.
+        if (t.files > t.paths.length) sum.files += t.files - t.paths.length;
+      }
+      sum.files += paths.size;
+      sum.turns += turns.length;
+    }
+    return sum.turns ? sum : undefined;
+  }
+
+  /** The session's net changes in each folder: from its first checkpoint there to the files now. */
+  async sessionChanges(
+    sessionId: string,
+    folders: readonly string[],
+  ): Promise<{ folder: string; changes: FileChange[] }[]> {
+    const out: { folder: string; changes: FileChange[] }[] = [];
+    for (const folder of new Set(folders)) {
+      if ((await this.checkpoints.keptHistory(folder)).length === 0) continue;
+      const changes = await this.turns.sessionChanges(folder, sessionId);
+      if (changes.length) out.push({ folder, changes });
     }
     return out;
   }

@@ -13,6 +13,7 @@ import type { CheckpointSettings, Settings, SettingsSource } from '../../src/app
 import { ChatSession } from '../../src/chat/chatSession';
 import { OpenSessions } from '../../src/chat/openSessions';
 import { agentTerminals } from '../../src/chat/terminalFeed';
+import { folderKey } from '../../src/checkpoints/shadowRepo';
 import { DEFAULT_SKIP } from '../../src/checkpoints/skipRules';
 import type { ChangesEntry } from '../../src/protocol/entries';
 import { chatDeps, hostDeps } from '../support/chat';
@@ -195,5 +196,20 @@ describe('The window keeps checkpoints of its chats', function () {
     );
     const first = await other.keeper.planMessageRestore(loaded, users[0]!);
     assert.equal(first.folders[0]!.before, turns[0]!.before);
+    assert.deepEqual(
+      await other.keeper.sessionSummary(chat.sessionId!, [folder]),
+      { files: 2, added: 3, deleted: 3, turns: 3 },
+      "another window reads the session's figures from the journal",
+    );
+    assert.equal(
+      await other.keeper.sessionSummary(chat.sessionId!, [dir.path]),
+      undefined,
+      'nothing for a folder never checkpointed',
+    );
+    assert.equal(
+      existsSync(join(dir.path, 'global', 'checkpoints', folderKey(dir.path))),
+      false,
+      'and nothing created for it',
+    );
   });
 });

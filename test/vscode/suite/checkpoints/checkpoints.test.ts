@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { ChangeResource } from '../../../../src/ui/checkpoints/changesEditor';
 import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
 import type { ChangesEntry } from '../../../../src/protocol/entries';
+import type { SessionNode, TreeNode } from '../../../../src/ui/sessionsView/treeNodes';
 import { suiteContext } from '../../../host/suiteContext';
 import { api } from '../../support';
 import { waitFor } from '../../../support/wait';
@@ -172,5 +173,43 @@ describe('Checkpoints in the chat', function () {
     assert.equal(readFileSync(at('r/a.txt'), 'utf8'), before);
     writeFileSync(go, '');
     await running;
+  });
+
+  it("shows a session's changes in its Sessions row's tooltip, and Review Changes opens its net diff", async () => {
+    const a = await api();
+    const agentId = a.agents.all[0]!.config.id;
+    mkdirSync(at('d'), { recursive: true });
+    const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
+    await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
+    await chat.session.prompt(`disk write ${at('d/x.txt')}`);
+    await chat.session.prompt(`disk write ${at('d/x.txt')}`);
+    await a.checkpoints.settled();
+    const sessionId = chat.session.sessionId!;
+
+    await vscode.commands.executeCommand('workbench.view.extension.acp');
+    const find = (nodes: TreeNode[]): SessionNode | undefined => {
+      for (const n of nodes) {
+        if (n.type === 'session' && n.row.sessionId === sessionId) return n;
+        if (n.type !== 'session' && n.type !== 'state') {
+          const inner = find(a.tree.getChildren(n));
+          if (inner) return inner;
+        }
+      }
+      return undefined;
+    };
+    const node = await waitFor('the session in the Sessions view', () => find(a.tree.getChildren()));
+    const item = await a.tree.resolveTreeItem(a.tree.getTreeItem(node), node);
+    const tip = (item.tooltip as vscode.MarkdownString).value.replace(/\\/g, '');
+    assert.match(tip, /Changed 1 file \+2 −1 in 2 turns \(checkpoints\)/);
+
+    const resources = (await vscode.commands.executeCommand<ChangeResource[]>('acp.reviewSessionChanges', node))!;
+    assert.deepEqual(
+      resources.map((r) => [r[0].fsPath, r[1]?.scheme, r[2]?.scheme]),
+      [[at('d/x.txt'), undefined, 'file']],
+      'the file the session added, from nothing to the file on disk',
+    );
+    await waitFor('the multi-file diff editor', () =>
+      /1 file changed \+1 −0/.test(vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? ''),
+    );
   });
 });
