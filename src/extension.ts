@@ -176,26 +176,30 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         confirm: (m, a, d) => deps.confirm(m, a, d),
       }),
       manageCommands(manage),
-      checkpointCommands(app.checkpoints, (node): SessionRef | undefined => {
-        const n = node as Partial<SessionNode> | undefined;
-        if (n?.type === 'session' && n.row && n.host)
-          return {
-            agentId: n.host.config.id,
-            sessionId: n.row.sessionId,
-            folders: sessionFolders(n.row),
-            label: decor.name(n.host.config.id, n.row).label,
-          };
-        const chat = chats.active;
-        const sessionId = chat?.session.sessionId;
-        return chat && sessionId
-          ? {
-              agentId: chat.session.target.agentId,
-              sessionId,
-              folders: app.checkpoints.foldersOf(chat.session),
-              label: chat.panel.title,
-            }
-          : undefined;
-      }),
+      checkpointCommands(
+        app.checkpoints,
+        (node): SessionRef | undefined => {
+          const n = node as Partial<SessionNode> | undefined;
+          if (n?.type === 'session' && n.row && n.host)
+            return {
+              agentId: n.host.config.id,
+              sessionId: n.row.sessionId,
+              folders: sessionFolders(n.row),
+              label: decor.name(n.host.config.id, n.row).label,
+            };
+          const chat = chats.active;
+          const sessionId = chat?.session.sessionId;
+          return chat && sessionId
+            ? {
+                agentId: chat.session.target.agentId,
+                sessionId,
+                folders: app.checkpoints.foldersOf(chat.session),
+                label: chat.panel.title,
+              }
+            : undefined;
+        },
+        (m, a, d) => deps.confirm(m, a, d),
+      ),
       restoreCommands({
         keeper: app.checkpoints,
         session: (agentId, sessionId) => chats.get(agentId, sessionId)?.session,

@@ -95,8 +95,13 @@ export class CheckpointKeeper extends Disposable {
       },
     });
     let limits = limitsOf(s);
+    let retention = `${s.keepDays} ${s.maxBytes}`;
     this.register(
       ports.settings.onDidChange((next) => {
+        const kept = `${next.checkpoints.keepDays} ${next.checkpoints.maxBytes}`;
+        // Shorter retention applies now, not at the next window's first checkpoint.
+        if (kept !== retention && this.pruned) void this.prune();
+        retention = kept;
         const now = limitsOf(next.checkpoints);
         if (now === limits) return;
         limits = now;
@@ -264,6 +269,13 @@ export class CheckpointKeeper extends Disposable {
   /** Resolves when the turn ends under way have recorded their changes. */
   async settled(): Promise<void> {
     while (this.ending.size) await Promise.all(this.ending);
+  }
+
+  /** Deletes every folder's checkpoints (the turns under way first record what they can). */
+  async clear(): Promise<void> {
+    await this.settled().catch(() => undefined);
+    await this.checkpoints.clear();
+    this.pinned.clear();
   }
 
   /** Prunes by the retention settings, sparing what an Undo on screen needs. */

@@ -2,7 +2,7 @@
 // prompts wait for the checkpoints, a changes row in the thread after a turn that changed files,
 // the setting that turns it off, and a machine without git (said once, the chat works).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClientFileSystem } from '../../src/agent/fileSystem';
 import { AgentRegistry } from '../../src/agent/agentHost';
@@ -211,5 +211,29 @@ describe('The window keeps checkpoints of its chats', function () {
       false,
       'and nothing created for it',
     );
+  });
+
+  it('prunes by the settings, sparing the checkpoint an Undo Restore needs', async () => {
+    const settings = new TestSettings();
+    const { keeper, chat } = await window(settings);
+    await chat.prompt(`write ${at('src/a.ts')}`);
+    await chat.prompt(`write ${at('notes.txt')}`);
+    await keeper.settled();
+    const users = chat.thread.entries.flatMap((e, i) => (e.type === 'user' ? [i] : []));
+    const plan = await keeper.planMessageRestore(chat, users[0]!);
+    const done = await keeper.restore(chat, plan);
+    const restored = readFileSync(at('src/a.ts'), 'utf8');
+    assert.equal(restored, 'export const a = 1;\n');
+    settings.set({ maxBytes: 1 });
+    await keeper.prune();
+    const kept = (await keeper.checkpoints.history(folder)).filter((r) => r.kind === 'checkpoint');
+    // The undo's tree is the same as the second turn's after-checkpoint: one id, two records.
+    assert.deepEqual(
+      [...new Set(kept.map((r) => r.kind === 'checkpoint' && r.id))],
+      [done.undo[0]!.id],
+      'past the size limit only the checkpoint Undo Restore needs is kept',
+    );
+    await keeper.undoRestore(chat, done);
+    assert.match(readFileSync(at('src/a.ts'), 'utf8'), /acp-reference-agent/, 'Undo Restore still works');
   });
 });

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { CheckpointKeeper } from '../../app/checkpointKeeper';
 import { changesLabel } from '../../protocol/changes';
 import type { Commands } from '../commands';
+import type { Confirm } from '../messages';
 import type { SessionRow } from '../../sessions/rows';
 import { type ChangeResource, changeResources, openChanges } from './changesEditor';
 
@@ -30,8 +31,21 @@ export async function changesNote(keeper: CheckpointKeeper, row: SessionRow): Pr
 export function checkpointCommands(
   keeper: CheckpointKeeper,
   sessionOf: (node: unknown) => SessionRef | undefined,
+  confirm: Confirm,
 ): Commands {
   return {
+    /** "ACP: Clear Checkpoints": every folder's, after asking. */
+    'acp.clearCheckpoints': async (): Promise<boolean> => {
+      const ok = await confirm(
+        'Delete all checkpoints?',
+        'Delete',
+        'Restore Files to Before This Message, Undo Restore and Review Changes will have nothing to go back to for what was changed until now. Your files are not touched. New checkpoints are taken before the next prompts.',
+      );
+      if (!ok) return false;
+      await keeper.clear();
+      void vscode.window.showInformationMessage('Checkpoints deleted.');
+      return true;
+    },
     /**
      * "Review Changes" on a Sessions row (or the chat in front): the session's net changes, from
      * its first checkpoint in each folder to the files now.

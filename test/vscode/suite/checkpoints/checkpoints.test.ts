@@ -2,7 +2,7 @@
 // the changes row a turn leaves in the chat, with its figures and the file no tool call named,
 // and the multi-file diff editor its click opens on exactly that turn's files.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -11,7 +11,7 @@ import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
 import type { ChangesEntry } from '../../../../src/protocol/entries';
 import type { SessionNode, TreeNode } from '../../../../src/ui/sessionsView/treeNodes';
 import { suiteContext } from '../../../host/suiteContext';
-import { api } from '../../support';
+import { api, catchMessages } from '../../support';
 import { waitFor } from '../../../support/wait';
 
 const changesRows = (chat: ChatPanel) =>
@@ -118,12 +118,19 @@ describe('Checkpoints in the chat', function () {
       asked.push([m, action, detail]);
       return answer;
     });
-    const index = chat.session.thread.entries.findIndex((e) => e.type === 'user' && e.text === second);
-    assert.equal(
-      await vscode.commands.executeCommand('acp.restoreToMessage', agentId, chat.session.sessionId, index),
-      undefined,
-      'declined: nothing restored',
-    );
+    const index = chat.session.thread.entries.findLastIndex((e) => e.type === 'user');
+    assert.equal((chat.session.thread.entries[index] as { text?: string }).text, second);
+    const said = (['showInformationMessage', 'showWarningMessage', 'showErrorMessage'] as const).map(catchMessages);
+    try {
+      assert.equal(
+        await vscode.commands.executeCommand('acp.restoreToMessage', agentId, chat.session.sessionId, index),
+        undefined,
+        'declined: nothing restored',
+      );
+    } finally {
+      for (const s of said) s.restore();
+    }
+    assert.equal(asked.length, 1, `asked once; said: ${JSON.stringify(said.map((s) => s.shown))}`);
     assert.match(asked[0]![0], /unsaved changes in an editor/);
     assert.match(asked[0]![2]!, /r\/b\.txt/);
     assert.deepEqual(state(), afterSecond, 'nothing written when the user declined');
@@ -211,5 +218,29 @@ describe('Checkpoints in the chat', function () {
     await waitFor('the multi-file diff editor', () =>
       /1 file changed \+1 −0/.test(vscode.window.tabGroups.activeTabGroup.activeTab?.label ?? ''),
     );
+  });
+
+  it('ACP: Clear Checkpoints deletes every checkpoint once the user agreed, and nothing before', async () => {
+    const a = await api();
+    const storage = a.checkpoints.checkpoints.storage;
+    const stores = () => readdirSync(storage).filter((n) => /^[0-9a-f]{24}$/.test(n));
+    assert.ok(stores().length > 0, 'the earlier tests kept checkpoints');
+    a.setConfirm(async () => false);
+    assert.equal(await vscode.commands.executeCommand('acp.clearCheckpoints'), false);
+    assert.ok(stores().length > 0, 'declined: nothing deleted');
+    const asked: string[] = [];
+    a.setConfirm(async (m) => {
+      asked.push(m);
+      return true;
+    });
+    assert.equal(await vscode.commands.executeCommand('acp.clearCheckpoints'), true);
+    assert.deepEqual(asked, ['Delete all checkpoints?']);
+    assert.deepEqual(stores(), []);
+    const agentId = a.agents.all[0]!.config.id;
+    const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
+    await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
+    await chat.session.prompt(`disk write ${at('d/x.txt')}`);
+    await a.checkpoints.settled();
+    assert.equal(changesRows(chat).length, 1, 'checkpoints are taken again after a clear');
   });
 });
