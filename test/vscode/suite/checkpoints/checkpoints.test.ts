@@ -118,7 +118,7 @@ describe('Checkpoints in the chat', function () {
       asked.push([m, action, detail]);
       return answer;
     });
-    const index = chat.session.thread.entries.findLastIndex((e) => e.type === 'user');
+    const index = chat.session.thread.entries.map((e) => e.type).lastIndexOf('user');
     assert.equal((chat.session.thread.entries[index] as { text?: string }).text, second);
     const said = (['showInformationMessage', 'showWarningMessage', 'showErrorMessage'] as const).map(catchMessages);
     try {
