@@ -1,8 +1,9 @@
 // `npm run package [-- vsce options]`: `vsce package` (which builds through vscode:prepublish).
 //
 // The README's pictures are relative paths (media/screenshots/*.png), which GitHub and GitLab
-// show. VS Code's details page of an extension shows only https images (its CSP and sanitizer
-// drop relative and data: sources), so the packaged README needs absolute https addresses:
+// show, as are its links to docs/ and CONTRIBUTING.md (which the package leaves out). VS Code's
+// details page of an extension shows only https images (its CSP and sanitizer drop relative and
+// data: sources), so the packaged README needs absolute https addresses:
 // vsce writes them from `repository` in package.json, or from ACP_BASE_URL here (the https
 // address the repository's files are served from, e.g. https://github.com/OWNER/REPO/raw/HEAD/).
 // With neither, the links stay relative and the details page shows the pictures' captions.

@@ -110,7 +110,7 @@ export function runUnderWine(args, { env = {}, timeout = 10 * 60_000, stdio = 'i
   const r = spawnSync('wine', [paths.nodeExe, ...args], {
     cwd: root,
     env: { ...wineEnv(paths), ...env },
-    stdio: ['ignore', stdio, stdio],
+    stdio: /** @type {import('node:child_process').StdioOptions} */ (['ignore', stdio, stdio]),
     timeout,
     killSignal: 'SIGKILL',
   });

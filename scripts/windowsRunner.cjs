@@ -3,7 +3,8 @@
 // which under Wine costs more than the tests of the whole unit suite. Usage:
 //   node.exe windowsRunner.cjs <file.js>...     counts to $ACP_COUNTS_FILE (countingReporter.cjs)
 const { resolve } = require('node:path');
-const { Mocha } = require('mocha');
+// mocha's CommonJS entry carries the class as `Mocha` (its types declare only `export =`).
+const { Mocha } = /** @type {{ Mocha: typeof import('mocha') }} */ (/** @type {unknown} */ (require('mocha')));
 
 const mocha = new Mocha({ reporter: resolve(__dirname, 'countingReporter.cjs'), timeout: 10_000 });
 for (const file of process.argv.slice(2)) mocha.addFile(resolve(file));

@@ -43,8 +43,8 @@ const HOOKS = 'Git runs the hooks in it on a commit (Husky and similar tools poi
 const LEFTHOOK = 'Lefthook runs the commands it names on a commit';
 const AGENT = 'an agent runs the hooks and MCP servers it names when it starts';
 /**
- * Always asked for, relative to the root the file is in, at any depth. The README's Safety
- * section lists the same set.
+ * Always asked for, relative to the root the file is in, at any depth. docs/safety.md lists
+ * the same set.
  */
 export const DEFAULT_CONFIRM_WRITES: readonly Rule[] = [
   { pattern: '**/.git/**', reason: GIT },

@@ -5,10 +5,23 @@
  * call fails with that reason, and callers go on without it.
  */
 import { Worker } from 'node:worker_threads';
+import { ResponseError, type MessageConnection } from 'vscode-jsonrpc';
 import type { IDisposable } from '../base/lifecycle';
+import { createChannel } from '../protocol/channel';
 import type { ThreadEntry } from '../protocol/entries';
+import type { EngineName } from './engine';
 import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
-import type { LibraryCalls, LibraryOp, LibraryReply, LibraryWorkerData } from './workerProtocol';
+import {
+  libraryCalls,
+  logEvent,
+  openedEvent,
+  type LibraryFailure,
+  type LibraryOp,
+  type LibraryRequest,
+  type LibraryWorkerData,
+  type ParamsOf,
+  type ResultOf,
+} from './workerProtocol';
 
 export interface LibraryOptions {
   /** The bundled worker script (`dist/libraryWorker.js`). */
@@ -16,6 +29,10 @@ export interface LibraryOptions {
   /** The extension's global storage directory. */
   dir: string;
   maxBytes: number;
+  /** The SQLite to run on (tests run both); by default the host's own where it can. */
+  engine?: EngineName;
+  /** How long a use of the file waits for another window's (tests shorten it). */
+  busyWaitMs?: number;
   log?: (message: string) => void;
   /**
    * Told once when writes start failing (a full disk, storage that refuses writes), with what
@@ -31,23 +48,24 @@ export class LibraryUnavailable extends Error {
   constructor(
     message: string,
     readonly tooNew = false,
+    /** Another window held the file all the while: this call failed, a later one may not. */
+    readonly busy = false,
   ) {
     super(message);
   }
 }
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
-
 export class Library implements IDisposable {
   private readonly worker: Worker;
-  private readonly pending = new Map<number, Pending>();
-  private nextId = 1;
+  private readonly channel: MessageConnection;
   private failure: LibraryUnavailable | undefined;
   private closing: Promise<void> | undefined;
   /** Writes are failing now (logged once per run of failures). */
   private failingWrites = false;
   private toldWriteFailed = false;
-  /** Resolves once the store opened, or rejects with why it could not. */
+  /** Which SQLite the worker runs on, once it opened the file. */
+  engine: EngineName | undefined;
+  /** Resolves once the worker tried the file (another window may hold it yet), or rejects with why it cannot open. */
   readonly ready: Promise<void>;
 
   private readonly log: (message: string) => void;
@@ -55,35 +73,40 @@ export class Library implements IDisposable {
   constructor(private readonly opts: LibraryOptions) {
     const log = (this.log = opts.log ?? (() => {}));
     const data: LibraryWorkerData = { dir: opts.dir, maxBytes: opts.maxBytes };
-    this.worker = new Worker(opts.workerPath, { workerData: data });
+    if (opts.engine) data.engine = opts.engine;
+    if (opts.busyWaitMs !== undefined) data.busyWaitMs = opts.busyWaitMs;
+    const worker = (this.worker = new Worker(opts.workerPath, { workerData: data }));
+    this.channel = createChannel({
+      post: (m) => worker.postMessage(m),
+      onMessage: (listener) => {
+        worker.on('message', listener);
+        return { dispose: () => worker.off('message', listener) };
+      },
+    });
     let opened: (error?: LibraryUnavailable) => void = () => {};
     this.ready = new Promise<void>((resolve, reject) => {
       opened = (error) => (error ? reject(error) : resolve());
     });
     // A caller that never awaits `ready` still sees the failure through its calls.
     this.ready.catch(() => {});
-    this.worker.on('message', (m: LibraryReply) => {
-      if ('log' in m) return log(m.log);
-      if ('ready' in m) {
-        if (m.error) this.fail(new LibraryUnavailable(m.error, m.tooNew));
-        return opened(this.failure);
-      }
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.ok) p.resolve(m.result);
-      else p.reject(new LibraryUnavailable(m.message, m.tooNew));
+    this.channel.onNotification(logEvent, (line) => log(line));
+    this.channel.onNotification(openedEvent, (p) => {
+      if (p.error) this.fail(new LibraryUnavailable(p.error, p.tooNew));
+      if (p.busy) log(`The session library waits for another window: ${p.busy}`);
+      this.engine = p.engine;
+      opened(this.failure);
     });
+    this.channel.listen();
     const lost = (why: string) => {
       const error = new LibraryUnavailable(`The session library stopped: ${why}`);
       this.fail(error);
       opened(error);
     };
-    this.worker.on('error', (e) => {
+    worker.on('error', (e) => {
       log(`The session library failed: ${e.message}`);
       lost(e.message);
     });
-    this.worker.on('exit', (code) => lost(`its worker exited (${code})`));
+    worker.on('exit', (code) => lost(`its worker exited (${code})`));
   }
 
   /** Whether calls can still succeed. */
@@ -92,18 +115,27 @@ export class Library implements IDisposable {
   }
 
   private fail(error: LibraryUnavailable): void {
-    this.failure ??= error;
-    for (const p of this.pending.values()) p.reject(this.failure);
-    this.pending.clear();
+    if (this.failure) return;
+    this.failure = error;
+    // Every call still waiting is answered with this failure.
+    this.channel.dispose();
   }
 
-  private call<K extends LibraryOp>(op: K, params: LibraryCalls[K]['params']): Promise<LibraryCalls[K]['result']> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ id, op, params });
-    });
+  private async call<K extends LibraryOp>(op: K, params: ParamsOf<K>): Promise<ResultOf<K>> {
+    if (this.failure) throw this.failure;
+    try {
+      const request = libraryCalls[op] as LibraryRequest<K>;
+      const result = (await this.channel.sendRequest(request, params)) as ResultOf<K> | null;
+      // JSON-RPC answers "nothing" with null.
+      return (result ?? undefined) as ResultOf<K>;
+    } catch (e) {
+      if (this.failure) throw this.failure;
+      if (e instanceof ResponseError) {
+        const why = (e.data ?? {}) as LibraryFailure;
+        throw new LibraryUnavailable(e.message, why.tooNew, why.busy);
+      }
+      throw new LibraryUnavailable(e instanceof Error ? e.message : String(e));
+    }
   }
 
   write(w: SessionWrite): Promise<void> {
@@ -113,8 +145,10 @@ export class Library implements IDisposable {
         this.failingWrites = false;
       },
       (e: unknown) => {
-        // A library that stopped or closed says so elsewhere; this is a write the file refused.
-        if (!this.failure) this.writeRefused(e instanceof Error ? e.message : String(e));
+        // A library that stopped or closed says so elsewhere. Another window holding the file is
+        // no failure of the disk: logged; a session that missed the write loads from the agent.
+        if (e instanceof LibraryUnavailable && e.busy) this.log(`A change was not kept: ${e.message}`);
+        else if (!this.failure) this.writeRefused(e instanceof Error ? e.message : String(e));
         throw e;
       },
     );
@@ -156,7 +190,11 @@ export class Library implements IDisposable {
     return this.call('remove', { agentId: key.agentId, sessionId: key.sessionId });
   }
 
-  clear(): Promise<void> {
+  /**
+   * Forgets every kept session and removes the copies of damaged files set aside; resolves with
+   * how many of those went.
+   */
+  clear(): Promise<{ damagedCopies: number }> {
     return this.call('clear', {});
   }
 

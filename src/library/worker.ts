@@ -5,20 +5,33 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+import { ResponseError, ErrorCodes } from 'vscode-jsonrpc';
+import { createChannel } from '../protocol/channel';
+import { LibraryBusy } from './sqlite';
 import { LibraryStore, LibraryTooNew } from './store';
 import {
+  libraryCalls,
+  logEvent,
+  openedEvent,
   WORKER_NICE,
-  type LibraryCalls,
+  type LibraryFailure,
   type LibraryOp,
-  type LibraryReply,
   type LibraryRequest,
   type LibraryWorkerData,
+  type ParamsOf,
+  type ResultOf,
 } from './workerProtocol';
 
 const port = parentPort!;
 const data = workerData as LibraryWorkerData;
-const post = (m: LibraryReply) => port.postMessage(m);
-const log = (line: string) => post({ id: 0, log: line });
+const channel = createChannel({
+  post: (m) => port.postMessage(m),
+  onMessage: (listener) => {
+    port.on('message', listener);
+    return { dispose: () => port.off('message', listener) };
+  },
+});
+const log = (line: string) => void channel.sendNotification(logEvent, line);
 
 /**
  * Keeping a long transcript (its full-text index) takes a core for a second or more, right
@@ -37,19 +50,33 @@ function yieldToForeground(): void {
   }
 }
 
-yieldToForeground();
-
 let store: LibraryStore | undefined;
+/** Why the store cannot open, for good (a newer extension's file, a disk that refuses); or closed. */
 let failure: { message: string; tooNew: boolean } | undefined;
-try {
-  store = LibraryStore.open({ dir: data.dir, maxBytes: data.maxBytes, log });
-  post({ id: 0, ready: true });
-} catch (e) {
-  failure = { message: e instanceof Error ? e.message : String(e), tooNew: e instanceof LibraryTooNew };
-  post({ id: 0, ready: true, error: failure.message, tooNew: failure.tooNew });
+
+function failed(message: string, why: LibraryFailure = {}): ResponseError<LibraryFailure> {
+  return new ResponseError(ErrorCodes.InternalError, message, why);
 }
 
-type Handlers = { [K in LibraryOp]: (s: LibraryStore, p: LibraryCalls[K]['params']) => LibraryCalls[K]['result'] };
+/**
+ * The store, opened on first need. Another window holding the file all the while this one
+ * waited is no failure: the next request tries again.
+ */
+function opened(): LibraryStore {
+  if (store) return store;
+  if (failure) throw failed(failure.message, { tooNew: failure.tooNew });
+  try {
+    store = LibraryStore.open({ ...data, log });
+    return store;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (e instanceof LibraryBusy) throw failed(message, { busy: true });
+    failure = { message, tooNew: e instanceof LibraryTooNew };
+    throw failed(message, { tooNew: failure.tooNew });
+  }
+}
+
+type Handlers = { [K in LibraryOp]: (s: LibraryStore, p: ParamsOf<K>) => ResultOf<K> };
 
 const handlers: Handlers = {
   write: (s, p) => s.write(p),
@@ -69,20 +96,30 @@ const handlers: Handlers = {
   },
 };
 
-port.on('message', (req: LibraryRequest) => {
-  if (!store) {
-    post({
-      id: req.id,
-      ok: false,
-      message: failure?.message ?? 'The session library is closed.',
-      tooNew: failure?.tooNew,
-    });
-    return;
-  }
-  try {
-    const handler = handlers[req.op] as (s: LibraryStore, p: unknown) => unknown;
-    post({ id: req.id, ok: true, result: handler(store, req.params) });
-  } catch (e) {
-    post({ id: req.id, ok: false, message: e instanceof Error ? e.message : String(e) });
-  }
-});
+for (const op of Object.keys(libraryCalls) as LibraryOp[]) {
+  const handler = handlers[op] as (s: LibraryStore, p: unknown) => unknown;
+  channel.onRequest(libraryCalls[op] as LibraryRequest<typeof op>, (params: unknown) => {
+    // Closing a library that never opened needs no file.
+    if (op === 'close' && !store) {
+      failure = { message: 'The session library is closed.', tooNew: false };
+      return undefined;
+    }
+    const s = opened();
+    try {
+      return handler(s, params);
+    } catch (e) {
+      if (e instanceof ResponseError) throw e;
+      throw failed(e instanceof Error ? e.message : String(e), { busy: e instanceof LibraryBusy });
+    }
+  });
+}
+
+channel.listen();
+yieldToForeground();
+try {
+  void channel.sendNotification(openedEvent, { engine: opened().engine });
+} catch (e) {
+  const why = e instanceof ResponseError ? (e.data as LibraryFailure | undefined) : undefined;
+  const message = e instanceof Error ? e.message : String(e);
+  void channel.sendNotification(openedEvent, why?.busy ? { busy: message } : { error: message, tooNew: why?.tooNew });
+}

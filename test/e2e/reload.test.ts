@@ -43,7 +43,8 @@ describe('Chat panel across a window reload', function () {
       .first()
       .waitFor({ state: 'visible', timeout: 60_000 });
     const again = chatFrame(page);
-    await again.locator('textarea.composer-input').waitFor({ state: 'visible', timeout: 30_000 });
+    // The workbench restores the panel's webview after its tab: on a busy machine, many seconds after.
+    await again.locator('textarea.composer-input').waitFor({ state: 'visible', timeout: 90_000 });
     assert.equal(await again.locator('textarea.composer-input').inputValue(), draft, 'the draft survived');
     const after = await settledMessages(again);
     assert.deepEqual(after, before, 'the history is loaded again, each message once, in order');

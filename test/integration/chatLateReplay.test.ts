@@ -28,8 +28,9 @@ describe('A load whose replay goes on after the response', function () {
   after(() => dir.cleanup());
 
   it('keeps every late update and finishes the last message once the agent goes quiet', async () => {
-    // A pause before each message, so the second half surely arrives after the response is handled.
-    registry = registryWith(refAgentConfig(store, ['--late-updates', '--delay', '20']));
+    // A pause before each message, so the second half arrives after the response is handled,
+    // also on a machine busy enough to take a moment between the response and the attach's end.
+    registry = registryWith(refAgentConfig(store, ['--late-updates', '--delay', '400']));
     // A session whose history ends with the agent's message (a plain prompt is echoed), as
     // Gemini CLI's do: nothing after that message in the replay ends it.
     const first = new ChatSession(registry, { agentId: 'ref', cwd }, chatDeps());

@@ -116,7 +116,9 @@ describe('resolveInRoots', () => {
   it('refuses a write whose names Windows reads as another file or a device, on every platform', () => {
     mkdirSync(join(root, '.vscode'));
     writeFileSync(join(root, '.vscode', 'tasks.json'), '{}');
-    for (const platform of ['linux', 'darwin'] as const) {
+    // The host's paths are read by the host's rules: on Windows, Windows' are the ones tried.
+    const platforms = process.platform === 'win32' ? (['win32'] as const) : (['linux', 'darwin'] as const);
+    for (const platform of platforms) {
       const pinned = pinRoots([root], { platform });
       for (const [path, words] of [
         [join(root, '.vscode', 'tasks.json.'), 'ends with a dot'],
@@ -144,11 +146,12 @@ describe('resolveInRoots', () => {
       ['C:\\proj\\.vscode\\tasks.json.', 'ends with a dot'],
     ])
       assertRefused(() => resolveInRoots(path, drive, opts), -32602, words);
-    // A plain name passes the check (and then fails here only because this host has no C:).
-    assert.throws(
-      () => resolveInRoots('C:\\proj\\.vscode\\tasks.json', drive, opts),
-      (e: Error) => !/is refused: the name/.test(e.message),
-    );
+    // A plain name passes the check (and then may fail for what this host has, or has not, at C:).
+    try {
+      resolveInRoots('C:\\proj\\.vscode\\tasks.json', drive, opts);
+    } catch (e) {
+      assert.doesNotMatch((e as Error).message, /is refused: the name/);
+    }
   });
 
   it("checks only the names inside the root: the root's own path may hold a drive's colon", function () {
