@@ -68,6 +68,14 @@ function nativeModule(): NodeSqlite | undefined {
   }
 }
 
+/**
+ * node:sqlite binds every JS number as REAL, so `(id - ?) / 8` divides as reals there and as
+ * integers in the WebAssembly build: a whole number goes as a BigInt (INTEGER), as it does there.
+ */
+function bindable(v: SqlValue): SqlValue {
+  return typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : v;
+}
+
 function nativeEngine(sqlite: NodeSqlite): SqlEngine {
   return {
     name: 'native',
@@ -78,8 +86,8 @@ function nativeEngine(sqlite: NodeSqlite): SqlEngine {
         prepare(sql) {
           const s = db.prepare(sql);
           return {
-            all: (values) => s.all(...values),
-            run: (values) => void s.run(...values),
+            all: (values) => s.all(...values.map(bindable)),
+            run: (values) => void s.run(...values.map(bindable)),
             // node:sqlite finalizes a statement when it is collected or its database closes.
             finalize: () => {},
           };
