@@ -34,8 +34,7 @@ const BENCHES = [
   },
   {
     name: 'library',
-    title:
-      "6. Session library: search, size, memory and start per engine at 2,000 × 200, and on a chat's path (plain Node)",
+    title: "6. Session library: search, size and memory at 2,000 × 200, and on a chat's path (plain Node)",
     host: false,
     node: ['--expose-gc'],
   },

@@ -2,14 +2,12 @@
 // its postinstall insists on) in a cache dir outside the repo, and Debian's Chromium.
 // Importable (`hostSetup()` returns the paths) and runnable (`node scripts/hostSetup.mjs`).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const NODE_VERSION = '24.21.0';
-/** The real Claude Code adapter the library's instant reopen is tested against (offline, no key). */
-export const CLAUDE_ACP_VERSION = '0.101.0';
 export const CODE_SERVER_VERSION = '4.139.1';
 export const CHROMIUM = process.env.ACP_CHROMIUM || '/usr/bin/chromium';
 const APT_COMMAND = 'apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium libkrb5-dev';
@@ -24,7 +22,6 @@ export function hostPaths() {
     node24Dir,
     node24: join(node24Dir, 'bin', 'node'),
     codeServer: join(cacheDir, 'cs', 'node_modules', '.bin', 'code-server'),
-    claudeAcp: join(cacheDir, 'claude-acp', 'node_modules', '@agentclientprotocol', 'claude-agent-acp'),
     chromium: CHROMIUM,
   };
 }
@@ -142,47 +139,6 @@ function ensureSystemPackages(paths, log, { chromium, krb }) {
   }
   if (chromium && !existsSync(paths.chromium)) throw new Error(`${paths.chromium} still missing after apt-get`);
   log(`${missing.join(', ')}: installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-}
-
-/**
- * Only Node 24 (a minute when missing, nothing when present): the integration tests run the
- * session library on its `node:sqlite` too. Returns the paths.
- */
-export function node24Setup({ log = (m) => console.log(`host setup: ${m}`) } = {}) {
-  const paths = hostPaths();
-  mkdirSync(paths.cacheDir, { recursive: true });
-  ensureNode24(paths, log);
-  return paths;
-}
-
-function claudeAcpVersion(paths) {
-  try {
-    return JSON.parse(readFileSync(join(paths.claudeAcp, 'package.json'), 'utf8')).version;
-  } catch {
-    return '';
-  }
-}
-
-/**
- * The Claude Code adapter (`@agentclientprotocol/claude-agent-acp`, with the `claude` binary it
- * runs), for the tests only: from the npm registry into the test cache, nothing at run time.
- */
-export function claudeAcpSetup({ log = (m) => console.log(`host setup: ${m}`) } = {}) {
-  const paths = hostPaths();
-  if (claudeAcpVersion(paths) === CLAUDE_ACP_VERSION) {
-    log(`claude-agent-acp ${CLAUDE_ACP_VERSION}: present`);
-    return paths;
-  }
-  const started = Date.now();
-  npmInstall(
-    join(paths.cacheDir, 'claude-acp'),
-    `@agentclientprotocol/claude-agent-acp@${CLAUDE_ACP_VERSION}`,
-    withoutNpmEnv(process.env),
-  );
-  if (claudeAcpVersion(paths) !== CLAUDE_ACP_VERSION)
-    throw new Error(`claude-agent-acp ${CLAUDE_ACP_VERSION} not found at ${paths.claudeAcp} after install`);
-  log(`claude-agent-acp ${CLAUDE_ACP_VERSION}: installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  return paths;
 }
 
 /**

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { claudeAcpSetup, hostSetup, node24Setup } from './hostSetup.mjs';
+import { hostSetup } from './hostSetup.mjs';
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const KINDS = ['build', 'typecheck', 'lint', 'unit', 'integration', 'windows', 'webview', 'vscode', 'e2e'];
@@ -290,16 +290,6 @@ try {
     console.error('\nthe build failed: no tests were run');
   } else {
     await mochaKind('unit', 'Unit tests', 'out/test/unit', '.mocharc.unit.json');
-    if (only.has('integration')) {
-      // The library's crash test runs its writers on Node 24's own SQLite as well; its instant
-      // reopen is tested against the real Claude Code adapter (which needs Node 22 or later).
-      try {
-        env.ACP_NODE24_DIR = node24Setup().node24Dir;
-        env.ACP_CLAUDE_ACP = claudeAcpSetup().claudeAcp;
-      } catch (e) {
-        console.error(`Node 24 and claude-agent-acp for the integration tests: ${e instanceof Error ? e.message : e}`);
-      }
-    }
     await mochaKind(
       'integration',
       'Integration tests (real agent processes)',

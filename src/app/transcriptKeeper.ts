@@ -5,20 +5,15 @@ import type { Logger } from '../agent/log';
 import { Disposable, type IDisposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import type { OpenMode } from '../chat/target';
-import { timeAfterClose } from '../library/closeTime';
 import { openPlan, sameTime } from '../library/freshness';
 import { Recorder } from '../library/recorder';
 import type { LibraryService } from '../library/service';
 import type { SessionInfo, SessionWrite } from '../library/types';
 import { agentListed } from '../sessions/agentListed';
-import { MAX_TITLE, sanitizeText } from '../sessions/title';
 
 /** A chat session being kept: its recorder, once the session attached. */
 export interface Recording extends IDisposable {
-  /**
-   * Resolves once everything recorded so far is in the library, with the agent's time after the
-   * attach (and, once the session closed, after the close).
-   */
+  /** Resolves once everything recorded so far is in the library, with the agent's time after the attach. */
   flush(): Promise<void>;
 }
 
@@ -41,11 +36,6 @@ export class TranscriptKeeper extends Disposable {
    * `updatedAt` as it was (true) or move it (false; Claude Code moves it on load).
    */
   private readonly keepsTime = new WeakMap<AgentConnection, Partial<Record<AttachKind, boolean>>>();
-  /**
-   * Per agent process: whether its close was seen to move a session's time (Claude Code's does);
-   * one seen not to is not asked about the time around a close again.
-   */
-  private readonly closeMoves = new WeakMap<AgentConnection, boolean>();
 
   /**
    * `listedTime`: the session's `updatedAt` in the rows the window has (the Sessions view's
@@ -64,15 +54,6 @@ export class TranscriptKeeper extends Disposable {
     this.recorded.add(session);
     let recorder: Recorder | undefined;
     const gap = { missed: false };
-    /**
-     * Every secret value the session's agent connections have had, noted as each change
-     * arrives: what is masked in a write is what was known when its text came, though the
-     * agent may have exited (and its connection gone) before the write goes out.
-     */
-    const secrets = new Set<string>();
-    const noteSecrets = () => {
-      for (const v of session.host?.connection?.secretValues ?? []) secrets.add(v);
-    };
     /** The agent's time reports the thread had had when the time was last noted. */
     let reports = session.thread.reported.count;
     let noting: Promise<void> = Promise.resolve();
@@ -81,9 +62,7 @@ export class TranscriptKeeper extends Disposable {
       if (r) noting = noting.then(() => fn(r)).catch((e: unknown) => this.log.warn(String(e)));
     };
     const subscriptions: IDisposable[] = [
-      session.thread.onDidChange(noteSecrets),
       session.onDidAttach((how) => {
-        noteSecrets();
         const sessionId = session.sessionId;
         if (!sessionId || !this.library.enabled) return;
         const existed = recorder !== undefined;
@@ -92,10 +71,7 @@ export class TranscriptKeeper extends Disposable {
             key: { agentId: session.target.agentId, sessionId },
             cwd: session.target.cwd,
             write: (w) => this.write(w, gap),
-            secrets: () => {
-              noteSecrets();
-              return [...secrets];
-            },
+            secrets: () => session.host?.connection?.secretValues ?? [],
             busy: () => TranscriptKeeper.busy([...this.recorded]),
           });
           this.recorders.add(recorder);
@@ -123,25 +99,11 @@ export class TranscriptKeeper extends Disposable {
         if (fresh) recorder?.setInfo({ updatedAt: reported.updatedAt });
         else note(async (r) => void (await this.noteListed(session, r)));
       }),
-      // A mode or an option this client set may count as activity to the agent.
-      session.onDidSend(() => note(async (r) => void (await this.noteListed(session, r)))),
     ];
-    // Outlive the recording (the panel goes first, then the session closes).
-    let current: string | undefined;
-    let afterClose: Promise<void> = Promise.resolve();
-    const willClose = session.onWillClose(async () => {
-      if (recorder) current = await this.currentBeforeClose(session, recorder, noting);
-    });
-    const closed = session.onDidClose(() => {
-      willClose.dispose();
-      closed.dispose();
-      if (current !== undefined) afterClose = this.noteClosed(session, current, gap);
-    });
     return {
       flush: async () => {
         await noting;
         await recorder?.flush();
-        await afterClose;
       },
       dispose: () => {
         this.recorded.delete(session);
@@ -158,8 +120,6 @@ export class TranscriptKeeper extends Disposable {
    * until a load starts it over.
    */
   private write(w: SessionWrite, gap: { missed: boolean }): Promise<void> {
-    // Kept as the Sessions view shows it: a title of megabytes is a line of 200 characters.
-    if (typeof w.info?.title === 'string') w.info.title = sanitizeText(w.info.title.slice(0, 4 * MAX_TITLE));
     const client = this.library.get();
     if (!client) {
       gap.missed = true;
@@ -251,56 +211,6 @@ export class TranscriptKeeper extends Disposable {
     const after = await this.noteListed(session, recorder);
     if (how === 'new' || before === undefined || !c || !after?.updatedAt) return;
     this.keepsTime.set(c, { ...this.keepsTime.get(c), [how]: sameTime(before, after.updatedAt) });
-  }
-
-  /**
-   * Before this client's `session/close`: the agent's time, when the kept copy is whole and
-   * current (else undefined: what happened elsewhere is for the next open to load). Not asked
-   * of an agent seen to leave the time alone on close, nor of one seen to leave it alone on a
-   * load: one whose time moves only with the session's turns, not when its transcript is read
-   * whole, is taken not to move it when the client lets go either (Claude Code moves it on both).
-   */
-  private async currentBeforeClose(
-    session: ChatSession,
-    recorder: Recorder,
-    noting: Promise<void>,
-  ): Promise<string | undefined> {
-    const c = session.host?.connection;
-    const client = this.library.get();
-    const sessionId = session.sessionId;
-    if (!c?.isAlive || !c.features.list || !client || !sessionId) return undefined;
-    if (this.closeMoves.get(c) === false) return undefined;
-    try {
-      await noting;
-      if (this.keepsTime.get(c)?.load) return undefined;
-      await recorder.flush();
-      const kept = await client.session({ agentId: session.target.agentId, sessionId });
-      if (!kept?.complete || !kept.updatedAt) return undefined;
-      const listed = await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId);
-      return listed?.updatedAt && sameTime(kept.updatedAt, listed.updatedAt) ? listed.updatedAt : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  /** After this client's close of a current session: keeps the agent's time once it settled. */
-  private async noteClosed(session: ChatSession, before: string, gap: { missed: boolean }): Promise<void> {
-    const c = session.host?.connection;
-    const sessionId = session.sessionId;
-    if (!c || !sessionId) return;
-    const key = { agentId: session.target.agentId, sessionId };
-    try {
-      const moved = await timeAfterClose(before, {
-        listed: async () => (await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId))?.updatedAt,
-        keep: (updatedAt) => this.write({ ...key, cwd: session.target.cwd, info: { updatedAt } }, gap),
-        alive: () => c.isAlive && this.library.enabled,
-      });
-      // Once seen to move, it stays known to: a later close read too soon proves nothing.
-      if (moved !== undefined && !this.closeMoves.get(c)) this.closeMoves.set(c, moved);
-      if (moved) this.log.info(`[${sessionId}] the agent moved the session's time on close: kept the new time`);
-    } catch (e) {
-      this.log.warn(`[${sessionId}] could not read the session's time after closing it: ${String(e)}`);
-    }
   }
 
   /** Records what the agent lists of the session now (its first page, else the next few). */

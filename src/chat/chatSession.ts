@@ -6,11 +6,10 @@ import type {
 import type { WriteConfirmation } from '../agent/confirmWrites';
 import type { AgentConnection } from '../agent/connection';
 import { AgentExited, AuthRequired, Cancelled } from '../agent/errors';
-import { withTimeout } from '../agent/timeouts';
 import type { AgentHost } from '../agent/agentHost';
 import type { PinnedRoot } from '../agent/roots';
 import { Emitter, type Event } from '../base/event';
-import { Disposable, toDisposable, type IDisposable } from '../base/lifecycle';
+import { Disposable } from '../base/lifecycle';
 import type { ThreadEntry } from '../protocol/entries';
 import type { ChatCapabilities, HistoryState } from '../protocol/messages';
 import type { TerminalOutputDelta } from '../protocol/terminalOutput';
@@ -34,12 +33,6 @@ export interface ChatSessionDeps extends ChatDeps {
   /** Whether files can be restored to before a message (checkpoints are on). */
   canRestore?: () => boolean;
 }
-
-/** A request this client sent about a session outside a turn (see {@link ChatSession.onDidSend}). */
-export type SentRequest = 'session/set_mode' | 'session/set_config_option';
-
-/** The longest a close waits for its {@link ChatSession.onWillClose} work: the agent hears the close regardless. */
-export const WILL_CLOSE_MS = 3_000;
 
 /**
  * One open session: the conversation on it — prompts, cancel, permission requests, modes, config
@@ -67,17 +60,6 @@ export class ChatSession extends Disposable {
   private readonly turnEmitter = this.register(new Emitter<void>());
   /** Fires when a prompt turn is over, however it ended. */
   readonly onDidEndTurn = this.turnEmitter.event;
-  private readonly sentEmitter = this.register(new Emitter<SentRequest>());
-  /**
-   * Fires once the agent answered a request this client sent about the session outside a turn
-   * (a mode, a config option): an agent may count it as activity and move the session's time.
-   */
-  readonly onDidSend = this.sentEmitter.event;
-  private readonly closeEmitter = this.register(new Emitter<void>());
-  /** Fires once the agent answered `session/close` (or the session closed without it). */
-  readonly onDidClose = this.closeEmitter.event;
-  /** Work that runs before `session/close` is sent, which waits for it (see {@link onWillClose}). */
-  private readonly beforeClose = new Set<() => Promise<void>>();
 
   constructor(
     agents: AgentSource | AgentHost,
@@ -371,7 +353,6 @@ export class ChatSession extends Disposable {
     await this.connection.setMode(this.sessionId, modeId);
     const modes = this.thread.meta.modes;
     if (modes) this.thread.updateMeta({ modes: { ...modes, currentModeId: modeId } });
-    this.sentEmitter.fire('session/set_mode');
   }
 
   async setConfigOption(configId: string, value: string | boolean): Promise<void> {
@@ -380,17 +361,6 @@ export class ChatSession extends Disposable {
       configOptions?: SessionConfigOption[];
     } | null;
     if (result && Array.isArray(result.configOptions)) this.thread.updateMeta({ configOptions: result.configOptions });
-    this.sentEmitter.fire('session/set_config_option');
-  }
-
-  /**
-   * Runs `fn` before `session/close` is sent (after a running turn was cancelled); the close
-   * waits for it, at most {@link WILL_CLOSE_MS}. What the agent says of the session then is what
-   * this client left it as.
-   */
-  onWillClose(fn: () => Promise<void>): IDisposable {
-    this.beforeClose.add(fn);
-    return toDisposable(() => this.beforeClose.delete(fn));
   }
 
   /**
@@ -402,10 +372,7 @@ export class ChatSession extends Disposable {
     await this.attachment.detach(async () => {
       this.cancelRequests();
       if (this.prompting && this.connection?.isAlive) await this.cancel();
-      const work = Promise.all([...this.beforeClose].map((fn) => fn().catch(() => {})));
-      await withTimeout(work, WILL_CLOSE_MS, () => new Error('late')).catch(() => {});
     });
-    this.closeEmitter.fire();
     this.dispose();
   }
 }

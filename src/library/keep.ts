@@ -12,18 +12,6 @@ export const MAX_INLINE_DATA = 256 * 1024;
 export const MAX_RAW_JSON = 64 * 1024;
 /** Characters of each side of a diff kept. */
 export const MAX_DIFF_TEXT = 512 * 1024;
-/** Characters of a message's text kept (a reply of a megabyte is already a book). */
-export const MAX_MESSAGE_TEXT = 1024 * 1024;
-/** Characters of a text block or an embedded resource's text in a tool call's content. */
-export const MAX_BLOCK_TEXT = 512 * 1024;
-/** Characters of a tool call's title, a notice's title, a path. */
-export const MAX_LINE = 4 * 1024;
-/** Characters of a notice's description. */
-export const MAX_DESCRIPTION = 64 * 1024;
-/** Files a tool call's locations name, kept. */
-export const MAX_LOCATIONS = 256;
-/** Characters of an entry's JSON as kept; a larger one is kept as a note saying so. */
-export const MAX_ENTRY_JSON = 4 * 1024 * 1024;
 
 /** Masks secrets in the JSON text of an entry (the log's redaction: see `Redactor.json`). */
 export type RedactJson = (json: string) => string;
@@ -46,8 +34,6 @@ const droppedMeta = (length: number) => ({ 'acp-client/notKept': `${length} char
 
 function capBlock(block: ContentBlock): ContentBlock {
   switch (block.type) {
-    case 'text':
-      return block.text.length > MAX_BLOCK_TEXT ? { ...block, text: capText(block.text, MAX_BLOCK_TEXT) } : block;
     case 'image':
     case 'audio':
       return block.data.length > MAX_INLINE_DATA
@@ -57,8 +43,6 @@ function capBlock(block: ContentBlock): ContentBlock {
       const r = block.resource;
       if ('blob' in r && typeof r.blob === 'string' && r.blob.length > MAX_INLINE_DATA)
         return { ...block, resource: { ...r, blob: '' }, _meta: droppedMeta(r.blob.length) };
-      if ('text' in r && typeof r.text === 'string' && r.text.length > MAX_BLOCK_TEXT)
-        return { ...block, resource: { ...r, text: capText(r.text, MAX_BLOCK_TEXT) } };
       return block;
     }
     default:
@@ -74,7 +58,7 @@ function capContent(c: ToolCallContent): ToolCallContent {
   if (c.type === 'content') return { ...c, content: capBlock(c.content) };
   if (c.type === 'diff') {
     const oldText = c.oldText == null ? c.oldText : capText(c.oldText, MAX_DIFF_TEXT);
-    return { ...c, path: capText(c.path, MAX_LINE), oldText, newText: capText(c.newText, MAX_DIFF_TEXT) };
+    return { ...c, oldText, newText: capText(c.newText, MAX_DIFF_TEXT) };
   }
   return c;
 }
@@ -91,35 +75,21 @@ function capRaw(value: unknown): unknown {
   return json.length > MAX_RAW_JSON ? `(not kept: ${json.length} characters)` : value;
 }
 
-/** A copy of the entry with every field within its size: texts, inline data, raw values, diffs, locations. */
+/** A copy of the entry with inline data, raw values and diffs capped. */
 export function capEntry(entry: ThreadEntry): ThreadEntry {
   switch (entry.type) {
     case 'user':
     case 'agent':
-    case 'thought': {
-      const text = entry.text.length > MAX_MESSAGE_TEXT ? capText(entry.text, MAX_MESSAGE_TEXT) : entry.text;
-      return entry.attachments.length || text !== entry.text
-        ? { ...entry, text, attachments: entry.attachments.map(capBlock) }
-        : entry;
-    }
+    case 'thought':
+      return entry.attachments.length ? { ...entry, attachments: entry.attachments.map(capBlock) } : entry;
     case 'tool': {
-      const copy: ToolCallEntry = {
-        ...entry,
-        title: capText(entry.title, MAX_LINE),
-        content: entry.content.map(capContent),
-        locations: entry.locations.filter((l) => (l?.path?.length ?? 0) <= MAX_LINE).slice(0, MAX_LOCATIONS),
-      };
+      const copy: ToolCallEntry = { ...entry, content: entry.content.map(capContent) };
       const rawInput = capRaw(entry.rawInput);
       const rawOutput = capRaw(entry.rawOutput);
       if (rawInput === undefined) delete copy.rawInput;
       else copy.rawInput = rawInput;
       if (rawOutput === undefined) delete copy.rawOutput;
       else copy.rawOutput = rawOutput;
-      return copy;
-    }
-    case 'notice': {
-      const copy = { ...entry, title: capText(entry.title, MAX_LINE) };
-      if (copy.description !== undefined) copy.description = capText(copy.description, MAX_DESCRIPTION);
       return copy;
     }
     default:
@@ -163,9 +133,7 @@ function messageText(entry: MessageEntry): string {
  * text that is no longer JSON (a secret that spans the syntax): such an entry is not kept.
  */
 export function keepEntry(entry: ThreadEntry, redact: RedactJson): KeptEntry | undefined {
-  let json = JSON.stringify(capEntry(entry));
-  if (json.length > MAX_ENTRY_JSON) json = JSON.stringify(tooLarge(json.length));
-  json = redact(json);
+  const json = redact(JSON.stringify(capEntry(entry)));
   let kept: ThreadEntry;
   try {
     kept = JSON.parse(json) as ThreadEntry;
@@ -179,11 +147,6 @@ export function keepEntry(entry: ThreadEntry, redact: RedactJson): KeptEntry | u
     return { json: JSON.stringify(rest), text, paths };
   }
   return { json, text, paths };
-}
-
-/** What stands for an entry whose JSON is over {@link MAX_ENTRY_JSON} even with its fields capped. */
-function tooLarge(length: number): ThreadEntry {
-  return { type: 'notice', severity: 'info', title: `An entry too large to keep (${length} characters).` };
 }
 
 /** The entry a stored row holds: its JSON, with a message's text put back from the searchable text. */

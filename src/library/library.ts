@@ -9,7 +9,6 @@ import { ResponseError, type MessageConnection } from 'vscode-jsonrpc';
 import type { IDisposable } from '../base/lifecycle';
 import { createChannel } from '../protocol/channel';
 import type { ThreadEntry } from '../protocol/entries';
-import type { EngineName } from './engine';
 import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
 import {
   libraryCalls,
@@ -29,10 +28,6 @@ export interface LibraryOptions {
   /** The extension's global storage directory. */
   dir: string;
   maxBytes: number;
-  /** The SQLite to run on (tests run both); by default the host's own where it can. */
-  engine?: EngineName;
-  /** How long a use of the file waits for another window's (tests shorten it). */
-  busyWaitMs?: number;
   log?: (message: string) => void;
   /**
    * Told once when writes start failing (a full disk, storage that refuses writes), with what
@@ -48,8 +43,6 @@ export class LibraryUnavailable extends Error {
   constructor(
     message: string,
     readonly tooNew = false,
-    /** Another window held the file all the while: this call failed, a later one may not. */
-    readonly busy = false,
   ) {
     super(message);
   }
@@ -63,9 +56,7 @@ export class Library implements IDisposable {
   /** Writes are failing now (logged once per run of failures). */
   private failingWrites = false;
   private toldWriteFailed = false;
-  /** Which SQLite the worker runs on, once it opened the file. */
-  engine: EngineName | undefined;
-  /** Resolves once the worker tried the file (another window may hold it yet), or rejects with why it cannot open. */
+  /** Resolves once the store opened, or rejects with why it could not. */
   readonly ready: Promise<void>;
 
   private readonly log: (message: string) => void;
@@ -73,8 +64,6 @@ export class Library implements IDisposable {
   constructor(private readonly opts: LibraryOptions) {
     const log = (this.log = opts.log ?? (() => {}));
     const data: LibraryWorkerData = { dir: opts.dir, maxBytes: opts.maxBytes };
-    if (opts.engine) data.engine = opts.engine;
-    if (opts.busyWaitMs !== undefined) data.busyWaitMs = opts.busyWaitMs;
     const worker = (this.worker = new Worker(opts.workerPath, { workerData: data }));
     this.channel = createChannel({
       post: (m) => worker.postMessage(m),
@@ -92,8 +81,6 @@ export class Library implements IDisposable {
     this.channel.onNotification(logEvent, (line) => log(line));
     this.channel.onNotification(openedEvent, (p) => {
       if (p.error) this.fail(new LibraryUnavailable(p.error, p.tooNew));
-      if (p.busy) log(`The session library waits for another window: ${p.busy}`);
-      this.engine = p.engine;
       opened(this.failure);
     });
     this.channel.listen();
@@ -130,10 +117,7 @@ export class Library implements IDisposable {
       return (result ?? undefined) as ResultOf<K>;
     } catch (e) {
       if (this.failure) throw this.failure;
-      if (e instanceof ResponseError) {
-        const why = (e.data ?? {}) as LibraryFailure;
-        throw new LibraryUnavailable(e.message, why.tooNew, why.busy);
-      }
+      if (e instanceof ResponseError) throw new LibraryUnavailable(e.message, (e.data as LibraryFailure)?.tooNew);
       throw new LibraryUnavailable(e instanceof Error ? e.message : String(e));
     }
   }
@@ -145,10 +129,8 @@ export class Library implements IDisposable {
         this.failingWrites = false;
       },
       (e: unknown) => {
-        // A library that stopped or closed says so elsewhere. Another window holding the file is
-        // no failure of the disk: logged; a session that missed the write loads from the agent.
-        if (e instanceof LibraryUnavailable && e.busy) this.log(`A change was not kept: ${e.message}`);
-        else if (!this.failure) this.writeRefused(e instanceof Error ? e.message : String(e));
+        // A library that stopped or closed says so elsewhere; this is a write the file refused.
+        if (!this.failure) this.writeRefused(e instanceof Error ? e.message : String(e));
         throw e;
       },
     );
@@ -190,11 +172,7 @@ export class Library implements IDisposable {
     return this.call('remove', { agentId: key.agentId, sessionId: key.sessionId });
   }
 
-  /**
-   * Forgets every kept session and removes the copies of damaged files set aside; resolves with
-   * how many of those went.
-   */
-  clear(): Promise<{ damagedCopies: number }> {
+  clear(): Promise<void> {
     return this.call('clear', {});
   }
 

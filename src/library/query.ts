@@ -1,8 +1,7 @@
 /**
  * Search words: how typed text becomes the words the index is asked for, how a session's
- * matches rank, and the snippet a hit shows. Pure. Typed words and the text the index holds
- * are folded by the same function ({@link fold}, before indexing too), and split as SQLite's
- * `unicode61` tokenizer splits them (letters, digits and `_`).
+ * matches rank, and the snippet a hit shows. Pure; the tokens follow SQLite's `unicode61`
+ * tokenizer as the index is built (letters, digits and `_`, case and diacritics folded).
  */
 
 /** Words shorter than this are not looked up by content: a letter would match every session. */
@@ -10,23 +9,8 @@ export const MIN_WORD = 2;
 /**
  * Words this long or longer match as prefixes (the last one is still being typed); shorter
  * ones only as whole words ("db", "ui"): as prefixes they would match nearly every session.
- * A Hangul syllable, a Han character or a kana counts twice: two of them ("검색", "検索") say as
- * much as a word, and the particle written onto a Korean or Japanese word ("검색이") would
- * otherwise hide it from a whole-word match.
  */
 export const PREFIX_FROM = 3;
-
-const WIDE = /[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu;
-
-/** A word's length as the rules above count it. */
-function weight(word: string): number {
-  return word.length + (word.match(WIDE)?.length ?? 0);
-}
-
-/** Whether a word is looked up as a prefix (else as a whole word). */
-export function asPrefix(word: string): boolean {
-  return weight(word) >= PREFIX_FROM;
-}
 /** At most this many words of a query are looked up. */
 export const MAX_WORDS = 8;
 /** Characters of context a snippet shows before its first match. */
@@ -34,24 +18,18 @@ const SNIPPET_BEFORE = 40;
 /** Characters a snippet shows in all. */
 const SNIPPET_LENGTH = 160;
 
-/** A token: letters (with the marks on them, in decomposed text), digits and `_`. */
-const TOKEN = /[\p{L}\p{M}\p{N}_]+/gu;
+const TOKEN = /[\p{L}\p{N}_]+/gu;
 
-/**
- * Folds case and diacritics, for what is indexed and what is typed alike: lower case, marks
- * taken off the decomposed form, then composed again (NFC). Composing again matters: Hangul
- * decomposes into jamo, which are letters, not marks, and the text holds syllables; text and
- * typing may come in either form (macOS names files in NFD).
- */
+/** Folds case and diacritics as the index does. */
 export function fold(s: string): string {
-  return s.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
+  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 /** The distinct words to look up for typed text, in the order typed. */
 export function queryWords(typed: string): string[] {
   const words = new Set<string>();
   for (const m of fold(typed).matchAll(TOKEN)) {
-    if (weight(m[0]) >= MIN_WORD) words.add(m[0]);
+    if (m[0].length >= MIN_WORD) words.add(m[0]);
     if (words.size === MAX_WORDS) break;
   }
   return [...words];
@@ -60,12 +38,12 @@ export function queryWords(typed: string): string[] {
 /** An FTS5 query for one word: a prefix, or a whole word when it is short (see {@link PREFIX_FROM}). */
 export function wordQuery(word: string): string {
   const quoted = `"${word.replace(/"/g, '""')}"`;
-  return asPrefix(word) ? `${quoted}*` : quoted;
+  return word.length >= PREFIX_FROM ? `${quoted}*` : quoted;
 }
 
 /** Whether a folded token holds the word as the index matches it. */
 export function tokenHolds(token: string, word: string): boolean {
-  return asPrefix(word) ? token.startsWith(word) : token === word;
+  return word.length >= PREFIX_FROM ? token.startsWith(word) : token === word;
 }
 
 /** A session's part in a search: how many of the query's words it holds, and when it was updated. */
@@ -97,13 +75,13 @@ export function wordStarts(text: string, words: readonly string[]): number[] {
   const folded = fold(text);
   if (folded.length === text.length) {
     // Folding kept every position: one pass of a regular expression over the folded text.
-    const alternatives = words.map((w) => (asPrefix(w) ? escape(w) : `${escape(w)}(?![\\p{L}\\p{N}_])`));
+    const alternatives = words.map((w) => (w.length >= PREFIX_FROM ? escape(w) : `${escape(w)}(?![\\p{L}\\p{N}_])`));
     const starts = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives.join('|')})`, 'gu');
     let left = words.length;
     for (const m of folded.matchAll(starts)) {
       for (let i = 0; i < words.length; i++) {
         const w = words[i]!;
-        if (found[i] === -1 && folded.startsWith(w, m.index) && (asPrefix(w) || m[0].length === w.length)) {
+        if (found[i] === -1 && folded.startsWith(w, m.index) && (w.length >= PREFIX_FROM || m[0].length === w.length)) {
           found[i] = m.index;
           left--;
         }

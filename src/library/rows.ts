@@ -1,13 +1,13 @@
 /** Rows as the library's SQLite file returns them, and the kept sessions they describe. */
-import type { Row, SqlValue } from './engine';
+import type { SQLiteValue } from 'node-sqlite3-wasm';
 import type { KeptSession } from './types';
 
-export type { Row };
+export type Row = Record<string, SQLiteValue>;
 
 /** What the queries need of the store: statements run to their end. */
 export interface Queries {
-  all(sql: string, values?: SqlValue[]): Row[];
-  get(sql: string, values?: SqlValue[]): Row | undefined;
+  all(sql: string, values?: SQLiteValue[]): Row[];
+  get(sql: string, values?: SQLiteValue[]): Row | undefined;
   /** The searchable texts of one chunk of a session's entries, by entry index (cached). */
   chunkTexts(sid: number, chunk: number): ReadonlyArray<{ index: number; text: string }>;
   /** The rowids of the index chunks that hold a word (cached: typing changes the last word only). */
@@ -25,8 +25,8 @@ export interface SessionRow {
   time: number;
 }
 
-export const str = (v: SqlValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
-export const num = (v: SqlValue | undefined): number => (typeof v === 'number' ? v : Number(v ?? 0));
+export const str = (v: SQLiteValue | undefined): string | undefined => (typeof v === 'string' ? v : undefined);
+export const num = (v: SQLiteValue | undefined): number => (typeof v === 'number' ? v : Number(v ?? 0));
 
 export function keptFrom(r: Row): KeptSession {
   const s: KeptSession = {

@@ -3,27 +3,19 @@
  * extension reads an older file (or rebuilds it: everything in it can be loaded again from the
  * agents), and an older extension leaves a newer file alone.
  *
- * - `sessions`: one row per kept session, with what the agent last reported of it (`trimmed`:
- *   only its newest part is kept, see `evict.ts`).
+ * - `sessions`: one row per kept session, with what the agent last reported of it.
  * - `entries`: the transcript, one row per chat entry: the text search looks through, then the
  *   entry's JSON (a message's text is stored once, as its searchable text). The row's id is
  *   the session's id shifted left by {@link ENTRY_BITS} plus the entry's index, so a session's
  *   entries lie together in the file in order: reading a chunk or a transcript reads
  *   neighbouring pages. A change to an entry rewrites that row only.
  * - `paths`: per session, each file its tool calls touched and the first entry that did.
- * - `meta`: the file's generation, moved on by every write (what another window's searches
- *   remember is dropped when it moved).
  * - `search`: an FTS5 index (contentless, rowids only: small on disk) of the entries' text in
- *   chunks of {@link CHUNK} entries, folded as typed words are (`query.ts`, `fold`); a chunk's rowid is the session's id shifted left by
+ *   chunks of {@link CHUNK} entries; a chunk's rowid is the session's id shifted left by
  *   {@link CHUNK_BITS} plus the chunk's number, so one match names its session.
  */
-export const FORMAT_VERSION = 2;
-/**
- * Format 2 is in WAL mode and used under a lock of its own (`sqlite.ts`): a new name, so that a
- * window still running an earlier version keeps to the earlier file (`FORMER_FILE_NAME`).
- */
-export const FILE_NAME = 'library2.sqlite';
-export const FORMER_FILE_NAME = 'library.sqlite';
+export const FORMAT_VERSION = 1;
+export const FILE_NAME = 'library.sqlite';
 
 /** Entries per indexed chunk: a change re-indexes one chunk, and a session has few rows. */
 export const CHUNK = 32;
@@ -51,7 +43,7 @@ export function chunkRange(chunk: number): [number, number] {
 }
 
 /** Set before the first table exists (and outside a transaction): they shape the file. */
-export const FILE_SETTINGS = 'PRAGMA page_size = 8192; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL';
+export const FILE_SETTINGS = 'PRAGMA page_size = 8192; PRAGMA auto_vacuum = INCREMENTAL';
 
 export const SCHEMA = `
 CREATE TABLE sessions (
@@ -63,7 +55,6 @@ CREATE TABLE sessions (
   title TEXT,
   updatedAt TEXT,
   complete INTEGER NOT NULL DEFAULT 0,
-  trimmed INTEGER NOT NULL DEFAULT 0,
   entries INTEGER NOT NULL DEFAULT 0,
   bytes INTEGER NOT NULL DEFAULT 0,
   keptAt INTEGER NOT NULL,
@@ -86,11 +77,9 @@ CREATE TABLE paths (
   PRIMARY KEY (pathKey, sid)
 ) WITHOUT ROWID;
 CREATE INDEX paths_sid ON paths (sid);
-CREATE TABLE meta (generation INTEGER NOT NULL);
-INSERT INTO meta (generation) VALUES (0);
 CREATE VIRTUAL TABLE search USING fts5(
   body, content = '', contentless_delete = 1, detail = none, prefix = '3 4 5 6',
-  tokenize = "unicode61 remove_diacritics 0 tokenchars '_'"
+  tokenize = "unicode61 tokenchars '_'"
 );
 PRAGMA user_version = ${FORMAT_VERSION};
 `;
@@ -98,7 +87,6 @@ PRAGMA user_version = ${FORMAT_VERSION};
 /** Every table, for a rebuild from scratch. */
 export const DROP = `
 DROP TABLE IF EXISTS search;
-DROP TABLE IF EXISTS meta;
 DROP TABLE IF EXISTS paths;
 DROP TABLE IF EXISTS entries;
 DROP TABLE IF EXISTS sessions;

@@ -1,9 +1,8 @@
 /**
  * The library for the extension's lifetime: started on first use (activation does no I/O),
  * stopped when `acp.library.enabled` is turned off, told when `acp.library.maxSizeMB` changes.
- * Another window holding the library's file, however long, is no failure: each use tries again.
- * A library that cannot open for good (a newer extension's file, a disk that refuses) stays off
- * for the window, said once in the log and to the user; callers then go on without it.
+ * A library that failed (a newer extension's file, a disk that refuses) stays off for the
+ * window, said once in the log; callers then go on without it.
  */
 import type { IDisposable } from '../base/lifecycle';
 import { Library } from './library';
@@ -22,8 +21,6 @@ export interface LibraryServiceOptions {
   failed?: (message: string) => void;
   /** Told once a window, when the library could not save a change (the UI says so). */
   writeFailed?: (message: string) => void;
-  /** How long a use of the file waits for another window's (tests shorten it). */
-  busyWaitMs?: number;
 }
 
 export class LibraryService implements IDisposable {
@@ -69,7 +66,6 @@ export class LibraryService implements IDisposable {
         dir: this.opts.dir,
         maxBytes: this.settings.maxBytes,
         log: this.opts.log,
-        ...(this.opts.busyWaitMs !== undefined ? { busyWaitMs: this.opts.busyWaitMs } : {}),
         // Once a window, however often the library is turned off and on again.
         writeFailed: (m) => {
           if (!this.toldWriteFailed) this.opts.writeFailed?.(m);
@@ -89,14 +85,11 @@ export class LibraryService implements IDisposable {
     return this.current;
   }
 
-  /**
-   * Forgets every kept session and removes the copies of damaged files set aside (starting the
-   * library to do so when it is not running); resolves with how many copies went.
-   */
-  async clear(): Promise<{ damagedCopies: number }> {
+  /** Forgets every kept session (starting the library to do so when it is not running). */
+  async clear(): Promise<void> {
     const library = this.get();
     if (!library) throw new Error('The session library is turned off ("acp.library.enabled").');
-    return library.clear();
+    await library.clear();
   }
 
   private stop(): Promise<void> {

@@ -1,40 +1,47 @@
 /**
- * The library's SQLite file, shared by the windows of one machine. Synchronous: only the
+ * The library's SQLite file: opened through SQLite compiled to WebAssembly (no native module,
+ * so every extension host runs it), shared by the windows of one machine. Synchronous: only the
  * library's worker thread uses it.
  *
- * Every use of the file is a hold: the window takes the file's lock (`fileLock.ts`), opens a
- * connection in exclusive locking mode, runs one transaction, and closes the connection before
- * letting the lock go. The file is in WAL mode; with exclusive locking SQLite keeps the WAL's
- * index in the connection's own memory, so it needs no shared memory between processes (the
- * WebAssembly build has none) and no lock of the engine's own decides anything. A process killed
- * at any moment leaves a WAL whose committed transactions the next hold's connection replays
- * (SQLite's own recovery) and whose unfinished one it drops: whatever was acknowledged is there.
- *
- * The WebAssembly build's VFS also takes a lock directory of its own (`<file>.lock`) for a
- * connection's life. Within the file's lock nobody else can hold it: one found is a killed
- * process's, and goes.
+ * The WebAssembly build locks the file by creating a `<file>.lock` directory for the length of
+ * each transaction. Another window holding it makes a statement fail as busy: wait and try
+ * again. A window killed inside a transaction leaves the directory behind (and perhaps a hot
+ * journal, which SQLite rolls back on the next open), so each process that has the file open
+ * says so in a `<file>.open-<host>-<pid>` marker: a lock while no other process on this host
+ * is alive to hold it is stale, and so is one older than any transaction lasts.
  */
-import { mkdirSync, renameSync, rmdirSync, existsSync } from 'node:fs';
-import { sqlEngine, type EngineName, type SqlConnection, type SqlEngine, type SqlStatement } from './engine';
-import { FileLock, pause, type LockOwner, type ProcessProbe } from './fileLock';
+import { mkdirSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { Database, type Statement } from 'node-sqlite3-wasm';
+import { processAlive } from '../agent/processTree';
 
-/** How long a use of the file waits for another window's before it gives up (this once). */
+/** No transaction of the library lasts this long: a lock this old was left by a killed process. */
+export const STALE_LOCK_MS = 30_000;
+/** How long a statement waits for another window's transaction before it gives up. */
 export const BUSY_WAIT_MS = 5_000;
-/** Waiting longer than this for a live owner, a window says in the log who holds the lock. */
-export const LONG_LOCK_MS = 30_000;
 
 export class LibraryBusy extends Error {
-  constructor(readonly owner?: LockOwner) {
-    super(
-      owner
-        ? `The session library is busy in another window (process ${owner.pid}${owner.host ? ` on ${owner.host}` : ''}).`
-        : 'The session library is busy in another window.',
-    );
+  constructor() {
+    super('The session library is busy in another window.');
   }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleep(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
 }
 
 function isBusy(e: unknown): boolean {
   return e instanceof Error && /database is locked|database table is locked|SQLITE_BUSY/i.test(e.message);
+}
+
+/**
+ * A prepared statement whose last step failed reports that failure again when it is reset for
+ * its next use, though the reset is done: running it again works.
+ */
+function isStaleReset(e: unknown): boolean {
+  return e instanceof Error && /Could not reset statement/.test(e.message);
 }
 
 /** The file is not a database, or SQLite found it damaged. */
@@ -42,166 +49,126 @@ export function isCorrupt(e: unknown): boolean {
   return e instanceof Error && /malformed|not a database|corrupt/i.test(e.message);
 }
 
-export interface SqliteFileOptions {
-  busyWaitMs?: number;
-  /** After waiting this long for a live owner, say who holds the lock (tests shorten it). */
-  longLockMs?: number;
-  engine?: EngineName;
-  probe?: ProcessProbe;
-  log?: (message: string) => void;
+/**
+ * Finalizes every statement: a statement whose last step failed reports that failure again from
+ * `finalize`, though it is finalized all the same. One left unfinalized keeps the file open
+ * after the connection closes (on Windows, locked).
+ */
+export function finalizeAll(statements: Iterable<Statement>): void {
+  for (const s of statements) {
+    try {
+      if (!s.isFinalized) s.finalize();
+    } catch {
+      // Finalized all the same.
+    }
+  }
 }
 
-export type HoldKind = 'read' | 'write' | 'none';
-
 export class SqliteFile {
-  readonly engine: SqlEngine;
-  private readonly lock: FileLock;
-  private db: SqlConnection | undefined;
-  private readonly statements = new Map<string, SqlStatement>();
-  private readonly busyWaitMs: number;
-  private readonly longLockMs: number;
-  private readonly log: (message: string) => void;
-  /** When this window last said who holds the lock (said once per long wait). */
-  private toldLong = false;
+  readonly db: Database;
+  private readonly marker: string;
 
   constructor(
     readonly path: string,
-    opts: SqliteFileOptions = {},
+    private readonly busyWaitMs = BUSY_WAIT_MS,
   ) {
-    this.engine = sqlEngine(opts.engine);
-    this.busyWaitMs = opts.busyWaitMs ?? BUSY_WAIT_MS;
-    this.longLockMs = opts.longLockMs ?? LONG_LOCK_MS;
-    this.log = opts.log ?? (() => {});
-    this.lock = new FileLock(`${path}.owner`, opts.probe, this.log);
+    this.marker = `${path}.open-${encodeURIComponent(hostname())}-${process.pid}`;
+    writeFileSync(this.marker, '');
+    this.db = new Database(path);
+  }
+
+  /** Runs `fn`, waiting while another window holds the lock and clearing a stale one. */
+  retry<T>(fn: () => T): T {
+    const deadline = Date.now() + this.busyWaitMs;
+    for (let wait = 2; ; wait = Math.min(wait * 2, 100)) {
+      try {
+        return fn();
+      } catch (e) {
+        if (isStaleReset(e) && Date.now() <= deadline) continue;
+        if (!isBusy(e)) throw e;
+        if (this.clearStaleLock()) continue;
+        if (Date.now() > deadline) throw new LibraryBusy();
+        sleep(wait);
+      }
+    }
+  }
+
+  /** Runs `fn` in one transaction (all of it or none of it reaches the file). */
+  transaction<T>(fn: () => T): T {
+    return this.within('BEGIN IMMEDIATE', fn);
   }
 
   /**
-   * Runs `fn` holding the file: one connection, and one transaction unless `kind` is `none`
-   * (VACUUM and journal settings run outside one). All of a write reaches the file or none of
-   * it. A hold inside a hold runs in it.
+   * Runs the statements of `fn` as one read: the lock (a directory made and removed, slow on
+   * some file systems) is taken once for all of them, and they all see the same state.
    */
-  hold<T>(kind: HoldKind, fn: () => T): T {
-    if (this.db) return fn();
-    const deadline = Date.now() + this.busyWaitMs;
-    for (let wait = 2; ; wait = Math.min(wait * 2, 100)) {
-      this.take(deadline);
+  read<T>(fn: () => T): T {
+    return this.within('BEGIN', fn);
+  }
+
+  private within<T>(begin: string, fn: () => T): T {
+    return this.retry(() => {
+      this.db.exec(begin);
       try {
-        return this.within(kind, fn);
+        const out = fn();
+        this.db.exec('COMMIT');
+        return out;
       } catch (e) {
-        // Held by something that is not a window of this extension (the sqlite3 shell, say).
-        if (!isBusy(e) || Date.now() > deadline) throw e;
-      } finally {
-        this.letGo();
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+        throw e;
       }
-      pause(wait);
-    }
+    });
   }
 
-  /** The connection of the hold under way. */
-  get connection(): SqlConnection {
-    if (!this.db) throw new Error('The session library was used outside a hold.');
-    return this.db;
-  }
-
-  /** A prepared statement, made once per hold. */
-  stmt(sql: string): SqlStatement {
-    let s = this.statements.get(sql);
-    if (!s) this.statements.set(sql, (s = this.connection.prepare(sql)));
-    return s;
-  }
-
-  exec(sql: string): void {
-    this.connection.exec(sql);
-  }
-
-  /** Moves the file aside (kept for a bug report, never read again), holding it; returns where it went. */
-  setAside(now = Date.now()): string {
-    const to = `${this.path}.damaged-${now}`;
-    this.take(Date.now() + this.busyWaitMs);
-    try {
-      renameSync(this.path, to);
-      if (existsSync(`${this.path}-wal`)) renameSync(`${this.path}-wal`, `${to}-wal`);
-    } finally {
-      this.lock.release();
-    }
-    return to;
-  }
-
-  /** Removes leftovers of other windows' holds that are an hour old. */
-  tidy(): void {
-    this.lock.removeLeftovers();
-  }
-
-  /** Nothing is held between holds: closing lets go of a hold cut short. */
   close(): void {
-    this.letGo();
+    if (this.db.isOpen) this.db.close();
+    rmSync(this.marker, { force: true });
   }
 
-  /** Takes the lock, waiting while a live owner holds it and breaking it when its owner is gone. */
-  private take(deadline: number): void {
-    const started = Date.now();
-    for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
-      if (this.lock.tryTake()) return;
-      const state = this.lock.breakIfGone();
-      if (state !== 'held') continue;
-      const owner = this.lock.holder();
-      if (!this.toldLong && owner && Date.now() - started >= this.longLockMs) {
-        this.toldLong = true;
-        this.log(
-          `The session library has been held by process ${owner.pid} (${owner.host}) for ${Math.round((Date.now() - owner.at) / 1000)} s; waiting for it.`,
-        );
-      }
-      if (Date.now() > deadline) throw new LibraryBusy(owner);
-      pause(wait);
-    }
-  }
-
-  private within<T>(kind: HoldKind, fn: () => T): T {
-    // The WebAssembly VFS's own lock: nobody else can hold it while this window holds the file.
+  /**
+   * Removes the lock directory when no other process can be holding it (every other process
+   * that opened the file on this host is gone, and none on another host did), or when it is
+   * older than any transaction: true when it did.
+   */
+  private clearStaleLock(): boolean {
+    const lock = `${this.path}.lock`;
     try {
-      rmdirSync(`${this.path}.lock`);
+      const old = Date.now() - statSync(lock).mtimeMs >= STALE_LOCK_MS;
+      if (!old && this.othersAlive()) return false;
+      rmdirSync(lock);
+      return true;
     } catch {
-      // Absent: as it should be.
-    }
-    this.db = this.engine.open(this.path);
-    // NORMAL: a commit does not wait for its own sync; every hold ends with a checkpoint, which syncs.
-    this.db.exec('PRAGMA locking_mode = EXCLUSIVE; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -8192');
-    if (kind === 'none') return fn();
-    this.db.exec(kind === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
-    try {
-      const out = fn();
-      this.db.exec('COMMIT');
-      return out;
-    } catch (e) {
-      try {
-        this.db.exec('ROLLBACK');
-      } catch {
-        // No transaction left to roll back (SQLite ended it with the error).
-      }
-      throw e;
+      return false;
     }
   }
 
-  private letGo(): void {
-    // A statement whose last step failed reports that failure again from finalize, finalized all
-    // the same; one left unfinalized keeps the file open after the close (on Windows, locked).
-    for (const s of this.statements.values()) {
-      try {
-        s.finalize();
-      } catch {
-        // Finalized all the same.
+  /** Whether another process may have the file open; markers of dead processes are removed. */
+  private othersAlive(): boolean {
+    const prefix = `${basename(this.path)}.open-`;
+    const host = `${encodeURIComponent(hostname())}-`;
+    let others = false;
+    for (const name of readdirSync(dirname(this.path))) {
+      if (!name.startsWith(prefix)) continue;
+      const owner = name.slice(prefix.length);
+      if (!owner.startsWith(host)) {
+        others = true;
+        continue;
       }
+      const pid = Number(owner.slice(host.length));
+      if (pid === process.pid) continue;
+      if (Number.isInteger(pid) && pid > 0 && !processAlive(pid))
+        rmSync(join(dirname(this.path), name), { force: true });
+      else others = true;
     }
-    this.statements.clear();
-    const db = this.db;
-    this.db = undefined;
-    try {
-      db?.close();
-    } finally {
-      if (this.lock.isHeld) this.lock.release();
-      this.toldLong = false;
-    }
+    return others;
   }
+}
+
+/** Moves a damaged file aside (kept for a bug report, never read again); returns where it went. */
+export function setAside(path: string, now = Date.now()): string {
+  const to = `${path}.damaged-${now}`;
+  renameSync(path, to);
+  return to;
 }
 
 export function ensureDir(dir: string): void {

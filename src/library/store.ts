@@ -6,7 +6,8 @@
  * loses that write and nothing else.
  */
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import type { SQLiteValue, Statement } from 'node-sqlite3-wasm';
 import { Redactor } from '../agent/redact';
 import type { ThreadEntry } from '../protocol/entries';
 import { entryFrom, keepEntry } from './keep';
@@ -14,12 +15,8 @@ import { timeOf, wordQuery } from './query';
 import { pathKey } from './pathKey';
 import { DROP, FILE_NAME, FILE_SETTINGS, FORMAT_VERSION, MAX_ENTRY, SCHEMA, entryId, chunkRange } from './schema';
 import { searchSessions, touchedBy } from './searchIndex';
-import type { EngineName, Row, SqlValue } from './engine';
-import { enforceCap } from './evict';
-import { boundWrite } from './limits';
-import { removeDamagedCopies, removeFormerFile, removeOldCopies } from './files';
-import { keptFrom, num, str, type Queries, type SessionRow } from './rows';
-import { ensureDir, isCorrupt, SqliteFile } from './sqlite';
+import { keptFrom, num, str, type Queries, type Row, type SessionRow } from './rows';
+import { ensureDir, finalizeAll, isCorrupt, setAside, SqliteFile } from './sqlite';
 import { dropEntries, putEntries, upsertSession } from './writes';
 import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
 
@@ -38,10 +35,6 @@ export interface StoreOptions {
   now?: () => number;
   /** How long to wait for another window's transaction (tests shorten it). */
   busyWaitMs?: number;
-  /** After waiting this long for a live owner of the file, the log says who holds it (tests shorten it). */
-  longLockMs?: number;
-  /** The SQLite to run on (tests run both); by default the host's own where it can. */
-  engine?: EngineName;
   log?: (message: string) => void;
 }
 
@@ -49,6 +42,10 @@ export interface StoreOptions {
 const CACHED_CHUNKS = 256;
 /** Words whose chunks stay in memory (a word matching every chunk of 2,000 sessions: 16,000 numbers). */
 const CACHED_WORDS = 32;
+/** Eviction frees space down to this share of the cap, so it does not run on every write. */
+const EVICT_TO = 0.9;
+/** Pages of index merging after an eviction: enough to free what a few sessions held (8 MB at most). */
+const MERGE_PAGES = 1000;
 /** An entry that redaction could not keep as JSON stays a placeholder, so indexes stay aligned. */
 const PLACEHOLDER: ThreadEntry = { type: 'notice', severity: 'info', title: 'An entry that could not be kept safely.' };
 
@@ -69,17 +66,18 @@ function restored(entry: ThreadEntry): ThreadEntry {
 }
 
 export class LibraryStore implements Queries {
+  private readonly statements = new Map<string, Statement>();
   private readonly redactors = new Map<string, Redactor>();
   /**
    * Chunks' texts read for snippets, most recent last: the next keystroke mostly finds the same
-   * sessions. Dropped on every write here, and when another window wrote (the file's generation).
+   * sessions. Dropped on every write here, and when another window wrote (`data_version`).
    */
   private readonly texts = new Map<string, Array<{ index: number; text: string }>>();
   private readonly words = new Map<string, number[]>();
   private rows: Map<number, SessionRow> | undefined;
   /** Sessions (agent and id) a write of which failed: their kept copy is not whole (see `upsertSession`). */
   private readonly missed = new Set<string>();
-  private generation = -1;
+  private dataVersion = -1;
   private readonly now: () => number;
   private readonly log: (message: string) => void;
 
@@ -99,72 +97,69 @@ export class LibraryStore implements Queries {
    */
   static open(opts: StoreOptions): LibraryStore {
     ensureDir(opts.dir);
-    const now = (opts.now ?? Date.now)();
-    removeFormerFile(opts.dir, opts.log);
-    removeOldCopies(opts.dir, now, opts.log);
     const path = join(opts.dir, FILE_NAME);
     try {
       return LibraryStore.openFile(path, opts);
     } catch (e) {
       if (!isCorrupt(e) || !existsSync(path)) throw e;
-      const aside = new SqliteFile(path, opts).setAside(now);
+      const aside = setAside(path, (opts.now ?? Date.now)());
       opts.log?.(`The session library was damaged; it was moved to ${aside} and a new one started.`);
       return LibraryStore.openFile(path, opts);
     }
   }
 
   private static openFile(path: string, opts: StoreOptions): LibraryStore {
-    const file = new SqliteFile(path, opts);
-    const store = new LibraryStore(file, opts.maxBytes, opts);
-    store.prepare();
-    file.tidy();
-    return store;
+    const store = new LibraryStore(new SqliteFile(path, opts.busyWaitMs), opts.maxBytes, opts);
+    try {
+      store.prepare();
+      return store;
+    } catch (e) {
+      // Its statements too: SQLite keeps the file open while one is left (on Windows, locked).
+      store.close();
+      throw e;
+    }
   }
 
-  /** Which SQLite the store runs on. */
-  get engine(): EngineName {
-    return this.file.engine.name;
-  }
-
-  /** Checks the file's format and makes it when it is new, in one hold (two windows may open it at once). */
   private prepare(): void {
-    this.file.hold('none', () => {
-      const version = num(this.get('PRAGMA user_version')?.user_version);
-      if (version > FORMAT_VERSION) throw new LibraryTooNew(version);
-      if (version === FORMAT_VERSION) return;
-      if (version !== 0)
-        this.log(`The session library's format ${version} is older than ${FORMAT_VERSION}: it starts anew.`);
-      this.file.exec(FILE_SETTINGS);
-      this.file.exec(`BEGIN IMMEDIATE; ${DROP} ${SCHEMA} COMMIT;`);
-      if (version !== 0) this.file.exec('VACUUM');
-    });
+    const version = this.file.retry(() => num(this.get('PRAGMA user_version')?.user_version));
+    if (version > FORMAT_VERSION) throw new LibraryTooNew(version);
+    // A larger page cache than the default 2 MB: a keystroke's search reads a few chunks of many sessions.
+    this.file.db.exec('PRAGMA journal_mode = TRUNCATE; PRAGMA cache_size = -8192');
+    if (version === FORMAT_VERSION) return;
+    if (version !== 0)
+      this.log(`The session library's format ${version} is older than ${FORMAT_VERSION}: it starts anew.`);
+    this.file.retry(() => this.file.db.exec(FILE_SETTINGS));
+    this.file.transaction(() => this.file.db.exec(DROP + SCHEMA));
+    if (version !== 0) this.file.retry(() => this.file.db.exec('VACUUM'));
   }
 
-  all(sql: string, values: SqlValue[] = []): Row[] {
-    return this.file.stmt(sql).all(values);
+  /** A prepared statement, made once. */
+  stmt(sql: string): Statement {
+    let s = this.statements.get(sql);
+    if (!s) this.statements.set(sql, (s = this.file.db.prepare(sql)));
+    return s;
   }
 
-  /** The first row. Read to the end, so the statement is done with when it returns. */
-  get(sql: string, values: SqlValue[] = []): Row | undefined {
+  all(sql: string, values: SQLiteValue[] = []): Row[] {
+    return this.stmt(sql).all(values) as Row[];
+  }
+
+  /** The first row. Read to the end, so the statement leaves no read transaction (and lock) open. */
+  get(sql: string, values: SQLiteValue[] = []): Row | undefined {
     return this.all(sql, values)[0];
   }
 
-  run(sql: string, values: SqlValue[] = []): void {
-    this.file.stmt(sql).run(values);
+  run(sql: string, values: SQLiteValue[] = []): void {
+    this.stmt(sql).run(values);
   }
 
-  /** Runs several statements as one read (one hold of the file, one state). */
+  retry<T>(fn: () => T): T {
+    return this.file.retry(fn);
+  }
+
+  /** Runs several statements as one read (one lock, one state). */
   read<T>(fn: () => T): T {
-    return this.file.hold('read', fn);
-  }
-
-  /** Runs `fn` as one write: all of it reaches the file or none; the file's generation moves on. */
-  private transaction<T>(fn: () => T): T {
-    return this.file.hold('write', () => {
-      const out = fn();
-      this.run('UPDATE meta SET generation = generation + 1');
-      return out;
-    });
+    return this.file.read(fn);
   }
 
   setMaxBytes(maxBytes: number): void {
@@ -172,13 +167,8 @@ export class LibraryStore implements Queries {
     this.enforceCap();
   }
 
-  /**
-   * Applies one write: the session's row, then its changed entries, their paths and index
-   * chunks, each within its size (see `limits.ts`, `keep.ts`).
-   */
-  write(write: SessionWrite): void {
-    const w = boundWrite(write);
-    if (typeof w === 'string') return this.log(w);
+  /** Applies one write: the session's row, then its changed entries, their paths and index chunks. */
+  write(w: SessionWrite): void {
     const redact = this.redactor(w.secrets ?? []);
     const kept = (w.entries ?? []).map(({ index, entry }) => ({
       index,
@@ -188,7 +178,7 @@ export class LibraryStore implements Queries {
     const key = `${w.agentId}\u0000${w.sessionId}`;
     let sid: number;
     try {
-      const row = this.transaction(() => {
+      const row = this.file.transaction(() => {
         const row = upsertSession(this, w, this.now(), this.missed.has(key));
         if (w.reset) dropEntries(this, row.sid);
         if (kept.length) putEntries(this, row.sid, w.cwd, kept);
@@ -217,7 +207,7 @@ export class LibraryStore implements Queries {
 
   /** What the library knows of one session. */
   session(key: SessionKey): KeptSession | undefined {
-    const r = this.read(() =>
+    const r = this.retry(() =>
       this.get('SELECT * FROM sessions WHERE agent = ? AND session = ?', [key.agentId, key.sessionId]),
     );
     return r ? keptFrom(r) : undefined;
@@ -251,9 +241,9 @@ export class LibraryStore implements Queries {
 
   search(typed: string, scope: Scope = {}, limit = 50): SearchHit[] {
     return this.read(() => {
-      const generation = num(this.get('SELECT generation FROM meta')?.generation);
-      if (generation !== this.generation) this.forget();
-      this.generation = generation;
+      const version = num(this.get('PRAGMA data_version')?.data_version);
+      if (version !== this.dataVersion) this.forget();
+      this.dataVersion = version;
       return searchSessions(this, typed, scope, limit);
     });
   }
@@ -320,7 +310,7 @@ export class LibraryStore implements Queries {
   }
 
   remove(key: SessionKey): void {
-    this.transaction(() => {
+    this.file.transaction(() => {
       const sid = this.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [key.agentId, key.sessionId]);
       if (sid) this.removeSid(num(sid.sid));
     });
@@ -332,18 +322,14 @@ export class LibraryStore implements Queries {
     this.run('DELETE FROM sessions WHERE sid = ?', [sid]);
   }
 
-  /**
-   * Forgets every kept session and gives the space back; removes the copies of damaged files
-   * set aside too (each holds what its file held). Answers how many of those went.
-   */
-  clear(): { damagedCopies: number } {
+  /** Forgets every kept session and gives the space back. */
+  clear(): void {
     this.forget();
-    this.transaction(() => {
-      this.file.exec(`DELETE FROM entries; DELETE FROM paths; DELETE FROM sessions;
+    this.file.transaction(() => {
+      this.file.db.exec(`DELETE FROM entries; DELETE FROM paths; DELETE FROM sessions;
         INSERT INTO search (search) VALUES ('delete-all');`);
     });
-    this.file.hold('none', () => this.file.exec('VACUUM'));
-    return { damagedCopies: removeDamagedCopies(dirname(this.file.path)) };
+    this.retry(() => this.file.db.exec('VACUUM'));
   }
 
   stats(): LibraryStats {
@@ -367,26 +353,48 @@ export class LibraryStore implements Queries {
     return { used: (pages - free) * size, file: pages * size };
   }
 
-  /** Keeps the file under the cap (see `evict.ts`); `keep` is the session just written. */
+  /**
+   * Keeps the file under the cap: the least recently opened sessions go first, never the one
+   * just written. Space freed is given back to the file system.
+   */
   enforceCap(keep?: number): void {
-    enforceCap(
-      {
-        read: (fn) => this.read(fn),
-        transaction: (fn) => this.transaction(fn),
-        vacuum: () => this.file.hold('none', () => this.file.exec('PRAGMA incremental_vacuum')),
-        get: (sql, values) => this.get(sql, values),
-        all: (sql, values) => this.all(sql, values),
-        run: (sql, values) => this.run(sql, values),
-        removeSid: (sid) => this.removeSid(sid),
-        usedBytes: () => this.usedBytes(),
-        log: (m) => this.log(m),
-      },
-      this.maxBytes,
-      keep,
-    );
+    let evicted = 0;
+    for (let round = 0; round < 8; round++) {
+      const { used, kept } = this.read(() => ({
+        used: this.usedBytes().used,
+        kept: num(this.get('SELECT coalesce(sum(bytes), 0) AS b FROM sessions')?.b),
+      }));
+      if (used <= this.maxBytes) break;
+      const excess = used - this.maxBytes * EVICT_TO;
+      // A session takes its entries' bytes and, in proportion, the index's and the pages' slack.
+      const scale = kept > 0 ? used / kept : 1;
+      const done = this.file.transaction(() => {
+        let freed = 0;
+        let n = 0;
+        for (const r of this.all('SELECT sid, bytes FROM sessions ORDER BY openedAt ASC, sid ASC')) {
+          const sid = num(r.sid);
+          if (sid === keep) continue;
+          this.removeSid(sid);
+          n++;
+          freed += num(r.bytes) * scale;
+          if (freed >= excess) break;
+        }
+        // The index holds what was deleted from it until its segments merge: merge them now, or
+        // the space stays taken and the next round would evict sessions it need not.
+        if (n) this.run("INSERT INTO search (search, rank) VALUES ('merge', ?)", [MERGE_PAGES]);
+        return n;
+      });
+      if (done === 0) break;
+      evicted += done;
+      this.retry(() => this.file.db.exec('PRAGMA incremental_vacuum'));
+    }
+    if (evicted)
+      this.log(`The session library was over its size limit: ${evicted} least recently opened sessions were removed.`);
   }
 
   close(): void {
+    finalizeAll(this.statements.values());
+    this.statements.clear();
     this.file.close();
   }
 }

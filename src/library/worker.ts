@@ -5,9 +5,8 @@
 import { readlinkSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { ResponseError, ErrorCodes } from 'vscode-jsonrpc';
+import { ErrorCodes, ResponseError } from 'vscode-jsonrpc';
 import { createChannel } from '../protocol/channel';
-import { LibraryBusy } from './sqlite';
 import { LibraryStore, LibraryTooNew } from './store';
 import {
   libraryCalls,
@@ -51,29 +50,10 @@ function yieldToForeground(): void {
 }
 
 let store: LibraryStore | undefined;
-/** Why the store cannot open, for good (a newer extension's file, a disk that refuses); or closed. */
 let failure: { message: string; tooNew: boolean } | undefined;
 
 function failed(message: string, why: LibraryFailure = {}): ResponseError<LibraryFailure> {
   return new ResponseError(ErrorCodes.InternalError, message, why);
-}
-
-/**
- * The store, opened on first need. Another window holding the file all the while this one
- * waited is no failure: the next request tries again.
- */
-function opened(): LibraryStore {
-  if (store) return store;
-  if (failure) throw failed(failure.message, { tooNew: failure.tooNew });
-  try {
-    store = LibraryStore.open({ ...data, log });
-    return store;
-  } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    if (e instanceof LibraryBusy) throw failed(message, { busy: true });
-    failure = { message, tooNew: e instanceof LibraryTooNew };
-    throw failed(message, { tooNew: failure.tooNew });
-  }
 }
 
 type Handlers = { [K in LibraryOp]: (s: LibraryStore, p: ParamsOf<K>) => ResultOf<K> };
@@ -99,17 +79,14 @@ const handlers: Handlers = {
 for (const op of Object.keys(libraryCalls) as LibraryOp[]) {
   const handler = handlers[op] as (s: LibraryStore, p: unknown) => unknown;
   channel.onRequest(libraryCalls[op] as LibraryRequest<typeof op>, (params: unknown) => {
-    // Closing a library that never opened needs no file.
-    if (op === 'close' && !store) {
-      failure = { message: 'The session library is closed.', tooNew: false };
-      return undefined;
+    if (!store) {
+      const why = failure ?? { message: 'The session library is closed.', tooNew: false };
+      throw failed(why.message, { tooNew: why.tooNew });
     }
-    const s = opened();
     try {
-      return handler(s, params);
+      return handler(store, params);
     } catch (e) {
-      if (e instanceof ResponseError) throw e;
-      throw failed(e instanceof Error ? e.message : String(e), { busy: e instanceof LibraryBusy });
+      throw failed(e instanceof Error ? e.message : String(e));
     }
   });
 }
@@ -117,9 +94,9 @@ for (const op of Object.keys(libraryCalls) as LibraryOp[]) {
 channel.listen();
 yieldToForeground();
 try {
-  void channel.sendNotification(openedEvent, { engine: opened().engine });
+  store = LibraryStore.open({ dir: data.dir, maxBytes: data.maxBytes, log });
+  void channel.sendNotification(openedEvent, {});
 } catch (e) {
-  const why = e instanceof ResponseError ? (e.data as LibraryFailure | undefined) : undefined;
-  const message = e instanceof Error ? e.message : String(e);
-  void channel.sendNotification(openedEvent, why?.busy ? { busy: message } : { error: message, tooNew: why?.tooNew });
+  failure = { message: e instanceof Error ? e.message : String(e), tooNew: e instanceof LibraryTooNew };
+  void channel.sendNotification(openedEvent, { error: failure.message, tooNew: failure.tooNew });
 }

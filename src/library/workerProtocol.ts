@@ -5,18 +5,7 @@
  */
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { ThreadEntry } from '../protocol/entries';
-import type { EngineName } from './engine';
 import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
-
-/** What a failed request says beside its message. */
-export interface LibraryFailure {
-  /** The file is from a newer extension: the library stays off. */
-  tooNew?: boolean;
-  /** Another window held the file longer than this request waited: a later one may succeed. */
-  busy?: boolean;
-}
-
-type None = Record<string, never>;
 
 /** Each request's parameters and answer. */
 export interface LibraryCalls {
@@ -27,17 +16,23 @@ export interface LibraryCalls {
   search: { params: { text: string; scope: Scope; limit: number }; result: SearchHit[] };
   touched: { params: { paths: string[]; scope: Scope }; result: TouchedHit[] };
   remove: { params: SessionKey; result: void };
-  /** Forgets every kept session; answers how many copies of damaged files set aside it removed too. */
-  clear: { params: None; result: { damagedCopies: number } };
-  stats: { params: None; result: LibraryStats };
+  clear: { params: Record<string, never>; result: void };
+  stats: { params: Record<string, never>; result: LibraryStats };
   setMaxBytes: { params: { maxBytes: number }; result: void };
-  /** Closes the file between two holds; the worker can then be ended safely. */
-  close: { params: None; result: void };
+  /** Closes the file between two transactions; the worker can then be ended safely. */
+  close: { params: Record<string, never>; result: void };
 }
 
 export type LibraryOp = keyof LibraryCalls;
 export type ParamsOf<K extends LibraryOp> = LibraryCalls[K]['params'];
 export type ResultOf<K extends LibraryOp> = LibraryCalls[K]['result'];
+
+/** What a failed request says beside its message. */
+export interface LibraryFailure {
+  /** The file is from a newer extension: the library stays off. */
+  tooNew?: boolean;
+}
+
 export type LibraryRequest<K extends LibraryOp> = RequestType<ParamsOf<K>, ResultOf<K>, LibraryFailure>;
 
 const ops: LibraryOp[] = [
@@ -60,15 +55,12 @@ export const libraryCalls = Object.fromEntries(ops.map((op) => [op, new RequestT
 };
 
 export interface OpenedParams {
-  engine?: EngineName;
-  /** It could not open, for good (a newer extension's file, a disk that refuses): every request fails with this. */
+  /** It could not open: every request fails with this. */
   error?: string;
   tooNew?: boolean;
-  /** Another window held the file all the while: each request tries again. */
-  busy?: string;
 }
 
-/** Sent once, after the worker's first try at opening the file. */
+/** Sent once the store is open, or could not be opened. */
 export const openedEvent = new NotificationType<OpenedParams>('library/opened');
 /** A line for the extension's log. */
 export const logEvent = new NotificationType<string>('library/log');
@@ -77,10 +69,6 @@ export const logEvent = new NotificationType<string>('library/log');
 export interface LibraryWorkerData {
   dir: string;
   maxBytes: number;
-  /** How long a use of the file waits for another window's (tests shorten it). */
-  busyWaitMs?: number;
-  /** The SQLite to run on (tests run both); by default the host's own where it can. */
-  engine?: EngineName;
 }
 
 /** The worker thread's nice value on Linux: a busy machine's cores go to the chats first. */

@@ -2,19 +2,17 @@
  * How a write changes the library's file: a session's row, its entries, the paths its tool calls
  * touched and the index chunks that hold their words. Run inside the store's transaction.
  */
-import type { SqlValue } from './engine';
+import type { SQLiteValue } from 'node-sqlite3-wasm';
 import type { KeptEntry } from './keep';
 import { absoluteIn, pathKey } from './pathKey';
-import { fold } from './query';
 import { num, str, type Row } from './rows';
 import { chunkOf, chunkRange, chunkRowid, entryId, MAX_ENTRY } from './schema';
 import type { SessionWrite } from './types';
 
 /** The statements a write needs. */
 export interface Writer {
-  all(sql: string, values?: SqlValue[]): Row[];
-  get(sql: string, values?: SqlValue[]): Row | undefined;
-  run(sql: string, values?: SqlValue[]): void;
+  get(sql: string, values?: SQLiteValue[]): Row | undefined;
+  run(sql: string, values?: SQLiteValue[]): void;
 }
 
 /**
@@ -29,7 +27,7 @@ export function upsertSession(
   now: number,
   missed = false,
 ): { sid: number; whole: boolean } {
-  const existed = db.get('SELECT sid, trimmed FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId]);
+  const existed = db.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId]);
   db.run(
     `INSERT INTO sessions (agent, session, cwd, cwdKey, keptAt, openedAt) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (agent, session) DO UPDATE SET cwd = excluded.cwd, cwdKey = excluded.cwdKey`,
@@ -37,9 +35,7 @@ export function upsertSession(
   );
   const sid = num(db.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId])?.sid);
   const i = w.info;
-  // A copy cut to its newest part (see `evict.ts`) is whole again only from a write that starts it over.
-  const whole = w.reset || (existed !== undefined && !missed && !w.partial && num(existed.trimmed) === 0);
-  if (w.reset) db.run('UPDATE sessions SET trimmed = 0 WHERE sid = ?', [sid]);
+  const whole = w.reset || (existed !== undefined && !missed && !w.partial);
   const complete = whole ? i?.complete : false;
   if (i?.title !== undefined) db.run('UPDATE sessions SET title = ? WHERE sid = ?', [i.title, sid]);
   if (i?.updatedAt !== undefined) db.run('UPDATE sessions SET updatedAt = ? WHERE sid = ?', [i.updatedAt, sid]);
@@ -89,19 +85,14 @@ export function putEntries(
   db.run('UPDATE sessions SET entries = ?, bytes = ? WHERE sid = ?', [entries, bytes, sid]);
 }
 
-/**
- * Re-indexes one chunk of a session's entries (the unchanged ones are read back from the file),
- * folded as typed words are, so that both sides meet whatever form their text came in.
- */
+/** Re-indexes one chunk of a session's entries (the unchanged ones are read back from the file). */
 function indexChunk(db: Writer, sid: number, chunk: number): void {
   const rowid = chunkRowid(sid, chunk);
   const [from, to] = chunkRange(chunk);
   db.run('DELETE FROM search WHERE rowid = ?', [rowid]);
-  const texts = db
-    .all("SELECT text FROM entries WHERE id BETWEEN ? AND ? AND text != '' ORDER BY id", [
-      entryId(sid, from),
-      entryId(sid, to),
-    ])
-    .map((r) => fold(str(r.text) ?? ''));
-  if (texts.length) db.run('INSERT INTO search (rowid, body) VALUES (?, ?)', [rowid, texts.join('\n')]);
+  db.run(
+    `INSERT INTO search (rowid, body) SELECT ?, group_concat(text, char(10)) FROM entries
+     WHERE id BETWEEN ? AND ? AND text != '' HAVING count(*) > 0`,
+    [rowid, entryId(sid, from), entryId(sid, to)],
+  );
 }

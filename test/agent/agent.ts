@@ -258,9 +258,6 @@ export function buildAgent(store: SessionStore, options: ServeOptions, wire: Wir
     .onRequest(methods.agent.session.close, ({ params }) => {
       refuseUnless('close', methods.agent.session.close);
       closeLive(params.sessionId);
-      const touchAfter = options.touchOnClose;
-      if (touchAfter !== undefined)
-        setTimeout(() => store.touch(params.sessionId, new Date().toISOString()), touchAfter).unref();
       return {};
     })
     .onRequest(methods.agent.session.delete, ({ params }) => {

@@ -40,9 +40,6 @@ function overrideTitle(mode: NonNullable<ServeOptions['titles']>, entry: IndexEn
       return '';
     case 'long':
       return `${entry.title ?? 'A long title'} `.repeat(60).slice(0, 500);
-    case 'huge':
-      // Ten megabytes, as an agent that titles a session with a whole pasted file does.
-      return `${entry.title ?? 'A huge title'} ${'and on '.repeat(1_500_000)}`.slice(0, 10_000_000);
     case 'multiline':
       return `${entry.title ?? 'Untitled'}\nline two of the title\r\nline three\n\nline five`;
     case 'hostile':

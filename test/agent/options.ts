@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
-export type TitleOverride = 'null' | 'empty' | 'long' | 'huge' | 'multiline' | 'hostile';
+export type TitleOverride = 'null' | 'empty' | 'long' | 'multiline' | 'hostile';
 export type TitleStyle = 'normal' | 'null' | 'long' | 'multiline' | 'hostile' | 'mixed';
 export type InvalidCursorCode = -32602 | -32603 | 'restart';
 export type Capability =
@@ -41,11 +41,6 @@ export interface ServeOptions {
   loadDelay: number;
   /** A load marks the session updated (`--touch-on-load`), as Claude Code does. */
   touchOnLoad: boolean;
-  /**
-   * `MS` after answering `session/close`, the session is marked updated (`--touch-on-close MS`),
-   * as Claude Code does when it rewrites the transcript as the session's process ends.
-   */
-  touchOnClose?: number;
   /** Chunks the long reply is streamed in (`--reply-chunks`); 1 sends it whole. */
   replyChunks: number;
   startedFile?: string;
@@ -160,15 +155,13 @@ Switches (also read from $ACP_REF_AGENT_ARGS, split on whitespace):
   --invalid-cursor-code C       -32602 (default), -32603 or restart
   --list-fail-after N           session/list with a cursor fails (-32010) after N pages answered
   --unknown-session-code C      -32002 (default) or -32603
-  --titles null|empty|long|huge|multiline|hostile
+  --titles null|empty|long|multiline|hostile
                                 override the titles session/list returns
   --late-updates                send half of a load replay after the load response
   --delay MS                    wait before each outgoing message
   --load-delay MS               wait before a load replay starts
   --touch-on-load               a load moves the session's updatedAt to now (as Claude Code
                                 does); only session/list tells
-  --touch-on-close MS           MS after answering session/close, the session's updatedAt
-                                moves to now (as Claude Code does); only session/list tells
   --reply-chunks N              stream the long reply in N chunks (default 1; with --delay
                                 they come at a model's pace)
   --started-file PATH           append this pid to PATH at start
@@ -230,7 +223,7 @@ const capabilitySwitches: Record<string, Capability> = {
   '--no-fork': 'fork',
 };
 
-const titleOverrides = ['null', 'empty', 'long', 'huge', 'multiline', 'hostile'];
+const titleOverrides = ['null', 'empty', 'long', 'multiline', 'hostile'];
 const titleStyles = ['normal', 'null', 'long', 'multiline', 'hostile', 'mixed'];
 
 /** Splits `ACP_REF_AGENT_ARGS` so a VS Code `acp.agents` entry can set switches through `env`. */
@@ -379,9 +372,6 @@ function parseServe(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
         break;
       case '--touch-on-load':
         options.touchOnLoad = true;
-        break;
-      case '--touch-on-close':
-        options.touchOnClose = integer(arg, value(), 0, 600_000);
         break;
       case '--reply-chunks':
         options.replyChunks = integer(arg, value(), 1, 1_000_000);

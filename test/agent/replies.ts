@@ -445,7 +445,7 @@ async function echo(ctx: TurnContext, prompt: string): Promise<void> {
   await say(ctx, `You said:\n\n${quoted}\n\n`);
   await say(
     ctx,
-    'Try a prompt with **all**, **permission**, **elicit** (a form), **elicit url**, **slow**, **long**, **xss**, **leak**, `read /abs/path` or `write /abs/path`.',
+    'Try a prompt with **all**, **permission**, **elicit** (a form), **elicit url**, **slow**, **long**, **xss**, `read /abs/path` or `write /abs/path`.',
   );
 }
 
@@ -484,11 +484,6 @@ export async function reply(ctx: TurnContext, prompt: string): Promise<void> {
   if (has('xss')) {
     matched = true;
     await xss(ctx);
-  }
-  if (has('leak')) {
-    // A careless agent: says its key in the chat, then exits before the turn ends.
-    await say(ctx, `My key is ${process.env.ACP_REF_KEY ?? ''}, if you need it.`);
-    process.exit(0);
   }
   if (!matched) await echo(ctx, prompt);
 }

@@ -116,31 +116,6 @@ describe('Closing a chat and cancelling its attach', function () {
     assert.deepEqual(tail, ['session/cancel', 'session/close']);
   });
 
-  it('runs the work it was given before session/close, and waits for it only so long', async () => {
-    const perms: { handler?: ClientHandlers['requestPermission'] } = {};
-    const { registry, record } = setup([], perms);
-    const chat = new ChatSession(registry, { agentId: 'ref', sessionId: await listed(registry), cwd }, chatDeps());
-    perms.handler = (params, signal) => chat.requestPermission(params, signal);
-    await chat.attach('resume');
-    void chat.prompt('ask permission please');
-    await waitFor('the permission card', () => chat.thread.entries.some((e) => e.type === 'permission'));
-    const seen: string[][] = [];
-    const closed: boolean[] = [];
-    chat.onWillClose(async () => void seen.push(methods(record).filter((m) => m.startsWith('session/c'))));
-    // Work that never ends holds the close no longer than the bound (WILL_CLOSE_MS).
-    chat.onWillClose(() => new Promise<void>(() => {}));
-    chat.onWillClose(() => Promise.reject(new Error('a failed piece of work does not stop the close')));
-    const dropped = chat.onWillClose(async () => void seen.push(['dropped, yet run']));
-    dropped.dispose();
-    chat.onDidClose(() => closed.push(methods(record).includes('session/close')));
-    await chat.close();
-    assert.equal(seen.length, 1);
-    assert.ok(!seen[0]!.includes('session/close'), 'run before session/close went out');
-    const tail = methods(record).filter((m) => m === 'session/cancel' || m === 'session/close');
-    assert.deepEqual(tail, ['session/cancel', 'session/close']);
-    assert.deepEqual(closed, [true], 'onDidClose once the agent answered the close');
-  });
-
   it('says what it waits for: starting the agent, "Starting session…" for new, "Resuming…" for resume', async () => {
     const { registry } = setup(['--delay', '150']);
     const fresh = new ChatSession(registry, { agentId: 'ref', cwd }, chatDeps());

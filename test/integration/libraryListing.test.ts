@@ -6,12 +6,11 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { recorded, registryWith, useRegistries } from '../support/chat';
-import { LibraryWorld, type RecordedChat } from '../support/library';
+import { LibraryWorld } from '../support/library';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 
 describe('library: asking the agent for a session’s time', function () {
-  // A close on an agent that moves the time on load reads the time for up to 10 s after it.
-  this.timeout(120_000);
+  this.timeout(60_000);
   const dir = tempDir('acp-library-listing-');
   const cwd = join(dir.path, 'project');
   const registries = useRegistries();
@@ -46,66 +45,52 @@ describe('library: asking the agent for a session’s time', function () {
     return { w, listedDuring, listed };
   }
 
-  /**
-   * The session/list requests an open made until what its recording noted was written; then it
-   * closes, and waits for what the close reads of the time (see libraryClose.test), not counted.
-   */
-  async function openKept(
-    { w, listedDuring }: Pick<ReturnType<typeof world>, 'w' | 'listedDuring'>,
-    sessionId: string | undefined,
-    mode: 'auto' | 'load' | 'new',
-    turns = 0,
-  ) {
-    let chat: RecordedChat | undefined;
-    const asked = await listedDuring(async () => {
-      chat = await w.open({ agentId: 'ref', cwd, ...(sessionId ? { sessionId } : {}) }, mode);
-      for (let i = 0; i < turns; i++) await chat.session.prompt(`turn ${i}`);
-      await chat.recording.flush();
-    });
-    await chat!.close();
-    await chat!.recording.flush();
-    return asked;
+  /** Opens, waits until what the recording noted is written, and closes. */
+  async function openKept(w: LibraryWorld, sessionId: string | undefined, mode: 'auto' | 'load' | 'new', turns = 0) {
+    const chat = await w.open({ agentId: 'ref', cwd, ...(sessionId ? { sessionId } : {}) }, mode);
+    for (let i = 0; i < turns; i++) await chat.session.prompt(`turn ${i}`);
+    await chat.recording.flush();
+    await chat.close();
+    return chat;
   }
 
   it('takes the time from the agent’s own report after a turn, and asks once per agent whether a load moves it', async () => {
-    const t = world();
-    const { w, listed } = t;
+    const { w, listedDuring, listed } = world();
     const sessions = await listed();
     const [a, b, c] = sessions.map((s) => s.sessionId) as [string, string, string];
 
     // The first load: the agent is asked, one page (the session is on it).
-    assert.deepEqual(await openKept(t, a, 'load'), ['first page']);
+    assert.deepEqual(await listedDuring(() => openKept(w, a, 'load')), ['first page']);
     const timeOf = async (id: string) => (await listed()).find((s) => s.sessionId === id)!.updatedAt;
     assert.equal((await w.keptWhole('ref', a)).updatedAt, await timeOf(a));
 
     // The load left the time as it was: the next loads take the time the replay reported.
-    assert.deepEqual(await openKept(t, b, 'load'), []);
+    assert.deepEqual(await listedDuring(() => openKept(w, b, 'load')), []);
     assert.equal((await w.keptWhole('ref', b)).updatedAt, await timeOf(b));
 
     // A turn: the agent said when it ended (session_info_update), nothing is asked.
-    assert.deepEqual(await openKept(t, c, 'load', 2), []);
+    assert.deepEqual(await listedDuring(() => openKept(w, c, 'load', 2)), []);
     const afterTurns = await w.keptWhole('ref', c);
     assert.equal(afterTurns.updatedAt, await timeOf(c));
     assert.notEqual(afterTurns.updatedAt, sessions[2]!.updatedAt, 'the turns moved the time');
 
     // Reopened from the library: the time is compared first (one page), and after the first resume
     // the agent is asked whether resuming moved it; not after the next.
-    assert.deepEqual(await openKept(t, c, 'auto'), ['first page', 'first page']);
-    assert.deepEqual(await openKept(t, a, 'auto'), ['first page']);
+    assert.deepEqual(await listedDuring(() => openKept(w, c, 'auto')), ['first page', 'first page']);
+    assert.deepEqual(await listedDuring(() => openKept(w, a, 'auto')), ['first page']);
     const again = await w.open({ agentId: 'ref', sessionId: b, cwd }, 'auto');
     assert.equal(again.fromLibrary, true, 'every kept time is the time the agent lists');
     await again.close();
 
     // A new session: its time is the agent's, asked for.
-    assert.deepEqual(await openKept(t, undefined, 'new'), ['first page']);
+    assert.deepEqual(await listedDuring(() => openKept(w, undefined, 'new')), ['first page']);
   });
 
   it('asks after every load an agent that moves the time on load, and keeps the time after it', async () => {
-    const t = world(['--touch-on-load']);
-    const { w, listed } = t;
+    const { w, listedDuring, listed } = world(['--touch-on-load']);
     const [a, b] = (await listed()).map((s) => s.sessionId) as [string, string];
     for (const id of [a, b]) {
-      assert.deepEqual(await openKept(t, id, 'load'), ['first page']);
+      assert.deepEqual(await listedDuring(() => openKept(w, id, 'load')), ['first page']);
       const kept = await w.keptWhole('ref', id);
       assert.equal(kept.updatedAt, (await listed()).find((s) => s.sessionId === id)!.updatedAt);
     }
@@ -116,8 +101,7 @@ describe('library: asking the agent for a session’s time', function () {
   });
 
   it('pages on only while the session is not found', async () => {
-    const t = world(['--page-size', '2']);
-    const { w } = t;
+    const { w, listedDuring } = world(['--page-size', '2']);
     const all: string[] = [];
     const conn = await w.registry.get('ref')!.connect();
     for (let cursor: string | undefined, i = 0; i < 3; i++) {
@@ -125,7 +109,7 @@ describe('library: asking the agent for a session’s time', function () {
       all.push(...page.sessions.map((s) => s.sessionId));
       cursor = page.nextCursor;
     }
-    assert.deepEqual(await openKept(t, all[2], 'load'), ['first page', 'next page']);
-    assert.deepEqual(await openKept(t, undefined, 'new'), ['first page']);
+    assert.deepEqual(await listedDuring(() => openKept(w, all[2], 'load')), ['first page', 'next page']);
+    assert.deepEqual(await listedDuring(() => openKept(w, undefined, 'new')), ['first page']);
   });
 });

@@ -1,10 +1,10 @@
 // What the library keeps of a chat when writing goes wrong, against the reference agent and the
 // real worker: the window closing while the last changes wait for their batch, a disk that
-// refuses writes (a real one: SQLite's WAL on /dev/full, a device that is always full), and
+// refuses writes (a real one: SQLite's journal on /dev/full, a device that is always full), and
 // the library turned off while a chat goes on. Never lost: what was kept; never shown: a kept
 // copy that misses part of the history as if it were all of it.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentRegistry } from '../../src/agent/agentHost';
 import { Library } from '../../src/library/library';
@@ -82,16 +82,13 @@ describe('library: writing when things go wrong', function () {
     await chat.recording.flush();
     await world.keptWhole('ref', sessionId);
 
-    // The disk is full from here: every write fails (its WAL, made for each write, goes to a
-    // device that is always full; SQLite removes the link after a write, so it is made again).
-    const wal = join(libraryDir, `${FILE_NAME}-wal`);
-    const diskFull = () => {
-      rmSync(wal, { force: true });
-      symlinkSync('/dev/full', wal);
-    };
+    // The disk is full from here: every write fails.
+    const journal = join(libraryDir, `${FILE_NAME}-journal`);
+    assert.ok(existsSync(journal));
+    rmSync(journal);
+    symlinkSync('/dev/full', journal);
     // Each turn's changes go in writes of their own: every one of them fails.
     for (const text of ['while the disk is full, quince', 'still full', 'still full, another turn']) {
-      diskFull();
       await chat.session.prompt(text);
       await chat.recording.flush();
     }
@@ -102,7 +99,7 @@ describe('library: writing when things go wrong', function () {
     assert.equal(world.lines.filter((l) => /could not save/.test(l)).length, 1, 'and logged once');
 
     // Room again: later writes land, the copy that missed some is not shown as the history.
-    rmSync(wal, { force: true });
+    rmSync(journal);
     await chat.session.prompt('the disk has room again');
     await chat.recording.flush();
     await waitFor('the last turn kept', async () =>

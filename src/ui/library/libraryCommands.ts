@@ -42,12 +42,8 @@ export async function clearLibrary(deps: LibraryCommandDeps): Promise<void> {
     'Clear',
   );
   if (!ok) return;
-  const { damagedCopies } = await deps.library.clear();
-  void vscode.window.showInformationMessage(
-    damagedCopies
-      ? `The session library is empty; the ${damagedCopies === 1 ? 'copy' : `${damagedCopies} copies`} of a damaged library set aside went too.`
-      : 'The session library is empty.',
-  );
+  await deps.library.clear();
+  void vscode.window.showInformationMessage('The session library is empty.');
 }
 
 /**

@@ -3,7 +3,6 @@ import {
   MAX_WORDS,
   bestText,
   compareRanked,
-  asPrefix,
   fold,
   tokenHolds,
   wordQuery,
@@ -14,20 +13,6 @@ import {
 } from '../../../src/library/query';
 
 describe('library: search words', () => {
-  it('folds either Unicode form of a word to the same text, Hangul composed again', () => {
-    for (const word of ['세션', 'Montréal', 'データベース', 'Ёлка'])
-      assert.equal(fold(word.normalize('NFD')), fold(word.normalize('NFC')), word);
-    assert.equal(fold('세션'.normalize('NFD')), '세션');
-    assert.equal(fold('データベース'), 'テータヘース');
-  });
-
-  it('counts a Hangul syllable, a Han character or a kana twice: two of them match as a prefix', () => {
-    assert.equal(asPrefix('검색'), true);
-    assert.equal(asPrefix('検索'), true);
-    assert.equal(asPrefix('db'), false);
-    assert.deepEqual(queryWords('검 a'), ['검']);
-  });
-
   it('folds case and diacritics and splits on what is not a letter, digit or _', () => {
     assert.equal(fold('Ça Déjà'), 'ca deja');
     assert.deepEqual(queryWords('  ParseConfig, ENOENT!  src/lib_x.ts '), [

@@ -1,8 +1,8 @@
 // A kept copy is shown as a session's whole history only when it is: a write that failed (here
-// a real one: the WAL SQLite writes first is on /dev/full, a device that is always full), or
+// a real one: the journal SQLite writes first is on /dev/full, a device that is always full), or
 // a copy evicted or cleared while its chat went on recording, leaves a part, never shown whole.
 import * as assert from 'node:assert/strict';
-import { rmSync, symlinkSync } from 'node:fs';
+import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FILE_NAME } from '../../../src/library/schema';
 import { LibraryStore } from '../../../src/library/store';
@@ -16,12 +16,7 @@ const user = (text: string): MessageEntry => ({ type: 'user', text, attachments:
 describe('library: store, a kept copy shown whole only when it is', () => {
   let dir: ReturnType<typeof tempDir>;
   let store: LibraryStore;
-  const wal = () => join(dir.path, `${FILE_NAME}-wal`);
-  /** The disk is full for the next write: its WAL, made for each write, goes to a device that is always full. */
-  const diskFull = () => {
-    rmSync(wal(), { force: true });
-    symlinkSync('/dev/full', wal());
-  };
+  const journal = () => join(dir.path, `${FILE_NAME}-journal`);
   const write = (sessionId: string, texts: string[], from: number, extra: Partial<SessionWrite> = {}) =>
     store.write({
       agentId: 'a',
@@ -49,10 +44,11 @@ describe('library: store, a kept copy shown whole only when it is', () => {
     () => {
       write('s1', ['one alpha', 'two beta'], 0, { reset: true, info: { complete: true, updatedAt: 'T1' } });
       write('s2', ['other gamma'], 0, { reset: true, info: { complete: true, updatedAt: 'T0' } });
-      // The disk is full from here: the WAL, written before the file, cannot take a byte.
-      diskFull();
+      // The disk is full from here: SQLite's journal, written before the file, cannot take a byte.
+      assert.ok(existsSync(journal()), 'the journal file SQLite keeps between transactions');
+      rmSync(journal());
+      symlinkSync('/dev/full', journal());
       assert.throws(() => write('s1', ['three delta'], 2), /disk I\/O error|full/i);
-      diskFull();
       assert.throws(() => write('s1', [], 3, { info: { updatedAt: 'T2' } }));
       // What was kept before is all there, as it was.
       assert.deepEqual(texts('s1'), ['one alpha', 'two beta']);
@@ -61,12 +57,12 @@ describe('library: store, a kept copy shown whole only when it is', () => {
       assert.deepEqual(texts('s2'), ['other gamma']);
       assert.equal(store.search('gamma').length, 1);
       assert.equal(
-        store.read(() => store.get('PRAGMA integrity_check')?.integrity_check),
+        store.retry(() => store.get('PRAGMA integrity_check')?.integrity_check),
         'ok',
       );
 
       // The disk has room again: later writes land, but the copy lacks the one that failed.
-      rmSync(wal(), { force: true });
+      rmSync(journal());
       write('s1', ['four epsilon'], 3, { info: { updatedAt: 'T3', complete: true } });
       assert.equal(kept('s1').updatedAt, 'T3');
       assert.equal(kept('s1').complete, false, 'a copy that missed a write is never whole');

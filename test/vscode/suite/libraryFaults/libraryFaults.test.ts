@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
-import * as vscode from 'vscode';
 import { FILE_NAME, FORMAT_VERSION } from '../../../../src/library/schema';
 import { suiteContext } from '../../../host/suiteContext';
 import { recorded } from '../../../support/chat';
@@ -45,21 +44,6 @@ describe('Session library: files it cannot use', function () {
     assert.equal(readFileSync(join(a.library.dir, aside), 'utf8'), damaged, 'its bytes untouched');
     chat.panel.dispose();
     await waitFor('closed', () => a.chats.all.length === 0);
-
-    // Clear Session Library forgets the copy too (it holds what the damaged file held), and says so.
-    a.setConfirm(async () => true);
-    const infos = catchMessages('showInformationMessage');
-    try {
-      await vscode.commands.executeCommand('acp.library.clear');
-      await waitFor('said', () => infos.shown.length > 0);
-      assert.equal(infos.shown[0], 'The session library is empty; the copy of a damaged library set aside went too.');
-      assert.deepEqual(
-        readdirSync(a.library.dir).filter((f) => f.includes('.damaged-')),
-        [],
-      );
-    } finally {
-      infos.restore();
-    }
   });
 
   it('says once that it cannot save while the chat goes on, and loads from the agent a copy that missed a write', async () => {
@@ -75,31 +59,21 @@ describe('Session library: files it cannot use', function () {
       await waitFor('kept whole', async () => (await a.library.get()!.session({ agentId, sessionId }))?.complete);
       const others = await a.library.get()!.sessions();
 
-      // From here the disk is full: SQLite's WAL, written first, is on a device that is always
-      // full (made for each write; SQLite removes the link after one, so it is made again).
-      const wal = join(a.library.dir, `${FILE_NAME}-wal`);
-      const diskFull = () => {
-        rmSync(wal, { force: true });
-        symlinkSync('/dev/full', wal);
-      };
-      diskFull();
+      // From here the disk is full: SQLite's journal, written first, is on a device that is always full.
+      const journal = join(a.library.dir, `${FILE_NAME}-journal`);
+      rmSync(journal, { force: true });
+      symlinkSync('/dev/full', journal);
       await chat.session.prompt('said while the disk is full, quince');
       await waitFor('the warning', () => warnings.shown.length > 0);
-      for (const text of ['still full', 'still full again']) {
-        diskFull();
-        await chat.session.prompt(text);
-      }
+      for (const text of ['still full', 'still full again']) await chat.session.prompt(text);
       assert.ok(chat.session.thread.entries.some((e) => e.type === 'agent' && /still full again/.test(e.text)));
 
       // Room again: once the next turn is kept, every write before it was tried (in order).
-      rmSync(wal, { force: true });
+      rmSync(journal);
       await chat.session.prompt('room again, tamarind');
       await waitFor('the last turn kept', async () => (await a.library.get()!.search('tamarind')).length > 0);
       assert.equal(warnings.shown.length, 1, warnings.shown.join(' | '));
-      assert.match(
-        warnings.shown[0]!,
-        /^The session library could not save to disk \((disk I\/O error|database or disk is full)\)\. Chats go on/,
-      );
+      assert.match(warnings.shown[0]!, /^The session library could not save to disk \(disk I\/O error\)\. Chats go on/);
       assert.equal((await a.library.get()!.session({ agentId, sessionId }))!.complete, false);
       for (const k of others.filter((o) => o.sessionId !== sessionId))
         assert.deepEqual(await a.library.get()!.session(k), k, 'what was kept is as it was');
@@ -127,7 +101,7 @@ describe('Session library: files it cannot use', function () {
     await a.library.configure({ enabled: false, maxBytes: 256 * 1024 * 1024 });
     const file = join(a.library.dir, FILE_NAME);
     const db = new Database(file);
-    db.exec(`PRAGMA locking_mode = EXCLUSIVE; PRAGMA user_version = ${FORMAT_VERSION + 1}`);
+    db.exec(`PRAGMA user_version = ${FORMAT_VERSION + 1}`);
     db.close();
     const before = readFileSync(file);
     void a.library.configure({ enabled: true, maxBytes: 256 * 1024 * 1024 });
