@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AgentRegistry } from './agent/agentHost';
 import { App } from './app/app';
+import type { CheckpointKeeper } from './app/checkpointKeeper';
 import type { OpenSessions } from './chat/openSessions';
 import type { LibraryService } from './library/service';
 import type { SessionLists } from './sessions/sessionLists';
@@ -11,6 +12,9 @@ import { AgentStatusBar } from './ui/agents/statusBar';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/agents/trust';
 import { ChatPanels } from './ui/chat/chatPanels';
 import { chatCommands } from './ui/chat/chatCommands';
+import { CheckpointContents } from './ui/checkpoints/changesEditor';
+import { changesNote, checkpointCommands, type SessionRef, sessionFolders } from './ui/checkpoints/checkpointCommands';
+import { restoreCommands } from './ui/checkpoints/restoreCommands';
 import { showNeedsInput } from './ui/chat/needsInput';
 import { registerCommands } from './ui/commands';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
@@ -25,6 +29,7 @@ import { SessionDecor } from './ui/sessionDecor';
 import { FreshLists } from './ui/sessionsView/freshLists';
 import { sessionCommands, type SessionCommandDeps } from './ui/sessionsView/sessionCommands';
 import { SessionsTree, type TreeNode } from './ui/sessionsView/sessionsTree';
+import type { SessionNode } from './ui/sessionsView/treeNodes';
 import { SettingsService } from './ui/settings';
 import { handleUri } from './ui/uriHandler';
 import { openDocumentText } from './ui/workspaceFiles';
@@ -59,6 +64,8 @@ export interface AcpTestApi {
   readonly contextKey: typeof contextKey;
   /** The session library (kept transcripts), started on first use. */
   readonly library: LibraryService;
+  /** The chats' checkpoints and each turn's changes. */
+  readonly checkpoints: CheckpointKeeper;
 }
 
 /** What the window runs, so `deactivate()` can wait for its agents and its library. */
@@ -85,6 +92,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       failed: (m) => void vscode.window.showWarningMessage(`${m} Sessions open and work as without it.`),
       writeFailed: (m) => void vscode.window.showWarningMessage(m),
     },
+    checkpointsUnavailable: (m) => void vscode.window.showWarningMessage(m),
   });
   running = app;
   const { agents, sessions, lists, library, keeper, marks, statuses, starts, log } = app;
@@ -100,9 +108,12 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       marks,
     },
     keeper,
+    { beforePrompt: app.checkpoints.beforePrompt, canRestore: () => app.checkpoints.enabled },
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
-  const tree = new SessionsTree(agents, lists, chats, decor, starts);
+  const tree = new SessionsTree(agents, lists, chats, decor, starts, (_agentId, row) =>
+    changesNote(app.checkpoints, row),
+  );
   const view = vscode.window.createTreeView('acp.sessions', {
     treeDataProvider: tree,
     showCollapseAll: true,
@@ -138,6 +149,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     view,
     decor,
     fresh,
+    new CheckpointContents(app.checkpoints.checkpoints),
     showNeedsInput(statuses, view, statusBar),
     ignored,
     view.onDidChangeVisibility(lookForIgnored),
@@ -164,6 +176,35 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         confirm: (m, a, d) => deps.confirm(m, a, d),
       }),
       manageCommands(manage),
+      checkpointCommands(
+        app.checkpoints,
+        (node): SessionRef | undefined => {
+          const n = node as Partial<SessionNode> | undefined;
+          if (n?.type === 'session' && n.row && n.host)
+            return {
+              agentId: n.host.config.id,
+              sessionId: n.row.sessionId,
+              folders: sessionFolders(n.row),
+              label: decor.name(n.host.config.id, n.row).label,
+            };
+          const chat = chats.active;
+          const sessionId = chat?.session.sessionId;
+          return chat && sessionId
+            ? {
+                agentId: chat.session.target.agentId,
+                sessionId,
+                folders: app.checkpoints.foldersOf(chat.session),
+                label: chat.panel.title,
+              }
+            : undefined;
+        },
+        (m, a, d) => deps.confirm(m, a, d),
+      ),
+      restoreCommands({
+        keeper: app.checkpoints,
+        session: (agentId, sessionId) => chats.get(agentId, sessionId)?.session,
+        confirm: (m, a, d) => deps.confirm(m, a, d),
+      }),
       libraryCommands({ agents, lists, chats, library, keeper, confirm: (m, a) => deps.confirm(m, a) }),
     ),
     vscode.window.registerUriHandler({
@@ -190,6 +231,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     setTrustPrompt,
     contextKey,
     library,
+    checkpoints: app.checkpoints,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },

@@ -13,6 +13,7 @@ import { LibraryService } from '../library/service';
 import { SessionCache } from '../sessions/cache';
 import { SessionMarks } from '../sessions/marks';
 import { SessionLists } from '../sessions/sessionLists';
+import { CheckpointKeeper } from './checkpointKeeper';
 import { FirstStarts } from './firstStart';
 import type { SettingsSource } from './settings';
 import { SignInEnvStore } from './signInEnv';
@@ -47,6 +48,8 @@ export interface AppPorts {
     /** Told once a window, when the library could not save a change. */
     writeFailed(message: string): void;
   };
+  /** Told once a window, when checkpoints cannot run (git missing, too old or broken). */
+  checkpointsUnavailable(message: string): void;
 }
 
 /**
@@ -75,6 +78,8 @@ export class App extends Disposable {
   readonly marks: SessionMarks;
   readonly statuses: ChatStatuses;
   readonly starts: FirstStarts;
+  /** Checkpoints before each prompt and each turn's changes (kept in the global storage). */
+  readonly checkpoints: CheckpointKeeper;
 
   constructor(private readonly ports: AppPorts) {
     super();
@@ -118,6 +123,14 @@ export class App extends Disposable {
       failed: (m) => ports.library.failed(m),
       writeFailed: (m) => ports.library.writeFailed(m),
     });
+    this.checkpoints = this.register(
+      new CheckpointKeeper({
+        storageDir: ports.library.dir,
+        settings,
+        log,
+        unavailable: (m) => ports.checkpointsUnavailable(m),
+      }),
+    );
     this.applySettings();
     this.register(settings.onDidChange(() => this.applySettings()));
     const workspaceState = ports.workspaceState;

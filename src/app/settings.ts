@@ -24,6 +24,19 @@ export interface Settings {
   readonly hide: HideRules;
   /** `acp.terminal.shell`: which shell runs an agent's shell lines on Windows. */
   readonly terminalShell: ShellSetting;
+  readonly checkpoints: CheckpointSettings;
+}
+
+/** `acp.checkpoints.*`, with VS Code's `git.path`. */
+export interface CheckpointSettings {
+  readonly enabled: boolean;
+  readonly maxFileBytes: number;
+  /** Gitignore patterns left out besides the folder's `.gitignore` files. */
+  readonly skip: readonly string[];
+  readonly keepDays: number;
+  readonly maxBytes: number;
+  /** `git.path`: the git VS Code's Git extension runs, tried before PATH. */
+  readonly gitPath?: string;
 }
 
 /** The settings now, and when they change (`ui/settings.ts` reads them from VS Code). */

@@ -30,7 +30,9 @@ export interface ChatSessionDeps extends ChatDeps {
    * the session's folders are taken here, so they hold the tree from before the agent's first
    * write. It bounds its own wait; a failure is logged and the prompt goes anyway.
    */
-  beforePrompt?: (sessionId: string, prompt: string) => Promise<void>;
+  beforePrompt?: (sessionId: string, prompt: string, session: ChatSession) => Promise<void>;
+  /** Whether files can be restored to before a message (checkpoints are on). */
+  canRestore?: () => boolean;
 }
 
 /** A request this client sent about a session outside a turn (see {@link ChatSession.onDidSend}). */
@@ -204,6 +206,7 @@ export class ChatSession extends Disposable {
       cwd: this.target.cwd,
       additionalDirectories: this.sentDirectories,
       history: this.attachment.history,
+      canRestore: this.deps.canRestore?.() === true,
     };
   }
 
@@ -269,7 +272,7 @@ export class ChatSession extends Disposable {
     this.capsEmitter.fire();
     try {
       await this.deps
-        .beforePrompt?.(sessionId, text)
+        .beforePrompt?.(sessionId, text, this)
         .catch((e) => this.deps.logger.warn(`before the prompt: ${e instanceof Error ? e.message : String(e)}`));
       // Stop while it waited: the prompt never goes.
       if (this.stopped.has(abort)) throw new Cancelled('prompt');

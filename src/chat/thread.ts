@@ -7,6 +7,7 @@ import type { ContentBlock, PermissionOption, SessionUpdate } from '@agentclient
 import type { Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import type {
+  ChangesEntry,
   ElicitationEntry,
   MessageEntry,
   NoticeEntry,
@@ -137,6 +138,13 @@ export class Thread implements IDisposable {
         ? { type: 'notice', severity, title }
         : { type: 'notice', severity, title, description },
     );
+    this.fire();
+    return index;
+  }
+
+  /** A turn's changes in a folder (see {@link ChangesEntry}). */
+  addChanges(entry: Omit<ChangesEntry, 'type'>): number {
+    const index = this.push({ type: 'changes', ...entry, unnamed: entry.unnamed.slice() });
     this.fire();
     return index;
   }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
 import type { GitRunner } from './gitProcess';
 
 /** What one `cat-file --batch` call reads at most, so a restore of many files holds little at once. */
@@ -71,4 +73,16 @@ export async function readBlob(git: GitRunner, blob: string): Promise<Buffer | u
     found = bytes;
   });
   return found;
+}
+
+/**
+ * Whether the file at `file` holds exactly the bytes of git blob `blob` (SHA-1 object ids, as
+ * the checkpoint stores use): hashed here, no git runs. False for a missing or unreadable file.
+ */
+export async function fileMatchesBlob(file: string, blob: string): Promise<boolean> {
+  if (!/^[0-9a-f]{40}$/.test(blob)) return false;
+  const bytes = await fs.readFile(file).catch(() => undefined);
+  if (!bytes) return false;
+  const hash = createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  return hash === blob;
 }

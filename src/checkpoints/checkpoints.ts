@@ -235,6 +235,16 @@ export class Checkpoints {
     return this.journal(await this.repo(folder)).read();
   }
 
+  /**
+   * The folder's journal when checkpoints of it are kept, else nothing: unlike {@link history},
+   * nothing is created for a folder never checkpointed (a tooltip may ask about any folder).
+   */
+  async keptHistory(folder: string): Promise<JournalRecord[]> {
+    const marker = path.join(this.options.storage, this.key(folder), 'folder.json');
+    if (!(await fs.stat(marker).catch(() => undefined))) return [];
+    return this.history(folder);
+  }
+
   private async tree(repo: ShadowRepo, id: string): Promise<string> {
     if (id === WORKING) return (await takeSnapshot(repo, this.maxFileBytes)).id;
     assertId(id);

@@ -14,6 +14,7 @@
 import type { MarkdownIt, Token } from 'markdown-it';
 import type { ContentBlock, ToolCallContent } from '@agentclientprotocol/sdk';
 import type { ThreadEntry, ToolCallEntry } from '../protocol/entries';
+import { changesLabel } from '../protocol/changes';
 
 export interface ExportHeader {
   title?: string;
@@ -278,6 +279,10 @@ function entry(md: MarkdownIt, e: ThreadEntry): string {
           ? 'cancelled'
           : (e.options.find((o) => o.optionId === (e.outcome as { optionId: string }).optionId)?.name ?? 'answered');
       return `> **Permission:** ${inline(e.title)} — ${inline(chosen)}`;
+    }
+    case 'changes': {
+      const unnamed = e.unnamed.length ? `; not from a tool call: ${e.unnamed.map(code).join(', ')}` : '';
+      return `*${changesLabel(e)}${unnamed}*`;
     }
     case 'elicitation':
       return `> **The agent asked:** ${inline(e.message)}${e.url ? ` (${code(e.url)})` : ''} — ${inline(e.outcome ?? 'cancel')}`;

@@ -104,8 +104,33 @@ export interface ElicitationEntry {
   completed?: boolean;
 }
 
+/**
+ * What one turn changed in one folder, whoever wrote it (the client's checkpoints before the
+ * prompt and after the turn): a row that opens the turn's diff.
+ */
+export interface ChangesEntry {
+  readonly type: 'changes';
+  /** The folder, absolute, as the session's cwd or root names it. */
+  readonly folder: string;
+  /** The turn's id in the folder's checkpoint journal. */
+  readonly turn: string;
+  readonly files: number;
+  readonly added: number;
+  readonly deleted: number;
+  /** Changed files no tool call of the turn named (a command, the agent's process, the user), at most 50. */
+  readonly unnamed: string[];
+  readonly unnamedCount: number;
+}
+
 export type ThreadEntry =
-  MessageEntry | ToolCallEntry | PlanEntryView | NoticeEntry | DividerEntry | PermissionEntry | ElicitationEntry;
+  | MessageEntry
+  | ToolCallEntry
+  | PlanEntryView
+  | NoticeEntry
+  | DividerEntry
+  | PermissionEntry
+  | ElicitationEntry
+  | ChangesEntry;
 
 /** Usage as the agent last reported it. */
 export interface Usage {

@@ -30,6 +30,8 @@ export function heightShape(entry: ThreadEntry): HeightShape {
       return fixed(36);
     case 'permission':
       return fixed(96);
+    case 'changes':
+      return fixed(36);
     case 'elicitation':
       return fixed(entry.mode === 'url' ? 150 : 110 + 62 * Object.keys(entry.schema?.properties ?? {}).length);
     default:

@@ -42,6 +42,8 @@ export interface ChatCapabilities {
   /** The further roots sent to the agent with the session; a reloaded window sends them again. */
   additionalDirectories?: string[];
   history: HistoryState;
+  /** Checkpoints are on: each user message offers "Restore Files to Before This Message". */
+  canRestore?: boolean;
 }
 
 /** A follow-up written while the agent worked, waiting for its turn. */
@@ -212,6 +214,20 @@ export interface OpenDiffParams {
 }
 /** Opens a diff editor for a tool call's diff; the host has the texts. */
 export const openDiffRequest = new RequestType<OpenDiffParams, void, void>('openDiff');
+
+export interface OpenChangesParams {
+  /** Index of the changes entry. */
+  entryIndex: number;
+}
+/** Opens the multi-file diff of what a turn changed (a changes entry); the host has the checkpoints. */
+export const openChangesRequest = new RequestType<OpenChangesParams, void, void>('openChanges');
+
+export interface RestoreFilesParams {
+  /** Index of the user message whose files to restore. */
+  entryIndex: number;
+}
+/** Restores the session's files to before a user message; the host asks first and does the rest. */
+export const restoreFilesRequest = new RequestType<RestoreFilesParams, void, void>('restoreFiles');
 
 export interface OpenLinkParams {
   /** As written in the agent's text; the host validates the scheme and lets VS Code confirm. */

@@ -5,7 +5,8 @@ import { SHELL_SETTINGS } from '../agent/shells';
 import { compileHideRules } from '../sessions/hide';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
-import type { Settings, SettingsSource } from '../app/settings';
+import type { CheckpointSettings, Settings, SettingsSource } from '../app/settings';
+import { DEFAULT_SKIP } from '../checkpoints/skipRules';
 import { machineSetting } from './agents/agentSettings';
 
 /** The library's size bounds, in MB (the setting's schema says the same). */
@@ -39,7 +40,28 @@ function read(): Settings {
     hide,
     // Machine scope, like the agents: it chooses a program to run.
     terminalShell: SHELL_SETTINGS.find((v) => v === machineSetting('terminal.shell')) ?? 'auto',
+    checkpoints: readCheckpoints(c),
   };
+}
+
+function readCheckpoints(c: vscode.WorkspaceConfiguration): CheckpointSettings {
+  const skip = c.get<unknown>('checkpoints.skip');
+  const gitPath = vscode.workspace.getConfiguration('git').get<unknown>('path');
+  return {
+    enabled: c.get<boolean>('checkpoints.enabled') !== false,
+    maxFileBytes: Math.round(bounded(c.get('checkpoints.maxFileSizeMB'), 0.1, 1024, 5) * 1024 * 1024),
+    skip: Array.isArray(skip) ? stringList(skip) : DEFAULT_SKIP,
+    keepDays: bounded(c.get('checkpoints.keepDays'), 1, 3650, 30),
+    maxBytes: Math.round(bounded(c.get('checkpoints.maxSizeMB'), 64, 1_048_576, 2048) * 1024 * 1024),
+    // `git.path` may be a list of paths to try; the first one is tried before PATH.
+    gitPath:
+      typeof gitPath === 'string' && gitPath ? gitPath : Array.isArray(gitPath) ? stringList(gitPath)[0] : undefined,
+  };
+}
+
+/** A number setting within its schema's bounds, else its default. */
+function bounded(v: unknown, min: number, max: number, fallback: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
 }
 
 /**
@@ -70,7 +92,7 @@ export class SettingsService extends Disposable implements SettingsSource {
     super();
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!e.affectsConfiguration('acp')) return;
+        if (!e.affectsConfiguration('acp') && !e.affectsConfiguration('git.path')) return;
         this.current = read();
         this.emitter.fire(this.current);
       }),

@@ -13,6 +13,8 @@ export type PageAction =
   /** A diff's "Open diff": the entry comes from the card the button sits in. */
   | { kind: 'openDiff'; contentIndex: number }
   | { kind: 'openLocation'; path: string; line?: number }
+  /** A turn's changes row: the entry comes from the row. */
+  | { kind: 'openChanges' }
   | { kind: 'cancelLoad' }
   | { kind: 'retry' }
   | { kind: 'restartAgent' }
@@ -23,6 +25,8 @@ export type PageAction =
   | { kind: 'copyBlock' }
   /** Copies the message the button sits in, as Markdown. */
   | { kind: 'copyMessage' }
+  /** The user message's "Restore Files to Before This Message". */
+  | { kind: 'restoreFiles' }
   /** A queued follow-up's buttons, and its editor's. */
   | { kind: 'editQueued'; id: string }
   | { kind: 'removeQueued'; id: string }

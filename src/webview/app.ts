@@ -287,6 +287,7 @@ export class ChatApp {
     if (this.chromeDirty) {
       this.chromeDirty = false;
       this.header.update(this.model);
+      document.body.classList.toggle('can-restore', !!this.model.capabilities?.canRestore);
       this.status.update(this.model);
       this.composer.update(this.model);
       this.queue.update(this.model.queue, this.model.status.state === 'idle' && !!this.model.capabilities?.canPrompt);

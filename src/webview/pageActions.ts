@@ -7,9 +7,11 @@ import {
   answerPermissionRequest,
   cancelLoadRequest,
   copyTextRequest,
+  openChangesRequest,
   openDiffRequest,
   openLocationRequest,
   restartAgentRequest,
+  restoreFilesRequest,
   retryRequest,
   showLogRequest,
   signInRequest,
@@ -64,6 +66,12 @@ export function performAction(action: PageAction, node: HTMLElement, on: ActionT
       break;
     case 'openDiff':
       if (Number.isInteger(entryIndex)) send(openDiffRequest, { entryIndex, contentIndex: action.contentIndex });
+      break;
+    case 'openChanges':
+      if (Number.isInteger(entryIndex)) send(openChangesRequest, { entryIndex });
+      break;
+    case 'restoreFiles':
+      if (Number.isInteger(entryIndex)) send(restoreFilesRequest, { entryIndex });
       break;
     case 'openLocation':
       send(

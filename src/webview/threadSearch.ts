@@ -5,6 +5,7 @@
  * bar turns into a range in the entry's node once it is rendered.
  */
 import type { PanelEntry } from '../protocol/entries';
+import { changesLabel } from '../protocol/changes';
 
 export interface Match {
   index: number;
@@ -43,6 +44,8 @@ export function searchableText(entry: PanelEntry): string {
       return entry.title;
     case 'elicitation':
       return entry.message;
+    case 'changes':
+      return [changesLabel(entry), ...entry.unnamed].join('\n');
     default:
       return '';
   }

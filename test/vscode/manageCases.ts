@@ -43,8 +43,8 @@ function received(method: string): unknown[] {
 }
 const recordFile = () => suiteContext().recordFile ?? '';
 /** The Markdown tooltip a row shows on hover. */
-function tooltip(a: AcpTestApi, node: SessionNode): string {
-  const item = a.tree.resolveTreeItem(a.tree.getTreeItem(node), node);
+async function tooltip(a: AcpTestApi, node: SessionNode): Promise<string> {
+  const item = await a.tree.resolveTreeItem(a.tree.getTreeItem(node), node);
   const t = item.tooltip;
   return typeof t === 'string' ? t : (t?.value ?? '');
 }
@@ -173,11 +173,11 @@ export function manageCases(mode: Mode): void {
       if (mode === 'agent') {
         assert.equal(node.row.title, 'Release checklist', 'the agent stored it');
         assert.deepEqual(received('session/set_title'), [{ sessionId: id, title: 'Release checklist' }]);
-        assert.doesNotMatch(tooltip(a, node), /still knows it/);
+        assert.doesNotMatch(await tooltip(a, node), /still knows it/);
       } else {
         assert.equal(node.row.label, titles.get(id), 'the agent kept its title');
         assert.deepEqual(received('session/set_title'), []);
-        assert.match(unescape(tooltip(a, node)), new RegExp(`The agent still knows it as “${titles.get(id)}”`));
+        assert.match(unescape(await tooltip(a, node)), new RegExp(`The agent still knows it as “${titles.get(id)}”`));
       }
       assert.ok(a.tree.getTreeItem(node).contextValue?.includes('.named'), 'Reset Name is offered');
       void vscode.commands.executeCommand('acp.resumeSession');
@@ -252,7 +252,7 @@ export function manageCases(mode: Mode): void {
           async () => (await nodeOf(a, empty.sessionId))!.row.title === 'hello there',
         );
         assert.match(
-          unescape(tooltip(a, (await nodeOf(a, empty.sessionId))!)),
+          unescape(await tooltip(a, (await nodeOf(a, empty.sessionId))!)),
           /The agent still knows it as “hello there”/,
         );
       } else {
@@ -394,7 +394,7 @@ export function manageCases(mode: Mode): void {
       assert.match(a.statusBar.text, /1 session needs your input/);
       const icon = a.tree.getTreeItem((await nodeOf(a, id))!).iconPath as vscode.ThemeIcon;
       assert.equal(icon.id, 'bell-dot');
-      assert.match(unescape(tooltip(a, (await nodeOf(a, id))!)), /Needs your input/);
+      assert.match(unescape(await tooltip(a, (await nodeOf(a, id))!)), /Needs your input/);
       const card = chat.session.thread.entries.findIndex((e) => e.type === 'permission');
       const entry = chat.session.thread.entries[card]!;
       chat.session.answerPermission(entry.type === 'permission' ? entry.requestId : '', null);

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import { PermissionRequests } from '../../src/chat/permissions';
 import { Thread } from '../../src/chat/thread';
-import type { ThreadStatus } from '../../src/protocol/entries';
+import type { ThreadEntry, ThreadStatus } from '../../src/protocol/entries';
 import { changedEvent, snapshotEvent } from '../../src/protocol/messages';
 import { readPanelTarget } from '../../src/protocol/panelTarget';
 import { snapshotOf } from './fixtures';
@@ -165,6 +165,43 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
     );
     await view.page.click('.divider button:has-text("Retry")');
     await view.waitForRequest('retry');
+  });
+
+  it("shows a turn's changes as one row, marks the files no tool call named, and asks the host to open them", async () => {
+    const thread = new Thread();
+    thread.apply(userChunk('Fix the tests'));
+    thread.addChanges({
+      folder: '/home/dev/project',
+      turn: 't1',
+      files: 3,
+      added: 12,
+      deleted: 4,
+      unnamed: ['notes.txt'],
+      unnamedCount: 1,
+    });
+    await view.host.sendNotification(snapshotEvent, snapshotOf(thread.snapshot().entries));
+    await view.page.waitForSelector('.changes');
+    assert.equal(await view.page.textContent('.changes .changes-open'), '3 files changed +12 −4');
+    assert.equal(await view.page.textContent('.changes .changes-unnamed'), '1 not from a tool call');
+    assert.match((await view.page.getAttribute('.changes .changes-unnamed', 'title')) ?? '', /notes\.txt/);
+    await view.page.click('.changes .changes-open');
+    await view.waitForRequest('openChanges', (p) => (p as { entryIndex?: number }).entryIndex === 1);
+  });
+
+  it('offers Restore Files to Before This Message on user messages only while checkpoints are on', async () => {
+    const entries: ThreadEntry[] = [
+      { type: 'user', text: 'Fix the tests', attachments: [], done: true },
+      { type: 'agent', text: 'Done.', attachments: [], done: true },
+    ];
+    await view.host.sendNotification(snapshotEvent, snapshotOf(entries, {}, { canRestore: false }));
+    await view.page.waitForSelector('.msg-user');
+    assert.equal(await view.page.locator('.msg-user .msg-restore').isVisible(), false, 'hidden with checkpoints off');
+    await view.host.sendNotification(snapshotEvent, snapshotOf(entries, {}, { canRestore: true }));
+    await view.page.waitForSelector('body.can-restore');
+    assert.equal(await view.page.locator('.msg-agent .msg-restore').count(), 0, "not on the agent's messages");
+    await view.page.hover('.msg-user');
+    await view.page.click('.msg-user .msg-restore');
+    await view.waitForRequest('restoreFiles', (p) => (p as { entryIndex?: number }).entryIndex === 0);
   });
 
   it("saves the panel target with the session's additional directories, for the window's next start", async () => {

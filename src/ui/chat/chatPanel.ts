@@ -23,11 +23,13 @@ import {
   removeQueuedRequest,
   sendQueuedRequest,
   updateQueuedRequest,
+  openChangesRequest,
   openDiffRequest,
   openLinkRequest,
   openLocationRequest,
   readyRequest,
   restartAgentRequest,
+  restoreFilesRequest,
   retryRequest,
   sendPromptRequest,
   setConfigOptionRequest,
@@ -287,6 +289,14 @@ export class ChatPanel extends Disposable {
       if (content?.type !== 'diff') return;
       return this.diffs.open(content.path, content.oldText ?? '', content.newText);
     });
+    c.onRequest(openChangesRequest, ({ entryIndex }) => {
+      const entry = s.thread.entries[entryIndex];
+      if (entry?.type === 'changes')
+        return vscode.commands.executeCommand('acp.openTurnChanges', entry.folder, entry.turn);
+    });
+    c.onRequest(restoreFilesRequest, ({ entryIndex }) =>
+      vscode.commands.executeCommand('acp.restoreToMessage', s.target.agentId, s.sessionId, entryIndex),
+    );
     c.onRequest(retryRequest, () => s.retry());
     c.onRequest(restartAgentRequest, () => s.restartAgent());
     // The sign-in command retries the chats of that agent when it succeeds (this one included).

@@ -5,7 +5,7 @@ import type { AgentRegistry } from '../../agent/agentHost';
 import type { Logger } from '../../agent/log';
 import { normalizePath } from '../../agent/paths';
 import type { ChatDeps } from '../../chat/attachment';
-import { ChatSession } from '../../chat/chatSession';
+import { ChatSession, type ChatSessionDeps } from '../../chat/chatSession';
 import type { SessionKey } from '../../agent/sessionKey';
 import type { OpenSessions } from '../../chat/openSessions';
 import type { ChatTarget, OpenMode } from '../../chat/target';
@@ -34,7 +34,7 @@ export class ChatPanels extends Disposable implements OpenChats {
   /** A session's chat opened or closed. */
   readonly onDidChangeOpen: Event<SessionKey>;
   private readonly diffs = this.register(new DiffContents());
-  private readonly deps: ChatDeps;
+  private readonly deps: ChatSessionDeps;
 
   constructor(
     private readonly agents: AgentRegistry,
@@ -45,11 +45,12 @@ export class ChatPanels extends Disposable implements OpenChats {
     mcpServers: ChatDeps['mcpServers'],
     private readonly watch: { statuses: ChatStatuses; marks: SessionMarks },
     private readonly keeper?: TranscriptKeeper,
+    checkpoints?: Pick<ChatSessionDeps, 'beforePrompt' | 'canRestore'>,
   ) {
     super();
     this.onDidChangeOpen = sessions.onDidChangeOpen;
     // Each chat reattaches by itself when its agent is back (see ChatSession).
-    this.deps = { logger, mcpServers, describeError, workspaceFolders };
+    this.deps = { logger, mcpServers, describeError, workspaceFolders, ...checkpoints };
     this.register(
       sessions.onDidChangeOpen(({ agentId, sessionId }) => {
         const session = sessions.get(agentId, sessionId);

@@ -68,6 +68,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     private readonly decor: SessionDecor,
     /** Says when a first start is downloading the agent (npx). */
     private readonly starts?: FirstStarts,
+    /** A line for a row's tooltip on what the session changed ("Changed 3 files +12 −4"), if anything is kept. */
+    private readonly changesNote?: (agentId: string, row: SessionRow) => Promise<string | undefined>,
   ) {
     super();
     this.register(
@@ -378,11 +380,12 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   /** The session row's Markdown tooltip, when the pointer rests on it. */
-  resolveTreeItem(item: vscode.TreeItem, element: TreeNode): vscode.TreeItem {
+  async resolveTreeItem(item: vscode.TreeItem, element: TreeNode): Promise<vscode.TreeItem> {
     if (element.type === 'session' && item.tooltip === undefined) {
-      const tooltip = new vscode.MarkdownString(
-        tooltipMarkdown(element.row, element.folder.name, sessionNotes(element, this.decor)),
-      );
+      const shown = sessionNotes(element, this.decor);
+      const changes = await this.changesNote?.(element.host.config.id, element.row).catch(() => undefined);
+      if (changes) shown.notes.push(changes);
+      const tooltip = new vscode.MarkdownString(tooltipMarkdown(element.row, element.folder.name, shown));
       tooltip.isTrusted = false;
       tooltip.supportHtml = false;
       item.tooltip = tooltip;

@@ -4,7 +4,7 @@ import { el } from '../dom';
 import type { StreamSplitter } from '../streamSplit';
 import { renderElicitation, type ElicitationContext } from './elicitation';
 import { renderMessage, type CodeShown } from './message';
-import { renderDivider, renderNotice, renderPermission, renderPlan } from './misc';
+import { renderChanges, renderDivider, renderNotice, renderPermission, renderPlan } from './misc';
 import { renderToolCall } from './toolCall';
 
 export interface EntryContext {
@@ -49,6 +49,8 @@ function inner(entry: ThreadEntry, index: number, context: EntryContext): HTMLEl
       return renderPermission(entry, context.pendingAnswers);
     case 'elicitation':
       return renderElicitation(entry, context.elicitation);
+    case 'changes':
+      return renderChanges(entry);
     default:
       // An entry kind newer than this webview: show that something is there.
       return el('div', 'notice notice-info', `Unsupported entry: ${String((entry as { type?: unknown }).type)}`);

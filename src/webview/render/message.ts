@@ -42,12 +42,15 @@ export function renderMessage(
   if (entry.type === 'user') node.append(el('div', 'msg-who', 'You'));
   node.append(body(entry, stream, codeShown));
   if (entry.attachments.length) node.append(renderAttachments(entry.attachments));
-  if (entry.text) node.append(messageActions());
+  if (entry.text) node.append(messageActions(entry.type === 'user'));
   return node;
 }
 
-/** The message's own buttons, shown on hover and focus: Copy (its Markdown). */
-function messageActions(): HTMLElement {
+/**
+ * The message's own buttons, shown on hover and focus: Copy (its Markdown); on the user's, Restore
+ * Files to Before This Message (shown while the chat's checkpoints are on: `body.can-restore`).
+ */
+function messageActions(user: boolean): HTMLElement {
   const bar = el('div', 'msg-actions');
   const copy = bindAction(el('button', 'icon-button msg-copy'), { kind: 'copyMessage' });
   copy.type = 'button';
@@ -55,6 +58,14 @@ function messageActions(): HTMLElement {
   copy.setAttribute('aria-label', 'Copy message');
   copy.append(icon('copy'));
   bar.append(copy);
+  if (user) {
+    const restore = bindAction(el('button', 'icon-button msg-restore'), { kind: 'restoreFiles' });
+    restore.type = 'button';
+    restore.title = 'Restore Files to Before This Message';
+    restore.setAttribute('aria-label', 'Restore files to before this message');
+    restore.append(icon('discard'));
+    bar.append(restore);
+  }
   return bar;
 }
 

@@ -1,5 +1,6 @@
 /** Plans, notices, dividers and permission cards: text only, no Markdown. */
-import type { DividerEntry, NoticeEntry, PermissionEntry, PlanEntryView } from '../../protocol/entries';
+import { changesLabel, unnamedLabel } from '../../protocol/changes';
+import type { ChangesEntry, DividerEntry, NoticeEntry, PermissionEntry, PlanEntryView } from '../../protocol/entries';
 import { actionButton, el, icon } from '../dom';
 import { visible } from './visible';
 
@@ -32,6 +33,21 @@ export function renderNotice(entry: NoticeEntry): HTMLElement {
   text.append(el('div', 'notice-title', entry.title));
   if (entry.description) text.append(el('div', 'notice-description', entry.description));
   box.append(text);
+  return box;
+}
+
+/** A turn's changes: one compact row that opens the turn's diff; files no tool call named are marked. */
+export function renderChanges(entry: ChangesEntry): HTMLElement {
+  const box = el('div', 'changes');
+  const open = actionButton(changesLabel(entry), { kind: 'openChanges' }, 'button link small changes-open');
+  open.title = 'Open what this turn changed in the diff editor';
+  box.append(icon('diff'), open);
+  const unnamed = unnamedLabel(entry);
+  if (unnamed) {
+    const mark = el('span', 'changes-unnamed', unnamed);
+    mark.title = `Changed during the turn, named by no tool call (a command, the agent's own process, or you):\n${entry.unnamed.join('\n')}`;
+    box.append(mark);
+  }
   return box;
 }
 

@@ -19,7 +19,7 @@ describe('Hostile session titles', function () {
     const rows = (await loadedRoot(a)).filter((n): n is SessionNode => n.type === 'session');
     assert.ok(rows.length > 0);
     for (const row of rows) {
-      const item = a.tree.resolveTreeItem(a.tree.getTreeItem(row), row);
+      const item = await a.tree.resolveTreeItem(a.tree.getTreeItem(row), row);
       const label = String(item.label);
       assert.doesNotMatch(label, INVISIBLE, JSON.stringify(label));
       assert.ok(label.length <= 201);

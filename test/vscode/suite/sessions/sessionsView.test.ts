@@ -49,7 +49,7 @@ describe('Sessions view (one folder, one agent)', function () {
     assert.match(String(item.description), /ago|just now|yesterday|\w{3} \d/);
     // The tooltip comes when the pointer rests on the row (the workbench calls resolveTreeItem).
     assert.equal(item.tooltip, undefined);
-    const { tooltip } = a.tree.resolveTreeItem(item, node!);
+    const { tooltip } = await a.tree.resolveTreeItem(item, node!);
     assert.ok(tooltip instanceof vscode.MarkdownString);
     assert.match(tooltip.value, new RegExp(node!.row.sessionId.replace(/[_]/g, '\\\\?_').slice(0, 12)));
     assert.match(String(item.contextValue), /^session\.load\.resume\.delete/);
