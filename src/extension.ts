@@ -13,6 +13,7 @@ import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/agents/tr
 import { ChatPanels } from './ui/chat/chatPanels';
 import { chatCommands } from './ui/chat/chatCommands';
 import { CheckpointContents } from './ui/checkpoints/changesEditor';
+import { folderStatsNote, sessionStatsNote } from './ui/library/sessionStats';
 import { changesNote, checkpointCommands, type SessionRef, sessionFolders } from './ui/checkpoints/checkpointCommands';
 import { restoreCommands } from './ui/checkpoints/restoreCommands';
 import { showNeedsInput } from './ui/chat/needsInput';
@@ -111,9 +112,15 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     { beforePrompt: app.checkpoints.beforePrompt, canRestore: () => app.checkpoints.enabled },
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
-  const tree = new SessionsTree(agents, lists, chats, decor, starts, (_agentId, row) =>
-    changesNote(app.checkpoints, row),
-  );
+  const tree = new SessionsTree(agents, lists, chats, decor, starts, {
+    row: (agentId, row) =>
+      Promise.all([
+        changesNote(app.checkpoints, row),
+        sessionStatsNote(app.library, agentId, row.sessionId),
+        folderStatsNote(app.library, row.cwd),
+      ]),
+    folder: (cwd) => folderStatsNote(app.library, cwd),
+  });
   const view = vscode.window.createTreeView('acp.sessions', {
     treeDataProvider: tree,
     showCollapseAll: true,

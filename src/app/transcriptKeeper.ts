@@ -111,7 +111,7 @@ export class TranscriptKeeper extends Disposable {
         // A load or a new session holds the whole history; a resume keeps what the thread had:
         // the whole kept history, or (a resume without one) only what comes after it.
         const complete = session.history !== 'resumed';
-        recorder.begin({ fresh: how !== 'resume' || (!existed && !complete), complete });
+        recorder.begin({ fresh: how !== 'resume' || (!existed && !complete), complete, newSession: how === 'new' });
         const reported = session.thread.reported;
         const before =
           how === 'new'
@@ -124,6 +124,7 @@ export class TranscriptKeeper extends Disposable {
         note((r) => this.noteAttach(session, r, how, before));
       }),
       session.onDidEndTurn(() => {
+        recorder?.addActive(session.lastTurnMs);
         const reported = session.thread.reported;
         const fresh = reported.count > reports;
         reports = reported.count;

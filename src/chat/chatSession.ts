@@ -67,6 +67,8 @@ export class ChatSession extends Disposable {
   private readonly turnEmitter = this.register(new Emitter<void>());
   /** Fires when a prompt turn is over, however it ended. */
   readonly onDidEndTurn = this.turnEmitter.event;
+  /** How long the turn that ended last ran, from its prompt to its end (ms). */
+  lastTurnMs = 0;
   private readonly sentEmitter = this.register(new Emitter<SentRequest>());
   /**
    * Fires once the agent answered a request this client sent about the session outside a turn
@@ -265,6 +267,7 @@ export class ChatSession extends Disposable {
     if (!c?.isAlive || !sessionId) throw new Error('This chat is not connected to its agent.');
     if (this.prompting) throw new Error('A turn is already running.');
     const abort = (this.prompting = new AbortController());
+    const started = performance.now();
     this.failedPrompt = undefined;
     let ended = false;
     if (show) this.thread.addUserPrompt(text);
@@ -308,6 +311,7 @@ export class ChatSession extends Disposable {
       }
     } finally {
       this.prompting = undefined;
+      this.lastTurnMs = performance.now() - started;
       // Stop, a failure or a lost agent keeps what is queued without sending it.
       if (!ended) this.queue.pause();
       this.capsEmitter.fire();

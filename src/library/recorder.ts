@@ -6,7 +6,8 @@
  */
 import type { Event } from '../base/event';
 import { Disposable, toDisposable } from '../base/lifecycle';
-import type { ThreadChange, ThreadEntry } from '../protocol/entries';
+import type { ThreadChange, ThreadEntry, Usage } from '../protocol/entries';
+import type { Cost } from './stats';
 import type { SessionInfo, SessionKey, SessionWrite } from './types';
 
 /** What the recorder reads of a chat's thread (the chat's `Thread` has it). */
@@ -49,6 +50,14 @@ export class Recorder extends Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** When the first change not written yet came (performance.now()). */
   private firstChange: number | undefined;
+  /**
+   * The cost last reported in this chat: what a later report adds counts for the day it came.
+   * The first one counts whole only in a session that began here (a loaded one's cost so far
+   * was spent before, on days the library cannot know).
+   */
+  private lastCost: Cost | undefined;
+  private costFromZero = false;
+  private lastUsage = '';
   /** The writes posted so far, settled in order. */
   private chain: Promise<void> = Promise.resolve();
 
@@ -66,7 +75,8 @@ export class Recorder extends Disposable {
    * resume without a kept history, a new session); `complete`: the thread holds the whole
    * history (a new session; a load says so when it ends, see {@link markComplete}).
    */
-  begin(opts: { fresh: boolean; complete: boolean }): void {
+  begin(opts: { fresh: boolean; complete: boolean; newSession?: boolean }): void {
+    if (opts.newSession) this.costFromZero = true;
     if (opts.fresh) {
       this.reset = true;
       this.dirty.clear();
@@ -89,6 +99,29 @@ export class Recorder extends Disposable {
     this.schedule();
   }
 
+  /** A turn ran for `ms`: it adds to the session's active time. */
+  addActive(ms: number): void {
+    if (!(ms > 0)) return;
+    const stats = (this.info.stats ??= {});
+    stats.activeMs = (stats.activeMs ?? 0) + ms;
+    this.schedule();
+  }
+
+  private noteUsage(u: Usage): void {
+    const json = JSON.stringify(u);
+    if (json === this.lastUsage) return;
+    this.lastUsage = json;
+    const stats = (this.info.stats ??= {});
+    stats.usage = { used: u.used, size: u.size, ...(u.cost ? { cost: u.cost } : {}) };
+    const cost = u.cost;
+    const prev = this.lastCost;
+    if (cost && (prev === undefined ? this.costFromZero : prev.currency === cost.currency)) {
+      const added = cost.amount - (prev?.amount ?? 0);
+      if (added > 0) stats.cost = (stats.cost ?? 0) + added;
+    }
+    if (cost) this.lastCost = cost;
+  }
+
   private changed(changes: ThreadChange[]): void {
     for (const c of changes) {
       switch (c.kind) {
@@ -107,6 +140,7 @@ export class Recorder extends Disposable {
           break;
         case 'metaChanged':
           if (c.meta.title !== undefined) this.info.title = c.meta.title;
+          if (c.meta.usage) this.noteUsage(c.meta.usage);
           break;
         default:
           continue;

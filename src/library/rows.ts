@@ -1,5 +1,6 @@
 /** Rows as the library's SQLite file returns them, and the kept sessions they describe. */
 import type { Row, SqlValue } from './engine';
+import { parseStats } from './stats';
 import type { KeptSession } from './types';
 
 export type { Row };
@@ -43,5 +44,7 @@ export function keptFrom(r: Row): KeptSession {
   const updatedAt = str(r.updatedAt);
   if (title !== undefined) s.title = title;
   if (updatedAt !== undefined) s.updatedAt = updatedAt;
+  const stats = parseStats(str(r.stats));
+  if (stats) s.stats = stats;
   return s;
 }

@@ -68,6 +68,7 @@ CREATE TABLE sessions (
   bytes INTEGER NOT NULL DEFAULT 0,
   keptAt INTEGER NOT NULL,
   openedAt INTEGER NOT NULL,
+  stats TEXT,
   UNIQUE (agent, session)
 );
 CREATE INDEX sessions_cwd ON sessions (cwdKey);

@@ -131,7 +131,12 @@ export class LibraryStore implements Queries {
     this.file.hold('none', () => {
       const version = num(this.get('PRAGMA user_version')?.user_version);
       if (version > FORMAT_VERSION) throw new LibraryTooNew(version);
-      if (version === FORMAT_VERSION) return;
+      if (version === FORMAT_VERSION) {
+        // A column added within the format (older extensions read and write the file as before).
+        if (!this.all('PRAGMA table_info(sessions)').some((c) => c.name === 'stats'))
+          this.file.exec('ALTER TABLE sessions ADD COLUMN stats TEXT');
+        return;
+      }
       if (version !== 0)
         this.log(`The session library's format ${version} is older than ${FORMAT_VERSION}: it starts anew.`);
       this.file.exec(FILE_SETTINGS);

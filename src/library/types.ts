@@ -3,6 +3,7 @@
  * that talks to it. Plain data only: everything here crosses `postMessage`.
  */
 import type { ThreadEntry } from '../protocol/entries';
+import type { SessionStats, StatsChange } from './stats';
 
 /** A session as the agent names it. */
 export interface SessionKey {
@@ -29,6 +30,8 @@ export interface KeptSession extends SessionKey {
   /** Milliseconds since the epoch: first kept, and last opened (eviction takes the oldest first). */
   keptAt: number;
   openedAt: number;
+  /** What the session used and cost, and how long its turns ran (see `stats.ts`). */
+  stats?: SessionStats;
 }
 
 /** Session fields a write may set; absent fields stay as they are. */
@@ -36,6 +39,8 @@ export interface SessionInfo {
   title?: string | null;
   updatedAt?: string | null;
   complete?: boolean;
+  /** The agent's last usage report, and the time and cost turns added since the last write. */
+  stats?: StatsChange;
 }
 
 /** One write to a kept session: what changed since the last one. */

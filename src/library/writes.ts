@@ -7,6 +7,7 @@ import type { KeptEntry } from './keep';
 import { absoluteIn, pathKey } from './pathKey';
 import { fold } from './query';
 import { num, str, type Row } from './rows';
+import { dayOf, mergeStats, parseStats } from './stats';
 import { chunkOf, chunkRange, chunkRowid, entryId, MAX_ENTRY } from './schema';
 import type { SessionWrite } from './types';
 
@@ -29,7 +30,10 @@ export function upsertSession(
   now: number,
   missed = false,
 ): { sid: number; whole: boolean } {
-  const existed = db.get('SELECT sid, trimmed FROM sessions WHERE agent = ? AND session = ?', [w.agentId, w.sessionId]);
+  const existed = db.get('SELECT sid, trimmed, stats FROM sessions WHERE agent = ? AND session = ?', [
+    w.agentId,
+    w.sessionId,
+  ]);
   db.run(
     `INSERT INTO sessions (agent, session, cwd, cwdKey, keptAt, openedAt) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (agent, session) DO UPDATE SET cwd = excluded.cwd, cwdKey = excluded.cwdKey`,
@@ -45,6 +49,10 @@ export function upsertSession(
   if (i?.updatedAt !== undefined) db.run('UPDATE sessions SET updatedAt = ? WHERE sid = ?', [i.updatedAt, sid]);
   if (complete !== undefined) db.run('UPDATE sessions SET complete = ? WHERE sid = ?', [complete ? 1 : 0, sid]);
   if (w.opened) db.run('UPDATE sessions SET openedAt = ? WHERE sid = ?', [now, sid]);
+  if (i?.stats) {
+    const stats = mergeStats(parseStats(str(existed?.stats)), i.stats, dayOf(now));
+    db.run('UPDATE sessions SET stats = ? WHERE sid = ?', [JSON.stringify(stats), sid]);
+  }
   return { sid, whole };
 }
 

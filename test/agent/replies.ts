@@ -445,7 +445,7 @@ async function echo(ctx: TurnContext, prompt: string): Promise<void> {
   await say(ctx, `You said:\n\n${quoted}\n\n`);
   await say(
     ctx,
-    'Try a prompt with **all**, **permission**, **elicit** (a form), **elicit url**, **slow**, **long**, **xss**, **leak**, `read /abs/path` or `write /abs/path`.',
+    'Try a prompt with **all**, **permission**, **elicit** (a form), **elicit url**, **slow**, **long**, **xss**, **leak**, `read /abs/path`, `write /abs/path` or `usage 1200/200000 0.25 USD`.',
   );
 }
 
@@ -464,6 +464,17 @@ export async function reply(ctx: TurnContext, prompt: string): Promise<void> {
   if (has('elicit')) {
     matched = true;
     await elicit(ctx, has('form') || !has('url'), has('url'), has('hostile'));
+  }
+  // "usage 1200/200000 0.25 USD": the context window's use, and the session's cost so far.
+  for (const m of prompt.matchAll(/\busage (\d+)\/(\d+)(?: (\d+(?:\.\d+)?) ([A-Z]{3}))?/g)) {
+    matched = true;
+    await ctx.send({
+      sessionUpdate: 'usage_update',
+      used: Number(m[1]),
+      size: Number(m[2]),
+      ...(m[3] ? { cost: { amount: Number(m[3]), currency: m[4]! } } : {}),
+    });
+    await ctx.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `Used ${m[1]} tokens.` } });
   }
   for (const m of prompt.matchAll(/\b(read|write)\s+(\/\S+)/gi)) {
     matched = true;

@@ -68,8 +68,14 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     private readonly decor: SessionDecor,
     /** Says when a first start is downloading the agent (npx). */
     private readonly starts?: FirstStarts,
-    /** A line for a row's tooltip on what the session changed ("Changed 3 files +12 −4"), if anything is kept. */
-    private readonly changesNote?: (agentId: string, row: SessionRow) => Promise<string | undefined>,
+    /**
+     * Lines for tooltips from what the window keeps: a row's (what the session changed, what it
+     * used and cost) and a folder's (its totals for today and this week).
+     */
+    private readonly notes?: {
+      row(agentId: string, row: SessionRow): Promise<Array<string | undefined>>;
+      folder(cwd: string): Promise<string | undefined>;
+    },
   ) {
     super();
     this.register(
@@ -383,12 +389,16 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   async resolveTreeItem(item: vscode.TreeItem, element: TreeNode): Promise<vscode.TreeItem> {
     if (element.type === 'session' && item.tooltip === undefined) {
       const shown = sessionNotes(element, this.decor);
-      const changes = await this.changesNote?.(element.host.config.id, element.row).catch(() => undefined);
-      if (changes) shown.notes.push(changes);
+      const more = (await this.notes?.row(element.host.config.id, element.row).catch(() => undefined)) ?? [];
+      for (const note of more) if (note) shown.notes.push(note);
       const tooltip = new vscode.MarkdownString(tooltipMarkdown(element.row, element.folder.name, shown));
       tooltip.isTrusted = false;
       tooltip.supportHtml = false;
       item.tooltip = tooltip;
+    }
+    if (element.type === 'folder' && item.tooltip === undefined) {
+      const totals = await this.notes?.folder(element.path).catch(() => undefined);
+      item.tooltip = totals ? `${element.path}\n${totals}` : element.path;
     }
     return item;
   }

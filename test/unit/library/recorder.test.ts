@@ -4,7 +4,7 @@ import { Recorder } from '../../../src/library/recorder';
 import type { SessionWrite } from '../../../src/library/types';
 import type { MessageEntry } from '../../../src/protocol/entries';
 import { waitFor, quietFor } from '../../support/wait';
-import { agentChunk, userChunk } from '../../support/builders/updates';
+import { agentChunk, usageUpdate, userChunk } from '../../support/builders/updates';
 
 const chunk = (text: string) => agentChunk(text);
 
@@ -137,5 +137,39 @@ describe('library: recording a chat', () => {
       writes[0]!.entries!.map((e) => (e.entry as MessageEntry).text),
       ['last words'],
     );
+  });
+
+  it('sends the agent’s usage, the time turns ran, and the cost a new session’s turns added', async () => {
+    const { thread, writes, recorder } = setup();
+    recorder.begin({ fresh: true, complete: true, newSession: true });
+    thread.apply(usageUpdate(100, 1000, { cost: { amount: 0.25, currency: 'USD' } }));
+    recorder.addActive(1500);
+    await recorder.flush();
+    thread.apply(usageUpdate(100, 1000, { cost: { amount: 0.25, currency: 'USD' } }));
+    thread.apply(usageUpdate(400, 1000, { cost: { amount: 0.4, currency: 'USD' } }));
+    recorder.addActive(500);
+    await recorder.flush();
+    assert.deepEqual(
+      writes.map((w) => w.info?.stats),
+      [
+        { usage: { used: 100, size: 1000, cost: { amount: 0.25, currency: 'USD' } }, cost: 0.25, activeMs: 1500 },
+        { usage: { used: 400, size: 1000, cost: { amount: 0.4, currency: 'USD' } }, cost: 0.4 - 0.25, activeMs: 500 },
+      ],
+    );
+    recorder.dispose();
+  });
+
+  it('counts a loaded session’s first cost as spent before, and only what its turns add after', async () => {
+    const { thread, writes, recorder } = setup();
+    recorder.begin({ fresh: true, complete: false });
+    thread.apply(usageUpdate(100, 1000, { cost: { amount: 3, currency: 'USD' } }));
+    await recorder.flush();
+    thread.apply(usageUpdate(200, 1000, { cost: { amount: 3.5, currency: 'USD' } }));
+    thread.apply(usageUpdate(300, 1000, { cost: { amount: 9, currency: 'EUR' } }));
+    await recorder.flush();
+    assert.equal(writes[0]!.info!.stats!.cost, undefined, 'spent before this chat');
+    assert.equal(writes[1]!.info!.stats!.cost, 0.5, 'a report in another currency adds nothing');
+    assert.deepEqual(writes[1]!.info!.stats!.usage, { used: 300, size: 1000, cost: { amount: 9, currency: 'EUR' } });
+    recorder.dispose();
   });
 });

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Database } from 'node-sqlite3-wasm';
-import { FILE_NAME, FORMAT_VERSION } from '../../../src/library/schema';
+import { FILE_NAME, FILE_SETTINGS, FORMAT_VERSION, SCHEMA } from '../../../src/library/schema';
+import { dayOf } from '../../../src/library/stats';
 import type { LockOwner } from '../../../src/library/fileLock';
 import { LibraryBusy } from '../../../src/library/sqlite';
 import { LibraryStore, LibraryTooNew } from '../../../src/library/store';
@@ -79,6 +80,43 @@ describe('library: store', () => {
       ['user', 'agent', 'tool'],
     );
     assert.equal(store.transcript({ agentId: 'a', sessionId: 'nope' }), undefined);
+  });
+
+  it('keeps what a session used and cost, and what each day added, across writes', () => {
+    const usage = { used: 10, size: 100, cost: { amount: 0.5, currency: 'USD' } };
+    keep('s1', [user('hi')], { reset: true, info: { complete: true, stats: { usage, activeMs: 2000, cost: 0.5 } } });
+    const first = dayOf(clock);
+    clock += 86_400_000;
+    keep('s1', [], { info: { stats: { usage: { ...usage, used: 20 }, activeMs: 1000 } } });
+    keep('s1', [agent('more')], { info: { title: 'no stats in this write' } });
+    assert.deepEqual(store.session({ agentId: 'a', sessionId: 's1' })!.stats, {
+      used: 20,
+      size: 100,
+      cost: { amount: 0.5, currency: 'USD' },
+      activeMs: 3000,
+      days: { [first]: { activeMs: 2000, cost: 0.5 }, [dayOf(clock)]: { activeMs: 1000 } },
+    });
+    assert.equal(store.session({ agentId: 'a', sessionId: 's1' })!.title, 'no stats in this write');
+    keep('s2', [user('none')]);
+    assert.equal(store.session({ agentId: 'a', sessionId: 's2' })!.stats, undefined);
+  });
+
+  it('adds the stats column to a file of the same format made before it, keeping what it holds', () => {
+    store.close();
+    dir.cleanup();
+    dir = tempDir('acp-library-');
+    mkdirSync(dir.path, { recursive: true });
+    const older = new Database(join(dir.path, FILE_NAME));
+    older.exec(FILE_SETTINGS);
+    older.exec(SCHEMA.replace('  stats TEXT,\n', ''));
+    older.exec(
+      "INSERT INTO sessions (agent, session, cwd, cwdKey, keptAt, openedAt, title, complete) VALUES ('a', 'old', '/work/p', '/work/p', 1, 1, 'kept before', 1)",
+    );
+    older.close();
+    store = open();
+    assert.equal(store.session({ agentId: 'a', sessionId: 'old' })!.title, 'kept before');
+    keep('old', [], { info: { stats: { activeMs: 5 } } });
+    assert.equal(store.session({ agentId: 'a', sessionId: 'old' })!.stats!.activeMs, 5);
   });
 
   it('applies a write of changed entries only, leaving the others as kept', () => {

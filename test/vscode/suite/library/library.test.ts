@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../../src/extension';
 import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
+import type { SessionNode, TreeNode } from '../../../../src/ui/sessionsView/treeNodes';
 import { suiteContext } from '../../../host/suiteContext';
 import { api } from '../../support';
 import { recorded } from '../../../support/chat';
@@ -233,6 +234,38 @@ describe('Session library', function () {
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       return a.chats.isOpen(agentId, seeded.sessionId);
     });
+  });
+
+  it("shows a session's tokens, cost and active time in its row's tooltip, and the folder's totals", async () => {
+    const a = await api();
+    const chat = (await a.chats.open({ agentId, cwd: cwd() }, 'new'))!;
+    await prompt(chat, 'usage 1200/200000 0.25 USD');
+    await prompt(chat, 'usage 3000/200000 0.75 USD');
+    const sessionId = chat.session.sessionId!;
+    const kept = await waitFor('the use kept', async () => {
+      const s = (await a.library.get()!.session({ agentId, sessionId }))?.stats;
+      return s?.cost?.amount === 0.75 && (s.activeMs ?? 0) > 0 ? s : undefined;
+    });
+    assert.equal(kept.used, 3000);
+    assert.equal(Object.values(kept.days ?? {})[0]!.cost, 0.75, 'a new session: its whole cost was spent today');
+
+    await vscode.commands.executeCommand('workbench.view.extension.acp');
+    const find = (nodes: TreeNode[]): SessionNode | undefined => {
+      for (const n of nodes) {
+        if (n.type === 'session' && n.row.sessionId === sessionId) return n;
+        if (n.type !== 'session' && n.type !== 'state') {
+          const inner = find(a.tree.getChildren(n));
+          if (inner) return inner;
+        }
+      }
+      return undefined;
+    };
+    const node = await waitFor('the session in the Sessions view', () => find(a.tree.getChildren()));
+    const item = await a.tree.resolveTreeItem(a.tree.getTreeItem(node), node);
+    const tip = (item.tooltip as vscode.MarkdownString).value.replace(/\\/g, '');
+    assert.match(tip, /3,000 of 200,000 tokens in context · cost USD 0\.75 · active \d+ s/);
+    assert.match(tip, /Today: \d+ (s|min) active, USD 0\.75 in \d+ sessions? · This week: /);
+    await closeAll(a);
   });
 
   it('forgets everything on "Clear Session Library"', async () => {
