@@ -109,7 +109,11 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       marks,
     },
     keeper,
-    { beforePrompt: app.checkpoints.beforePrompt, canRestore: () => app.checkpoints.enabled },
+    {
+      beforePrompt: app.checkpoints.beforePrompt,
+      canRestore: () => app.checkpoints.enabled,
+      prepare: app.checkpoints.prepare,
+    },
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
   const tree = new SessionsTree(agents, lists, chats, decor, starts, {

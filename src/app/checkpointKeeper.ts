@@ -71,9 +71,11 @@ export class CheckpointKeeper extends Disposable {
   private readonly recorded = this.register(new Emitter<TurnRecorded>());
   /** A turn ended and its changes were recorded (a row's figures changed). */
   readonly onDidRecordTurn = this.recorded.event;
-  /** Turn ends under way, so a test or the window's close can wait for them. */
+  /** Turn ends and snapshots taken ahead under way, so a test or the window's close can wait for them. */
   private readonly ending = new Set<Promise<unknown>>();
   private pruned = false;
+  /** Folders whose snapshot {@link prepare} started in this window. */
+  private readonly prepared = new Set<string>();
   /** Checkpoints an Undo Restore on screen needs: never pruned. */
   readonly pinned = new Set<string>();
 
@@ -119,6 +121,24 @@ export class CheckpointKeeper extends Disposable {
     const roots = session.roots.length ? session.roots : [session.target.cwd];
     return [...new Set(roots)];
   }
+
+  /**
+   * The user began a prompt in a chat: each of its folders' snapshots is taken now, once a
+   * window, in the background, so the checkpoint before the prompt only looks at what changed
+   * since (a folder's first snapshot reads every file). Nothing is recorded.
+   */
+  readonly prepare = (session: ChatSession): void => {
+    if (!this.enabled) return;
+    for (const folder of this.foldersOf(session)) {
+      if (this.prepared.has(folder)) continue;
+      this.prepared.add(folder);
+      const taking = this.checkpoints.prepare(folder).catch((e: unknown) => {
+        if (!(e instanceof GitUnavailable)) this.ports.log.warn(`checkpoint of ${folder} failed: ${errorText(e)}`);
+      });
+      this.ending.add(taking);
+      void taking.finally(() => this.ending.delete(taking));
+    }
+  };
 
   /** `ChatSessionDeps.beforePrompt`: the prompt goes once each folder's checkpoint is taken (bounded wait). */
   readonly beforePrompt = async (sessionId: string, prompt: string, session: ChatSession): Promise<void> => {

@@ -124,6 +124,22 @@ describe('The window keeps checkpoints of its chats', function () {
     assert.equal(turn!.turn, row.turn, 'the row names the turn the journal keeps');
   });
 
+  it('takes a folder’s snapshot ahead when a prompt is begun, recording nothing, and the turn still starts from the prompt', async () => {
+    const { keeper, chat } = await window(new TestSettings());
+    keeper.prepare(chat);
+    keeper.prepare(chat);
+    await keeper.settled();
+    assert.ok(existsSync(join(dir.path, 'global', 'checkpoints', folderKey(folder))), 'the snapshot was taken');
+    assert.deepEqual(await keeper.checkpoints.history(folder), [], 'nothing recorded');
+    // Changed by the user after the snapshot ahead, before the prompt: not the turn's.
+    writeFiles(folder, { 'notes.txt': 'changed by hand\n' });
+    await chat.prompt(`write ${at('src/a.ts')}`);
+    await keeper.settled();
+    const rows = changesRows(chat);
+    assert.equal(rows.length, 1);
+    assert.deepEqual([rows[0]!.files, rows[0]!.unnamed], [1, []], 'only what the turn wrote');
+  });
+
   it('adds no row for a turn that changed nothing', async () => {
     const { keeper, chat } = await window(new TestSettings());
     await chat.prompt('hello');

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { ErrorCodes, ResponseError, type MessageConnection } from 'vscode-jsonrpc';
+import { Emitter } from '../../base/event';
 import { Disposable } from '../../base/lifecycle';
 import type { ChatSession } from '../../chat/chatSession';
 import { ChangeBatcher } from '../../chat/batcher';
@@ -75,6 +76,9 @@ export class ChatPanel extends Disposable {
   /** The panel was disposed: nothing more is posted to it or set on it (either would throw). */
   private gone = false;
   private draftText: string;
+  private readonly typed = this.register(new Emitter<void>());
+  /** The user typed in the composer (a prompt is coming). */
+  readonly onDidType = this.typed.event;
   /** "Focus Chat Input" asked before the webview was ready: focus once it is. */
   private focusWhenReady = false;
   /** Created in this panel: its tab says "New session" until the agent gives it a title. */
@@ -240,7 +244,9 @@ export class ChatPanel extends Disposable {
       return taken.end;
     });
     c.onNotification(draftChangedEvent, ({ text }) => {
-      if (typeof text === 'string') this.draftText = text.slice(0, MAX_DRAFT);
+      if (typeof text !== 'string') return;
+      this.draftText = text.slice(0, MAX_DRAFT);
+      if (text.trim()) this.typed.fire();
     });
     c.onRequest(sendPromptRequest, ({ text }) => {
       if (typeof text !== 'string' || !text.trim()) return;

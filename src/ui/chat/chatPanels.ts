@@ -30,6 +30,7 @@ const DRAFT_KEY = 'acp.draft';
  * shows them, and remembers which session was opened last in each folder.
  */
 export class ChatPanels extends Disposable implements OpenChats {
+  private readonly prepareCheckpoints: ((session: ChatSession) => void) | undefined;
   private readonly panels = this.register(new DisposableMap<ChatSession, ChatPanel>());
   /** A session's chat opened or closed. */
   readonly onDidChangeOpen: Event<SessionKey>;
@@ -45,9 +46,13 @@ export class ChatPanels extends Disposable implements OpenChats {
     mcpServers: ChatDeps['mcpServers'],
     private readonly watch: { statuses: ChatStatuses; marks: SessionMarks },
     private readonly keeper?: TranscriptKeeper,
-    checkpoints?: Pick<ChatSessionDeps, 'beforePrompt' | 'canRestore'>,
+    checkpoints?: Pick<ChatSessionDeps, 'beforePrompt' | 'canRestore'> & {
+      /** The user began a prompt: the folders' checkpoints can be got ready. */
+      prepare?: (session: ChatSession) => void;
+    },
   ) {
     super();
+    this.prepareCheckpoints = checkpoints?.prepare;
     this.onDidChangeOpen = sessions.onDidChangeOpen;
     // Each chat reattaches by itself when its agent is back (see ChatSession).
     this.deps = { logger, mcpServers, describeError, workspaceFolders, ...checkpoints };
@@ -165,6 +170,8 @@ export class ChatPanels extends Disposable implements OpenChats {
     this.lastActive = chat;
     this.updateHasChat();
     const recording = this.keeper?.record(session);
+    const prepare = this.prepareCheckpoints;
+    if (prepare) chat.register(chat.onDidType(() => prepare(session)));
     panel.onDidChangeViewState(() => {
       if (panel.active) this.lastActive = chat;
     });
