@@ -203,10 +203,17 @@ function readCounts(file, exitCode, ended) {
 }
 
 /**
- * Runs one kind's mocha files. `node`: another Node than this one; `files`: a glob of the
- * kind's files (the config's `spec` otherwise); `label`: the kind's name in the summary.
+ * Runs one kind's mocha files. `node`: another Node than this one; `files`: the folder of the
+ * kind's files to run (all of the config's `spec` otherwise); `label`: the kind's name in the
+ * summary.
+ * @param {string} kind
+ * @param {string} title
+ * @param {string} dir
+ * @param {string} config
+ * @param {{ node?: string, files?: string, label?: string }} [options]
  */
-async function mochaKind(kind, title, dir, config, { node = process.execPath, files: glob, label = kind } = {}) {
+async function mochaKind(kind, title, dir, config, options = {}) {
+  const { node = process.execPath, files: glob, label = kind } = options;
   if (!only.has(kind)) return;
   heading(title);
   const started = Date.now();
