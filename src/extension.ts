@@ -15,6 +15,8 @@ import { chatCommands } from './ui/chat/chatCommands';
 import { CheckpointContents } from './ui/checkpoints/changesEditor';
 import { changesNote, checkpointCommands, type SessionRef, sessionFolders } from './ui/checkpoints/checkpointCommands';
 import { restoreCommands } from './ui/checkpoints/restoreCommands';
+import { worktreeCommands } from './ui/worktrees/worktreeCommands';
+import { WorktreeContents } from './ui/worktrees/worktreeContents';
 import { showNeedsInput } from './ui/chat/needsInput';
 import { registerCommands } from './ui/commands';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
@@ -111,8 +113,14 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     { beforePrompt: app.checkpoints.beforePrompt, canRestore: () => app.checkpoints.enabled },
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
-  const tree = new SessionsTree(agents, lists, chats, decor, starts, (_agentId, row) =>
-    changesNote(app.checkpoints, row),
+  const tree = new SessionsTree(
+    agents,
+    lists,
+    chats,
+    decor,
+    starts,
+    (_agentId, row) => changesNote(app.checkpoints, row),
+    app.worktrees,
   );
   const view = vscode.window.createTreeView('acp.sessions', {
     treeDataProvider: tree,
@@ -122,7 +130,17 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   // Why a list failed, in full above the rows: a row is cut at the view's width.
   tree.problems.onDidChange((message) => (view.message = message));
   const fresh = new FreshLists(view, tree);
-  const deps: SessionCommandDeps = { agents, lists, chats, tree, view, settings, fresh, confirm: confirmModal };
+  const deps: SessionCommandDeps = {
+    agents,
+    lists,
+    chats,
+    tree,
+    view,
+    settings,
+    fresh,
+    confirm: confirmModal,
+    worktrees: app.worktrees,
+  };
   const manage: ManageDeps = {
     agents,
     lists,
@@ -150,6 +168,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     decor,
     fresh,
     new CheckpointContents(app.checkpoints.checkpoints),
+    new WorktreeContents(app.worktrees.worktrees),
     showNeedsInput(statuses, view, statusBar),
     ignored,
     view.onDidChangeVisibility(lookForIgnored),
@@ -205,6 +224,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         session: (agentId, sessionId) => chats.get(agentId, sessionId)?.session,
         confirm: (m, a, d) => deps.confirm(m, a, d),
       }),
+      worktreeCommands({ agents, chats, rows: app.worktrees, settings, confirm: (m, a, d) => deps.confirm(m, a, d) }),
       libraryCommands({ agents, lists, chats, library, keeper, confirm: (m, a) => deps.confirm(m, a) }),
     ),
     vscode.window.registerUriHandler({

@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { WorktreeError } from './errors';
 import { atLeast, failed, LIST_Z_GIT, type Git } from './git';
 import { parseNameStatusZ, parseStatusZ, parseWorktreeList, type FileStatus, type WorktreeEntry } from './porcelain';
+
+export type { FileStatus };
 import { worktreePath } from './paths';
 
 /** A folder's repository as worktree sessions need it. */
@@ -171,6 +173,17 @@ export class Worktrees {
     await this.git.run(repo.top, ['config', `branch.${branch}.acp-base`, base]);
     const copied = copyInto(repo.top, target, options.copyFiles ?? []);
     return { path: target, branch, base, copied, notCarried };
+  }
+
+  /** The repository's local branches. */
+  async branches(folder: string): Promise<string[]> {
+    const out = await this.git.out(folder, ['for-each-ref', '--format=%(refname:short)', 'refs/heads']);
+    return out.split('\n').filter(Boolean);
+  }
+
+  /** A folder's uncommitted changes, untracked files too. */
+  async uncommitted(folder: string): Promise<FileStatus[]> {
+    return parseStatusZ(await this.git.out(folder, STATUS));
   }
 
   /** Ahead and behind its base, and the files changed since the merge base (uncommitted ones too). */

@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import type { WorktreeNode } from '../sessionsView/treeNodes';
+
+/** What a worktree row says beside its branch: "↑2 ↓1 · 3 files", "folder gone", "locked". */
+export function worktreeDescription(node: WorktreeNode): string {
+  const { info, summary } = node.row;
+  const parts: string[] = [];
+  if (info.missing) parts.push('folder gone');
+  else if (summary) {
+    if (summary.ahead || summary.behind) parts.push(`↑${summary.ahead} ↓${summary.behind}`);
+    parts.push(summary.changed === 1 ? '1 file changed' : `${summary.changed} files changed`);
+  }
+  if (info.locked !== undefined) parts.push('locked');
+  return parts.join(' · ');
+}
+
+/**
+ * A worktree under its folder, collapsed: its sessions are listed (and its agent started) only
+ * when the user opens it. The context value says what its menu offers.
+ */
+export function worktreeItem(node: WorktreeNode): vscode.TreeItem {
+  const { info } = node.row;
+  const label = info.branch ?? `(detached ${info.head?.slice(0, 7) ?? ''})`;
+  const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `worktree:${node.path}`;
+  item.description = worktreeDescription(node);
+  item.iconPath = info.missing
+    ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+    : new vscode.ThemeIcon('git-branch');
+  item.resourceUri = vscode.Uri.file(node.path);
+  const base = info.base ? `\nBase: ${info.base}` : '';
+  const locked = info.locked !== undefined ? `\nLocked${info.locked ? `: ${info.locked}` : ''}` : '';
+  const gone = info.missing ? '\nIts folder is gone (deleted outside git): Discard Worktree removes the branch.' : '';
+  item.tooltip = `Worktree ${label}\n${node.path}${base}${locked}${gone}`;
+  item.contextValue = `worktree${info.branch && info.base ? '.branch' : ''}${info.missing ? '.missing' : ''}`;
+  return item;
+}
