@@ -17,6 +17,7 @@ import { changesNote, checkpointCommands, type SessionRef, sessionFolders } from
 import { restoreCommands } from './ui/checkpoints/restoreCommands';
 import { worktreeCommands } from './ui/worktrees/worktreeCommands';
 import { WorktreeContents } from './ui/worktrees/worktreeContents';
+import { strongestActivity } from './ui/worktrees/worktreeItem';
 import { showNeedsInput } from './ui/chat/needsInput';
 import { registerCommands } from './ui/commands';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
@@ -120,7 +121,15 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     decor,
     starts,
     (_agentId, row) => changesNote(app.checkpoints, row),
-    app.worktrees,
+    {
+      rows: app.worktrees,
+      activity: (path) =>
+        strongestActivity(
+          chats.all
+            .filter((c) => c.session.target.cwd === path && c.session.sessionId)
+            .map((c) => statuses.activity(c.session.target.agentId, c.session.sessionId!)),
+        ),
+    },
   );
   const view = vscode.window.createTreeView('acp.sessions', {
     treeDataProvider: tree,
@@ -173,6 +182,15 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     ignored,
     view.onDidChangeVisibility(lookForIgnored),
     settings.onDidChange(lookForIgnored),
+    // A chat in a worktree changed what it is doing: its row says so, and a turn that ended
+    // may have changed files, so the worktree's figures are read again.
+    statuses.onDidChange(({ agentId, sessionId }) => {
+      const cwd = chats.get(agentId, sessionId)?.session.target.cwd;
+      const at = cwd === undefined ? undefined : app.worktrees.find(cwd);
+      if (!at) return;
+      tree.refreshAll();
+      if (statuses.activity(agentId, sessionId) !== 'running') void app.worktrees.refresh(at.folder);
+    }),
     sessions.onDidCreateSession((session) => {
       if (session.sessionId) decor.markCreated(session.target.agentId, session.sessionId);
     }),

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { WorktreeError } from './errors';
 
 /**
@@ -74,8 +75,12 @@ export class Git {
         args,
         { cwd, env: this.env, windowsHide: true, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
         (error, stdout, stderr) => {
-          // A string code is the spawn's own failure (ENOENT, EACCES): git did not run at all.
-          if (error && typeof error.code === 'string') return reject(this.missing(error.code));
+          // A string code is the spawn's own failure (ENOENT, EACCES): git did not run at all,
+          // or the folder to run it in is gone (Node says ENOENT for both).
+          if (error && typeof error.code === 'string') {
+            if (!existsSync(cwd)) return reject(new WorktreeError('failed', `${cwd} does not exist any more.`));
+            return reject(this.missing(error.code));
+          }
           const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
           resolve({ stdout, stderr, code });
         },

@@ -20,6 +20,7 @@ import { sortByUpdatedAt } from '../../sessions/picks';
 import { ListProblems } from './listProblems';
 
 import type { WorktreeRows } from '../../app/worktreeRows';
+import type { ChatActivity } from '../../chat/status';
 import { worktreeItem } from '../worktrees/worktreeItem';
 import type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode, WorktreeNode } from './treeNodes';
 
@@ -72,11 +73,11 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     private readonly starts?: FirstStarts,
     /** A line for a row's tooltip on what the session changed ("Changed 3 files +12 −4"), if anything is kept. */
     private readonly changesNote?: (agentId: string, row: SessionRow) => Promise<string | undefined>,
-    /** Each folder's git worktrees, listed under it. */
-    private readonly worktrees?: WorktreeRows,
+    /** Each folder's git worktrees, listed under it, and what the chats in a worktree are doing. */
+    private readonly worktrees?: { rows: WorktreeRows; activity(path: string): ChatActivity },
   ) {
     super();
-    if (worktrees) this.register(worktrees.onDidChange(() => this.refreshAll()));
+    if (worktrees) this.register(worktrees.rows.onDidChange(() => this.refreshAll()));
     this.register(
       lists.onDidChangeList(({ list, change }) => {
         if (change.kind !== 'state') this.grouped.delete(list);
@@ -229,7 +230,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
 
   /** The folder's worktrees, the same node objects across refreshes (for `reveal` and expansion). */
   private worktreeNodes(f: FolderNode): WorktreeNode[] {
-    return (this.worktrees?.rows(f.path) ?? []).map((row) => {
+    return (this.worktrees?.rows.rows(f.path) ?? []).map((row) => {
       let node = this.worktreeNodesByPath.get(row.info.path);
       if (!node || node.repo !== f.path) {
         node = { type: 'worktree', folder: f.folder, repo: f.path, path: row.info.path, row };
@@ -400,7 +401,7 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         return item;
       }
       case 'worktree':
-        return worktreeItem(element);
+        return worktreeItem(element, this.worktrees?.activity(element.path) ?? 'idle');
       case 'session':
         return this.sessionTreeItem(element);
       case 'state':

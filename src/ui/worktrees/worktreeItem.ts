@@ -1,10 +1,27 @@
 import * as vscode from 'vscode';
+import type { ChatActivity } from '../../chat/status';
+import { ACTIVITY } from '../sessionDecor';
 import type { WorktreeNode } from '../sessionsView/treeNodes';
 
+const RANK: readonly ChatActivity[] = ['needsInput', 'failed', 'running', 'unseen', 'idle'];
+const SHORT: Record<Exclude<ChatActivity, 'idle'>, string> = {
+  needsInput: 'needs input',
+  failed: 'failed',
+  running: 'running',
+  unseen: 'finished',
+};
+
+/** What a worktree's row shows of its chats: the one most in need of the user. */
+export function strongestActivity(activities: Iterable<ChatActivity>): ChatActivity {
+  let best: ChatActivity = 'idle';
+  for (const a of activities) if (RANK.indexOf(a) < RANK.indexOf(best)) best = a;
+  return best;
+}
+
 /** What a worktree row says beside its branch: "↑2 ↓1 · 3 files", "folder gone", "locked". */
-export function worktreeDescription(node: WorktreeNode): string {
+export function worktreeDescription(node: WorktreeNode, activity: ChatActivity = 'idle'): string {
   const { info, summary } = node.row;
-  const parts: string[] = [];
+  const parts: string[] = activity === 'idle' ? [] : [SHORT[activity]];
   if (info.missing) parts.push('folder gone');
   else if (summary) {
     if (summary.ahead || summary.behind) parts.push(`↑${summary.ahead} ↓${summary.behind}`);
@@ -18,20 +35,23 @@ export function worktreeDescription(node: WorktreeNode): string {
  * A worktree under its folder, collapsed: its sessions are listed (and its agent started) only
  * when the user opens it. The context value says what its menu offers.
  */
-export function worktreeItem(node: WorktreeNode): vscode.TreeItem {
+export function worktreeItem(node: WorktreeNode, activity: ChatActivity = 'idle'): vscode.TreeItem {
   const { info } = node.row;
   const label = info.branch ?? `(detached ${info.head?.slice(0, 7) ?? ''})`;
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `worktree:${node.path}`;
-  item.description = worktreeDescription(node);
+  item.description = worktreeDescription(node, activity);
   item.iconPath = info.missing
     ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
-    : new vscode.ThemeIcon('git-branch');
+    : activity !== 'idle'
+      ? ACTIVITY[activity].icon
+      : new vscode.ThemeIcon('git-branch');
   item.resourceUri = vscode.Uri.file(node.path);
   const base = info.base ? `\nBase: ${info.base}` : '';
   const locked = info.locked !== undefined ? `\nLocked${info.locked ? `: ${info.locked}` : ''}` : '';
   const gone = info.missing ? '\nIts folder is gone (deleted outside git): Discard Worktree removes the branch.' : '';
-  item.tooltip = `Worktree ${label}\n${node.path}${base}${locked}${gone}`;
+  const doing = activity === 'idle' ? '' : `\n${ACTIVITY[activity].words}`;
+  item.tooltip = `Worktree ${label}\n${node.path}${base}${locked}${gone}${doing}`;
   item.contextValue = `worktree${info.branch && info.base ? '.branch' : ''}${info.missing ? '.missing' : ''}`;
   return item;
 }

@@ -59,7 +59,15 @@ describe('Sessions in worktrees', function () {
         const chat = await waitFor('its chat', () => a.chats.all.find((c) => c.session.target.cwd === made.path));
         assert.deepEqual(chat.session.target.additionalDirectories ?? [], [], 'no other root than the worktree');
         await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
-        await chat.session.prompt(`disk write ${join(made.path, `${made.branch}.txt`)}`);
+        const go = join(made.path, '..', `go-${made.branch}`);
+        const turn = chat.session.prompt(`disk write ${join(made.path, `${made.branch}.txt`)} wait for ${go}`);
+        // The worktree's row says its session is running, while it runs.
+        await waitFor('the row to say running', () => {
+          const node = a.tree.getChildren().find((n) => n.type === 'worktree' && n.path === made.path);
+          return node && String(a.tree.getTreeItem(node).description).startsWith('running') ? node : undefined;
+        });
+        writeFileSync(go, '');
+        await turn;
       }
       assert.ok(existsSync(join(one.path, 'one.txt')) && !existsSync(join(one.path, 'two.txt')));
       assert.ok(existsSync(join(two.path, 'two.txt')) && !existsSync(join(two.path, 'one.txt')));
@@ -68,17 +76,15 @@ describe('Sessions in worktrees', function () {
         'the folder untouched',
       );
 
-      // Listed under the folder: branch, changed files, and each worktree's own session.
-      await vscode.commands.executeCommand('acp.refreshWorktrees');
+      // Listed under the folder: branch, changed files (read again when each turn ended), and
+      // each worktree's own session.
       const rows = await waitFor('the worktree rows', () => {
         const nodes = a.tree.getChildren().filter((n): n is WorktreeNode => n.type === 'worktree');
-        return nodes.length === 2 && nodes.every((n) => n.row.summary) ? nodes : undefined;
+        return nodes.length === 2 && nodes.every((n) => n.row.summary?.changed === 1) ? nodes : undefined;
       });
       assert.deepEqual(labels(a, rows), ['one', 'two']);
-      assert.deepEqual(
-        rows.map((n) => a.tree.getTreeItem(n).description),
-        ['1 file changed', '1 file changed'],
-      );
+      // A chat whose turn ended while hidden adds "finished" in front.
+      for (const n of rows) assert.match(String(a.tree.getTreeItem(n).description), /^(finished · )?1 file changed$/);
       for (const node of rows) {
         const sessions = await waitFor('the worktree’s sessions', () => {
           const children: TreeNode[] = a.tree.getChildren(node);
