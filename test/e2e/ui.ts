@@ -133,3 +133,24 @@ export function exactText(text: string): RegExp {
 export function since(started: number): string {
   return `${((Date.now() - started) / 1000).toFixed(1)} s`;
 }
+
+/** Opens the row's context menu and chooses `item`. */
+export async function contextMenu(page: Page, row: Locator, item: string): Promise<void> {
+  await row.click({ button: 'right' });
+  const menu = page.locator('.monaco-menu');
+  const entry = menu.locator('.action-item', { hasText: item }).first();
+  await entry.waitFor({ state: 'visible', timeout: 10_000 });
+  // A menu that has just opened lets a click pass unseen (it guards against the right-click's
+  // own mouse-up): click again until it closes, as a person would.
+  for (let tries = 0; tries < 5; tries++) {
+    await entry.click().catch(() => undefined);
+    if (
+      await menu.waitFor({ state: 'hidden', timeout: 1_000 }).then(
+        () => true,
+        () => false,
+      )
+    )
+      return;
+  }
+  throw new Error(`the context menu did not run "${item}"`);
+}

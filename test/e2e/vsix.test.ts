@@ -7,13 +7,14 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { repoRoot } from '../host/paths';
 import { SELECTORS, useWorkbench } from './harness';
 import { type MediaServer, serveMedia } from './mediaServer';
 import { pngSize, ZipFile } from './zip';
 import {
   chatFrame,
+  contextMenu,
   openSessionsView,
   runCommand,
   seededSessions,
@@ -47,27 +48,6 @@ function packageExtension(dir: string, baseUrl: string): string {
   assert.equal(rebuilt.status, 0, `the development build failed after packaging:\n${rebuilt.stderr}`);
   console.log(`      (packaged in ${since(started)})`);
   return vsix;
-}
-
-/** Opens the row's context menu and chooses `item`. */
-async function contextMenu(page: Page, row: ReturnType<typeof treeRow>, item: string): Promise<void> {
-  await row.click({ button: 'right' });
-  const menu = page.locator('.monaco-menu');
-  const entry = menu.locator('.action-item', { hasText: item }).first();
-  await entry.waitFor({ state: 'visible', timeout: 10_000 });
-  // A menu that has just opened lets a click pass unseen (it guards against the right-click's
-  // own mouse-up): click again until it closes, as a person would.
-  for (let tries = 0; tries < 5; tries++) {
-    await entry.click().catch(() => undefined);
-    if (
-      await menu.waitFor({ state: 'hidden', timeout: 1_000 }).then(
-        () => true,
-        () => false,
-      )
-    )
-      return;
-  }
-  throw new Error(`the context menu did not run "${item}"`);
 }
 
 /**
@@ -135,7 +115,9 @@ describe('Packaged extension (VSIX)', function () {
     // VS Code's details page shows only https images: vsce made the README's paths absolute.
     const readme = zip.read('extension/readme.md').toString('utf8');
     const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
-    const pictures = ['sessions-view', 'resume-session', 'chat'].map((n) => `media/screenshots/${n}.png`);
+    const pictures = ['sessions-view', 'resume-session', 'chat', 'worktree-session'].map(
+      (n) => `media/screenshots/${n}.png`,
+    );
     assert.deepEqual(
       images,
       pictures.map((p) => media!.url + p),
@@ -231,16 +213,17 @@ describe('Packaged extension (VSIX)', function () {
     );
     const shots = chatFrame(page).locator('img[src*="/media/screenshots/"]');
     await shots.first().waitFor({ state: 'attached', timeout: 30_000 });
-    const widths = await loadedWidths(shots, 3);
+    const widths = await loadedWidths(shots, 4);
     // Loaded over https: a picture that failed to load has no width.
     assert.ok(
       widths.every((w) => w >= 1000),
-      `the three pictures loaded (${widths.join(', ')} px wide; served: ${media!.served.join(', ')})`,
+      `the four pictures loaded (${widths.join(', ')} px wide; served: ${media!.served.join(', ')})`,
     );
     assert.deepEqual([...new Set(media!.served)].filter((p) => p.includes('screenshots')).sort(), [
       '/media/screenshots/chat.png',
       '/media/screenshots/resume-session.png',
       '/media/screenshots/sessions-view.png',
+      '/media/screenshots/worktree-session.png',
     ]);
     await shots.first().evaluate((img) => img.scrollIntoView({ block: 'start' }));
     console.log(`      screenshot: ${await wb().screenshot('e2e-vsix-details-page')}`);
