@@ -5,6 +5,20 @@ import type { Summary, WorktreeInfo, Worktrees } from '../worktrees/worktrees';
 export interface WorktreeRow {
   readonly info: WorktreeInfo;
   readonly summary?: Summary;
+  /** Other worktrees of the folder that changed some of the same files: merging both may conflict. */
+  readonly overlaps?: readonly { branch: string; files: readonly string[] }[];
+}
+
+/** For each row, the other rows that changed a file it changed too, and which files. */
+export function withOverlaps(rows: readonly WorktreeRow[]): WorktreeRow[] {
+  return rows.map((row) => {
+    const mine = new Set(row.summary?.files ?? []);
+    const overlaps = rows
+      .filter((other) => other !== row && other.info.branch)
+      .map((other) => ({ branch: other.info.branch!, files: (other.summary?.files ?? []).filter((f) => mine.has(f)) }))
+      .filter((o) => o.files.length > 0);
+    return overlaps.length > 0 ? { ...row, overlaps } : row;
+  });
 }
 
 interface FolderWorktrees {
@@ -75,7 +89,7 @@ export class WorktreeRows {
       } catch (e) {
         this.failed(folder, e);
       }
-      kept.rows = rows;
+      kept.rows = withOverlaps(rows);
       this.changed.fire(folder);
     })();
     kept.loading = run;

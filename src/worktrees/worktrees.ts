@@ -55,6 +55,8 @@ export interface Summary {
   behind: number;
   /** Files that differ from the merge base: commits and uncommitted changes, untracked files too. */
   changed: number;
+  /** Their paths, relative to the worktree, `/`-separated. */
+  files: string[];
 }
 
 /** What discarding a worktree loses: said first, and checked again before anything is removed. */
@@ -191,7 +193,7 @@ export class Worktrees {
     const counts = await this.git.out(worktree, ['rev-list', '--left-right', '--count', `${base}...HEAD`]);
     const [behind = 0, ahead = 0] = counts.trim().split(/\s+/).map(Number);
     const { files } = await this.changes(worktree, base);
-    return { ahead, behind, changed: files.length };
+    return { ahead, behind, changed: files.length, files: files.map((f) => f.path) };
   }
 
   /**

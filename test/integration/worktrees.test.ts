@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { WorktreeError, type WorktreeProblem } from '../../src/worktrees/errors';
+import { WorktreeRows } from '../../src/app/worktreeRows';
 import { Git } from '../../src/worktrees/git';
 import { Worktrees, type WorktreeInfo } from '../../src/worktrees/worktrees';
 import { git, writeFiles } from '../support/checkpoints';
@@ -81,7 +82,12 @@ describe('Worktrees with the machine’s git', function () {
     writeFiles(repo, { 'b.txt': 'on main\n' });
     git(repo, ['add', 'b.txt']);
     git(repo, ['commit', '-qm', 'main moves']);
-    assert.deepEqual(await wt.summary(made.path, 'main'), { ahead: 1, behind: 1, changed: 2 });
+    assert.deepEqual(await wt.summary(made.path, 'main'), {
+      ahead: 1,
+      behind: 1,
+      changed: 2,
+      files: ['a.txt', 'new.txt'],
+    });
     const { mergeBase, files } = await wt.changes(made.path, 'main');
     assert.deepEqual(
       files.map((f) => [f.path, f.status]),
@@ -105,6 +111,22 @@ describe('Worktrees with the machine’s git', function () {
         ['by-hand', 'elsewhere', 'main'],
       ],
     );
+  });
+
+  it('warns when two worktrees change the same file, naming the other branch and the files', async () => {
+    const wt = worktrees();
+    const one = await wt.create(repo, { branch: 'one' });
+    const two = await wt.create(repo, { branch: 'two' });
+    const three = await wt.create(repo, { branch: 'three' });
+    writeFiles(one.path, { 'a.txt': 'uno\n', 'only-one.txt': '1\n' });
+    writeFiles(two.path, { 'a.txt': 'two\n' });
+    writeFiles(three.path, { 'other.txt': '3\n' });
+    const rows = new WorktreeRows(wt);
+    await rows.refresh(repo);
+    const byBranch = new Map(rows.rows(repo).map((r) => [r.info.branch, r.overlaps]));
+    assert.deepEqual(byBranch.get('one'), [{ branch: 'two', files: ['a.txt'] }]);
+    assert.deepEqual(byBranch.get('two'), [{ branch: 'one', files: ['a.txt'] }]);
+    assert.equal(byBranch.get('three'), undefined);
   });
 
   it('merges a worktree into its base with a merge commit, or squashed and left staged', async () => {

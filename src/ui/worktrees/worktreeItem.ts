@@ -28,6 +28,7 @@ export function worktreeDescription(node: WorktreeNode, activity: ChatActivity =
     parts.push(summary.changed === 1 ? '1 file changed' : `${summary.changed} files changed`);
   }
   if (info.locked !== undefined) parts.push('locked');
+  if (node.row.overlaps?.length) parts.push(`same files as ${node.row.overlaps.map((o) => o.branch).join(', ')}`);
   return parts.join(' · ');
 }
 
@@ -41,17 +42,21 @@ export function worktreeItem(node: WorktreeNode, activity: ChatActivity = 'idle'
   const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `worktree:${node.path}`;
   item.description = worktreeDescription(node, activity);
-  item.iconPath = info.missing
-    ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
-    : activity !== 'idle'
-      ? ACTIVITY[activity].icon
-      : new vscode.ThemeIcon('git-branch');
+  item.iconPath =
+    info.missing || (activity === 'idle' && node.row.overlaps?.length)
+      ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+      : activity !== 'idle'
+        ? ACTIVITY[activity].icon
+        : new vscode.ThemeIcon('git-branch');
   item.resourceUri = vscode.Uri.file(node.path);
   const base = info.base ? `\nBase: ${info.base}` : '';
   const locked = info.locked !== undefined ? `\nLocked${info.locked ? `: ${info.locked}` : ''}` : '';
   const gone = info.missing ? '\nIts folder is gone (deleted outside git): Discard Worktree removes the branch.' : '';
   const doing = activity === 'idle' ? '' : `\n${ACTIVITY[activity].words}`;
-  item.tooltip = `Worktree ${label}\n${node.path}${base}${locked}${gone}${doing}`;
+  const overlaps = (node.row.overlaps ?? [])
+    .map((o) => `\nAlso changed in ${o.branch}: ${o.files.slice(0, 5).join(', ')}${o.files.length > 5 ? ', …' : ''}`)
+    .join('');
+  item.tooltip = `Worktree ${label}\n${node.path}${base}${locked}${gone}${doing}${overlaps}`;
   item.contextValue = `worktree${info.branch && info.base ? '.branch' : ''}${info.missing ? '.missing' : ''}`;
   return item;
 }
