@@ -199,7 +199,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerCommands(
       sessionCommands(deps),
-      pickerCommands({ agents, lists, chats, settings, decor, library }),
+      pickerCommands({ agents, lists, chats, settings, decor, library, worktrees: app.worktrees }),
       chatCommands(chats),
       agentCommands({
         agents,

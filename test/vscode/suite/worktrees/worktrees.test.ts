@@ -95,6 +95,19 @@ describe('Sessions in worktrees', function () {
         assert.equal(a.tree.getParent(sessions[0]!), node);
       }
 
+      // Resume Session lists them too, each row naming its worktree's branch.
+      void vscode.commands.executeCommand('acp.resumeSession');
+      const pick = await waitFor('the QuickPick', () => a.currentPick());
+      const branches = await waitFor('both worktrees’ sessions', () => {
+        const named = pick.quickPick.items
+          .map((i) => /worktree (\S+)$/.exec(i.description ?? '')?.[1])
+          .filter((b): b is string => b !== undefined)
+          .sort();
+        return named.length === 2 ? named : undefined;
+      });
+      assert.deepEqual(branches, ['one', 'two']);
+      pick.quickPick.hide();
+
       // Review one: the multi-file diff editor on exactly its file.
       const resources = (await vscode.commands.executeCommand<ChangeResource[]>('acp.reviewWorktree', rows[0]))!;
       assert.deepEqual(
