@@ -16,6 +16,9 @@ import { CheckpointContents } from './ui/checkpoints/changesEditor';
 import { folderStatsNote, sessionStatsNote } from './ui/library/sessionStats';
 import { changesNote, checkpointCommands, type SessionRef, sessionFolders } from './ui/checkpoints/checkpointCommands';
 import { restoreCommands } from './ui/checkpoints/restoreCommands';
+import { worktreeCommands } from './ui/worktrees/worktreeCommands';
+import { WorktreeContents } from './ui/worktrees/worktreeContents';
+import { strongestActivity } from './ui/worktrees/worktreeItem';
 import { showNeedsInput } from './ui/chat/needsInput';
 import { registerCommands } from './ui/commands';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
@@ -116,15 +119,31 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     },
   );
   const decor = new SessionDecor(marks, statuses, settings, chats);
-  const tree = new SessionsTree(agents, lists, chats, decor, starts, {
-    row: (agentId, row) =>
-      Promise.all([
-        changesNote(app.checkpoints, row),
-        sessionStatsNote(app.library, agentId, row.sessionId),
-        folderStatsNote(app.library, row.cwd),
-      ]),
-    folder: (cwd) => folderStatsNote(app.library, cwd),
-  });
+  const tree = new SessionsTree(
+    agents,
+    lists,
+    chats,
+    decor,
+    starts,
+    {
+      row: (agentId, row) =>
+        Promise.all([
+          changesNote(app.checkpoints, row),
+          sessionStatsNote(app.library, agentId, row.sessionId),
+          folderStatsNote(app.library, row.cwd),
+        ]),
+      folder: (cwd) => folderStatsNote(app.library, cwd),
+    },
+    {
+      rows: app.worktrees,
+      activity: (path) =>
+        strongestActivity(
+          chats.all
+            .filter((c) => c.session.target.cwd === path && c.session.sessionId)
+            .map((c) => statuses.activity(c.session.target.agentId, c.session.sessionId!)),
+        ),
+    },
+  );
   const view = vscode.window.createTreeView('acp.sessions', {
     treeDataProvider: tree,
     showCollapseAll: true,
@@ -133,7 +152,17 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   // Why a list failed, in full above the rows: a row is cut at the view's width.
   tree.problems.onDidChange((message) => (view.message = message));
   const fresh = new FreshLists(view, tree);
-  const deps: SessionCommandDeps = { agents, lists, chats, tree, view, settings, fresh, confirm: confirmModal };
+  const deps: SessionCommandDeps = {
+    agents,
+    lists,
+    chats,
+    tree,
+    view,
+    settings,
+    fresh,
+    confirm: confirmModal,
+    worktrees: app.worktrees,
+  };
   const manage: ManageDeps = {
     agents,
     lists,
@@ -161,10 +190,20 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     decor,
     fresh,
     new CheckpointContents(app.checkpoints.checkpoints),
+    new WorktreeContents(app.worktrees.worktrees),
     showNeedsInput(statuses, view, statusBar),
     ignored,
     view.onDidChangeVisibility(lookForIgnored),
     settings.onDidChange(lookForIgnored),
+    // A chat in a worktree changed what it is doing: its row says so, and a turn that ended
+    // may have changed files, so the worktree's figures are read again.
+    statuses.onDidChange(({ agentId, sessionId }) => {
+      const cwd = chats.get(agentId, sessionId)?.session.target.cwd;
+      const at = cwd === undefined ? undefined : app.worktrees.find(cwd);
+      if (!at) return;
+      tree.refreshAll();
+      if (statuses.activity(agentId, sessionId) !== 'running') void app.worktrees.refresh(at.folder);
+    }),
     sessions.onDidCreateSession((session) => {
       if (session.sessionId) decor.markCreated(session.target.agentId, session.sessionId);
     }),
@@ -173,7 +212,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerCommands(
       sessionCommands(deps),
-      pickerCommands({ agents, lists, chats, settings, decor, library }),
+      pickerCommands({ agents, lists, chats, settings, decor, library, worktrees: app.worktrees }),
       chatCommands(chats),
       agentCommands({
         agents,
@@ -216,6 +255,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         session: (agentId, sessionId) => chats.get(agentId, sessionId)?.session,
         confirm: (m, a, d) => deps.confirm(m, a, d),
       }),
+      worktreeCommands({ agents, chats, rows: app.worktrees, settings, confirm: (m, a, d) => deps.confirm(m, a, d) }),
       libraryCommands({ agents, lists, chats, library, keeper, confirm: (m, a) => deps.confirm(m, a) }),
     ),
     vscode.window.registerUriHandler({

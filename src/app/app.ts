@@ -13,10 +13,14 @@ import { LibraryService } from '../library/service';
 import { SessionCache } from '../sessions/cache';
 import { SessionMarks } from '../sessions/marks';
 import { SessionLists } from '../sessions/sessionLists';
+import { Git } from '../worktrees/git';
+import { WorktreeError } from '../worktrees/errors';
+import { Worktrees } from '../worktrees/worktrees';
 import { CheckpointKeeper } from './checkpointKeeper';
 import { FirstStarts } from './firstStart';
 import type { SettingsSource } from './settings';
 import { SignInEnvStore } from './signInEnv';
+import { WorktreeRows } from './worktreeRows';
 import type { SecretStore, ValueStore } from './stores';
 import { TranscriptKeeper } from './transcriptKeeper';
 
@@ -80,6 +84,8 @@ export class App extends Disposable {
   readonly starts: FirstStarts;
   /** Checkpoints before each prompt and each turn's changes (kept in the global storage). */
   readonly checkpoints: CheckpointKeeper;
+  /** Each folder's git worktrees, for worktree sessions. */
+  readonly worktrees: WorktreeRows;
 
   constructor(private readonly ports: AppPorts) {
     super();
@@ -129,6 +135,12 @@ export class App extends Disposable {
         settings,
         log,
         unavailable: (m) => ports.checkpointsUnavailable(m),
+      }),
+    );
+    this.worktrees = this.register(
+      new WorktreeRows(new Worktrees(new Git({ gitPath: settings.value.checkpoints.gitPath })), (folder, e) => {
+        // Most folders are no repository, or have git missing: said when the user asks for a worktree.
+        if (!(e instanceof WorktreeError) || e.problem === 'failed') log.warn(`worktrees of ${folder}: ${String(e)}`);
       }),
     );
     this.applySettings();

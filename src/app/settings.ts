@@ -25,6 +25,17 @@ export interface Settings {
   /** `acp.terminal.shell`: which shell runs an agent's shell lines on Windows. */
   readonly terminalShell: ShellSetting;
   readonly checkpoints: CheckpointSettings;
+  readonly worktrees: WorktreeSettings;
+}
+
+/** `acp.worktrees.*`: where New Session in Worktree puts worktrees and what it offers to do there. */
+export interface WorktreeSettings {
+  /** A folder for new worktrees; empty: `<repository>.worktrees` beside the repository. */
+  readonly location: string;
+  /** Untracked files copied into a new worktree (`.env`). */
+  readonly copyFiles: readonly string[];
+  /** A command offered, never run unasked, in a new worktree's terminal (`npm install`). */
+  readonly setupCommand: string;
 }
 
 /** `acp.checkpoints.*`, with VS Code's `git.path`. */

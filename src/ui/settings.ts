@@ -41,6 +41,12 @@ function read(): Settings {
     // Machine scope, like the agents: it chooses a program to run.
     terminalShell: SHELL_SETTINGS.find((v) => v === machineSetting('terminal.shell')) ?? 'auto',
     checkpoints: readCheckpoints(c),
+    worktrees: {
+      location: stringOr(c.get('worktrees.location'), '').trim(),
+      copyFiles: stringList(c.get('worktrees.copyFiles')),
+      // Read from the User settings only: a repository's settings cannot put a command in the offer.
+      setupCommand: stringOr(userValue(c, 'worktrees.setupCommand'), '').trim(),
+    },
   };
 }
 

@@ -115,7 +115,9 @@ describe('Packaged extension (VSIX)', function () {
     // VS Code's details page shows only https images: vsce made the README's paths absolute.
     const readme = zip.read('extension/readme.md').toString('utf8');
     const images = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!);
-    const pictures = ['sessions-view', 'resume-session', 'chat'].map((n) => `media/screenshots/${n}.png`);
+    const pictures = ['sessions-view', 'resume-session', 'chat', 'worktree-session'].map(
+      (n) => `media/screenshots/${n}.png`,
+    );
     assert.deepEqual(
       images,
       pictures.map((p) => media!.url + p),
@@ -211,16 +213,17 @@ describe('Packaged extension (VSIX)', function () {
     );
     const shots = chatFrame(page).locator('img[src*="/media/screenshots/"]');
     await shots.first().waitFor({ state: 'attached', timeout: 30_000 });
-    const widths = await loadedWidths(shots, 3);
+    const widths = await loadedWidths(shots, 4);
     // Loaded over https: a picture that failed to load has no width.
     assert.ok(
       widths.every((w) => w >= 1000),
-      `the three pictures loaded (${widths.join(', ')} px wide; served: ${media!.served.join(', ')})`,
+      `the four pictures loaded (${widths.join(', ')} px wide; served: ${media!.served.join(', ')})`,
     );
     assert.deepEqual([...new Set(media!.served)].filter((p) => p.includes('screenshots')).sort(), [
       '/media/screenshots/chat.png',
       '/media/screenshots/resume-session.png',
       '/media/screenshots/sessions-view.png',
+      '/media/screenshots/worktree-session.png',
     ]);
     await shots.first().evaluate((img) => img.scrollIntoView({ block: 'start' }));
     console.log(`      screenshot: ${await wb().screenshot('e2e-vsix-details-page')}`);

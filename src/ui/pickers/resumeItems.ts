@@ -39,8 +39,8 @@ export const hideHiddenButton: vscode.QuickInputButton = {
 };
 
 /**
- * A session's row: its name, time (and agent when there are several, and `folder` when the
- * picker shows several), id and cwd, its activity.
+ * A session's row: its name, time (and agent when there are several, `folder` when the
+ * picker shows several, the branch of the worktree it works in), id and cwd, its activity.
  */
 export function sessionPick(
   row: SessionRow,
@@ -49,13 +49,17 @@ export function sessionPick(
   activity: ChatActivity,
   several: boolean,
   folder?: vscode.WorkspaceFolder,
+  /** The branch of the worktree the session works in. */
+  branch?: string,
 ): SessionPick {
   const f = host.connection?.features;
   const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
   const status = activity === 'idle' ? undefined : ACTIVITY[activity];
   return {
     label: shown.label,
-    description: [time, several ? host.config.name : '', folder?.name ?? ''].filter(Boolean).join(' · '),
+    description: [time, several ? host.config.name : '', folder?.name ?? '', branch ? `worktree ${branch}` : '']
+      .filter(Boolean)
+      .join(' · '),
     // A named session is found by the agent's title too.
     detail: [shown.named && !row.untitled ? `“${row.label}”` : '', shortId(row.sessionId), sanitizeText(row.cwd, 300)]
       .filter(Boolean)

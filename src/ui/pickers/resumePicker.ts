@@ -26,6 +26,7 @@ import { openAFolder } from '../messages';
 import { describeError } from '../../app/errorText';
 import type { SessionDecor } from '../sessionDecor';
 import { folderPath } from '../sessionsView/sessionsTree';
+import type { WorktreeRow } from '../../app/worktreeRows';
 import type { SettingsService } from '../settings';
 import { PickRows, type PickList } from './pickRows';
 
@@ -47,6 +48,8 @@ export interface ResumeDeps {
    */
   library?: { readonly enabled: boolean; get(): Library | undefined };
   decor: SessionDecor;
+  /** The folders' worktrees as the Sessions view last read them: their sessions are listed too. */
+  worktrees?: { rows(folder: string): readonly WorktreeRow[] };
 }
 
 /** What the open QuickPick exposes to tests (item buttons cannot be clicked from the API). */
@@ -97,6 +100,8 @@ export class ResumePicker implements OpenPick {
   private readonly severalFolders: boolean;
   /** Items by agent and session, reused while their row is unchanged. */
   private readonly itemsById = new Map<string, SessionPick>();
+  /** The branch of each worktree listed, by its path's key. */
+  private readonly branches = new Map<string, string>();
   /** Why lists failed, as of the end of the last paging (shown under the rows). */
   private errors: string[] = [];
   private stopped = false;
@@ -122,8 +127,17 @@ export class ResumePicker implements OpenPick {
     const hosts = deps.agents.all;
     this.several = hosts.length > 1;
     this.severalFolders = folders.length > 1;
-    this.lists = folders.flatMap((folder) =>
-      hosts.map((host) => ({ host, folder, list: deps.lists.get(host, folderPath(folder)) })),
+    // Each folder's worktrees are places of their own: their sessions are listed with the
+    // worktree as cwd, under the folder, each row naming its branch.
+    const places = folders.flatMap((folder): { folder: vscode.WorkspaceFolder; path: string; branch?: string }[] => [
+      { folder, path: folderPath(folder) },
+      ...(deps.worktrees?.rows(folderPath(folder)) ?? [])
+        .filter((w) => !w.info.missing)
+        .map((w) => ({ folder, path: w.info.path, branch: w.info.branch })),
+    ]);
+    for (const p of places) if (p.branch) this.branches.set(pathKey(p.path), p.branch);
+    this.lists = places.flatMap(({ folder, path }) =>
+      hosts.map((host) => ({ host, folder, list: deps.lists.get(host, path) })),
     );
     this.rows = new PickRows(this.lists, deps.decor);
     const qp = this.quickPick;
@@ -137,7 +151,7 @@ export class ResumePicker implements OpenPick {
     // order (every word, then recency), then the other rows, newest first.
     this.content = new ContentSearch(
       () => deps.library?.get(),
-      folders.map(folderPath),
+      places.map((p) => p.path),
       () => this.stopped || this.renderIfChanged(),
     );
     this.showHidden = deps.decor.showHidden;
@@ -199,7 +213,15 @@ export class ResumePicker implements OpenPick {
     let item = this.itemsById.get(key);
     const shown = this.deps.decor.name(host.config.id, row);
     if (!item || item.row !== row || item.label !== shown.label || item.activity !== activity) {
-      item = sessionPick(row, host, shown, activity, this.several, this.severalFolders ? folder : undefined);
+      item = sessionPick(
+        row,
+        host,
+        shown,
+        activity,
+        this.several,
+        this.severalFolders ? folder : undefined,
+        this.branches.get(pathKey(row.cwd)),
+      );
       this.itemsById.set(key, item);
     }
     return item;

@@ -23,13 +23,17 @@ export interface SessionCommandDeps {
   fresh?: { refreshed(): void };
   /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
   confirm: Confirm;
+  /** The folders' worktrees, read again on Refresh. */
+  worktrees?: { refresh(): Promise<void> };
 }
 
-/** The other folders of a multi-root window: extra roots for a new session. */
+/**
+ * The other folders of a multi-root window: extra roots for a new session. None for a session
+ * in a worktree (a cwd that is no folder of the window): its changes stay in the worktree.
+ */
 function otherFolders(cwd: string): string[] {
-  return (vscode.workspace.workspaceFolders ?? [])
-    .filter((f) => f.uri.scheme === 'file' && folderPath(f) !== cwd)
-    .map(folderPath);
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map(folderPath);
+  return folders.includes(cwd) ? folders.filter((f) => f !== cwd) : [];
 }
 
 /** Opens a listed session in its chat panel. */
@@ -41,11 +45,11 @@ export function openRow(deps: SessionCommandDeps, node: SessionNode, mode: OpenM
 export async function newSession(deps: SessionCommandDeps, node?: TreeNode): Promise<void> {
   let host: AgentHost | undefined;
   let cwd: string | undefined;
-  if (node && node.type !== 'folder') {
+  if (node?.type === 'folder' || node?.type === 'worktree') {
+    cwd = node.path;
+  } else if (node) {
     host = node.host;
     cwd = node.type === 'agent' ? node.path : node.list.folder;
-  } else if (node?.type === 'folder') {
-    cwd = node.path;
   }
   if (!cwd) {
     const folder = await pickFolder('Start a session in which folder?');
@@ -110,7 +114,7 @@ export function sessionCommands(deps: SessionCommandDeps): Commands {
     'acp.refreshSessions': async () => {
       deps.fresh?.refreshed();
       if (agents.all.length === 0) return answerNoAgent();
-      await Promise.all(lists.all().map((l) => l.refresh()));
+      await Promise.all([...lists.all().map((l) => l.refresh()), deps.worktrees?.refresh()]);
       deps.tree.refreshAll();
     },
     'acp.newSession': (node) => newSession(deps, node as TreeNode | undefined),

@@ -19,9 +19,12 @@ import { headingItem } from './dateHeadings';
 import { sortByUpdatedAt } from '../../sessions/picks';
 import { ListProblems } from './listProblems';
 
-import type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode } from './treeNodes';
+import type { WorktreeRows } from '../../app/worktreeRows';
+import type { ChatActivity } from '../../chat/status';
+import { worktreeItem } from '../worktrees/worktreeItem';
+import type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode, WorktreeNode } from './treeNodes';
 
-export type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode };
+export type { AgentNode, FolderNode, SessionNode, StateNode, TreeNode, WorktreeNode };
 
 /** The time rows are described against, and the minute tick that ages them; tests replace it. */
 export interface TreeClock {
@@ -76,8 +79,11 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       row(agentId: string, row: SessionRow): Promise<Array<string | undefined>>;
       folder(cwd: string): Promise<string | undefined>;
     },
+    /** Each folder's git worktrees, listed under it, and what the chats in a worktree are doing. */
+    private readonly worktrees?: { rows: WorktreeRows; activity(path: string): ChatActivity },
   ) {
     super();
+    if (worktrees) this.register(worktrees.rows.onDidChange(() => this.refreshAll()));
     this.register(
       lists.onDidChangeList(({ list, change }) => {
         if (change.kind !== 'state') this.grouped.delete(list);
@@ -196,6 +202,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         return this.folderChildren(element, element);
       case 'agent':
         return this.listChildren(this.lists.get(element.host, element.path), element.host, element.folder, element);
+      case 'worktree':
+        return this.placeChildren(element.folder, element.path, element);
       default:
         return [];
     }
@@ -212,10 +220,31 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
   }
 
   private folderChildren(f: FolderNode, parent: TreeNode | undefined): TreeNode[] {
+    return [...this.worktreeNodes(f), ...this.placeChildren(f.folder, f.path, parent)];
+  }
+
+  /** A folder's or a worktree's sessions: an agent row each when there are several agents. */
+  private placeChildren(folder: vscode.WorkspaceFolder, path: string, parent: TreeNode | undefined): TreeNode[] {
     const hosts = this.agents.all;
-    if (hosts.length > 1) return hosts.map((host) => ({ type: 'agent', host, folder: f.folder, path: f.path }));
+    const worktree = parent?.type === 'worktree' ? parent : undefined;
+    if (hosts.length > 1) return hosts.map((host) => ({ type: 'agent', host, folder, path, worktree }));
     const host = hosts[0]!;
-    return this.listChildren(this.lists.get(host, f.path), host, f.folder, parent);
+    return this.listChildren(this.lists.get(host, path), host, folder, parent);
+  }
+
+  private readonly worktreeNodesByPath = new Map<string, WorktreeNode>();
+
+  /** The folder's worktrees, the same node objects across refreshes (for `reveal` and expansion). */
+  private worktreeNodes(f: FolderNode): WorktreeNode[] {
+    return (this.worktrees?.rows.rows(f.path) ?? []).map((row) => {
+      let node = this.worktreeNodesByPath.get(row.info.path);
+      if (!node || node.repo !== f.path) {
+        node = { type: 'worktree', folder: f.folder, repo: f.path, path: row.info.path, row };
+        this.worktreeNodesByPath.set(row.info.path, node);
+      }
+      node.row = row;
+      return node;
+    });
   }
 
   private listChildren(
@@ -349,7 +378,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
 
   getParent(element: TreeNode): TreeNode | undefined {
     if (element.type === 'folder') return undefined;
-    if (element.type === 'agent')
+    if (element.type === 'agent' && element.worktree) return element.worktree;
+    if (element.type === 'agent' || element.type === 'worktree')
       return this.folders().length > 1 ? this.folders().find((f) => f.folder === element.folder) : undefined;
     return this.parents.get(element.list);
   }
@@ -376,6 +406,8 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
         item.contextValue = `agent.${shown}${canLogout(element.host) ? '.logout' : ''}`;
         return item;
       }
+      case 'worktree':
+        return worktreeItem(element, this.worktrees?.activity(element.path) ?? 'idle');
       case 'session':
         return this.sessionTreeItem(element);
       case 'state':

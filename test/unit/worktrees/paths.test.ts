@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { defaultBranchName, worktreePath } from '../../../src/worktrees/paths';
+import { parseNameStatusZ, parseStatusZ, parseWorktreeList } from '../../../src/worktrees/porcelain';
+import { parseGitVersion, userGitEnvironment } from '../../../src/worktrees/git';
+
+describe('worktree paths and git output', () => {
+  it('places a worktree beside the repository, or where the user set, on each platform', () => {
+    assert.equal(worktreePath('/home/u/app', 'feature/x', { platform: 'linux' }), '/home/u/app.worktrees/feature/x');
+    assert.equal(
+      worktreePath('C:\\src\\app', 'feature/x', { platform: 'win32' }),
+      'C:\\src\\app.worktrees\\feature\\x',
+    );
+    assert.equal(
+      worktreePath('/home/u/app', 'x', { location: '.worktrees', platform: 'darwin' }),
+      '/home/u/app/.worktrees/x',
+    );
+    assert.equal(worktreePath('C:\\src\\app', 'x', { location: 'D:\\wt', platform: 'win32' }), 'D:\\wt\\x');
+    assert.equal(
+      worktreePath('C:\\src\\super\\libs\\lib', 'x', { outer: 'C:\\src\\super', platform: 'win32' }),
+      'C:\\src\\super.worktrees\\libs-lib\\x',
+    );
+  });
+
+  it('names a branch from the first words of a prompt, or from the time', () => {
+    assert.equal(defaultBranchName('Fix the login bug, please: now!', new Date()), 'acp/fix-the-login-bug-please');
+    assert.equal(defaultBranchName('Répare ça', new Date()), 'acp/repare-ca');
+    assert.equal(defaultBranchName('  ', new Date(2026, 0, 5, 9, 7)), 'acp/2026-01-05-0907');
+  });
+
+  it('reads worktree lists with and without -z', () => {
+    const z =
+      'worktree /r\0HEAD abc\0branch refs/heads/main\0\0worktree /r.wt/a b\0HEAD def\0detached\0locked\0\0' +
+      'worktree /gone\0HEAD 123\0branch refs/heads/x/y\0locked on usb\0prunable gitdir file points to non-existent location\0\0';
+    const lines = z.replace(/\0/g, '\n');
+    for (const [out, isZ] of [
+      [z, true],
+      [lines, false],
+    ] as const) {
+      assert.deepEqual(parseWorktreeList(out, isZ), [
+        { path: '/r', head: 'abc', branch: 'main', bare: false, detached: false },
+        { path: '/r.wt/a b', head: 'def', bare: false, detached: true, locked: '' },
+        {
+          path: '/gone',
+          head: '123',
+          branch: 'x/y',
+          bare: false,
+          detached: false,
+          locked: 'on usb',
+          prunable: 'gitdir file points to non-existent location',
+        },
+      ]);
+    }
+  });
+
+  it('reads status and name-status with renames and odd names', () => {
+    assert.deepEqual(parseStatusZ(' M a b.txt\0R  new\0old\0?? é.txt\0UU c\0'), [
+      { path: 'a b.txt', status: 'M' },
+      { path: 'new', from: 'old', status: 'R' },
+      { path: 'é.txt', status: '?' },
+      { path: 'c', status: 'U' },
+    ]);
+    assert.deepEqual(parseNameStatusZ('M\0a\0R087\0old\0new\0D\0"q".txt\0'), [
+      { path: 'a', status: 'M' },
+      { path: 'new', from: 'old', status: 'R' },
+      { path: '"q".txt', status: 'D' },
+    ]);
+  });
+
+  it('reads versions and keeps git aimed at the folder named', () => {
+    assert.deepEqual(parseGitVersion('git version 2.45.1.windows.1'), [2, 45, 1]);
+    assert.deepEqual(parseGitVersion('git version 2.39.3 (Apple Git-146)'), [2, 39, 3]);
+    const env = userGitEnvironment({ git_dir: '/x', Path: 'C:\\git', GIT_AUTHOR_NAME: 'A' }, 'win32');
+    assert.equal(env.git_dir, undefined);
+    assert.equal(env.Path, 'C:\\git');
+    assert.equal(env.GIT_AUTHOR_NAME, 'A');
+    assert.equal(userGitEnvironment({ git_dir: '/x' }, 'linux').git_dir, '/x');
+  });
+});
