@@ -33,6 +33,14 @@ export const showHiddenButton: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('eye-closed'),
   tooltip: 'Show hidden sessions (acp.sessions.hide)',
 };
+export const everythingButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('globe'),
+  tooltip: 'Search everything kept: every agent, every folder (also folders not open here)',
+};
+export const windowButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('root-folder'),
+  tooltip: "Search this window's folders only",
+};
 export const hideHiddenButton: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('eye'),
   tooltip: 'Hide them again',
