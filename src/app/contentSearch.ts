@@ -67,6 +67,11 @@ export class ContentSearch {
     return this.scopeNow;
   }
 
+  /** The words searched for in the value typed last (folded, filters left out). */
+  get words(): string[] {
+    return queryWords(this.filtersNow.text);
+  }
+
   /** The filters of the value typed last. */
   get filters(): SearchFilters {
     return this.filtersNow;

@@ -10,6 +10,7 @@ export async function openElsewhere(
   chats: Pick<ChatPanels, 'open'>,
   target: ChatTarget,
   mode: OpenMode,
+  reveal?: { index: number; words: string[] },
 ): Promise<void> {
   const newWindow = 'Open Folder in New Window';
   const here = 'Open Here';
@@ -19,7 +20,9 @@ export async function openElsewhere(
     newWindow,
     here,
   );
-  if (choice === here) await chats.open(target, mode);
-  else if (choice === newWindow)
+  if (choice === here) {
+    const panel = await chats.open(target, mode);
+    if (reveal) panel?.revealEntry(reveal.index, reveal.words);
+  } else if (choice === newWindow)
     await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(target.cwd), { forceNewWindow: true });
 }

@@ -438,8 +438,11 @@ export class ResumePicker implements OpenPick {
     if (!item.row || !item.host) return;
     this.quickPick.hide();
     const target = chatTarget(item.host.config.id, item.row);
-    if (!this.folderAt(item.row.cwd)) return void openElsewhere(this.deps.chats, target, mode);
-    void this.deps.chats.open(target, mode);
+    // A content hit opens scrolled to its message, the words highlighted.
+    const hit = this.content.hit(item.host.config.id, item.row.sessionId);
+    const reveal = hit?.entryIndex !== undefined ? { index: hit.entryIndex, words: this.content.words } : undefined;
+    if (!this.folderAt(item.row.cwd)) return void openElsewhere(this.deps.chats, target, mode, reveal);
+    void this.deps.chats.open(target, mode).then((panel) => reveal && panel?.revealEntry(reveal.index, reveal.words));
   }
 
   private valueChanged(): void {
