@@ -94,6 +94,7 @@ if (tests) {
         ...entries('test/host'),
         ...entries('test/bench'),
         'test/support/libraryWriter.ts',
+        'test/support/marksWriter.ts',
         'test/support/checkpointWindow.ts',
       ],
       outbase: 'test',

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { AgentRegistry } from '../agent/agentHost';
 import { ClientFileSystem } from '../agent/fileSystem';
 import type { Logger } from '../agent/log';
@@ -12,6 +13,7 @@ import { agentTerminals } from '../chat/terminalFeed';
 import { LibraryService } from '../library/service';
 import { SessionCache } from '../sessions/cache';
 import { SessionMarks } from '../sessions/marks';
+import { FileMarksStore } from '../sessions/marksFile';
 import { SessionLists } from '../sessions/sessionLists';
 import { Git } from '../worktrees/git';
 import { WorktreeError } from '../worktrees/errors';
@@ -54,6 +56,18 @@ export interface AppPorts {
   };
   /** Told once a window, when checkpoints cannot run (git missing, too old or broken). */
   checkpointsUnavailable(message: string): void;
+}
+
+/**
+ * Where the user's names and client-side archives are kept: per agent and session, the same in
+ * every window, in files of the global storage `dir` written the moment they are given (see
+ * {@link FileMarksStore}), and in the global state as before.
+ */
+export function marksStore(dir: string, globalState: ValueStore): FileMarksStore {
+  return new FileMarksStore(join(dir, 'marks'), {
+    get: (key) => globalState.get(key),
+    set: async (key, value) => globalState.update(key, value),
+  });
 }
 
 /**
@@ -171,13 +185,9 @@ export class App extends Disposable {
         return undefined;
       }),
     );
-    // Names and client-side archives are per agent and session, the same in every window: global storage.
     const globalState = ports.globalState;
     this.marks = this.register(
-      new SessionMarks(
-        { get: (key) => globalState.get(key), set: async (key, value) => globalState.update(key, value) },
-        { logger: log },
-      ),
+      new SessionMarks(this.register(marksStore(ports.library.dir, globalState)), { logger: log }),
     );
     this.statuses = this.register(new ChatStatuses());
     this.starts = this.register(new FirstStarts(this.agents, globalState));

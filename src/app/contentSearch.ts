@@ -3,9 +3,35 @@ import type { Library } from '../library/library';
 import { pathKey } from '../library/pathKey';
 import { queryWords } from '../library/query';
 import type { SearchHit } from '../library/types';
+import { hasFilters, parseFilters, passes, type SearchFilters } from './searchFilters';
 
 /** How many kept sessions a search may return to the picker. */
 const MAX_HITS = 200;
+/**
+ * More are asked for than shown: archived sessions and the typed filters leave some out after
+ * the library ranked them (many more with filters, a few without).
+ */
+const MAX_FILTERED = 1000;
+const MAX_ARCHIVED = 50;
+
+/**
+ * Which kept sessions content search covers: the window's folders (the one folder, in a window
+ * of one), or everything kept (every agent, every folder, open in this window or not).
+ */
+export type SearchScope = 'window' | 'everything';
+
+/** A hit as the picker shows it. */
+export interface FoundHit extends SearchHit {
+  /** Archived (on this side or by its agent): found only when the user asked (`is:archived`). */
+  archived?: boolean;
+}
+
+export interface ContentSearchOptions {
+  /** Whether a session is archived; archived sessions are left out unless asked for. */
+  archived?: (agentId: string, sessionId: string) => boolean;
+  /** An agent's name, for `agent:` to match it as well as the id. */
+  agentName?: (agentId: string) => string | undefined;
+}
 
 /**
  * What Resume Session finds in the text of its folders' kept sessions: the hits of the latest
@@ -19,19 +45,43 @@ export class ContentSearch {
   private waiting = false;
   /** The value whose search the worker has now, if any. */
   private inFlight: string | undefined;
-  private found: readonly SearchHit[] = [];
-  private byKey = new Map<string, SearchHit>();
+  private found: readonly FoundHit[] = [];
+  private byKey = new Map<string, FoundHit>();
+  private scopeNow: SearchScope = 'window';
+  private filtersNow: SearchFilters = parseFilters('');
 
   /** `changed`: the hits of the latest value arrived (the same as before, or not), or were cleared. */
   constructor(
     private readonly client: () => Library | undefined,
     private readonly cwds: readonly string[],
     private readonly changed: () => void,
+    private readonly options: ContentSearchOptions = {},
   ) {}
 
   /** The hits, best first; the same array while they are unchanged. */
-  get hits(): readonly SearchHit[] {
+  get hits(): readonly FoundHit[] {
     return this.found;
+  }
+
+  get scope(): SearchScope {
+    return this.scopeNow;
+  }
+
+  /** The words searched for in the value typed last (folded, filters left out). */
+  get words(): string[] {
+    return queryWords(this.filtersNow.text);
+  }
+
+  /** The filters of the value typed last. */
+  get filters(): SearchFilters {
+    return this.filtersNow;
+  }
+
+  /** Searches the latest value again over another scope. */
+  setScope(scope: SearchScope): void {
+    if (scope === this.scopeNow) return;
+    this.scopeNow = scope;
+    this.run(this.latest);
   }
 
   /** The hits of the value typed last are still to come. */
@@ -39,14 +89,15 @@ export class ContentSearch {
     return this.waiting;
   }
 
-  hit(agentId: string, sessionId: string): SearchHit | undefined {
+  hit(agentId: string, sessionId: string): FoundHit | undefined {
     return this.byKey.get(sessionKey(agentId, sessionId));
   }
 
   /** Searches for `typed`: now, or once the search under way answers. */
   run(typed: string): void {
     this.latest = typed;
-    if (!this.client() || queryWords(typed).length === 0) {
+    this.filtersNow = parseFilters(typed);
+    if (!this.client() || queryWords(this.filtersNow.text).length === 0) {
       this.waiting = false;
       if (this.found.length) this.set([]);
       return;
@@ -62,18 +113,31 @@ export class ContentSearch {
       if (this.found.length) this.set([]);
       return;
     }
+    const scope = this.scopeNow;
+    const filters = parseFilters(typed);
     this.inFlight = typed;
-    // One folder: the library filters by it. Several: all kept sessions, kept to these folders.
-    const one = this.cwds.length === 1 ? this.cwds[0] : undefined;
+    // One folder: the library filters by it. Several, or everything: all kept sessions, kept
+    // here to the window's folders unless everything was asked for.
+    const one = scope === 'window' && this.cwds.length === 1 ? this.cwds[0] : undefined;
     const keys = new Set(this.cwds.map((c) => pathKey(c)));
     const answered = (hits: readonly SearchHit[]) => {
       this.inFlight = undefined;
       if (!this.waiting) return;
-      if (typed !== this.latest) return this.send(this.latest);
+      if (typed !== this.latest || scope !== this.scopeNow) return this.send(this.latest);
       this.waiting = false;
-      this.set(one !== undefined ? hits : hits.filter((h) => keys.has(pathKey(h.cwd))));
+      const archived = this.options.archived ?? (() => false);
+      const found: FoundHit[] = [];
+      for (const h of hits) {
+        if (scope === 'window' && one === undefined && !keys.has(pathKey(h.cwd))) continue;
+        if (!passes(filters, { ...h, agentName: this.options.agentName?.(h.agentId) })) continue;
+        if (!archived(h.agentId, h.sessionId)) found.push(h);
+        else if (filters.archived) found.push({ ...h, archived: true });
+        if (found.length === MAX_HITS) break;
+      }
+      this.set(found);
     };
-    client.search(typed, one !== undefined ? { cwd: one } : {}, MAX_HITS).then(answered, () => answered([]));
+    const limit = hasFilters(filters) ? MAX_FILTERED : MAX_HITS + MAX_ARCHIVED;
+    client.search(filters.text, one !== undefined ? { cwd: one } : {}, limit).then(answered, () => answered([]));
   }
 
   /** Of the sessions listed, how many the library keeps whole (searchable by content). */
@@ -86,7 +150,7 @@ export class ContentSearch {
     return kept?.filter((k) => k.entries > 0 && listed.has(sessionKey(k.agentId, k.sessionId))).length;
   }
 
-  private set(hits: readonly SearchHit[]): void {
+  private set(hits: readonly FoundHit[]): void {
     if (!sameHits(hits, this.found)) {
       this.found = hits;
       this.byKey = new Map(hits.map((h) => [sessionKey(h.agentId, h.sessionId), h]));
@@ -96,7 +160,7 @@ export class ContentSearch {
 }
 
 /** The same sessions in the same order, with the same snippets and counts. */
-function sameHits(a: readonly SearchHit[], b: readonly SearchHit[]): boolean {
+function sameHits(a: readonly FoundHit[], b: readonly FoundHit[]): boolean {
   return (
     a.length === b.length &&
     a.every((h, i) => {
@@ -109,7 +173,9 @@ function sameHits(a: readonly SearchHit[], b: readonly SearchHit[]): boolean {
         h.words === o.words &&
         h.cwd === o.cwd &&
         h.title === o.title &&
-        h.updatedAt === o.updatedAt
+        h.updatedAt === o.updatedAt &&
+        h.archived === o.archived &&
+        h.entryIndex === o.entryIndex
       );
     })
   );

@@ -91,8 +91,16 @@ export const capabilitiesChangedEvent = new NotificationType<ChatCapabilities>('
 export const queueChangedEvent = new NotificationType<QueueState>('queueChanged');
 /** Puts the keyboard focus in the message box ("ACP: Focus Chat Input"). */
 export const focusInputEvent = new NotificationType0('focusInput');
-/** Scroll to an entry (a session opened from a file it touched); sent after the entry itself. */
-export const revealEntryEvent = new NotificationType<{ index: number }>('revealEntry');
+/**
+ * Scroll to an entry (a session opened from a file it touched, or from a search hit, whose
+ * words the find bar then highlights); sent after the entry itself.
+ */
+export const revealEntryEvent = new NotificationType<RevealEntryParams>('revealEntry');
+export interface RevealEntryParams {
+  index: number;
+  /** Words to find and highlight in the thread, from this entry on. */
+  words?: string[];
+}
 
 // ---- webview → host ----
 

@@ -52,6 +52,8 @@ export class ChatApp {
   private readonly composer: Composer;
   private readonly queue: QueueView;
   private readonly find: FindBar;
+  /** Words to find from an entry once it is there (a search hit opened). */
+  private findAt: { index: number; words: readonly string[] } | undefined;
   private readonly fetcher: EntryFetcher;
   private readonly quote: QuoteButton;
   private readonly saver: UiStateSaver;
@@ -234,9 +236,13 @@ export class ChatApp {
     this.schedule();
   }
 
-  /** Scrolls to an entry once the changes that add it are applied (the next frame). */
-  revealEntry(index: number): void {
+  /**
+   * Scrolls to an entry once the changes that add it are applied (the next frame); with
+   * `words`, the find bar then finds them from that entry on and highlights them.
+   */
+  revealEntry(index: number, words: readonly string[] = []): void {
     this.view.revealWhenThere(index);
+    this.findAt = words.length ? { index, words } : undefined;
     this.schedule();
   }
 
@@ -270,6 +276,11 @@ export class ChatApp {
       }
       if (touched.meta || touched.status) this.chromeDirty = true;
       this.find.threadChanged();
+    }
+    const findAt = this.findAt;
+    if (findAt && this.model.entries.length > findAt.index) {
+      this.findAt = undefined;
+      this.find.showAt(findAt.index, findAt.words);
     }
     const replaying = this.model.status.state === 'loading' && this.view.sticking;
     if (this.frames.repaintDue(replaying)) {

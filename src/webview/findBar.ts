@@ -7,7 +7,7 @@
 import type { PanelEntry } from '../protocol/entries';
 import { bindAction } from './actions';
 import { el, icon } from './dom';
-import { MAX_MATCHES, rangesIn, searchThread, type Match } from './threadSearch';
+import { MAX_MATCHES, rangesIn, searchableText, searchThread, type Match } from './threadSearch';
 import type { ThreadView } from './threadView';
 
 export interface FindHost {
@@ -80,6 +80,24 @@ export class FindBar {
     this.input.focus();
     this.input.select();
     if (!selected) this.search(false);
+  }
+
+  /**
+   * Opens the bar on a search hit: finds the words the hit matched (all of them as typed, when
+   * the entry holds them so; else the first it holds) and shows the first match from `index` on.
+   * The focus stays where it is.
+   */
+  showAt(index: number, words: readonly string[]): void {
+    const entry = this.host.entries()[index];
+    const text = entry ? searchableText(entry).toLowerCase() : '';
+    const phrase = words.join(' ');
+    this.input.value = text.includes(phrase) ? phrase : (words.find((w) => text.includes(w)) ?? words[0] ?? '');
+    this.element.hidden = false;
+    this.matches = searchThread(this.host.entries(), this.input.value);
+    const at = this.matches.findIndex((m) => m.index >= index);
+    this.current = this.matches.length ? (at === -1 ? 0 : at) : -1;
+    this.showCount();
+    if (this.current >= 0) this.reveal(this.matches[this.current]);
   }
 
   close(): void {

@@ -35,6 +35,12 @@ connection.onNotification(changedEvent, (params) => app.changed(params.changes))
 connection.onNotification(capabilitiesChangedEvent, (params) => app.capabilitiesChanged(params));
 connection.onNotification(queueChangedEvent, (params) => app.queueChanged(params));
 connection.onNotification(focusInputEvent, () => app.focusInput());
-connection.onNotification(revealEntryEvent, (params) => app.revealEntry(params.index));
+connection.onNotification(revealEntryEvent, (params) => app.revealEntry(params.index, readWords(params.words)));
 connection.listen();
 app.ready();
+
+/** Words to highlight as the host sent them: strings only, a few, each short. */
+function readWords(words: unknown): string[] {
+  if (!Array.isArray(words)) return [];
+  return words.filter((w): w is string => typeof w === 'string' && w.length > 0 && w.length <= 200).slice(0, 8);
+}

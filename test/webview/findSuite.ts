@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ThreadEntry } from '../../src/protocol/entries';
-import { snapshotEvent } from '../../src/protocol/messages';
+import { revealEntryEvent, snapshotEvent } from '../../src/protocol/messages';
 import { snapshotOf } from './fixtures';
 import { frames, WebviewPage, type SuiteEnv } from './harness';
 
@@ -118,5 +118,30 @@ export function findSuite(env: SuiteEnv): void {
       assert.equal(await view.page.inputValue('.find-input'), 'bold');
       await view.page.waitForFunction(() => document.querySelector('.find-count')?.textContent?.endsWith('of 600'));
     });
+
+    it('opens on a search hit: scrolled to its entry far up the thread, its words highlighted', async () => {
+      // The hit is in turn 250's answer (entry 501): the words as typed, from that entry on.
+      await view.host.sendNotification(revealEntryEvent, { index: 501, words: ['needle', 'nowhere'] });
+      await view.page.waitForSelector('.find:not([hidden])');
+      assert.deepEqual(await current(), { index: 501, text: 'needle' }, 'the first word the entry holds');
+      assert.equal(await view.page.locator('.find-count').textContent(), '2 of 5');
+      assert.equal(
+        await view.page.evaluate(() => document.activeElement?.classList.contains('find-input')),
+        false,
+        'the focus stays where it was',
+      );
+      // Words typed together, held together by the entry: found as they were typed.
+      await view.host.sendNotification(revealEntryEvent, { index: 1182, words: ['the', 'needle'] });
+      assert.deepEqual(await currentAt(1182), { index: 1182, text: 'the needle' });
+    });
+
+    /** The current match once it is in the entry given. */
+    async function currentAt(index: number): Promise<{ index: number; text: string }> {
+      for (;;) {
+        const at = await current();
+        if (at.index === index) return at;
+        await frames(view, 1);
+      }
+    }
   });
 }

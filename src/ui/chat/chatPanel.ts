@@ -87,6 +87,8 @@ export class ChatPanel extends Disposable {
   private careful = false;
   /** An entry to scroll to once the thread has it and the webview shows it. */
   private revealing: number | undefined;
+  /** The words a search hit matched, highlighted once the entry is shown. */
+  private revealWords: string[] | undefined;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -209,8 +211,9 @@ export class ChatPanel extends Disposable {
   }
 
   /** Scrolls the chat to an entry (a session opened from a file it touched), once it is there. */
-  revealEntry(index: number): void {
+  revealEntry(index: number, words?: readonly string[]): void {
     this.revealing = index;
+    this.revealWords = words?.length ? [...words] : undefined;
     this.tryReveal();
   }
 
@@ -220,7 +223,9 @@ export class ChatPanel extends Disposable {
     this.revealing = undefined;
     // The entry goes first, then the scroll to it.
     this.batcher.flushNow();
-    void this.channel.sendNotification(revealEntryEvent, { index });
+    const words = this.revealWords;
+    this.revealWords = undefined;
+    void this.channel.sendNotification(revealEntryEvent, words ? { index, words } : { index });
   }
 
   private handleRequests(): void {

@@ -1,6 +1,9 @@
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentHost } from '../../agent/agentHost';
 import type { ChatActivity } from '../../chat/status';
+import type { FoundHit } from '../../app/contentSearch';
+import { timeOf } from '../../library/query';
 import type { SearchHit } from '../../library/types';
 import type { ShownName } from '../../sessions/display';
 import { toRow, type SessionRow } from '../../sessions/rows';
@@ -32,6 +35,14 @@ export const historyButton: vscode.QuickInputButton = {
 export const showHiddenButton: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('eye-closed'),
   tooltip: 'Show hidden sessions (acp.sessions.hide)',
+};
+export const everythingButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('globe'),
+  tooltip: 'Search everything kept: every agent, every folder (also folders not open here)',
+};
+export const windowButton: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('root-folder'),
+  tooltip: "Search this window's folders only",
 };
 export const hideHiddenButton: vscode.QuickInputButton = {
   iconPath: new vscode.ThemeIcon('eye'),
@@ -136,4 +147,32 @@ export function agentStateItems(
       alwaysShow: true,
     });
   return out;
+}
+
+/**
+ * A row content search found: its snippet under it, and after its time what else it is (its
+ * agent and folder when searching everything, which may not be open here; archived; kept only
+ * here; how many of the words it holds).
+ */
+export function hitItem(
+  item: SessionPick,
+  hit: FoundHit,
+  how: { everything: boolean; unlisted: boolean },
+): SessionPick {
+  const partial = hit.matched < hit.words ? ` · ${hit.matched} of ${hit.words} words` : '';
+  const archived = hit.archived ? ' · archived' : '';
+  const unlisted = how.unlisted ? ' · kept here only (its agent no longer lists it)' : '';
+  return {
+    ...item,
+    description: `${how.everything ? hitWhere(item, hit) : (item.description ?? '')}${archived}${unlisted}${partial}`,
+    detail: hit.snippet ? `$(search) ${sanitizeText(hit.snippet, 300)}` : item.detail,
+    alwaysShow: true,
+  };
+}
+
+function hitWhere(item: SessionPick, hit: FoundHit): string {
+  const time = hit.updatedAt && timeOf(hit.updatedAt);
+  return [time ? relativeTime(time, Date.now()) : '', item.host?.config.name ?? hit.agentId, basename(hit.cwd)]
+    .filter(Boolean)
+    .join(' · ');
 }

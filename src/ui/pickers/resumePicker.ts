@@ -3,18 +3,22 @@ import type { AgentHost, AgentRegistry } from '../../agent/agentHost';
 import { sessionKey } from '../../agent/sessionKey';
 import type { IDisposable } from '../../base/lifecycle';
 import { chatTarget, type OpenMode } from '../../chat/target';
+import { openElsewhere } from './openElsewhere';
 import { matchIdPrefix, MIN_ID_PREFIX } from '../../sessions/picks';
 import type { SessionRow } from '../../sessions/rows';
 import type { SessionLists } from '../../sessions/sessionLists';
 import { stateRows } from '../../sessions/stateRows';
-import { sanitizeText } from '../../sessions/title';
 import type { Library } from '../../library/library';
 import type { SearchHit } from '../../library/types';
 import { pathKey } from '../../library/pathKey';
-import { ContentSearch } from '../../app/contentSearch';
+import { ContentSearch, type FoundHit, type SearchScope } from '../../app/contentSearch';
+import { FILTER_HINTS } from '../../app/searchFilters';
 import {
+  everythingButton,
+  hitItem,
   hideHiddenButton,
   resumeButton,
+  windowButton,
   sessionPick,
   showHiddenButton,
   agentStateItems,
@@ -62,6 +66,8 @@ export interface OpenPick {
   readonly settled: Promise<void>;
   /** The title bar's button: shows or hides the rows `acp.sessions.hide` leaves out. */
   toggleHidden(): void;
+  /** The title bar's scope button: the window's folders, or everything kept. */
+  setScope(scope: SearchScope): void;
 }
 
 let current: OpenPick | undefined;
@@ -141,9 +147,8 @@ export class ResumePicker implements OpenPick {
     );
     this.rows = new PickRows(this.lists, deps.decor);
     const qp = this.quickPick;
-    qp.title = `Resume Session — ${this.folderWords}`;
     qp.placeholder = deps.library?.enabled
-      ? 'Search by what was said, title, time, id or folder; paste an id to find any session'
+      ? `Search by what was said, title, time, id or folder; paste an id to find any session — filters: ${FILTER_HINTS}`
       : 'Search by title, time, id or folder; paste an id to find any session';
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
@@ -153,12 +158,24 @@ export class ResumePicker implements OpenPick {
       () => deps.library?.get(),
       places.map((p) => p.path),
       () => this.stopped || this.renderIfChanged(),
+      {
+        // Archived here, or by its agent (a row the agent still lists as archived).
+        archived: (agentId, sessionId) =>
+          deps.decor.marks.isArchived(agentId, sessionId) ||
+          deps.lists.listsOf(agentId).some((l) => l.get(sessionId)?.archived === true),
+        agentName: (agentId) => deps.agents.get(agentId)?.config.name,
+      },
     );
+    qp.title = `Resume Session — ${this.folderWords}`;
     this.showHidden = deps.decor.showHidden;
     this.subscriptions = [
       ...this.lists.map(({ list }) => list.onDidChange(() => this.rowsChanged())),
       deps.decor.onDidChange(() => this.rowsChanged()),
-      qp.onDidTriggerButton(() => this.toggleHidden()),
+      qp.onDidTriggerButton((b) =>
+        b === everythingButton || b === windowButton
+          ? this.setScope(b === everythingButton ? 'everything' : 'window')
+          : this.toggleHidden(),
+      ),
       qp.onDidChangeValue(() => this.valueChanged()),
       qp.onDidAccept(() => this.accept()),
       qp.onDidTriggerItemButton(({ item, button }) => this.open(item, button === resumeButton ? 'resume' : 'load')),
@@ -181,6 +198,11 @@ export class ResumePicker implements OpenPick {
     this.render();
   }
 
+  setScope(scope: SearchScope): void {
+    this.content.setScope(scope);
+    this.render();
+  }
+
   type(value: string): void {
     this.quickPick.value = value;
     this.valueChanged();
@@ -198,6 +220,7 @@ export class ResumePicker implements OpenPick {
 
   /** "all folders", or the one folder's name. */
   private get folderWords(): string {
+    if (this.content.scope === 'everything') return 'everything kept (every agent and folder)';
     return this.severalFolders ? 'all folders' : this.folders[0]!.name;
   }
 
@@ -276,7 +299,11 @@ export class ResumePicker implements OpenPick {
     }
     const shown = this.rows.now(this.showHidden);
     const { hidden } = shown;
-    qp.buttons = hidden > 0 || this.showHidden ? [this.showHidden ? hideHiddenButton : showHiddenButton] : [];
+    const scopeButton = this.content.scope === 'everything' ? windowButton : everythingButton;
+    qp.buttons = [
+      ...(this.deps.library?.enabled ? [scopeButton] : []),
+      ...(hidden > 0 || this.showHidden ? [this.showHidden ? hideHiddenButton : showHiddenButton] : []),
+    ];
     this.hiddenNote = hidden > 0 ? ` (${hidden} hidden${this.showHidden ? ', shown' : ''})` : '';
     this.showTitle();
     this.shownFor = { hits: this.content.hits, prefix: this.prefixKey() };
@@ -290,17 +317,16 @@ export class ResumePicker implements OpenPick {
       const host = hostOf(row)!;
       const item = this.toItem(row, host, shown.folderOf.get(row) ?? this.folderAt(row.cwd));
       const hit = this.content.hit(host.config.id, row.sessionId);
-      if (hit) {
-        const partial = hit.matched < hit.words ? ` · ${hit.matched} of ${hit.words} words` : '';
-        return {
-          ...item,
-          description: `${item.description ?? ''}${partial}`,
-          detail: hit.snippet ? `$(search) ${sanitizeText(hit.snippet, 300)}` : item.detail,
-          alwaysShow: true,
-        };
-      }
+      if (hit)
+        return hitItem(item, hit, {
+          everything: this.content.scope === 'everything',
+          unlisted: !shown.byKey.has(sessionKey(host.config.id, row.sessionId)) && this.unlisted(hit),
+        });
       return prefixHits.has(row.sessionId) ? { ...item, alwaysShow: true } : item;
     });
+    // A filter that could not be read says so above the rows (the rest of the text is searched).
+    for (const problem of this.content.filters.problems)
+      items.unshift({ label: `$(warning) ${problem}`, alwaysShow: true });
     if (first < sorted.length) {
       qp.items = items;
       return;
@@ -341,6 +367,15 @@ export class ResumePicker implements OpenPick {
       const again = items.find((i) => i.row && i.host && sessionKey(i.host.config.id, i.row.sessionId) === activeKey);
       if (again) qp.activeItems = [again];
     }
+  }
+
+  /** A hit in a folder of this window whose agent's list, read to its end, does not have it. */
+  private unlisted(hit: FoundHit): boolean {
+    const key = pathKey(hit.cwd);
+    const list = this.lists.find(
+      ({ host, folder }) => host.config.id === hit.agentId && pathKey(folderPath(folder)) === key,
+    )?.list;
+    return !!list && list.state === 'idle' && list.nextCursor === undefined && list.get(hit.sessionId) === undefined;
   }
 
   /** Says in the title how many of the folder's listed sessions are searchable by content. */
@@ -400,7 +435,12 @@ export class ResumePicker implements OpenPick {
   private open(item: SessionPick, mode: OpenMode): void {
     if (!item.row || !item.host) return;
     this.quickPick.hide();
-    void this.deps.chats.open(chatTarget(item.host.config.id, item.row), mode);
+    const target = chatTarget(item.host.config.id, item.row);
+    // A content hit opens scrolled to its message, the words highlighted.
+    const hit = this.content.hit(item.host.config.id, item.row.sessionId);
+    const reveal = hit?.entryIndex !== undefined ? { index: hit.entryIndex, words: this.content.words } : undefined;
+    if (!this.folderAt(item.row.cwd)) return void openElsewhere(this.deps.chats, target, mode, reveal);
+    void this.deps.chats.open(target, mode).then((panel) => reveal && panel?.revealEntry(reveal.index, reveal.words));
   }
 
   private valueChanged(): void {

@@ -88,3 +88,75 @@ describe('Resume Session content search, as the user types', () => {
     assert.equal(changes, 2);
   });
 });
+
+describe('Resume Session content search: archives and filters', () => {
+  const hits: SearchHit[] = [
+    { agentId: 'a', sessionId: 'kept', cwd: '/p', matched: 1, words: 1, updatedAt: '2026-11-20T10:00:00Z' },
+    { agentId: 'a', sessionId: 'gone', cwd: '/p', matched: 1, words: 1, updatedAt: '2026-11-21T10:00:00Z' },
+    {
+      agentId: 'codex',
+      sessionId: 'other',
+      cwd: '/q/webshop',
+      matched: 1,
+      words: 1,
+      updatedAt: '2026-10-02T10:00:00Z',
+    },
+  ];
+  function searchOf(scope: 'window' | 'everything' = 'window') {
+    const asked: Array<{ text: string; scope: unknown }> = [];
+    const client = {
+      search: (text: string, s: unknown) => {
+        asked.push({ text, scope: s });
+        return Promise.resolve(hits);
+      },
+    } as unknown as Library;
+    const search = new ContentSearch(
+      () => client,
+      ['/p'],
+      () => {},
+      { archived: (_agent, id) => id === 'gone', agentName: (id) => (id === 'codex' ? 'Codex CLI' : undefined) },
+    );
+    search.setScope(scope);
+    const found = async (typed: string) => {
+      search.run(typed);
+      await new Promise((r) => setImmediate(r));
+      return search.hits.map((h) => `${h.sessionId}${h.archived ? ' (archived)' : ''}`);
+    };
+    return { search, asked, found };
+  }
+
+  it('leaves an archived session out of the hits, and marks it when is:archived asks for it', async () => {
+    const { found } = searchOf('everything');
+    assert.deepEqual(await found('pelican'), ['kept', 'other']);
+    assert.deepEqual(await found('pelican is:archived'), ['kept', 'gone (archived)', 'other']);
+  });
+
+  it('searches the one folder of the window, or everything kept', async () => {
+    const { search, asked, found } = searchOf();
+    await found('pelican');
+    assert.deepEqual(asked.at(-1), { text: 'pelican', scope: { cwd: '/p' } });
+    search.setScope('everything');
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(asked.at(-1), { text: 'pelican', scope: {} }, 'a new scope searches again at once');
+    assert.deepEqual(await found('pelican'), ['kept', 'other']);
+  });
+
+  it('takes agent:, in:, after: and before: out of the words and filters by them', async () => {
+    const { asked, found } = searchOf('everything');
+    assert.deepEqual(await found('agent:codex pelican'), ['other']);
+    assert.equal(asked.at(-1)!.text, 'pelican', 'filters are not searched as words');
+    assert.deepEqual(await found('pelican agent:CLI'), ['other'], "the agent's name matches too");
+    assert.deepEqual(await found('in:webshop pelican'), ['other']);
+    assert.deepEqual(await found('pelican after:2026-11-01'), ['kept']);
+    assert.deepEqual(await found('pelican before:2026-11-01'), ['other']);
+    assert.deepEqual(await found('pelican after:2026-11-01 before:2026-11-21'), ['kept']);
+  });
+
+  it('says what is wrong with a filter it cannot read, and searches the rest', async () => {
+    const { search, found } = searchOf('everything');
+    assert.deepEqual(await found('pelican after:yesterday'), ['kept', 'other']);
+    assert.deepEqual(search.filters.problems, ['"after:yesterday": a date is written YYYY-MM-DD']);
+    await found('pelican is:pinned');
+    assert.deepEqual(search.filters.problems, ['"is:pinned": only is:archived is known']);
+  });
+});

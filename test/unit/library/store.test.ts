@@ -225,6 +225,24 @@ describe('library: store', () => {
     });
   }
 
+  it('searches text that is FTS syntax as the words typed, never as a query', () => {
+    keep('said', [user('the "cart total" NEAR the checkout - rounding * off')]);
+    keep('other', [user('nothing like it')]);
+    for (const typed of [
+      '"cart total"',
+      'cart* NEAR checkout',
+      '-rounding',
+      'NEAR(cart total)',
+      '"cart',
+      '* -',
+      'cart OR AND',
+    ]) {
+      const found = store.search(typed).map((h) => h.sessionId);
+      if (typed === '* -') assert.deepEqual(found, [], 'no words: nothing searched, no error');
+      else assert.deepEqual(found, ['said'], typed);
+    }
+  });
+
   it('finds a word in the middle of a long history, in its own entry', () => {
     const list: ThreadEntry[] = [];
     for (let i = 0; i < 300; i++) list.push(i % 2 ? agent(`answer number ${i}`) : user(`question number ${i}`));

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../../../src/extension';
 import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
@@ -108,6 +108,47 @@ describe('Session library', function () {
     assert.ok(partial);
     // code-server runs the extension host on Node 24: the library runs on its own SQLite.
     assert.equal(a.library.get()!.engine, 'native', 'the host’s own SQLite, no WebAssembly');
+  });
+
+  it('searches everything kept (a folder not open here too), and leaves archived sessions out unless asked', async () => {
+    const a = await api();
+    // A folder this window does not have open, with a session of the second agent in it.
+    const elsewhere = mkdtempSync(join(tmpdir(), 'acp-webshop-'));
+    const chat = (await a.chats.open({ agentId: 'elsewhere', cwd: elsewhere }, 'new'))!;
+    await prompt(chat, 'the narwhal checkout rounds the cart total');
+    const sessionId = chat.session.sessionId!;
+    await keptCurrent(a, 'elsewhere', sessionId, elsewhere);
+    await closeAll(a);
+
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
+    await pick.settled;
+    assert.match(pick.quickPick.placeholder ?? '', /agent: {2}in: {2}after:YYYY-MM-DD/, 'the filters as hints');
+    const found = () => pick.quickPick.items.find((i) => i.row?.sessionId === sessionId);
+    pick.setScope('everything');
+    pick.type('narwhal checkout');
+    const hit = await waitFor('the hit from another folder', found);
+    assert.match(pick.quickPick.title ?? '', /everything kept/);
+    assert.match(hit.description ?? '', new RegExp(`Elsewhere · ${basename(elsewhere)}`), 'names its agent and folder');
+    assert.match(hit.detail ?? '', /narwhal checkout rounds the cart total/);
+    pick.setScope('window');
+    await waitFor("gone from this window's folder only, as before", () => !found());
+    pick.setScope('everything');
+    await waitFor('back', found);
+    pick.type('agent:ref narwhal');
+    await waitFor('filtered out by agent:', () => !found());
+    pick.type('agent:elsewhere narwhal');
+    await waitFor('kept by agent:', found);
+
+    a.decor.marks.archiveSessions('elsewhere', [{ sessionId, cwd: elsewhere }]);
+    pick.type('narwhal');
+    await waitFor('the archived session left out', () => !found());
+    pick.type('narwhal is:archived');
+    const archived = await waitFor('found when asked, and marked', () =>
+      found()?.description?.includes('archived') ? found() : undefined,
+    );
+    assert.match(archived.description!, /· archived/);
+    a.decor.marks.unarchiveSessions('elsewhere', [sessionId]);
   });
 
   it('reopens a kept, unchanged session from the library with session/resume, no replay', async () => {
