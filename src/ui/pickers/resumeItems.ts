@@ -11,7 +11,7 @@ import type { StateRow } from '../../sessions/stateRows';
 import { relativeTime } from '../../sessions/time';
 import { sanitizeText, shortId } from '../../sessions/title';
 import { sessionKey } from '../../agent/sessionKey';
-import { ACTIVITY } from '../sessionDecor';
+import { ACTIVITY, type SessionDecor } from '../sessionDecor';
 import type { ShownRows } from './pickRows';
 
 /** A row of Resume Session: a session, or an action (new, load more, retry, sign in). */
@@ -175,4 +175,33 @@ function hitWhere(item: SessionPick, hit: FoundHit): string {
   return [time ? relativeTime(time, Date.now()) : '', item.host?.config.name ?? hit.agentId, basename(hit.cwd)]
     .filter(Boolean)
     .join(' · ');
+}
+
+/**
+ * Each session row's item, made again only when its row, its shown name or its activity
+ * changed: a keystroke makes none.
+ */
+export class SessionPicks {
+  private readonly byKey = new Map<string, SessionPick>();
+
+  constructor(
+    private readonly decor: SessionDecor,
+    /** Several agents: each row names its agent. */
+    private readonly several: boolean,
+    /** The branch of a worktree's cwd, named on its rows. */
+    private readonly branchOf: (cwd: string) => string | undefined,
+  ) {}
+
+  /** `folder`: named on the row (the picker shows several). */
+  item(row: SessionRow, host: AgentHost, folder: vscode.WorkspaceFolder | undefined): SessionPick {
+    const key = sessionKey(host.config.id, row.sessionId);
+    const activity = this.decor.activity(host.config.id, row.sessionId);
+    let item = this.byKey.get(key);
+    const shown = this.decor.name(host.config.id, row);
+    if (!item || item.row !== row || item.label !== shown.label || item.activity !== activity) {
+      item = sessionPick(row, host, shown, activity, this.several, folder, this.branchOf(row.cwd));
+      this.byKey.set(key, item);
+    }
+    return item;
+  }
 }

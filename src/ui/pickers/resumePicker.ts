@@ -4,22 +4,22 @@ import { sessionKey } from '../../agent/sessionKey';
 import type { IDisposable } from '../../base/lifecycle';
 import { chatTarget, type OpenMode } from '../../chat/target';
 import { openElsewhere } from './openElsewhere';
-import { matchIdPrefix, MIN_ID_PREFIX } from '../../sessions/picks';
+import { matchIdPrefix } from '../../sessions/picks';
 import type { SessionRow } from '../../sessions/rows';
 import type { SessionLists } from '../../sessions/sessionLists';
 import { stateRows } from '../../sessions/stateRows';
 import type { Library } from '../../library/library';
 import type { SearchHit } from '../../library/types';
 import { pathKey } from '../../library/pathKey';
-import { ContentSearch, type FoundHit, type SearchScope } from '../../app/contentSearch';
+import { ContentSearch, type SearchScope } from '../../app/contentSearch';
 import { FILTER_HINTS } from '../../app/searchFilters';
 import {
+  SessionPicks,
   everythingButton,
   hitItem,
   hideHiddenButton,
   resumeButton,
   windowButton,
-  sessionPick,
   showHiddenButton,
   agentStateItems,
   withContentHits,
@@ -27,11 +27,11 @@ import {
 } from './resumeItems';
 import type { ChatPanels } from '../chat/chatPanels';
 import { openAFolder } from '../messages';
-import { describeError } from '../../app/errorText';
 import type { SessionDecor } from '../sessionDecor';
 import { folderPath } from '../sessionsView/sessionsTree';
 import type { WorktreeRow } from '../../app/worktreeRows';
 import type { SettingsService } from '../settings';
+import { listedKeys, listErrors, pageLists, prefixUnmatched, unlistedIn } from './pickLists';
 import { PickRows, type PickList } from './pickRows';
 
 /** Background paging stops here; a "Load more…" row goes on. */
@@ -104,10 +104,7 @@ export class ResumePicker implements OpenPick {
   private readonly rows: PickRows;
   private readonly several: boolean;
   private readonly severalFolders: boolean;
-  /** Items by agent and session, reused while their row is unchanged. */
-  private readonly itemsById = new Map<string, SessionPick>();
-  /** The branch of each worktree listed, by its path's key. */
-  private readonly branches = new Map<string, string>();
+  private readonly picks: SessionPicks;
   /** Why lists failed, as of the end of the last paging (shown under the rows). */
   private errors: string[] = [];
   private stopped = false;
@@ -141,7 +138,8 @@ export class ResumePicker implements OpenPick {
         .filter((w) => !w.info.missing)
         .map((w) => ({ folder, path: w.info.path, branch: w.info.branch })),
     ]);
-    for (const p of places) if (p.branch) this.branches.set(pathKey(p.path), p.branch);
+    const branches = new Map(places.flatMap((p) => (p.branch ? [[pathKey(p.path), p.branch] as const] : [])));
+    this.picks = new SessionPicks(deps.decor, this.several, (cwd) => branches.get(pathKey(cwd)));
     this.lists = places.flatMap(({ folder, path }) =>
       hosts.map((host) => ({ host, folder, list: deps.lists.get(host, path) })),
     );
@@ -231,23 +229,7 @@ export class ResumePicker implements OpenPick {
   }
 
   private toItem(row: SessionRow, host: AgentHost, folder: vscode.WorkspaceFolder | undefined): SessionPick {
-    const key = sessionKey(host.config.id, row.sessionId);
-    const activity = this.deps.decor.activity(host.config.id, row.sessionId);
-    let item = this.itemsById.get(key);
-    const shown = this.deps.decor.name(host.config.id, row);
-    if (!item || item.row !== row || item.label !== shown.label || item.activity !== activity) {
-      item = sessionPick(
-        row,
-        host,
-        shown,
-        activity,
-        this.several,
-        this.severalFolders ? folder : undefined,
-        this.branches.get(pathKey(row.cwd)),
-      );
-      this.itemsById.set(key, item);
-    }
-    return item;
+    return this.picks.item(row, host, this.severalFolders ? folder : undefined);
   }
 
   // Background paging changes the lists several times a page; each render hands every row to
@@ -320,7 +302,7 @@ export class ResumePicker implements OpenPick {
       if (hit)
         return hitItem(item, hit, {
           everything: this.content.scope === 'everything',
-          unlisted: !shown.byKey.has(sessionKey(host.config.id, row.sessionId)) && this.unlisted(hit),
+          unlisted: !shown.byKey.has(sessionKey(host.config.id, row.sessionId)) && unlistedIn(this.lists, hit),
         });
       return prefixHits.has(row.sessionId) ? { ...item, alwaysShow: true } : item;
     });
@@ -369,20 +351,9 @@ export class ResumePicker implements OpenPick {
     }
   }
 
-  /** A hit in a folder of this window whose agent's list, read to its end, does not have it. */
-  private unlisted(hit: FoundHit): boolean {
-    const key = pathKey(hit.cwd);
-    const list = this.lists.find(
-      ({ host, folder }) => host.config.id === hit.agentId && pathKey(folderPath(folder)) === key,
-    )?.list;
-    return !!list && list.state === 'idle' && list.nextCursor === undefined && list.get(hit.sessionId) === undefined;
-  }
-
   /** Says in the title how many of the folder's listed sessions are searchable by content. */
   private async countSearchable(): Promise<void> {
-    const listed = new Set(
-      this.lists.flatMap(({ host, list }) => list.items.map((r) => sessionKey(host.config.id, r.sessionId))),
-    );
+    const listed = listedKeys(this.lists);
     const n = await this.content.searchable(listed);
     if (n === undefined || this.stopped) return;
     this.searchableNote = ` · ${n} of ${listed.size} searchable by content`;
@@ -396,14 +367,7 @@ export class ResumePicker implements OpenPick {
 
   /** A typed id prefix that matches no row yet. */
   private wantsPrefix(): boolean {
-    const q = this.quickPick.value.trim();
-    if (q.length < MIN_ID_PREFIX) return false;
-    return (
-      matchIdPrefix(
-        this.lists.flatMap(({ list }) => list.items),
-        q,
-      ).length === 0
-    );
+    return prefixUnmatched(this.lists, this.quickPick.value);
   }
 
   /** Pages on up to `limit` rows; past it only while a typed id prefix matches no row yet. */
@@ -411,21 +375,15 @@ export class ResumePicker implements OpenPick {
     const qp = this.quickPick;
     qp.busy = true;
     try {
-      await Promise.all(this.lists.map(({ list }) => list.ensureLoaded()));
-      // The first rows are shown: the library may start now, warm by the time words are typed.
-      if (!this.stopped) this.deps.library?.get();
-      for (;;) {
-        if (this.stopped) return;
-        const total = this.lists.reduce((n, { list }) => n + list.items.length, 0);
-        const next = this.lists.filter(({ list }) => list.nextCursor !== undefined && list.state !== 'error');
-        if (next.length === 0) break;
-        if (total >= this.limit && !this.wantsPrefix()) break;
-        await Promise.all(next.map(({ list }) => list.loadMore()));
-      }
+      await pageLists(this.lists, {
+        limit: this.limit,
+        stopped: () => this.stopped,
+        wantsMore: () => this.wantsPrefix(),
+        // The first rows are shown: the library may start now, warm by the time words are typed.
+        firstRows: () => void this.deps.library?.get(),
+      });
     } finally {
-      this.errors = this.lists.flatMap(({ list }) =>
-        stateRows(list).flatMap((r) => (r.kind === 'error' ? [describeError(r.error)] : [])),
-      );
+      this.errors = listErrors(this.lists);
       qp.busy = false;
       if (!this.stopped) this.render();
       void this.countSearchable();

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { Disposable, MutableDisposable } from '../../base/lifecycle';
 import type { AgentHost, AgentRegistry } from '../../agent/agentHost';
-import { STATE_WORDS, type AgentDisplayState } from '../../app/agentStates';
 import { AgentExited } from '../../agent/errors';
 import type { SessionRow } from '../../sessions/rows';
 import type { SessionList } from '../../sessions/sessionList';
@@ -9,10 +8,11 @@ import type { SessionLists } from '../../sessions/sessionLists';
 import { stateRows } from '../../sessions/stateRows';
 import { tooltipMarkdown } from '../../sessions/tooltip';
 import { describeError } from '../../app/errorText';
-import { canLogout, setContext, shownState } from '../contextKeys';
+import { setContext } from '../contextKeys';
 import type { FirstStarts } from '../../app/firstStart';
 import type { SessionDecor } from '../sessionDecor';
 import { sessionNotes, sessionTreeItem } from './sessionItems';
+import { agentItem, folderItem } from './placeItems';
 import { stateItem } from './stateItems';
 import { groupByDate, startOfDay } from '../../sessions/dateGroups';
 import { headingItem } from './dateHeadings';
@@ -386,26 +386,10 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
 
   getTreeItem(element: TreeNode): vscode.TreeItem {
     switch (element.type) {
-      case 'folder': {
-        const item = new vscode.TreeItem(element.folder.name, vscode.TreeItemCollapsibleState.Expanded);
-        item.id = `folder:${element.path}`;
-        item.iconPath = vscode.ThemeIcon.Folder;
-        item.resourceUri = element.folder.uri;
-        item.contextValue = 'folder';
-        return item;
-      }
-      case 'agent': {
-        const item = new vscode.TreeItem(element.host.config.name, vscode.TreeItemCollapsibleState.Expanded);
-        item.id = `agent:${element.path}:${element.host.config.id}`;
-        const shown = shownState(element.host);
-        item.description = STATE_WORDS[shown];
-        item.iconPath = AGENT_ICONS[shown];
-        const { state } = element.host;
-        item.tooltip = `${element.host.config.name}: ${STATE_WORDS[shown]}${state.kind === 'failed' ? `\n${describeError(state.error)}` : ''}`;
-        // ".logout": Sign Out is offered only for an agent that advertises it.
-        item.contextValue = `agent.${shown}${canLogout(element.host) ? '.logout' : ''}`;
-        return item;
-      }
+      case 'folder':
+        return folderItem(element);
+      case 'agent':
+        return agentItem(element);
       case 'worktree':
         return worktreeItem(element, this.worktrees?.activity(element.path) ?? 'idle');
       case 'session':
@@ -444,15 +428,6 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     );
   }
 }
-
-const AGENT_ICONS: Record<AgentDisplayState, vscode.ThemeIcon> = {
-  stopped: new vscode.ThemeIcon('circle-outline'),
-  starting: new vscode.ThemeIcon('loading~spin'),
-  ready: new vscode.ThemeIcon('hubot'),
-  signIn: new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground')),
-  failed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
-  startFailed: new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground')),
-};
 
 /**
  * The `cwd` a folder's sessions are listed with: the folder's absolute path as the user opened
