@@ -50,8 +50,19 @@ for (const mode of ['agent', 'client'] as const) {
         [SELECTORS.quickInput, titleOf(first!)] as const,
         { timeout: 30_000 },
       );
-      // The box has the keyboard before it is typed into.
-      await page.locator(`${SELECTORS.quickInput}:focus`).waitFor({ state: 'attached', timeout: 10_000 });
+      // The box has the keyboard before it is typed into. Clicking a palette row hands the focus
+      // back to the chat, and on a busy machine the chat takes it after the box has opened: the
+      // box then stays open without the keyboard, and a person clicks into it, as the test does.
+      const focused = page.locator(`${SELECTORS.quickInput}:focus`);
+      if (
+        !(await focused.waitFor({ state: 'attached', timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        await input.click();
+        await focused.waitFor({ state: 'attached', timeout: 10_000 });
+      }
       await input.fill(NAME);
       await page.keyboard.press('Enter');
       await treeRow(page, NAME).waitFor({ state: 'visible', timeout: 30_000 });
