@@ -22,6 +22,7 @@ import { strongestActivity } from './ui/worktrees/worktreeItem';
 import { showNeedsInput } from './ui/chat/needsInput';
 import { registerCommands } from './ui/commands';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
+import { handoffCommands, handoffNote, HandoffLinks } from './ui/chat/handoff';
 import { libraryCommands } from './ui/library/libraryCommands';
 import { currentArchivedPick } from './ui/manage/archivedPicker';
 import { defaultAskName, defaultAskRunning, type ManageDeps } from './ui/manage/manageActions';
@@ -130,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         Promise.all([
           changesNote(app.checkpoints, row),
           sessionStatsNote(app.library, agentId, row.sessionId),
+          handoffNote({ agents, chats, library }, { agentId, sessionId: row.sessionId }),
           folderStatsNote(app.library, row.cwd),
         ]),
       folder: (cwd) => folderStatsNote(app.library, cwd),
@@ -209,6 +211,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     }),
     statusBar,
     contextKeys,
+    new HandoffLinks({ agents, chats, library }),
     retryListsOnTrust(lists),
     ...registerCommands(
       sessionCommands(deps),
@@ -257,6 +260,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       }),
       worktreeCommands({ agents, chats, rows: app.worktrees, settings, confirm: (m, a, d) => deps.confirm(m, a, d) }),
       libraryCommands({ agents, lists, chats, library, keeper, confirm: (m, a) => deps.confirm(m, a) }),
+      handoffCommands({ agents, lists, chats, decor, library, settings, confirm: (m, a, d) => deps.confirm(m, a, d) }),
     ),
     vscode.window.registerUriHandler({
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
