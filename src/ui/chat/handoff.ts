@@ -95,7 +95,9 @@ async function pickTarget(deps: HandoffDeps, own: AgentHost): Promise<AgentHost 
     host,
   }));
   const placeHolder = 'Continue in which agent? It gets a briefing to edit before anything is sent.';
-  return (await vscode.window.showQuickPick(items, { placeHolder }))?.host;
+  // Run from a chat's title bar, the chat may take the keyboard back as its page settles: the
+  // question stays until it is answered or dismissed with Escape.
+  return (await vscode.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true }))?.host;
 }
 
 function notConfigured(agentId: string): undefined {
