@@ -260,7 +260,16 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       }),
       worktreeCommands({ agents, chats, rows: app.worktrees, settings, confirm: (m, a, d) => deps.confirm(m, a, d) }),
       libraryCommands({ agents, lists, chats, library, keeper, confirm: (m, a) => deps.confirm(m, a) }),
-      handoffCommands({ agents, lists, chats, decor, library, settings, confirm: (m, a, d) => deps.confirm(m, a, d) }),
+      handoffCommands({
+        agents,
+        lists,
+        chats,
+        decor,
+        library,
+        settings,
+        keeper,
+        confirm: (m, a, d) => deps.confirm(m, a, d),
+      }),
     ),
     vscode.window.registerUriHandler({
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),

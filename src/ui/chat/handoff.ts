@@ -12,6 +12,7 @@ import { draftHandoff, linksOf, linkText, linkViews, type LinkNames } from '../.
 import type { SettingsSource } from '../../app/settings';
 import type { LibraryService } from '../../library/service';
 import type { SessionKey } from '../../library/types';
+import { MAX_TITLE, sanitizeText } from '../../sessions/title';
 import type { Commands } from '../commands';
 import type { Confirm } from '../messages';
 import { noSuchAgent } from '../messages';
@@ -23,6 +24,8 @@ export interface HandoffDeps extends TargetDeps {
   settings: SettingsSource;
   /** Asks before opening a chat with nothing kept to brief it; tests replace it. */
   confirm: Confirm;
+  /** Writes what the open chats show to the library, so the briefing holds their last turns. */
+  keeper?: { flush(): Promise<void> };
 }
 
 export function handoffCommands(deps: HandoffDeps): Commands {
@@ -50,6 +53,7 @@ export async function continueInAnotherAgent(
   if (!picked) return undefined;
   const from = { agentId: source.host.config.id, sessionId: source.sessionId };
   const title = titleOf(deps, source);
+  await deps.keeper?.flush();
   const draft = await draftHandoff(
     deps.library,
     from,
@@ -107,9 +111,12 @@ function notConfigured(agentId: string): undefined {
   return undefined;
 }
 
+/** The session's name as the Sessions view shows it, else its open chat's (whole: a tab's title is cut short). */
 function titleOf(deps: HandoffDeps, t: SessionTarget): string {
   if (t.row) return deps.decor.name(t.host.config.id, t.row).label;
-  return deps.chats.get(t.host.config.id, t.sessionId)?.panel.title ?? '';
+  const session = deps.chats.get(t.host.config.id, t.sessionId)?.session;
+  const raw = session?.thread.meta.name ?? session?.thread.meta.title ?? session?.target.title;
+  return raw ? sanitizeText(raw, MAX_TITLE) : '';
 }
 
 /** Keeps the link, then shows it in both chats where they are open. */
