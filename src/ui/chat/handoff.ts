@@ -77,7 +77,18 @@ export async function continueInAnotherAgent(
     draft.text,
   );
   if (!chat) return undefined;
-  const created = (sessionId: string) => void link(deps, from, { agentId: target.config.id, sessionId });
+  const created = (sessionId: string) => {
+    void link(deps, from, { agentId: target.config.id, sessionId });
+    // The agent names the new session later (often after the first prompt): the old chat's link follows.
+    let shown = chat.panel.title;
+    chat.register(
+      chat.session.thread.onDidChange((changes) => {
+        if (!changes.some((c) => c.kind === 'metaChanged') || chat.panel.title === shown) return;
+        shown = chat.panel.title;
+        void showLinks(deps, from);
+      }),
+    );
+  };
   if (chat.session.sessionId) created(chat.session.sessionId);
   else {
     const once = chat.register(

@@ -105,6 +105,13 @@ describe('Continue in Another Agent', function () {
     const text = (sent.params.prompt as { type: string; text?: string }[]).map((b) => b.text ?? '').join('');
     assert.equal(text.trim(), briefing.trim());
     assert.deepEqual(received('session/prompt', sessionId), [], 'nothing was sent in the session continued');
+    // The agent titles the new session by its first prompt: the old chat's link follows.
+    await waitFor(
+      'the link named by the new title',
+      () =>
+        chat.panel.title !== 'New session' &&
+        source.links[0]!.text === `Continued in Second Agent — ${chat.panel.title}`,
+    );
 
     // The library keeps the link: a reopened chat shows it, and the row's tooltip says it.
     source.panel.dispose();
@@ -113,10 +120,15 @@ describe('Continue in Another Agent', function () {
     const [fresh] = await firstAgentRows(a);
     const item = await a.tree.resolveTreeItem(a.tree.getTreeItem(fresh!), fresh!);
     assert.match((item.tooltip as vscode.MarkdownString).value, /Continued in Second Agent — /);
-    // Search finds the new session too: the library keeps it like any chat.
-    await waitFor('the new session kept', async () =>
-      (await a.library.get()!.transcript({ agentId: 'second', sessionId: newId }))?.some((e) => e.type === 'user'),
-    );
+    // Search finds both: the library keeps the new session like any chat.
+    const word = goal.match(/[A-Za-z]{6,}/)![0];
+    await waitFor('both found', async () => {
+      const hits = await a.library.get()!.search(word, {}, 50);
+      return (
+        hits.some((h) => h.agentId === 'reference' && h.sessionId === sessionId) &&
+        hits.some((h) => h.agentId === 'second' && h.sessionId === newId)
+      );
+    });
   });
 
   it('says so when the agent is not configured any more, and opens nothing', async () => {
