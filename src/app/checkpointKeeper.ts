@@ -6,6 +6,7 @@ import type { ChatSession } from '../chat/chatSession';
 import { Checkpoints } from '../checkpoints/checkpoints';
 import { GitUnavailable } from '../checkpoints/errors';
 import type { JournalRecord, TurnRecord } from '../checkpoints/journal';
+import { journalPath, sessionsChanging, sessionsTouching, type TouchingSession } from '../checkpoints/touching';
 import type { FileChange } from '../checkpoints/treeDiff';
 import { promptDigest, type TurnChanges, TurnCheckpoints, type TurnStart } from '../checkpoints/turns';
 import type { ToolCallEntry } from '../protocol/entries';
@@ -270,6 +271,31 @@ export class CheckpointKeeper extends Disposable {
       sum.turns += turns.length;
     }
     return sum.turns ? sum : undefined;
+  }
+
+  /**
+   * The sessions whose recorded turns changed `file`, from the journals of the folders that
+   * hold it, the most recent first. Reads only the journals.
+   */
+  async sessionsTouching(file: string, folders: readonly string[]): Promise<(TouchingSession & { folder: string })[]> {
+    const out: (TouchingSession & { folder: string })[] = [];
+    for (const folder of new Set(folders)) {
+      const rel = journalPath(folder, file);
+      if (rel === undefined) continue;
+      const records = await this.checkpoints.keptHistory(folder).catch((): JournalRecord[] => []);
+      out.push(...sessionsTouching(records, rel).map((t) => ({ ...t, folder })));
+    }
+    return out.sort((a, b) => b.at - a.at);
+  }
+
+  /** For a `file:` filter: the sessions whose turns changed a file whose path holds `like`. */
+  async sessionsChanging(like: string, folders: readonly string[]): Promise<{ sessionId: string; path: string }[]> {
+    const out: { sessionId: string; path: string }[] = [];
+    for (const folder of new Set(folders)) {
+      const records = await this.checkpoints.keptHistory(folder).catch((): JournalRecord[] => []);
+      out.push(...sessionsChanging(records, like));
+    }
+    return out;
   }
 
   /** The session's net changes in each folder: from its first checkpoint there to the files now. */

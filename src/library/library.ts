@@ -186,6 +186,11 @@ export class Library implements IDisposable {
     return this.call('touched', { paths, scope });
   }
 
+  /** Kept sessions whose tool calls touched a file whose path holds `like` (a `file:` filter). */
+  touchedLike(like: string, scope: Scope = {}): Promise<TouchedHit[]> {
+    return this.call('touched', { paths: [], scope, like });
+  }
+
   remove(key: SessionKey): Promise<void> {
     return this.call('remove', { agentId: key.agentId, sessionId: key.sessionId });
   }

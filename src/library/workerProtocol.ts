@@ -25,7 +25,7 @@ export interface LibraryCalls {
   sessions: { params: Scope; result: KeptSession[] };
   transcript: { params: SessionKey; result: ThreadEntry[] | undefined };
   search: { params: { text: string; scope: Scope; limit: number }; result: SearchHit[] };
-  touched: { params: { paths: string[]; scope: Scope }; result: TouchedHit[] };
+  touched: { params: { paths: string[]; scope: Scope; like?: string }; result: TouchedHit[] };
   remove: { params: SessionKey; result: void };
   /** Forgets every kept session; answers how many copies of damaged files set aside it removed too. */
   clear: { params: None; result: { damagedCopies: number } };

@@ -11,7 +11,7 @@ import { stateRows } from '../../sessions/stateRows';
 import type { Library } from '../../library/library';
 import type { SearchHit } from '../../library/types';
 import { pathKey } from '../../library/pathKey';
-import { ContentSearch, type SearchScope } from '../../app/contentSearch';
+import { type ChangedFiles, ContentSearch, type SearchScope } from '../../app/contentSearch';
 import { FILTER_HINTS } from '../../app/searchFilters';
 import {
   SessionPicks,
@@ -54,6 +54,8 @@ export interface ResumeDeps {
   decor: SessionDecor;
   /** The folders' worktrees as the Sessions view last read them: their sessions are listed too. */
   worktrees?: { rows(folder: string): readonly WorktreeRow[] };
+  /** The checkpoints' journals, for `file:`: sessions whose turns changed a file. */
+  changes?: { sessionsChanging: ChangedFiles };
 }
 
 /** What the open QuickPick exposes to tests (item buttons cannot be clicked from the API). */
@@ -162,6 +164,7 @@ export class ResumePicker implements OpenPick {
           deps.decor.marks.isArchived(agentId, sessionId) ||
           deps.lists.listsOf(agentId).some((l) => l.get(sessionId)?.archived === true),
         agentName: (agentId) => deps.agents.get(agentId)?.config.name,
+        ...(deps.changes ? { changedFiles: (like, folders) => deps.changes!.sessionsChanging(like, folders) } : {}),
       },
     );
     qp.title = `Resume Session — ${this.folderWords}`;

@@ -220,6 +220,35 @@ describe('Checkpoints in the chat', function () {
     );
   });
 
+  it('Sessions That Touched This File finds a session whose command changed the file, no tool call naming it', async () => {
+    const a = await api();
+    const agentId = a.agents.all[0]!.config.id;
+    mkdirSync(at('t'), { recursive: true });
+    const file = at('t/built.txt');
+    const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
+    await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
+    await chat.session.prompt('plan the build');
+    await chat.session.prompt(`shell write ${file}`);
+    await a.checkpoints.settled();
+    const sessionId = chat.session.sessionId!;
+    const library = a.library.get()!;
+    await waitFor('the session kept', async () => (await library.session({ agentId, sessionId }))?.entries);
+    assert.deepEqual(await library.touched([file]), [], 'no tool call named the file: only the checkpoints know');
+    const touching = await a.checkpoints.sessionsTouching(file, [folder()]);
+    assert.deepEqual(
+      touching.map((t) => [t.sessionId, t.path, t.nth]),
+      [[sessionId, 't/built.txt', 0]],
+    );
+    chat.panel.dispose();
+    await waitFor('the chat closed', () => !a.chats.isOpen(agentId, sessionId));
+
+    void vscode.commands.executeCommand('acp.library.sessionsThatTouched', vscode.Uri.file(file));
+    await waitFor('the session that touched it, opened', async () => {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      return a.chats.isOpen(agentId, sessionId);
+    });
+  });
+
   it('ACP: Clear Checkpoints deletes every checkpoint once the user agreed, and nothing before', async () => {
     const a = await api();
     const storage = a.checkpoints.checkpoints.storage;
