@@ -88,3 +88,33 @@ export function messageOfTurn(
   }
   return undefined;
 }
+
+/** What a session's turns changed in a folder, from its journal (no diff is computed). */
+export interface ChangeSummary {
+  /** Distinct files its turns changed. */
+  files: number;
+  added: number;
+  deleted: number;
+  turns: number;
+}
+
+/** Each session's {@link ChangeSummary} in a folder's journal. */
+export function changeSummaries(records: readonly JournalRecord[]): Map<string, ChangeSummary> {
+  const paths = new Map<string, Set<string>>();
+  const out = new Map<string, ChangeSummary>();
+  for (const t of records) {
+    if (t.kind !== 'turn') continue;
+    let sum = out.get(t.sessionId);
+    if (!sum) out.set(t.sessionId, (sum = { files: 0, added: 0, deleted: 0, turns: 0 }));
+    let seen = paths.get(t.sessionId);
+    if (!seen) paths.set(t.sessionId, (seen = new Set()));
+    for (const p of t.paths) seen.add(p);
+    sum.added += t.added;
+    sum.deleted += t.deleted;
+    sum.turns++;
+    // Past MAX_PATHS a turn lists only some of its files: its count is the floor.
+    if (t.files > t.paths.length) sum.files += t.files - t.paths.length;
+  }
+  for (const [id, sum] of out) sum.files += paths.get(id)!.size;
+  return out;
+}

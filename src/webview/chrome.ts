@@ -6,6 +6,7 @@
 import { actionButton, el, icon } from './dom';
 import type { LoadingPhase } from '../protocol/entries';
 import type { ThreadModel } from './model';
+import { duration } from '../protocol/duration';
 
 export class Header {
   readonly element = el('header', 'header');
@@ -29,7 +30,8 @@ export class Header {
     this.title.textContent = title;
     // A name the user gave: the agent still knows the session by its own title.
     this.title.title = title === agentTitle ? title : `${title}\nThe agent knows it as “${agentTitle}”.`;
-    this.subtitle.textContent = caps ? [caps.agentName, caps.cwd].filter(Boolean).join(' · ') : '';
+    const active = caps?.activeMs ? `${duration(caps.activeMs)} active` : '';
+    this.subtitle.textContent = caps ? [caps.agentName, caps.cwd, active].filter(Boolean).join(' · ') : '';
   }
 }
 

@@ -5,11 +5,19 @@ import { messageOfTurn } from '../../checkpoints/touching';
 import type { Library } from '../../library/library';
 import { relativeTime } from '../../sessions/time';
 import { sanitizeText } from '../../sessions/title';
-import type { LibraryCommandDeps } from './libraryCommands';
+import type { AgentRegistry } from '../../agent/agentHost';
+import type { ChatPanels } from '../chat/chatPanels';
 
 /** The journals of checkpoints: which sessions' turns changed a file. */
 export interface TouchingSource {
   sessionsTouching(file: string, folders: readonly string[]): Promise<(TouchingSession & { folder: string })[]>;
+}
+
+/** What the command reads: the agents (their names), the chats (to open one), the journals. */
+export interface TouchedDeps {
+  agents: AgentRegistry;
+  chats: ChatPanels;
+  touching: TouchingSource;
 }
 
 interface TouchedPick extends vscode.QuickPickItem {
@@ -29,11 +37,7 @@ interface TouchedPick extends vscode.QuickPickItem {
  * and the kept sessions whose tool calls read, wrote or diffed it, newest first; the chosen one
  * opens scrolled to the first message or entry that did.
  */
-export async function sessionsThatTouched(
-  deps: LibraryCommandDeps & { touching: TouchingSource },
-  client: Library,
-  uri: vscode.Uri,
-): Promise<void> {
+export async function sessionsThatTouched(deps: TouchedDeps, client: Library, uri: vscode.Uri): Promise<void> {
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   const [byTools, byTurns] = await Promise.all([
     client.touched([uri.fsPath]).catch(() => []),
@@ -112,7 +116,7 @@ export async function sessionsThatTouched(
 
 /** Which agent a session of a folder's journal belongs to: the library's record, or a chat open on it. */
 async function ownerOf(
-  deps: LibraryCommandDeps,
+  deps: TouchedDeps,
   client: Library,
   sessionId: string,
   folder: string,

@@ -242,6 +242,25 @@ describe('Checkpoints in the chat', function () {
     chat.panel.dispose();
     await waitFor('the chat closed', () => !a.chats.isOpen(agentId, sessionId));
 
+    // Resume Session's file: filter finds it the same way, typed alone or beside words.
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
+    await pick.settled;
+    const row = await waitFor('the row noting what the session changed and how long it ran', () =>
+      pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && / · 1 file \+1 −0 · /.test(i.detail ?? '')),
+    );
+    assert.match(row.detail!, /1 file \+1 −0 · (\d+ s|\d+ min) active · /);
+    pick.type('file:T/Built');
+    const hit = await waitFor('the session that changed the file', () =>
+      pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && i.alwaysShow),
+    );
+    assert.match(hit.detail ?? '', /t\/built\.txt/);
+    pick.type('file:t/built zqxjvkw');
+    await waitFor('no session said those words', () =>
+      pick.quickPick.items.every((i) => !(i.row?.sessionId === sessionId && i.alwaysShow)),
+    );
+    pick.quickPick.hide();
+
     void vscode.commands.executeCommand('acp.library.sessionsThatTouched', vscode.Uri.file(file));
     await waitFor('the session that touched it, opened', async () => {
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
