@@ -215,7 +215,16 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     retryListsOnTrust(lists),
     ...registerCommands(
       sessionCommands(deps),
-      pickerCommands({ agents, lists, chats, settings, decor, library, worktrees: app.worktrees }),
+      pickerCommands({
+        agents,
+        lists,
+        chats,
+        settings,
+        decor,
+        library,
+        worktrees: app.worktrees,
+        changes: app.checkpoints,
+      }),
       chatCommands(chats),
       agentCommands({
         agents,
@@ -259,7 +268,15 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         confirm: (m, a, d) => deps.confirm(m, a, d),
       }),
       worktreeCommands({ agents, chats, rows: app.worktrees, settings, confirm: (m, a, d) => deps.confirm(m, a, d) }),
-      libraryCommands({ agents, lists, chats, library, keeper, confirm: (m, a) => deps.confirm(m, a) }),
+      libraryCommands({
+        agents,
+        lists,
+        chats,
+        library,
+        keeper,
+        touching: app.checkpoints,
+        confirm: (m, a) => deps.confirm(m, a),
+      }),
       handoffCommands({
         agents,
         lists,

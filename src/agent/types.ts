@@ -18,8 +18,13 @@ export interface AgentConfig {
   readonly mcpServers?: readonly McpServer[];
 }
 
-/** A listed session as checked: the stable fields, plus the unstable `archived` flag when the agent sent it. */
-export type ListedSession = SessionInfo & { archived?: boolean };
+/**
+ * A listed session as checked: the stable fields, plus the unstable `archived` flag when the
+ * agent sent it, and its lineage where the agent reports one (drafts, top level or in `_meta`):
+ * `aliases`, other ids of the same conversation (Claude Code after `/clear`), and `forkedFrom`,
+ * the session it was forked from.
+ */
+export type ListedSession = SessionInfo & { archived?: boolean; aliases?: string[]; forkedFrom?: string };
 
 /** Which sessions `session/list` returns by archive state; sent only to agents that advertise `archive`. */
 export type ArchivedFilter = 'exclude' | 'include' | 'only';

@@ -86,8 +86,22 @@ export function validateSessionInfo(raw: unknown): ListedSession | undefined {
   if (isRecord(raw._meta)) info._meta = raw._meta;
   // Unstable: agents with the archive capability say on every row whether it is archived.
   if (typeof raw.archived === 'boolean') info.archived = raw.archived;
+  const meta = isRecord(raw._meta) ? raw._meta : {};
+  const aliases = Array.isArray(raw.aliases) ? raw.aliases : Array.isArray(meta.aliases) ? meta.aliases : undefined;
+  if (aliases) {
+    const ids = aliases.filter(
+      (a): a is string => typeof a === 'string' && a.length > 0 && a.length <= 1024 && a !== sessionId,
+    );
+    if (ids.length) info.aliases = [...new Set(ids)].slice(0, MAX_ALIASES);
+  }
+  const forkedFrom = raw.forkedFrom ?? meta.forkedFrom;
+  if (typeof forkedFrom === 'string' && forkedFrom.length > 0 && forkedFrom.length <= 1024 && forkedFrom !== sessionId)
+    info.forkedFrom = forkedFrom;
   return info;
 }
+
+/** Other ids of one conversation kept per row: a hostile list costs no more than this. */
+const MAX_ALIASES = 32;
 
 export function validateInitializeResult(result: unknown): InitializeResponse {
   if (!isRecord(result)) throw new ShapeError('initialize returned no result object');

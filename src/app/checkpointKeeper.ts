@@ -5,7 +5,15 @@ import { Disposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import { Checkpoints } from '../checkpoints/checkpoints';
 import { GitUnavailable } from '../checkpoints/errors';
-import type { JournalRecord, TurnRecord } from '../checkpoints/journal';
+import type { JournalRecord } from '../checkpoints/journal';
+import {
+  type ChangeSummary,
+  changeSummaries,
+  journalPath,
+  sessionsChanging,
+  sessionsTouching,
+  type TouchingSession,
+} from '../checkpoints/touching';
 import type { FileChange } from '../checkpoints/treeDiff';
 import { promptDigest, type TurnChanges, TurnCheckpoints, type TurnStart } from '../checkpoints/turns';
 import type { ToolCallEntry } from '../protocol/entries';
@@ -40,13 +48,7 @@ export interface RestoreDone {
 }
 
 /** What a session's turns changed in its folders, from the journals (no diff is computed). */
-export interface SessionSummary {
-  /** Distinct files its turns changed. */
-  files: number;
-  added: number;
-  deleted: number;
-  turns: number;
-}
+export type SessionSummary = ChangeSummary;
 
 /** A turn that ended with changes, as recorded in its folder's journal. */
 export interface TurnRecorded {
@@ -253,23 +255,46 @@ export class CheckpointKeeper extends Disposable {
    * journals (kept parsed between reads), so a tooltip can ask.
    */
   async sessionSummary(sessionId: string, folders: readonly string[]): Promise<SessionSummary | undefined> {
-    const sum: SessionSummary = { files: 0, added: 0, deleted: 0, turns: 0 };
+    return (await this.sessionSummaries(folders)).get(sessionId);
+  }
+
+  /** {@link sessionSummary} of every session with recorded turns in `folders`, by session id. */
+  async sessionSummaries(folders: readonly string[]): Promise<Map<string, SessionSummary>> {
+    const out = new Map<string, SessionSummary>();
     for (const folder of new Set(folders)) {
-      const turns = (await this.checkpoints.keptHistory(folder).catch((): JournalRecord[] => [])).filter(
-        (r): r is TurnRecord => r.kind === 'turn' && r.sessionId === sessionId,
-      );
-      const paths = new Set<string>();
-      for (const t of turns) {
-        for (const p of t.paths) paths.add(p);
-        sum.added += t.added;
-        sum.deleted += t.deleted;
-        // Past MAX_PATHS a turn lists only some of its files: its count is the floor.
-        if (t.files > t.paths.length) sum.files += t.files - t.paths.length;
+      const records = await this.checkpoints.keptHistory(folder).catch((): JournalRecord[] => []);
+      for (const [id, s] of changeSummaries(records)) {
+        const sum = out.get(id);
+        if (!sum) out.set(id, { ...s });
+        else for (const k of ['files', 'added', 'deleted', 'turns'] as const) sum[k] += s[k];
       }
-      sum.files += paths.size;
-      sum.turns += turns.length;
     }
-    return sum.turns ? sum : undefined;
+    return out;
+  }
+
+  /**
+   * The sessions whose recorded turns changed `file`, from the journals of the folders that
+   * hold it, the most recent first. Reads only the journals.
+   */
+  async sessionsTouching(file: string, folders: readonly string[]): Promise<(TouchingSession & { folder: string })[]> {
+    const out: (TouchingSession & { folder: string })[] = [];
+    for (const folder of new Set(folders)) {
+      const rel = journalPath(folder, file);
+      if (rel === undefined) continue;
+      const records = await this.checkpoints.keptHistory(folder).catch((): JournalRecord[] => []);
+      out.push(...sessionsTouching(records, rel).map((t) => ({ ...t, folder })));
+    }
+    return out.sort((a, b) => b.at - a.at);
+  }
+
+  /** For a `file:` filter: the sessions whose turns changed a file whose path holds `like`. */
+  async sessionsChanging(like: string, folders: readonly string[]): Promise<{ sessionId: string; path: string }[]> {
+    const out: { sessionId: string; path: string }[] = [];
+    for (const folder of new Set(folders)) {
+      const records = await this.checkpoints.keptHistory(folder).catch((): JournalRecord[] => []);
+      out.push(...sessionsChanging(records, like));
+    }
+    return out;
   }
 
   /** The session's net changes in each folder: from its first checkpoint there to the files now. */

@@ -1,8 +1,8 @@
 import { sessionKey } from '../agent/sessionKey';
 import type { Library } from '../library/library';
 import { pathKey } from '../library/pathKey';
-import { queryWords } from '../library/query';
-import type { SearchHit } from '../library/types';
+import { queryWords, timeOf } from '../library/query';
+import type { Scope, SearchHit } from '../library/types';
 import { hasFilters, parseFilters, passes, type SearchFilters } from './searchFilters';
 
 /** How many kept sessions a search may return to the picker. */
@@ -31,7 +31,17 @@ export interface ContentSearchOptions {
   archived?: (agentId: string, sessionId: string) => boolean;
   /** An agent's name, for `agent:` to match it as well as the id. */
   agentName?: (agentId: string) => string | undefined;
+  /**
+   * For `file:`: the sessions whose turns changed a file whose path holds `like` (the
+   * checkpoints' journals of `folders`), beside those whose tool calls named one (the library).
+   */
+  changedFiles?: ChangedFiles;
 }
+
+export type ChangedFiles = (
+  like: string,
+  folders: readonly string[],
+) => Promise<readonly { sessionId: string; path: string }[]>;
 
 /**
  * What Resume Session finds in the text of its folders' kept sessions: the hits of the latest
@@ -97,7 +107,8 @@ export class ContentSearch {
   run(typed: string): void {
     this.latest = typed;
     this.filtersNow = parseFilters(typed);
-    if (!this.client() || queryWords(this.filtersNow.text).length === 0) {
+    const asked = queryWords(this.filtersNow.text).length > 0 || this.filtersNow.file !== undefined;
+    if (!this.client() || !asked) {
       this.waiting = false;
       if (this.found.length) this.set([]);
       return;
@@ -120,7 +131,7 @@ export class ContentSearch {
     // here to the window's folders unless everything was asked for.
     const one = scope === 'window' && this.cwds.length === 1 ? this.cwds[0] : undefined;
     const keys = new Set(this.cwds.map((c) => pathKey(c)));
-    const answered = (hits: readonly SearchHit[]) => {
+    const answered = (hits: readonly SearchHit[], touched?: ReadonlyMap<string, SearchHit>) => {
       this.inFlight = undefined;
       if (!this.waiting) return;
       if (typed !== this.latest || scope !== this.scopeNow) return this.send(this.latest);
@@ -130,6 +141,7 @@ export class ContentSearch {
       for (const h of hits) {
         if (scope === 'window' && one === undefined && !keys.has(pathKey(h.cwd))) continue;
         if (!passes(filters, { ...h, agentName: this.options.agentName?.(h.agentId) })) continue;
+        if (touched && !touched.has(h.sessionId)) continue;
         if (!archived(h.agentId, h.sessionId)) found.push(h);
         else if (filters.archived) found.push({ ...h, archived: true });
         if (found.length === MAX_HITS) break;
@@ -137,7 +149,56 @@ export class ContentSearch {
       this.set(found);
     };
     const limit = hasFilters(filters) ? MAX_FILTERED : MAX_HITS + MAX_ARCHIVED;
-    client.search(filters.text, one !== undefined ? { cwd: one } : {}, limit).then(answered, () => answered([]));
+    const where = one !== undefined ? { cwd: one } : {};
+    const words = queryWords(filters.text).length > 0;
+    void Promise.all([
+      words ? client.search(filters.text, where, limit) : undefined,
+      filters.file !== undefined ? this.touching(client, filters.file, where) : undefined,
+    ]).then(
+      ([hits, touched]) => answered(hits ?? [...(touched?.values() ?? [])], touched),
+      () => answered([]),
+    );
+  }
+
+  /**
+   * The sessions that touched a file whose path holds `like`, by session id: those whose turns
+   * changed one (the checkpoints' journals) and those whose tool calls named one (the library),
+   * newest first, each as a hit whose line is the file and whose entry is the first that named it.
+   */
+  private async touching(client: Library, like: string, where: Scope): Promise<Map<string, SearchHit>> {
+    const [named, changed] = await Promise.all([
+      client.touchedLike(like, where),
+      this.options.changedFiles?.(like, this.cwds).catch(() => []) ?? [],
+    ]);
+    const out = new Map<string, SearchHit>();
+    const hit = (h: Omit<SearchHit, 'matched' | 'words'>): SearchHit => ({ ...h, matched: 0, words: 0 });
+    for (const h of named) {
+      if (out.has(h.sessionId)) continue;
+      const { path, ...rest } = h;
+      out.set(h.sessionId, hit({ ...rest, snippet: path }));
+    }
+    const more = changed.filter((c) => !out.has(c.sessionId));
+    if (more.length) {
+      const kept = new Map((await client.sessions(where)).map((k) => [k.sessionId, k]));
+      for (const c of more) {
+        const k = kept.get(c.sessionId);
+        if (!k || out.has(c.sessionId)) continue;
+        out.set(
+          c.sessionId,
+          hit({
+            agentId: k.agentId,
+            sessionId: k.sessionId,
+            cwd: k.cwd,
+            snippet: c.path,
+            ...(k.title !== undefined ? { title: k.title } : {}),
+            ...(k.updatedAt !== undefined ? { updatedAt: k.updatedAt } : {}),
+          }),
+        );
+      }
+    }
+    return new Map(
+      [...out].sort(([, a], [, b]) => (timeOf(b.updatedAt) ?? -Infinity) - (timeOf(a.updatedAt) ?? -Infinity)),
+    );
   }
 
   /** Of the sessions listed, how many the library keeps whole (searchable by content). */

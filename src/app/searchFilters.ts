@@ -3,7 +3,7 @@ import { timeOf } from '../library/query';
 /**
  * What Resume Session's typed text asks of content search: the words, and a few plain filters
  * typed among them (`agent:codex`, `in:webshop`, `after:2026-11-01`, `before:2026-12-01`,
- * `is:archived`), none of them required. Everything else is words, searched as typed words
+ * `file:src/cart.ts`, `is:archived`), none of them required. Everything else is words, searched as typed words
  * (quotes, `*`, `NEAR`, `-` are not search syntax).
  */
 export interface SearchFilters {
@@ -17,6 +17,11 @@ export interface SearchFilters {
   readonly after?: number;
   /** Milliseconds: updated before the start of that day (local time). */
   readonly before?: number;
+  /**
+   * Folded to lower case, `/` for `\\`: part of the path of a file the session changed (a turn's
+   * checkpoints) or its tool calls named.
+   */
+  readonly file?: string;
   /** Archived sessions are found too (and marked so). */
   readonly archived: boolean;
   /** Filters that could not be read, each said as the user should fix it. */
@@ -24,9 +29,9 @@ export interface SearchFilters {
 }
 
 /** Shown where the user types: the filters there are, as hints. */
-export const FILTER_HINTS = 'agent:  in:  after:YYYY-MM-DD  before:YYYY-MM-DD  is:archived';
+export const FILTER_HINTS = 'agent:  in:  file:  after:YYYY-MM-DD  before:YYYY-MM-DD  is:archived';
 
-const FILTER = /(^|\s)(agent|in|after|before|is):(\S*)/gi;
+const FILTER = /(^|\s)(agent|in|file|after|before|is):(\S*)/gi;
 
 /** A `YYYY-MM-DD` day's first millisecond (local time), or undefined. */
 function dayStart(value: string): number | undefined {
@@ -47,6 +52,7 @@ export function parseFilters(typed: string): SearchFilters {
       if (!value) return space;
       if (key === 'agent') out.agent = value.toLowerCase();
       else if (key === 'in') out.folder = value.toLowerCase();
+      else if (key === 'file') out.file = value.replaceAll('\\', '/').toLowerCase();
       else if (key === 'is') {
         if (value.toLowerCase() === 'archived') out.archived = true;
         else problems.push(`"${whole.trim()}": only is:archived is known`);
@@ -65,7 +71,13 @@ export function parseFilters(typed: string): SearchFilters {
 
 /** Whether the text has any filter. */
 export function hasFilters(f: SearchFilters): boolean {
-  return f.agent !== undefined || f.folder !== undefined || f.after !== undefined || f.before !== undefined;
+  return (
+    f.agent !== undefined ||
+    f.folder !== undefined ||
+    f.file !== undefined ||
+    f.after !== undefined ||
+    f.before !== undefined
+  );
 }
 
 /** Whether a session passes the filters (its archive state aside). */

@@ -93,6 +93,14 @@ export class TranscriptKeeper extends Disposable {
         const sessionId = session.sessionId;
         if (!sessionId || !this.library.enabled) return;
         const existed = recorder !== undefined;
+        // The header's active time: what the library kept before this attach, read before any
+        // turn of this window adds to it (the first turn waits for the attach to end).
+        if (!existed && how !== 'new')
+          void this.library
+            .get()
+            ?.session({ agentId: session.target.agentId, sessionId })
+            .then((kept) => session.setActiveBefore(kept?.stats?.activeMs ?? 0))
+            .catch(() => undefined);
         const attachKey = keyOf(session.target.agentId, sessionId);
         this.attaches.set(attachKey, (this.attaches.get(attachKey) ?? 0) + 1);
         if (!recorder) {

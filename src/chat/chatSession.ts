@@ -69,6 +69,9 @@ export class ChatSession extends Disposable {
   readonly onDidEndTurn = this.turnEmitter.event;
   /** How long the turn that ended last ran, from its prompt to its end (ms). */
   lastTurnMs = 0;
+  /** How long its turns ran before this window (as kept), and in this window (ms). */
+  private activeBefore = 0;
+  private activeHere = 0;
   private readonly sentEmitter = this.register(new Emitter<SentRequest>());
   /**
    * Fires once the agent answered a request this client sent about the session outside a turn
@@ -209,7 +212,15 @@ export class ChatSession extends Disposable {
       additionalDirectories: this.sentDirectories,
       history: this.attachment.history,
       canRestore: this.deps.canRestore?.() === true,
+      ...(this.activeBefore + this.activeHere > 0 ? { activeMs: this.activeBefore + this.activeHere } : {}),
     };
+  }
+
+  /** How long the session's turns ran before this window, as the library keeps it. */
+  setActiveBefore(ms: number): void {
+    if (!(ms >= 0) || ms === this.activeBefore) return;
+    this.activeBefore = ms;
+    this.capsEmitter.fire();
   }
 
   /** The banner's Retry (and what follows a sign-in): a prompt refused for want of sign-in goes again, else the attach. */
@@ -312,6 +323,7 @@ export class ChatSession extends Disposable {
     } finally {
       this.prompting = undefined;
       this.lastTurnMs = performance.now() - started;
+      this.activeHere += this.lastTurnMs;
       // Stop, a failure or a lost agent keeps what is queued without sending it.
       if (!ended) this.queue.pause();
       this.capsEmitter.fire();

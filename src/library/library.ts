@@ -196,6 +196,11 @@ export class Library implements IDisposable {
     return this.call('touched', { paths, scope });
   }
 
+  /** Kept sessions whose tool calls touched a file whose path holds `like` (a `file:` filter). */
+  touchedLike(like: string, scope: Scope = {}): Promise<TouchedHit[]> {
+    return this.call('touched', { paths: [], scope, like });
+  }
+
   /** Keeps that `link.from` was continued in `link.to`. */
   link(link: SessionLink): Promise<void> {
     const key = (k: SessionKey) => ({ agentId: k.agentId, sessionId: k.sessionId });

@@ -117,13 +117,23 @@ function bestEntry(
   return at < 0 ? undefined : entries[at];
 }
 
-/** Kept sessions that touched a file (any of its keys), newest first, with the first entry that did. */
-export function touchedBy(store: Queries, keys: readonly string[], scope: Scope): TouchedHit[] {
-  const rows = store.all(
-    `SELECT s.*, p.path AS touchedPath, p.idx AS touchedIdx FROM paths p JOIN sessions s ON s.sid = p.sid
-     WHERE p.pathKey IN (SELECT value FROM json_each(?))`,
-    [JSON.stringify([...new Set(keys)])],
-  );
+/**
+ * Kept sessions that touched a file, newest first, with the first entry that did: the file by
+ * its keys (the same file spelled several ways), or any file whose path holds `like` (folded to
+ * lower case, `/` for `\\`: what a `file:` filter typed).
+ */
+export function touchedBy(
+  store: Queries,
+  files: { keys: readonly string[] } | { like: string },
+  scope: Scope,
+): TouchedHit[] {
+  const select = `SELECT s.*, p.path AS touchedPath, p.idx AS touchedIdx FROM paths p JOIN sessions s ON s.sid = p.sid`;
+  const rows =
+    'keys' in files
+      ? store.all(`${select} WHERE p.pathKey IN (SELECT value FROM json_each(?))`, [
+          JSON.stringify([...new Set(files.keys)]),
+        ])
+      : store.all(`${select} WHERE instr(lower(replace(p.path, '\\', '/')), ?) > 0`, [likeKey(files.like)]);
   const bySession = new Map<number, Row>();
   const cwdKey = scope.cwd === undefined ? undefined : pathKey(scope.cwd);
   for (const r of rows) {
@@ -146,6 +156,11 @@ export function touchedBy(store: Queries, keys: readonly string[], scope: Scope)
       return hit;
     }),
   );
+}
+
+/** A typed part of a path as {@link touchedBy} compares it. */
+export function likeKey(fragment: string): string {
+  return fragment.replaceAll('\\', '/').toLowerCase();
 }
 
 /** Newest first by the agent's `updatedAt`; sessions without one last, in a stable order. */

@@ -1,3 +1,4 @@
+import { duration } from '../protocol/duration';
 /**
  * What a session used and cost, and how long its turns ran: the agent's last `usage_update`
  * (tokens in the context window, its size, the cumulative cost) and the time its turns took in
@@ -141,15 +142,6 @@ export function weekDays(now: number): string[] {
   return Array.from({ length: back + 1 }, (_, i) =>
     dayOf(new Date(d.getFullYear(), d.getMonth(), d.getDate() - i).getTime()),
   );
-}
-
-/** "1 h 5 min", "12 min", "40 s". */
-export function duration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.round(s / 60);
-  if (m < 60) return `${m} min`;
-  return `${Math.floor(m / 60)} h${m % 60 ? ` ${m % 60} min` : ''}`;
 }
 
 /** A cost as people read it: "USD 0.42" (two decimals, more for a fraction of a cent). */

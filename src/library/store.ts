@@ -335,14 +335,13 @@ export class LibraryStore implements Queries {
     return texts;
   }
 
-  /** Kept sessions whose tool calls touched any of `paths` (the same file, spelled several ways). */
-  touched(paths: readonly string[], scope: Scope = {}): TouchedHit[] {
+  /**
+   * Kept sessions whose tool calls touched any of `paths` (the same file, spelled several ways),
+   * or, given `like`, any file whose path holds it.
+   */
+  touched(paths: readonly string[], scope: Scope = {}, like?: string): TouchedHit[] {
     return this.read(() =>
-      touchedBy(
-        this,
-        paths.map((p) => pathKey(p)),
-        scope,
-      ),
+      touchedBy(this, like !== undefined ? { like } : { keys: paths.map((p) => pathKey(p)) }, scope),
     );
   }
 

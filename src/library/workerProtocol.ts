@@ -35,7 +35,7 @@ export interface LibraryCalls {
   sessions: { params: Scope; result: KeptSession[] };
   transcript: { params: SessionKey; result: ThreadEntry[] | undefined };
   search: { params: { text: string; scope: Scope; limit: number }; result: SearchHit[] };
-  touched: { params: { paths: string[]; scope: Scope }; result: TouchedHit[] };
+  touched: { params: { paths: string[]; scope: Scope; like?: string }; result: TouchedHit[] };
   link: { params: SessionLink; result: void };
   links: { params: SessionKey; result: LinkedSession[] };
   remove: { params: SessionKey; result: void };

@@ -44,6 +44,8 @@ export interface ChatCapabilities {
   history: HistoryState;
   /** Checkpoints are on: each user message offers "Restore Files to Before This Message". */
   canRestore?: boolean;
+  /** How long the session's turns have run, in total as far as this client knows (ms). */
+  activeMs?: number;
 }
 
 /** A follow-up written while the agent worked, waiting for its turn. */

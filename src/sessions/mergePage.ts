@@ -44,6 +44,8 @@ function differs(row: SessionRow, info: ListedSession): boolean {
     (row.title ?? null) !== (info.title ?? null) ||
     (row.updatedAt ?? null) !== (info.updatedAt ?? null) ||
     row.archived !== info.archived ||
+    row.forkedFrom !== info.forkedFrom ||
+    !sameJson(row.aliases, info.aliases) ||
     !sameJson(row.additionalDirectories, info.additionalDirectories) ||
     !sameJson(row._meta, info._meta)
   );

@@ -33,6 +33,8 @@ export function toRow(info: ListedSession): SessionRow {
   if (info.additionalDirectories !== undefined) row.additionalDirectories = info.additionalDirectories;
   if (info._meta !== undefined) row._meta = info._meta;
   if (info.archived !== undefined) row.archived = info.archived;
+  if (info.aliases !== undefined) row.aliases = info.aliases;
+  if (info.forkedFrom !== undefined) row.forkedFrom = info.forkedFrom;
   return row;
 }
 

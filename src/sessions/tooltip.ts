@@ -47,12 +47,21 @@ export function metaLabel(key: string): string {
 export function tooltipMarkdown(
   row: SessionRow,
   folderLabel: string,
-  shown: { label?: string; notes?: readonly string[] } = {},
+  /** `forkedFrom`: the title of the session it was forked from, where it is listed. */
+  shown: { label?: string; notes?: readonly string[]; forkedFrom?: string } = {},
 ): string {
   const lines = [`**${escapeMarkdown(shown.label ?? row.label)}**`];
   for (const note of shown.notes ?? []) lines.push(safe(note, 2 * MAX_PATH));
   if (row.updatedAtMs !== undefined) lines.push(`Updated ${escapeMarkdown(tooltipTime(row.updatedAtMs))}`);
   lines.push(`Folder: ${safe(folderLabel, MAX_PATH)} — ${safe(row.cwd, MAX_PATH)}`);
+  if (row.aliases?.length)
+    lines.push(
+      `Also known as: ${row.aliases
+        .slice(0, 5)
+        .map((a) => safe(a, MAX_PATH))
+        .join(', ')}${row.aliases.length > 5 ? ` and ${row.aliases.length - 5} more` : ''}`,
+    );
+  if (row.forkedFrom) lines.push(`Forked from: ${safe(shown.forkedFrom ?? row.forkedFrom, MAX_PATH)}`);
   const meta = metaHighlights(row._meta);
   if (meta.length > 0) lines.push(...meta);
   lines.push(`Session ID: ${safe(row.sessionId, MAX_PATH)}`);
@@ -65,6 +74,7 @@ function metaHighlights(meta: unknown): string[] {
   for (const [key, value] of Object.entries(meta)) {
     if (out.length >= MAX_META) break;
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
+    if (key === 'forkedFrom') continue; // said as lineage
     const k = safe(metaLabel(key), MAX_META_KEY);
     const v = safe(typeof value === 'boolean' ? (value ? 'yes' : 'no') : String(value), MAX_META_VALUE);
     if (k) out.push(`${k}: ${v}`);

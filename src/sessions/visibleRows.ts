@@ -29,8 +29,11 @@ export function visibleRows(items: readonly SessionRow[], filter: RowFilter): Vi
   const agentTitles = items.some((r) => !r.untitled);
   const rows: SessionRow[] = [];
   let hidden = 0;
+  const folded = aliasesOf(items);
   for (const row of items) {
     if (row.archived === true || filter.isArchived(row.sessionId)) continue;
+    // Another row is the same conversation under its present id: it is listed once, there.
+    if (folded?.has(row.sessionId)) continue;
     const reason = hideReason(row, filter.rules, { keep: filter.keep(row.sessionId), agentTitles });
     if (reason !== undefined) {
       hidden++;
@@ -39,4 +42,15 @@ export function visibleRows(items: readonly SessionRow[], filter: RowFilter): Vi
     rows.push(row);
   }
   return { rows, hidden };
+}
+
+/** The ids other rows name as their aliases (none, mostly: then nothing is built). */
+function aliasesOf(items: readonly SessionRow[]): Set<string> | undefined {
+  let out: Set<string> | undefined;
+  for (const row of items) {
+    if (!row.aliases) continue;
+    out ??= new Set();
+    for (const id of row.aliases) out.add(id);
+  }
+  return out;
 }

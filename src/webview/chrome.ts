@@ -7,6 +7,7 @@ import { bindAction } from './actions';
 import { actionButton, chip, el, icon } from './dom';
 import type { LoadingPhase } from '../protocol/entries';
 import type { ThreadModel } from './model';
+import { duration } from '../protocol/duration';
 
 export class Header {
   readonly element = el('header', 'header');
@@ -32,7 +33,8 @@ export class Header {
     this.title.textContent = title;
     // A name the user gave: the agent still knows the session by its own title.
     this.title.title = title === agentTitle ? title : `${title}\nThe agent knows it as “${agentTitle}”.`;
-    this.subtitle.textContent = caps ? [caps.agentName, caps.cwd].filter(Boolean).join(' · ') : '';
+    const active = caps?.activeMs ? `${duration(caps.activeMs)} active` : '';
+    this.subtitle.textContent = caps ? [caps.agentName, caps.cwd, active].filter(Boolean).join(' · ') : '';
     const key = JSON.stringify(model.links);
     if (key === this.linksKey) return;
     this.linksKey = key;

@@ -52,7 +52,7 @@ for (const mode of ['agent', 'client'] as const) {
       );
       // The box has the keyboard before it is typed into. Clicking a palette row hands the focus
       // back to the chat, and on a busy machine the chat takes it after the box has opened: the
-      // box then stays open without the keyboard, and a person clicks into it, as the test does.
+      // box stays open (it ignores losing the focus), and a person clicks into it, as here.
       const focused = page.locator(`${SELECTORS.quickInput}:focus`);
       if (
         !(await focused.waitFor({ state: 'attached', timeout: 5_000 }).then(

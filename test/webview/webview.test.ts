@@ -58,6 +58,14 @@ describe('chat webview', function () {
       assert.equal(await view.page.textContent('.title'), 'Fix the flaky session list paging');
     });
 
+    it("says in the header how long the session's turns ran", async () => {
+      await show(everyKind, {}, { activeMs: 65 * 60_000 });
+      assert.match(
+        (await view.page.textContent('.subtitle')) ?? '',
+        /Reference Agent · \/home\/dev\/project · 1 h 5 min active$/,
+      );
+    });
+
     it('renders every entry kind, the title, pickers and usage', async () => {
       await show(everyKind);
       const page = view.page;

@@ -5,13 +5,12 @@ import { indexSessions } from '../../library/indexer';
 import { transcriptMarkdown } from '../../library/markdown';
 import type { LibraryService } from '../../library/service';
 import type { SessionLists } from '../../sessions/sessionLists';
-import { relativeTime } from '../../sessions/time';
-import { sanitizeText } from '../../sessions/title';
 import { pickFolder } from '../pickers/agentPicker';
 import type { ChatPanels } from '../chat/chatPanels';
 import type { Commands } from '../commands';
 import { TranscriptKeeper } from '../../app/transcriptKeeper';
 import { folderPath, type TreeNode } from '../sessionsView/sessionsTree';
+import { sessionsThatTouched, type TouchingSource } from './touchedFile';
 
 export interface LibraryCommandDeps {
   agents: AgentRegistry;
@@ -19,6 +18,8 @@ export interface LibraryCommandDeps {
   chats: ChatPanels;
   library: LibraryService;
   keeper: TranscriptKeeper;
+  /** The checkpoints' journals, for the sessions whose turns changed a file. */
+  touching: TouchingSource;
   /** Asks before a destructive action; tests replace it (payload mode skips modal dialogs). */
   confirm: (message: string, action: string) => Thenable<boolean>;
 }
@@ -122,19 +123,8 @@ async function listAll(deps: LibraryCommandDeps, host: AgentHost, cwd: string, s
   return list.items;
 }
 
-interface TouchedPick extends vscode.QuickPickItem {
-  readonly agentId: string;
-  readonly sessionId: string;
-  readonly cwd: string;
-  readonly entryIndex: number;
-  readonly sessionTitle?: string;
-}
-
-/**
- * "ACP: Sessions That Touched This File": the kept sessions whose tool calls read, wrote or
- * diffed the file, newest first; the chosen one opens scrolled to the first entry that did.
- */
-export async function sessionsThatTouched(deps: LibraryCommandDeps, uri?: vscode.Uri): Promise<void> {
+/** "ACP: Sessions That Touched This File" on the file given, or the active editor's. */
+async function touchedFile(deps: LibraryCommandDeps, uri?: vscode.Uri): Promise<void> {
   const client = clientOrSay(deps);
   if (!client) return;
   uri ??= vscode.window.activeTextEditor?.document.uri;
@@ -142,46 +132,7 @@ export async function sessionsThatTouched(deps: LibraryCommandDeps, uri?: vscode
     void vscode.window.showInformationMessage('Open a file first: sessions are found by the files they touched.');
     return;
   }
-  const hits = await client.touched([uri.fsPath]);
-  const name = vscode.workspace.asRelativePath(uri);
-  if (hits.length === 0) {
-    void vscode.window.showInformationMessage(
-      `No kept session touched ${name}. Sessions are kept once opened here; "ACP: Index This Folder's Sessions" keeps them all.`,
-    );
-    return;
-  }
-  const now = Date.now();
-  const items: TouchedPick[] = hits.map((h) => {
-    const ms = h.updatedAt ? Date.parse(h.updatedAt) : NaN;
-    return {
-      label: sanitizeText(h.title || `Session ${h.sessionId.slice(0, 8)}`, 120),
-      description: [Number.isNaN(ms) ? '' : relativeTime(ms, now), deps.agents.get(h.agentId)?.config.name ?? h.agentId]
-        .filter(Boolean)
-        .join(' · '),
-      detail: sanitizeText(h.path, 300),
-      agentId: h.agentId,
-      sessionId: h.sessionId,
-      cwd: h.cwd,
-      entryIndex: h.entryIndex,
-      ...(h.title ? { sessionTitle: h.title } : {}),
-    };
-  });
-  const chosen = await vscode.window.showQuickPick(items, {
-    title: `Sessions That Touched ${name}`,
-    matchOnDescription: true,
-    matchOnDetail: true,
-  });
-  if (!chosen) return;
-  const panel = await deps.chats.open(
-    {
-      agentId: chosen.agentId,
-      sessionId: chosen.sessionId,
-      cwd: chosen.cwd,
-      ...(chosen.sessionTitle ? { title: chosen.sessionTitle } : {}),
-    },
-    'auto',
-  );
-  panel?.revealEntry(chosen.entryIndex);
+  await sessionsThatTouched(deps, client, uri);
 }
 
 /**
@@ -238,7 +189,7 @@ export function libraryCommands(deps: LibraryCommandDeps): Commands {
           ? (node as { folder: vscode.WorkspaceFolder }).folder
           : undefined,
       ),
-    'acp.library.sessionsThatTouched': (uri) => sessionsThatTouched(deps, uri instanceof vscode.Uri ? uri : undefined),
+    'acp.library.sessionsThatTouched': (uri) => touchedFile(deps, uri instanceof vscode.Uri ? uri : undefined),
     'acp.exportMarkdown': (node) => exportMarkdown(deps, node as TreeNode | undefined),
   };
 }

@@ -4,7 +4,8 @@
  * the library only (nothing is asked of an agent); without the library, nothing is added.
  */
 import type { LibraryService } from '../../library/service';
-import { dayOf, duration, money, statsLine, totals, weekDays, type Totals } from '../../library/stats';
+import { dayOf, money, statsLine, totals, weekDays, type Totals } from '../../library/stats';
+import { duration } from '../../protocol/duration';
 
 /** The tooltip's line on a session's use, or undefined when the library keeps none. */
 export async function sessionStatsNote(

@@ -22,6 +22,9 @@ export const defaultAskName = (current: string, agentTitle: string | undefined):
     title: 'Rename Session',
     value: current,
     valueSelection: [0, current.length],
+    // Run from the palette over a chat, the box opens as the palette hands the keyboard back to
+    // the chat; on a busy machine the chat takes it after the box is up, which would close it.
+    ignoreFocusOut: true,
     prompt:
       agentTitle && agentTitle !== current
         ? `The agent's title: ${sanitizeText(agentTitle, 120)}`

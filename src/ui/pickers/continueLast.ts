@@ -5,7 +5,7 @@ import { pickLastSession } from '../../sessions/picks';
 import type { SessionList } from '../../sessions/sessionList';
 import { findListed } from '../../sessions/sessionLists';
 import { pickFolder } from './agentPicker';
-import type { ResumeDeps } from './resumePicker';
+import type { ResumeDeps } from './resumeDeps';
 import { folderPath } from '../sessionsView/sessionsTree';
 
 /** Pages searched for the session opened last before taking it as gone. */

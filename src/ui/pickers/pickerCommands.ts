@@ -1,7 +1,8 @@
 import { answerNoAgent } from '../agents/agentSettings';
 import type { Commands } from '../commands';
 import { continueLastSession } from './continueLast';
-import { resumeSession, type ResumeDeps } from './resumePicker';
+import type { ResumeDeps } from './resumeDeps';
+import { resumeSession } from './resumePicker';
 
 /** "ACP: Resume Session" and "ACP: Continue Last Session"; with no agent, they say how to add one. */
 export function pickerCommands(deps: ResumeDeps): Commands {

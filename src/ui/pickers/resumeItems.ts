@@ -62,6 +62,8 @@ export function sessionPick(
   folder?: vscode.WorkspaceFolder,
   /** The branch of the worktree the session works in. */
   branch?: string,
+  /** What it changed, cost and ran ("3 files +40 −2 · USD 0.75 · 12 min active"). */
+  note?: string,
 ): SessionPick {
   const f = host.connection?.features;
   const time = row.updatedAtMs !== undefined ? relativeTime(row.updatedAtMs, Date.now()) : '';
@@ -72,7 +74,12 @@ export function sessionPick(
       .filter(Boolean)
       .join(' · '),
     // A named session is found by the agent's title too.
-    detail: [shown.named && !row.untitled ? `“${row.label}”` : '', shortId(row.sessionId), sanitizeText(row.cwd, 300)]
+    detail: [
+      shown.named && !row.untitled ? `“${row.label}”` : '',
+      shortId(row.sessionId),
+      note ?? '',
+      sanitizeText(row.cwd, 300),
+    ]
       .filter(Boolean)
       .join(' · '),
     ...(status ? { iconPath: status.icon, tooltip: status.words } : {}),
@@ -97,10 +104,23 @@ export function withContentHits(
   if (!hits.length) return { rows: shown.sorted, hostOf: (row) => shown.hostOf.get(row) };
   const added = new Map<SessionRow, AgentHost>();
   const first: SessionRow[] = [];
+  let aliases: Map<string, SessionRow> | undefined;
+  const aliasRows = (): Map<string, SessionRow> => {
+    if (aliases) return aliases;
+    aliases = new Map();
+    for (const row of shown.sorted) {
+      const agentId = row.aliases && shown.hostOf.get(row)?.config.id;
+      if (agentId) for (const id of row.aliases!) aliases.set(sessionKey(agentId, id), row);
+    }
+    return aliases;
+  };
   for (const hit of hits) {
     const host = hostFor(hit.agentId);
     if (!host) continue;
-    let row = shown.byKey.get(sessionKey(hit.agentId, hit.sessionId));
+    const key = sessionKey(hit.agentId, hit.sessionId);
+    // A kept session under an id its conversation no longer goes by is the row of its present id.
+    let row = shown.byKey.get(key) ?? aliasRows().get(key);
+    if (row && first.includes(row)) continue;
     if (!row) {
       row = toRow({
         sessionId: hit.sessionId,
@@ -183,6 +203,7 @@ function hitWhere(item: SessionPick, hit: FoundHit): string {
  */
 export class SessionPicks {
   private readonly byKey = new Map<string, SessionPick>();
+  private noteOf: (agentId: string, sessionId: string) => string | undefined = () => undefined;
 
   constructor(
     private readonly decor: SessionDecor,
@@ -199,9 +220,28 @@ export class SessionPicks {
     let item = this.byKey.get(key);
     const shown = this.decor.name(host.config.id, row);
     if (!item || item.row !== row || item.label !== shown.label || item.activity !== activity) {
-      item = sessionPick(row, host, shown, activity, this.several, folder, this.branchOf(row.cwd));
+      const note = this.noteOf(host.config.id, row.sessionId);
+      item = sessionPick(row, host, shown, activity, this.several, folder, this.branchOf(row.cwd), note);
       this.byKey.set(key, item);
     }
     return item;
+  }
+
+  /**
+   * Each row's note on what it changed, cost and ran. Only the items whose note it changes are
+   * made again (the others stay the same objects, the active one among them); answers whether any was.
+   */
+  setNotes(noteOf: (agentId: string, sessionId: string) => string | undefined): boolean {
+    const before = this.noteOf;
+    this.noteOf = noteOf;
+    let changed = false;
+    for (const [key, item] of this.byKey) {
+      const agentId = item.host!.config.id;
+      const sessionId = item.row!.sessionId;
+      if (noteOf(agentId, sessionId) === before(agentId, sessionId)) continue;
+      this.byKey.delete(key);
+      changed = true;
+    }
+    return changed;
   }
 }

@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
-import type { AgentHost, AgentRegistry } from '../../agent/agentHost';
+import type { AgentHost } from '../../agent/agentHost';
 import { sessionKey } from '../../agent/sessionKey';
 import type { IDisposable } from '../../base/lifecycle';
 import { chatTarget, type OpenMode } from '../../chat/target';
 import { openElsewhere } from './openElsewhere';
 import { matchIdPrefix } from '../../sessions/picks';
 import type { SessionRow } from '../../sessions/rows';
-import type { SessionLists } from '../../sessions/sessionLists';
 import { stateRows } from '../../sessions/stateRows';
-import type { Library } from '../../library/library';
 import type { SearchHit } from '../../library/types';
 import { pathKey } from '../../library/pathKey';
 import { ContentSearch, type SearchScope } from '../../app/contentSearch';
+import { sessionNotes } from '../../app/sessionNotes';
+import type { ResumeDeps } from './resumeDeps';
 import { FILTER_HINTS } from '../../app/searchFilters';
 import {
   SessionPicks,
@@ -25,12 +25,8 @@ import {
   withContentHits,
   type SessionPick,
 } from './resumeItems';
-import type { ChatPanels } from '../chat/chatPanels';
 import { openAFolder } from '../messages';
-import type { SessionDecor } from '../sessionDecor';
 import { folderPath } from '../sessionsView/sessionsTree';
-import type { WorktreeRow } from '../../app/worktreeRows';
-import type { SettingsService } from '../settings';
 import { listedKeys, listErrors, pageLists, prefixUnmatched, unlistedIn } from './pickLists';
 import { PickRows, type PickList } from './pickRows';
 
@@ -40,21 +36,6 @@ export const PICK_LIMIT = 5000;
 const FIRST_ROWS = 200;
 /** The shortest time between two renders while pages arrive. */
 const RENDER_EVERY_MS = 250;
-
-export interface ResumeDeps {
-  agents: AgentRegistry;
-  lists: SessionLists;
-  chats: ChatPanels;
-  settings: SettingsService;
-  /**
-   * The session library, whose kept sessions are searched by content (absent or off: titles only).
-   * `get()` starts it (half a second of CPU): the picker does so once the first rows are shown.
-   */
-  library?: { readonly enabled: boolean; get(): Library | undefined };
-  decor: SessionDecor;
-  /** The folders' worktrees as the Sessions view last read them: their sessions are listed too. */
-  worktrees?: { rows(folder: string): readonly WorktreeRow[] };
-}
 
 /** What the open QuickPick exposes to tests (item buttons cannot be clicked from the API). */
 export interface OpenPick {
@@ -162,6 +143,7 @@ export class ResumePicker implements OpenPick {
           deps.decor.marks.isArchived(agentId, sessionId) ||
           deps.lists.listsOf(agentId).some((l) => l.get(sessionId)?.archived === true),
         agentName: (agentId) => deps.agents.get(agentId)?.config.name,
+        ...(deps.changes ? { changedFiles: (like, folders) => deps.changes!.sessionsChanging(like, folders) } : {}),
       },
     );
     qp.title = `Resume Session — ${this.folderWords}`;
@@ -387,7 +369,16 @@ export class ResumePicker implements OpenPick {
       qp.busy = false;
       if (!this.stopped) this.render();
       void this.countSearchable();
+      void this.loadNotes();
     }
+  }
+
+  /** Each row's note on what it changed, cost and ran, read once for every row at once. */
+  private async loadNotes(): Promise<void> {
+    const places = [...new Set(this.lists.map(({ list }) => list.folder))];
+    const noteOf = await sessionNotes({ library: this.deps.library?.get(), changes: this.deps.changes }, places);
+    if (this.stopped) return;
+    if (this.picks.setNotes(noteOf)) this.render();
   }
 
   private open(item: SessionPick, mode: OpenMode): void {

@@ -407,7 +407,18 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
       const shown = sessionNotes(element, this.decor);
       const more = (await this.notes?.row(element.host.config.id, element.row).catch(() => undefined)) ?? [];
       for (const note of more) if (note) shown.notes.push(note);
-      const tooltip = new vscode.MarkdownString(tooltipMarkdown(element.row, element.folder.name, shown));
+      const agentId = element.host.config.id;
+      const from = element.row.forkedFrom;
+      const parent =
+        from &&
+        this.lists
+          .listsOf(agentId)
+          .find((l) => l.get(from))
+          ?.get(from);
+      const forkedFrom = parent ? this.decor.name(agentId, parent).label : undefined;
+      const tooltip = new vscode.MarkdownString(
+        tooltipMarkdown(element.row, element.folder.name, { ...shown, ...(forkedFrom ? { forkedFrom } : {}) }),
+      );
       tooltip.isTrusted = false;
       tooltip.supportHtml = false;
       item.tooltip = tooltip;

@@ -84,6 +84,25 @@ describe('validate: session/list results', () => {
     }
     assert.throws(() => validateListResult(null), ShapeError);
   });
+
+  it("reads a row's lineage where the agent reports it (top level or _meta), and drops what cannot be an id", () => {
+    const { sessions } = validateListResult({
+      sessions: [
+        { sessionId: 'a', cwd: '/p', aliases: ['old', 'old', 7, '', 'a', 'x'.repeat(2000)], forkedFrom: 'root' },
+        { sessionId: 'b', cwd: '/p', _meta: { aliases: ['older'], forkedFrom: 'a' } },
+        { sessionId: 'c', cwd: '/p', aliases: 'not a list', forkedFrom: 42 },
+        { sessionId: 'd', cwd: '/p', aliases: Array.from({ length: 100 }, (_, i) => `id${i}`), forkedFrom: 'd' },
+      ],
+    });
+    assert.deepEqual(sessions[0]!.aliases, ['old'], 'strings only, once, not its own id, not over-long');
+    assert.equal(sessions[0]!.forkedFrom, 'root');
+    assert.deepEqual(sessions[1]!.aliases, ['older']);
+    assert.equal(sessions[1]!.forkedFrom, 'a');
+    assert.equal(sessions[2]!.aliases, undefined);
+    assert.equal(sessions[2]!.forkedFrom, undefined);
+    assert.equal(sessions[3]!.aliases!.length, 32, 'a hostile list is capped');
+    assert.equal(sessions[3]!.forkedFrom, undefined, 'not forked from itself');
+  });
 });
 
 describe('validate: modes and config options of new, load, resume and set_config_option', () => {

@@ -159,4 +159,72 @@ describe('Resume Session content search: archives and filters', () => {
     await found('pelican is:pinned');
     assert.deepEqual(search.filters.problems, ['"is:pinned": only is:archived is known']);
   });
+
+  it('file: keeps the sessions that touched such a file (a turn changed it, or a tool call named it), also without words', async () => {
+    const likes: string[] = [];
+    const client = {
+      search: () => Promise.resolve(hits),
+      touchedLike: (like: string) => {
+        likes.push(like);
+        return Promise.resolve(
+          'src/cart.ts'.includes(like)
+            ? [
+                {
+                  agentId: 'codex',
+                  sessionId: 'other',
+                  cwd: '/q/webshop',
+                  entryIndex: 4,
+                  path: '/q/webshop/src/Cart.ts',
+                  updatedAt: '2026-10-02T10:00:00Z',
+                },
+              ]
+            : [],
+        );
+      },
+      sessions: () =>
+        Promise.resolve([
+          { agentId: 'a', sessionId: 'kept', cwd: '/p', title: 'Kept', updatedAt: '2026-11-20T10:00:00Z' },
+        ]),
+    } as unknown as Library;
+    const search = new ContentSearch(
+      () => client,
+      ['/p'],
+      () => {},
+      {
+        archived: (_agent, id) => id === 'gone',
+        changedFiles: (like) =>
+          Promise.resolve(
+            'src/cart.ts'.includes(like)
+              ? [
+                  { sessionId: 'kept', path: 'src/cart.ts' },
+                  { sessionId: 'gone', path: 'src/cart.ts' },
+                ]
+              : [],
+          ),
+      },
+    );
+    search.setScope('everything');
+    const found = async (typed: string) => {
+      search.run(typed);
+      while (search.pending) await new Promise((r) => setImmediate(r));
+      return search.hits.map((h) => [h.sessionId, h.snippet, h.entryIndex]);
+    };
+    assert.deepEqual(
+      (await found('pelican file:Cart.TS')).map((h) => h[0]),
+      ['kept', 'other'],
+      'the hits of the words that touched it, archived ones still left out',
+    );
+    assert.equal(likes.at(-1), 'cart.ts', 'folded to lower case');
+    assert.deepEqual(
+      await found('file:src\\cart'),
+      [
+        ['kept', 'src/cart.ts', undefined],
+        ['other', '/q/webshop/src/Cart.ts', 4],
+      ],
+      'alone, the sessions that touched it, newest first, each with the file as its line',
+    );
+    assert.equal(likes.at(-1), 'src/cart', 'a Windows separator typed is a /');
+    assert.deepEqual(await found('pelican file:nothing.ts'), []);
+    assert.equal(search.filters.file, 'nothing.ts');
+  });
 });

@@ -1,9 +1,9 @@
 // What a session used and cost, and how long its turns ran: merged write by write, read back
 // whatever the column holds, summed per folder for today and this week, and put in words.
 import * as assert from 'node:assert/strict';
+import { duration } from '../../../src/protocol/duration';
 import {
   dayOf,
-  duration,
   MAX_DAYS,
   mergeStats,
   money,

@@ -300,6 +300,20 @@ describe('library: store', () => {
     assert.deepEqual(store.touched(['/work/p/src/none.ts']), []);
   });
 
+  it('lists the sessions that touched any file whose path holds a typed part (file:), in any case or separator', () => {
+    keep('posix', [user('look'), read('/work/p/src/Cart.ts')], { info: { updatedAt: '2024-01-01T00:00:00Z' } });
+    keep('windows', [read('C:\\work\\p\\src\\cart.ts')], { info: { updatedAt: '2024-03-01T00:00:00Z' } });
+    keep('other', [read('/work/p/src/carts/b.ts')], { info: { updatedAt: '2024-09-01T00:00:00Z' } });
+    assert.deepEqual(
+      store.touched([], {}, 'src/cart.ts').map((h) => [h.sessionId, h.entryIndex]),
+      [
+        ['windows', 0],
+        ['posix', 1],
+      ],
+    );
+    assert.deepEqual(store.touched([], {}, "'%_"), [], 'typed text is matched as text, never as a pattern');
+  });
+
   it('evicts the least recently opened sessions first when over its size, never the one being written', () => {
     const text = (n: number) => `${'payload '.repeat(15_000)} ${n}`;
     for (let i = 0; i < 6; i++) {

@@ -61,4 +61,16 @@ describe('tooltipMarkdown', () => {
     assert.equal(escapeMarkdown('plain text 123'), 'plain text 123');
     assert.equal(escapeMarkdown('a_b*c'), 'a\\_b\\*c');
   });
+
+  it("says a session's lineage: the other ids it goes by, and the session it was forked from by its title", () => {
+    const row = sessionRow('s2', { cwd: '/p', aliases: ['a1', 'a2'], forkedFrom: 's1', _meta: { forkedFrom: 's1' } });
+    const text = unescape(tooltipMarkdown(row, 'p', { forkedFrom: 'Plan the release' }));
+    assert.ok(text.includes('Also known as: a1, a2'));
+    assert.ok(text.includes('Forked from: Plan the release'));
+    assert.equal(text.split('Forked from').length, 2, 'said once, not again from _meta');
+    const many = sessionRow('s3', { cwd: '/p', aliases: ['1', '2', '3', '4', '5', '6', '7'], forkedFrom: 'gone' });
+    const t2 = unescape(tooltipMarkdown(many, 'p'));
+    assert.ok(t2.includes('Also known as: 1, 2, 3, 4, 5 and 2 more'));
+    assert.ok(t2.includes('Forked from: gone'), 'the id when the session is not listed');
+  });
 });

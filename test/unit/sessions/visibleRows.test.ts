@@ -43,4 +43,13 @@ describe('visibleRows', () => {
     const untitled = [sessionRow('x', { title: null }), sessionRow('y')];
     assert.deepEqual(ids(visibleRows(untitled, filter())), ['x', 'y']);
   });
+
+  it('lists a conversation once: a row another row names among its aliases is left out', () => {
+    const listed = [
+      sessionRow('now', { title: 'After /clear', aliases: ['before'] }),
+      sessionRow('before', { title: 'Before /clear' }),
+      sessionRow('other', { title: 'Other' }),
+    ];
+    assert.deepEqual(ids(visibleRows(listed, filter())), ['now', 'other']);
+  });
 });

@@ -220,6 +220,54 @@ describe('Checkpoints in the chat', function () {
     );
   });
 
+  it('Sessions That Touched This File finds a session whose command changed the file, no tool call naming it', async () => {
+    const a = await api();
+    const agentId = a.agents.all[0]!.config.id;
+    mkdirSync(at('t'), { recursive: true });
+    const file = at('t/built.txt');
+    const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
+    await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
+    await chat.session.prompt('plan the build');
+    await chat.session.prompt(`shell write ${file}`);
+    await a.checkpoints.settled();
+    const sessionId = chat.session.sessionId!;
+    const library = a.library.get()!;
+    await waitFor('the session kept', async () => (await library.session({ agentId, sessionId }))?.entries);
+    assert.deepEqual(await library.touched([file]), [], 'no tool call named the file: only the checkpoints know');
+    const touching = await a.checkpoints.sessionsTouching(file, [folder()]);
+    assert.deepEqual(
+      touching.map((t) => [t.sessionId, t.path, t.nth]),
+      [[sessionId, 't/built.txt', 0]],
+    );
+    chat.panel.dispose();
+    await waitFor('the chat closed', () => !a.chats.isOpen(agentId, sessionId));
+
+    // Resume Session's file: filter finds it the same way, typed alone or beside words.
+    void vscode.commands.executeCommand('acp.resumeSession');
+    const pick = await waitFor('the QuickPick', () => a.currentPick());
+    await pick.settled;
+    const row = await waitFor('the row noting what the session changed and how long it ran', () =>
+      pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && / · 1 file \+1 −0 · /.test(i.detail ?? '')),
+    );
+    assert.match(row.detail!, /1 file \+1 −0 · (\d+ s|\d+ min) active · /);
+    pick.type('file:T/Built');
+    const hit = await waitFor('the session that changed the file', () =>
+      pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && i.alwaysShow),
+    );
+    assert.match(hit.detail ?? '', /t\/built\.txt/);
+    pick.type('file:t/built zqxjvkw');
+    await waitFor('no session said those words', () =>
+      pick.quickPick.items.every((i) => !(i.row?.sessionId === sessionId && i.alwaysShow)),
+    );
+    pick.quickPick.hide();
+
+    void vscode.commands.executeCommand('acp.library.sessionsThatTouched', vscode.Uri.file(file));
+    await waitFor('the session that touched it, opened', async () => {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      return a.chats.isOpen(agentId, sessionId);
+    });
+  });
+
   it('ACP: Clear Checkpoints deletes every checkpoint once the user agreed, and nothing before', async () => {
     const a = await api();
     const storage = a.checkpoints.checkpoints.storage;

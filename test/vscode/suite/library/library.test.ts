@@ -123,7 +123,11 @@ describe('Session library', function () {
     void vscode.commands.executeCommand('acp.resumeSession');
     const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
-    assert.match(pick.quickPick.placeholder ?? '', /agent: {2}in: {2}after:YYYY-MM-DD/, 'the filters as hints');
+    assert.match(
+      pick.quickPick.placeholder ?? '',
+      /agent: {2}in: {2}file: {2}after:YYYY-MM-DD/,
+      'the filters as hints',
+    );
     const found = () => pick.quickPick.items.find((i) => i.row?.sessionId === sessionId);
     pick.setScope('everything');
     pick.type('narwhal checkout');
@@ -306,6 +310,11 @@ describe('Session library', function () {
     const tip = (item.tooltip as vscode.MarkdownString).value.replace(/\\/g, '');
     assert.match(tip, /3,000 of 200,000 tokens in context · cost USD 0\.75 · active \d+ s/);
     assert.match(tip, /Today: \d+ (s|min) active, USD 0\.75 in \d+ sessions? · This week: /);
+    assert.ok((chat.session.capabilities().activeMs ?? 0) > 0, "the chat's header says how long its turns ran");
+    await closeAll(a);
+    // Opened again, the header counts what was kept of the earlier turns.
+    const again = (await a.chats.open({ agentId, sessionId, cwd: cwd() }, 'load'))!;
+    await waitFor('the kept active time in the header', () => again.session.capabilities().activeMs === kept.activeMs);
     await closeAll(a);
   });
 
