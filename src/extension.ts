@@ -22,6 +22,7 @@ import { strongestActivity } from './ui/worktrees/worktreeItem';
 import { showNeedsInput } from './ui/chat/needsInput';
 import { registerCommands } from './ui/commands';
 import { AgentContextKeys, contextKey } from './ui/contextKeys';
+import { handoffCommands, handoffNote, HandoffLinks } from './ui/chat/handoff';
 import { libraryCommands } from './ui/library/libraryCommands';
 import { currentArchivedPick } from './ui/manage/archivedPicker';
 import { defaultAskName, defaultAskRunning, type ManageDeps } from './ui/manage/manageActions';
@@ -130,6 +131,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         Promise.all([
           changesNote(app.checkpoints, row),
           sessionStatsNote(app.library, agentId, row.sessionId),
+          handoffNote({ agents, chats, library }, { agentId, sessionId: row.sessionId }),
           folderStatsNote(app.library, row.cwd),
         ]),
       folder: (cwd) => folderStatsNote(app.library, cwd),
@@ -209,6 +211,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     }),
     statusBar,
     contextKeys,
+    new HandoffLinks({ agents, chats, library }),
     retryListsOnTrust(lists),
     ...registerCommands(
       sessionCommands(deps),
@@ -273,6 +276,16 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         keeper,
         touching: app.checkpoints,
         confirm: (m, a) => deps.confirm(m, a),
+      }),
+      handoffCommands({
+        agents,
+        lists,
+        chats,
+        decor,
+        library,
+        settings,
+        keeper,
+        confirm: (m, a, d) => deps.confirm(m, a, d),
       }),
     ),
     vscode.window.registerUriHandler({

@@ -20,6 +20,8 @@ export interface Settings {
   readonly confirmWritesTo: readonly string[];
   /** `acp.library.enabled` and `acp.library.maxSizeMB` (in bytes). */
   readonly library: { readonly enabled: boolean; readonly maxBytes: number };
+  /** `acp.handoff.maxBriefingChars`: the longest briefing "Continue in Another Agent…" drafts. */
+  readonly handoff: { readonly maxBriefingChars: number };
   /** `acp.sessions.hide`, compiled; `hide.errors` say what could not be used. */
   readonly hide: HideRules;
   /** `acp.terminal.shell`: which shell runs an agent's shell lines on Windows. */

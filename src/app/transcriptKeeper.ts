@@ -190,6 +190,11 @@ export class TranscriptKeeper extends Disposable {
     });
   }
 
+  /** Writes what every recording holds now (a briefing is about to be drafted from the library). */
+  async flush(): Promise<void> {
+    await Promise.all([...this.recorders].map((r) => r.flush().catch(() => undefined)));
+  }
+
   /**
    * Writes what every recording holds now, then closes the library (the window is going): the
    * changes of the last moments, still waiting for their batch, are not lost.

@@ -10,7 +10,17 @@ import type { IDisposable } from '../base/lifecycle';
 import { createChannel } from '../protocol/channel';
 import type { ThreadEntry } from '../protocol/entries';
 import type { EngineName } from './engine';
-import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
+import type {
+  KeptSession,
+  LibraryStats,
+  LinkedSession,
+  Scope,
+  SearchHit,
+  SessionKey,
+  SessionLink,
+  SessionWrite,
+  TouchedHit,
+} from './types';
 import {
   libraryCalls,
   logEvent,
@@ -189,6 +199,17 @@ export class Library implements IDisposable {
   /** Kept sessions whose tool calls touched a file whose path holds `like` (a `file:` filter). */
   touchedLike(like: string, scope: Scope = {}): Promise<TouchedHit[]> {
     return this.call('touched', { paths: [], scope, like });
+  }
+
+  /** Keeps that `link.from` was continued in `link.to`. */
+  link(link: SessionLink): Promise<void> {
+    const key = (k: SessionKey) => ({ agentId: k.agentId, sessionId: k.sessionId });
+    return this.call('link', { from: key(link.from), to: key(link.to) });
+  }
+
+  /** The sessions linked to `key`, either way. */
+  links(key: SessionKey): Promise<LinkedSession[]> {
+    return this.call('links', { agentId: key.agentId, sessionId: key.sessionId });
   }
 
   remove(key: SessionKey): Promise<void> {

@@ -11,6 +11,8 @@
  *   entries lie together in the file in order: reading a chunk or a transcript reads
  *   neighbouring pages. A change to an entry rewrites that row only.
  * - `paths`: per session, each file its tool calls touched and the first entry that did.
+ * - `handoffs`: which session was continued in which ("Continue in Another Agent…"), by agent
+ *   and session id (not `sid`: the link outlives the kept copy of either, which the agent keeps).
  * - `meta`: the file's generation, moved on by every write (what another window's searches
  *   remember is dropped when it moved).
  * - `search`: an FTS5 index (contentless, rowids only: small on disk) of the entries' text in
@@ -53,6 +55,17 @@ export function chunkRange(chunk: number): [number, number] {
 /** Set before the first table exists (and outside a transaction): they shape the file. */
 export const FILE_SETTINGS = 'PRAGMA page_size = 8192; PRAGMA auto_vacuum = INCREMENTAL; PRAGMA journal_mode = WAL';
 
+/** A table added within format 2: created where missing (older extensions leave it alone). */
+export const HANDOFFS = `CREATE TABLE IF NOT EXISTS handoffs (
+  fromAgent TEXT NOT NULL,
+  fromSession TEXT NOT NULL,
+  toAgent TEXT NOT NULL,
+  toSession TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (fromAgent, fromSession, toAgent, toSession)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS handoffs_to ON handoffs (toAgent, toSession);`;
+
 export const SCHEMA = `
 CREATE TABLE sessions (
   sid INTEGER PRIMARY KEY,
@@ -87,6 +100,7 @@ CREATE TABLE paths (
   PRIMARY KEY (pathKey, sid)
 ) WITHOUT ROWID;
 CREATE INDEX paths_sid ON paths (sid);
+${HANDOFFS}
 CREATE TABLE meta (generation INTEGER NOT NULL);
 INSERT INTO meta (generation) VALUES (0);
 CREATE VIRTUAL TABLE search USING fts5(
@@ -99,6 +113,7 @@ PRAGMA user_version = ${FORMAT_VERSION};
 /** Every table, for a rebuild from scratch. */
 export const DROP = `
 DROP TABLE IF EXISTS search;
+DROP TABLE IF EXISTS handoffs;
 DROP TABLE IF EXISTS meta;
 DROP TABLE IF EXISTS paths;
 DROP TABLE IF EXISTS entries;

@@ -12,7 +12,18 @@ import type { ThreadEntry } from '../protocol/entries';
 import { entryFrom, keepEntry } from './keep';
 import { timeOf, wordQuery } from './query';
 import { pathKey } from './pathKey';
-import { DROP, FILE_NAME, FILE_SETTINGS, FORMAT_VERSION, MAX_ENTRY, SCHEMA, entryId, chunkRange } from './schema';
+import {
+  DROP,
+  FILE_NAME,
+  FILE_SETTINGS,
+  FORMAT_VERSION,
+  HANDOFFS,
+  MAX_ENTRY,
+  SCHEMA,
+  entryId,
+  chunkRange,
+} from './schema';
+import { linksOf, putLink } from './handoffs';
 import { searchSessions, touchedBy } from './searchIndex';
 import type { EngineName, Row, SqlValue } from './engine';
 import { enforceCap } from './evict';
@@ -21,7 +32,17 @@ import { removeDamagedCopies, removeFormerFile, removeOldCopies } from './files'
 import { keptFrom, num, str, type Queries, type SessionRow } from './rows';
 import { ensureDir, isCorrupt, SqliteFile } from './sqlite';
 import { dropEntries, putEntries, upsertSession } from './writes';
-import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
+import type {
+  KeptSession,
+  LibraryStats,
+  LinkedSession,
+  Scope,
+  SearchHit,
+  SessionKey,
+  SessionLink,
+  SessionWrite,
+  TouchedHit,
+} from './types';
 
 /** The file was written by a newer extension: this one leaves it alone. */
 export class LibraryTooNew extends Error {
@@ -135,6 +156,7 @@ export class LibraryStore implements Queries {
         // A column added within the format (older extensions read and write the file as before).
         if (!this.all('PRAGMA table_info(sessions)').some((c) => c.name === 'stats'))
           this.file.exec('ALTER TABLE sessions ADD COLUMN stats TEXT');
+        this.file.exec(HANDOFFS);
         return;
       }
       if (version !== 0)
@@ -323,6 +345,16 @@ export class LibraryStore implements Queries {
     );
   }
 
+  /** Keeps that `link.from` was continued in `link.to`. */
+  link(link: SessionLink): void {
+    this.transaction(() => putLink(this, link, this.now()));
+  }
+
+  /** The sessions linked to `key`, either way, oldest link first. */
+  links(key: SessionKey): LinkedSession[] {
+    return this.read(() => linksOf(this, key));
+  }
+
   remove(key: SessionKey): void {
     this.transaction(() => {
       const sid = this.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [key.agentId, key.sessionId]);
@@ -343,7 +375,7 @@ export class LibraryStore implements Queries {
   clear(): { damagedCopies: number } {
     this.forget();
     this.transaction(() => {
-      this.file.exec(`DELETE FROM entries; DELETE FROM paths; DELETE FROM sessions;
+      this.file.exec(`DELETE FROM entries; DELETE FROM paths; DELETE FROM sessions; DELETE FROM handoffs;
         INSERT INTO search (search) VALUES ('delete-all');`);
     });
     this.file.hold('none', () => this.file.exec('VACUUM'));

@@ -97,6 +97,23 @@ export interface TouchedHit extends SessionKey {
   path: string;
 }
 
+/** One session continued in another ("Continue in Another Agent…"): `from` was handed to `to`. */
+export interface SessionLink {
+  from: SessionKey;
+  to: SessionKey;
+}
+
+/** A session linked to another, as seen from that other one. */
+export interface LinkedSession extends SessionKey {
+  /** `to`: the session was continued in this one; `from`: it continues this one. */
+  direction: 'to' | 'from';
+  /** What the library keeps of it (absent when it keeps nothing of it, or not yet). */
+  title?: string;
+  cwd?: string;
+  /** When the link was made, milliseconds since the epoch. */
+  at: number;
+}
+
 /** The library's size and contents. */
 export interface LibraryStats {
   sessions: number;

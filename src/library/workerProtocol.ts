@@ -6,7 +6,17 @@
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { ThreadEntry } from '../protocol/entries';
 import type { EngineName } from './engine';
-import type { KeptSession, LibraryStats, Scope, SearchHit, SessionKey, SessionWrite, TouchedHit } from './types';
+import type {
+  KeptSession,
+  LibraryStats,
+  LinkedSession,
+  Scope,
+  SearchHit,
+  SessionKey,
+  SessionLink,
+  SessionWrite,
+  TouchedHit,
+} from './types';
 
 /** What a failed request says beside its message. */
 export interface LibraryFailure {
@@ -26,6 +36,8 @@ export interface LibraryCalls {
   transcript: { params: SessionKey; result: ThreadEntry[] | undefined };
   search: { params: { text: string; scope: Scope; limit: number }; result: SearchHit[] };
   touched: { params: { paths: string[]; scope: Scope; like?: string }; result: TouchedHit[] };
+  link: { params: SessionLink; result: void };
+  links: { params: SessionKey; result: LinkedSession[] };
   remove: { params: SessionKey; result: void };
   /** Forgets every kept session; answers how many copies of damaged files set aside it removed too. */
   clear: { params: None; result: { damagedCopies: number } };
@@ -47,6 +59,8 @@ const ops: LibraryOp[] = [
   'transcript',
   'search',
   'touched',
+  'link',
+  'links',
   'remove',
   'clear',
   'stats',

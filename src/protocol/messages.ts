@@ -74,6 +74,20 @@ export interface SnapshotParams {
    * comes back the next time the session opens. The composer takes it only when it is empty.
    */
   draft?: string;
+  /** The sessions this one was continued from or in ("Continue in Another Agent…"). */
+  links?: SessionLinkView[];
+}
+
+/** A session linked to this one, as the header shows it: "Continued in Codex — Cart totals". */
+export interface SessionLinkView {
+  direction: 'to' | 'from';
+  agentId: string;
+  sessionId: string;
+  text: string;
+}
+
+export interface LinksChangedParams {
+  links: SessionLinkView[];
 }
 
 /** Changes in order; many per message during a replay, never one message per update. */
@@ -91,6 +105,8 @@ export const changedEvent = new NotificationType<ChangedParams>('changed');
 export const capabilitiesChangedEvent = new NotificationType<ChatCapabilities>('capabilitiesChanged');
 /** The queued follow-ups changed (one was added, edited, removed or sent). */
 export const queueChangedEvent = new NotificationType<QueueState>('queueChanged');
+/** This session was continued in another, or continues one: the header links to it. */
+export const linksChangedEvent = new NotificationType<LinksChangedParams>('linksChanged');
 /** Puts the keyboard focus in the message box ("ACP: Focus Chat Input"). */
 export const focusInputEvent = new NotificationType0('focusInput');
 /**
@@ -264,3 +280,10 @@ export const copyTextRequest = new RequestType<CopyTextParams, void, void>('copy
 
 /** Reveals the "ACP" output channel. */
 export const showLogRequest = new RequestType0<void, void>('showLog');
+
+export interface OpenLinkedSessionParams {
+  agentId: string;
+  sessionId: string;
+}
+/** A header link to the session this one was continued from or in: the host opens it. */
+export const openLinkedSessionRequest = new RequestType<OpenLinkedSessionParams, void, void>('openLinkedSession');

@@ -38,6 +38,7 @@ function read(): Settings {
     confirmWritesTo: stringList(c.get('confirmWritesTo')),
     library: { enabled: c.get<boolean>('library.enabled') !== false, maxBytes: Math.round(maxMB * 1024 * 1024) },
     hide,
+    handoff: { maxBriefingChars: Math.round(bounded(c.get('handoff.maxBriefingChars'), 1_000, 100_000, 12_000)) },
     // Machine scope, like the agents: it chooses a program to run.
     terminalShell: SHELL_SETTINGS.find((v) => v === machineSetting('terminal.shell')) ?? 'auto',
     checkpoints: readCheckpoints(c),

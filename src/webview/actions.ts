@@ -19,6 +19,8 @@ export type PageAction =
   | { kind: 'retry' }
   | { kind: 'restartAgent' }
   | { kind: 'showLog' }
+  /** A header link to the session this one was continued from or in. */
+  | { kind: 'openLinkedSession'; agentId: string; sessionId: string }
   | { kind: 'signIn' }
   | { kind: 'jumpToBottom' }
   /** Copies the text of the `.copy-source` in the nearest `.copyable` (a code block, terminal output…). */

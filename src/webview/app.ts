@@ -27,7 +27,7 @@ import { EntryFetcher } from './entryFetch';
 import { FindBar, listenForFindKey } from './findBar';
 import { FrameScheduler } from './frameScheduler';
 import { Highlighter } from './highlighter';
-import { ThreadModel } from './model';
+import { readLinks, ThreadModel } from './model';
 import { fillThought } from './render/message';
 import { updateInPlace } from './render/inPlace';
 import { renderEntry } from './render/entry';
@@ -226,6 +226,12 @@ export class ChatApp {
     this.model.capabilities = capabilities;
     // A new session gets its id here: remember it so a reloaded window can reopen the panel.
     this.saver.saveSoon();
+    this.chromeDirty = true;
+    this.schedule();
+  }
+
+  linksChanged(links: unknown): void {
+    this.model.links = readLinks(links);
     this.chromeDirty = true;
     this.schedule();
   }

@@ -3,7 +3,8 @@
  * the composer (loading progress with Cancel, the working spinner, errors with Retry and Show
  * Log, a dead agent with Restart), and the empty-state text.
  */
-import { actionButton, el, icon } from './dom';
+import { bindAction } from './actions';
+import { actionButton, chip, el, icon } from './dom';
 import type { LoadingPhase } from '../protocol/entries';
 import type { ThreadModel } from './model';
 import { duration } from '../protocol/duration';
@@ -12,9 +13,11 @@ export class Header {
   readonly element = el('header', 'header');
   private readonly title = el('div', 'title');
   private readonly subtitle = el('div', 'subtitle');
+  private readonly links = el('div', 'session-links');
+  private linksKey = '';
 
   constructor() {
-    this.element.append(this.title, this.subtitle);
+    this.element.append(this.title, this.subtitle, this.links);
   }
 
   update(model: ThreadModel): void {
@@ -32,6 +35,18 @@ export class Header {
     this.title.title = title === agentTitle ? title : `${title}\nThe agent knows it as “${agentTitle}”.`;
     const active = caps?.activeMs ? `${duration(caps.activeMs)} active` : '';
     this.subtitle.textContent = caps ? [caps.agentName, caps.cwd, active].filter(Boolean).join(' · ') : '';
+    const key = JSON.stringify(model.links);
+    if (key === this.linksKey) return;
+    this.linksKey = key;
+    this.links.replaceChildren(
+      ...model.links.map((l) => {
+        const link = chip(l.direction === 'to' ? 'arrow-right' : 'arrow-left', l.text, 'a');
+        link.classList.add('session-link');
+        link.title = `Open the session ${l.direction === 'to' ? 'this one was continued in' : 'this one continues'}`;
+        (link as HTMLAnchorElement).href = '#';
+        return bindAction(link, { kind: 'openLinkedSession', agentId: l.agentId, sessionId: l.sessionId });
+      }),
+    );
   }
 }
 

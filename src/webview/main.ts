@@ -7,6 +7,7 @@ import {
   capabilitiesChangedEvent,
   changedEvent,
   focusInputEvent,
+  linksChangedEvent,
   queueChangedEvent,
   revealEntryEvent,
   snapshotEvent,
@@ -34,6 +35,7 @@ connection.onNotification(snapshotEvent, (params) => app.snapshot(params));
 connection.onNotification(changedEvent, (params) => app.changed(params.changes));
 connection.onNotification(capabilitiesChangedEvent, (params) => app.capabilitiesChanged(params));
 connection.onNotification(queueChangedEvent, (params) => app.queueChanged(params));
+connection.onNotification(linksChangedEvent, (params) => app.linksChanged(params.links));
 connection.onNotification(focusInputEvent, () => app.focusInput());
 connection.onNotification(revealEntryEvent, (params) => app.revealEntry(params.index, readWords(params.words)));
 connection.listen();

@@ -4,7 +4,7 @@
  * place. Reports which indices changed so the view re-renders only those.
  */
 import type { EntryStub, PanelChange, PanelEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
-import type { ChatCapabilities, QueueState, SnapshotParams } from '../protocol/messages';
+import type { ChatCapabilities, QueueState, SessionLinkView, SnapshotParams } from '../protocol/messages';
 import { applyTerminalDelta } from '../protocol/terminalOutput';
 import { StreamSplitter } from './streamSplit';
 
@@ -30,6 +30,8 @@ export class ThreadModel {
   capabilities: ChatCapabilities | undefined;
   /** Follow-ups queued while the agent works (the host's queue). */
   queue: QueueState = { items: [], paused: false };
+  /** The sessions this one was continued from or in. */
+  links: SessionLinkView[] = [];
   /** Messages still streaming, split into finished blocks and an open tail. */
   readonly streams = new Map<number, StreamSplitter>();
   /**
@@ -44,6 +46,7 @@ export class ThreadModel {
     this.status = snapshot.thread.status;
     this.capabilities = snapshot.capabilities;
     this.queue = snapshot.queue ?? { items: [], paused: false };
+    this.links = readLinks(snapshot.links);
     this.streams.clear();
     this.finished.clear();
     this.entries.forEach((entry, index) => this.track(index, entry));
@@ -158,4 +161,20 @@ export class ThreadModel {
     splitter.append(entry.text);
     this.streams.set(index, splitter);
   }
+}
+
+/** Links as the host sent them: well-formed ones only, a few. */
+export function readLinks(links: unknown): SessionLinkView[] {
+  if (!Array.isArray(links)) return [];
+  return links
+    .filter(
+      (l): l is SessionLinkView =>
+        typeof l === 'object' &&
+        l !== null &&
+        (l.direction === 'to' || l.direction === 'from') &&
+        typeof l.agentId === 'string' &&
+        typeof l.sessionId === 'string' &&
+        typeof l.text === 'string',
+    )
+    .slice(0, 20);
 }

@@ -9,6 +9,7 @@ import {
   copyTextRequest,
   openChangesRequest,
   openDiffRequest,
+  openLinkedSessionRequest,
   openLocationRequest,
   restartAgentRequest,
   restoreFilesRequest,
@@ -90,6 +91,9 @@ export function performAction(action: PageAction, node: HTMLElement, on: ActionT
       break;
     case 'showLog':
       send(showLogRequest);
+      break;
+    case 'openLinkedSession':
+      send(openLinkedSessionRequest, { agentId: action.agentId, sessionId: action.sessionId });
       break;
     case 'signIn':
       send(signInRequest);

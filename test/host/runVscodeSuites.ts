@@ -37,6 +37,24 @@ const GESTURES: Record<string, (page: Page, arg: string) => Promise<void>> = {
       : rows.filter({ has: page.locator('.label-name', { hasText: row }) }).first();
     await target.click({ timeout: 20_000 });
   },
+  // The chat in front holds a draft beginning with this text in its message box: press Enter
+  // there, as a person would (the webview lives in the browser, out of the suite's reach).
+  sendChatDraft: async (page, start) => {
+    const input = page
+      .locator('iframe.webview.ready')
+      .locator('visible=true')
+      .first()
+      .contentFrame()
+      .frameLocator('iframe#active-frame')
+      .locator('textarea.composer-input');
+    const deadline = Date.now() + 30_000;
+    while (!(await input.inputValue({ timeout: 30_000 }).catch(() => '')).startsWith(start)) {
+      if (Date.now() > deadline) throw new Error(`no chat holds a draft beginning "${start}"`);
+      await page.waitForTimeout(100);
+    }
+    await input.click();
+    await input.press('Enter');
+  },
 };
 // Console noise of an offline workbench, expected on every run.
 const HARMLESS = /ENOTFOUND open-vsx\.org|authentication provider 'github'|vsda|\[AccountPolicyGate\]/;

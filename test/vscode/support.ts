@@ -21,6 +21,8 @@ export function askDriver(gesture: 'trustWorkspace'): void;
  * extension no handle to wait on.
  */
 export function askDriver(gesture: 'chooseQuickPickRow', row: string | number): void;
+/** `sendChatDraft`: once the chat in front holds a draft beginning with `start`, press Enter in its message box. */
+export function askDriver(gesture: 'sendChatDraft', start: string): void;
 export function askDriver(gesture: string, arg?: string | number): void {
   console.log(`ACP-SUITE-DRIVER ${gesture}${arg === undefined ? '' : ` ${arg}`}`);
 }

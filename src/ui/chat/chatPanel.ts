@@ -17,6 +17,9 @@ import {
   changedEvent,
   copyTextRequest,
   draftChangedEvent,
+  linksChangedEvent,
+  openLinkedSessionRequest,
+  type SessionLinkView,
   fetchEntriesRequest,
   focusInputEvent,
   queueChangedEvent,
@@ -76,6 +79,7 @@ export class ChatPanel extends Disposable {
   /** The panel was disposed: nothing more is posted to it or set on it (either would throw). */
   private gone = false;
   private draftText: string;
+  private linkViews: SessionLinkView[] = [];
   private readonly typed = this.register(new Emitter<void>());
   /** The user typed in the composer (a prompt is coming). */
   readonly onDidType = this.typed.event;
@@ -201,6 +205,7 @@ export class ChatPanel extends Disposable {
       capabilities: this.session.capabilities(),
       queue: this.session.queue.state,
       ...(this.draftText ? { draft: this.draftText } : {}),
+      ...(this.linkViews.length ? { links: this.linkViews } : {}),
     });
     this.ready = true;
     if (this.focusWhenReady) {
@@ -315,9 +320,23 @@ export class ChatPanel extends Disposable {
       await vscode.commands.executeCommand('acp.signIn', s.target.agentId);
     });
     c.onRequest(showLogRequest, () => vscode.commands.executeCommand('acp.showLog'));
+    c.onRequest(openLinkedSessionRequest, ({ agentId, sessionId }) => {
+      const link = this.linkViews.find((l) => l.agentId === agentId && l.sessionId === sessionId);
+      if (link) return vscode.commands.executeCommand('acp.openLinkedSession', link.agentId, link.sessionId);
+    });
     c.onRequest(copyTextRequest, ({ text }) => {
       if (typeof text === 'string') return vscode.env.clipboard.writeText(text);
     });
+  }
+
+  /** The sessions this one was continued from or in, as the header shows them. */
+  get links(): readonly SessionLinkView[] {
+    return this.linkViews;
+  }
+
+  setLinks(links: SessionLinkView[]): void {
+    this.linkViews = links;
+    if (this.ready && !this.gone) void this.channel.sendNotification(linksChangedEvent, { links });
   }
 
   /** What the user typed and has not sent (kept when the panel closes). */

@@ -88,8 +88,11 @@ export class ChatPanels extends Disposable implements OpenChats {
     return this.all.find((c) => c.panel.active);
   }
 
-  /** Opens (or reveals) the chat of a session, attaching it as `mode` says. */
-  async open(target: ChatTarget, mode: OpenMode | 'new'): Promise<ChatPanel | undefined> {
+  /**
+   * Opens (or reveals) the chat of a session, attaching it as `mode` says; `draft` goes in a new
+   * panel's message box (a briefing), else the draft kept from its last panel.
+   */
+  async open(target: ChatTarget, mode: OpenMode | 'new', draft?: string): Promise<ChatPanel | undefined> {
     if (!this.agents.get(target.agentId)) {
       noSuchAgent(target.agentId);
       return undefined;
@@ -112,7 +115,7 @@ export class ChatPanels extends Disposable implements OpenChats {
         enableFindWidget: true,
       },
     );
-    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), draft ?? this.takeDraft(target));
     void this.attach(chat.session, mode);
     return chat;
   }

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ThreadModel } from '../../../src/webview/model';
+import { readLinks, ThreadModel } from '../../../src/webview/model';
 
 const caps = {
   canPrompt: true,
@@ -86,5 +86,19 @@ describe('webview thread model', () => {
       ['new'],
     );
     assert.equal(model.streams.size, 0);
+  });
+
+  it('takes the header links of a snapshot, well-formed ones only', () => {
+    const model = new ThreadModel();
+    const link = { direction: 'from' as const, agentId: 'a', sessionId: 's0', text: 'Continued from A — Cart' };
+    model.reset({
+      thread: { entries: [], meta: { commands: [], configOptions: [] }, status: { state: 'idle' } },
+      capabilities: caps,
+      queue: { items: [], paused: false },
+      links: [link, { ...link, direction: 'sideways' }, { ...link, text: 5 }, null] as never,
+    });
+    assert.deepEqual(model.links, [link]);
+    assert.deepEqual(readLinks('not a list'), []);
+    assert.equal(readLinks(Array.from({ length: 50 }, () => link)).length, 20);
   });
 });
