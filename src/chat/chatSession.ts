@@ -209,6 +209,7 @@ export class ChatSession extends Disposable {
       additionalDirectories: this.sentDirectories,
       history: this.attachment.history,
       canRestore: this.deps.canRestore?.() === true,
+      canFork: this.connection?.features.fork === true,
     };
   }
 

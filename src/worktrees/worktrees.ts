@@ -1,5 +1,6 @@
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { carryChanges, type Carried } from './carry';
 import { WorktreeError } from './errors';
 import { atLeast, failed, LIST_Z_GIT, type Git } from './git';
 import { parseNameStatusZ, parseStatusZ, parseWorktreeList, type FileStatus, type WorktreeEntry } from './porcelain';
@@ -38,6 +39,8 @@ export interface CreateOptions {
   location?: string;
   /** Untracked files the user listed to copy into the new worktree (`.env`). */
   copyFiles?: readonly string[];
+  /** Copy the folder's uncommitted changes into the worktree (a fork continues from them). */
+  carry?: boolean;
 }
 
 export interface Created {
@@ -48,6 +51,8 @@ export interface Created {
   copied: string[];
   /** Uncommitted changes of the folder, which the worktree does not have: said, never carried silently. */
   notCarried: FileStatus[];
+  /** The uncommitted changes copied in, when asked to carry them (the folder keeps them too). */
+  carried?: Carried;
 }
 
 export interface Summary {
@@ -173,8 +178,9 @@ export class Worktrees {
     const add = await this.git.run(repo.top, ['worktree', 'add', '-b', branch, target, base]);
     if (add.code !== 0) throw failed('git worktree add', add);
     await this.git.run(repo.top, ['config', `branch.${branch}.acp-base`, base]);
+    const carried = options.carry ? carryChanges(repo.top, target, notCarried) : undefined;
     const copied = copyInto(repo.top, target, options.copyFiles ?? []);
-    return { path: target, branch, base, copied, notCarried };
+    return { path: target, branch, base, copied, notCarried: carried ? [] : notCarried, carried };
   }
 
   /** The repository's local branches. */
