@@ -25,9 +25,12 @@ export interface ForkCommandDeps extends TargetDeps {
   confirm: Confirm;
 }
 
-/** What a fork may be given instead of asking (a test): the branch, else an input box asks. */
+/** What a fork may be given instead of asking (a test): the branch, else an input box asks; the session. */
 export interface ForkArgs {
   branch?: string;
+  agentId?: string;
+  sessionId?: string;
+  cwd?: string;
 }
 
 /** A fork made: its worktree (none for a fork in place) and the new session. */
@@ -98,7 +101,10 @@ export function forkCommands(deps: ForkCommandDeps): Commands {
   return {
     'acp.forkIntoWorktree': async (node?: unknown, arg?: unknown): Promise<Forked | undefined> => {
       const given = isForkArgs(arg) ? arg : isForkArgs(node) ? node : {};
-      const [t] = await sessionTargets(deps, isForkArgs(node) ? undefined : node, undefined, 'Fork which session?');
+      const named = given.agentId && given.sessionId && given.cwd ? deps.agents.get(given.agentId) : undefined;
+      const [t] = named
+        ? [{ host: named, sessionId: given.sessionId!, cwd: given.cwd! }]
+        : await sessionTargets(deps, isForkArgs(node) ? undefined : node, undefined, 'Fork which session?');
       if (!t) return undefined;
       const c = await forking(t);
       if (!c) return undefined;
