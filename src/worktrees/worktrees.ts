@@ -173,10 +173,16 @@ export class Worktrees {
     if (existsSync(target)) {
       throw new WorktreeError('folderExists', `${target} exists already: remove it or choose another branch name.`);
     }
-    const notCarried = parseStatusZ(await this.git.out(repo.top, STATUS));
     mkdirSync(path.dirname(target), { recursive: true });
-    const add = await this.git.run(repo.top, ['worktree', 'add', '-b', branch, target, base]);
+    // The folder's status walks its whole tree, as the checkout does the new one: side by side,
+    // they take the time of the longer (each reads and writes its own index).
+    const [status, add] = await Promise.all([
+      this.git.run(repo.top, STATUS),
+      this.git.run(repo.top, ['worktree', 'add', '-b', branch, target, base]),
+    ]);
     if (add.code !== 0) throw failed('git worktree add', add);
+    if (status.code !== 0) throw failed('git status', status);
+    const notCarried = parseStatusZ(status.stdout);
     await this.git.run(repo.top, ['config', `branch.${branch}.acp-base`, base]);
     const carried = options.carry ? carryChanges(repo.top, target, notCarried) : undefined;
     const copied = copyInto(repo.top, target, options.copyFiles ?? []);
