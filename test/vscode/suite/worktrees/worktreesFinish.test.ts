@@ -69,10 +69,13 @@ describe('Setting up and finishing worktrees', function () {
     assert.ok(asked[0]!.includes(created.path), 'says where');
     const terminal = vscode.window.terminals.find((t) => t.name === 'Setup: with-setup');
     assert.ok(terminal, 'a terminal named after the branch');
+    const pid = await Promise.race([terminal.processId, new Promise((r) => setTimeout(r, 60_000))]);
+    assert.ok(pid, `the terminal's shell started (exit: ${JSON.stringify(terminal.exitStatus)})`);
     const ran = join(created.path, 'setup-ran.txt');
     await waitFor(
       'the setup to run in the worktree',
       () => existsSync(ran) && /set up/.test(readFileSync(ran, 'utf8')),
+      60_000,
     );
     assert.ok(!existsSync(join(folder(), 'setup-ran.txt')), 'not in the folder');
 
