@@ -19,7 +19,7 @@ import { median, ms, percentile, ratio, summary, table, timed } from './lib';
 
 const run = promisify(execFile);
 const B = 'worktrees';
-const ROUNDS = Number(process.env.ACP_BENCH_WORKTREE_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.ACP_BENCH_WORKTREE_ROUNDS ?? 3);
 const CARRIED = 20;
 const identity = {
   GIT_AUTHOR_NAME: 'Bench',
@@ -49,8 +49,25 @@ async function benchRepo(log: (l: string) => void): Promise<string> {
   return repo;
 }
 
+/**
+ * Removes the bench's worktrees and branches: their folders deleted outright, then pruned (a
+ * `git worktree remove` of each looks at all 50,000 files first), the branches in one command.
+ */
+async function removeWorktrees(repo: string): Promise<void> {
+  const listed = await git(repo, 'worktree', 'list', '--porcelain');
+  const paths = [...listed.matchAll(/^worktree (.+)$/gm)].map((m) => m[1]!).slice(1);
+  for (const p of paths) rmSync(p, { recursive: true, force: true });
+  await git(repo, 'worktree', 'prune');
+  const branches = (await git(repo, 'for-each-ref', '--format=%(refname:short)', 'refs/heads'))
+    .split('\n')
+    .filter((b) => /^(raw|ours|fork)-\d+$/.test(b));
+  if (branches.length) await git(repo, 'branch', '-D', ...branches);
+}
+
 async function main(): Promise<void> {
   const repo = await benchRepo((l) => console.log(l));
+  // A run stopped half-way left its worktrees.
+  await removeWorktrees(repo);
   const scratch = tempDir('acp-bench-worktrees-');
   const store = join(scratch.path, 'store');
   mkdirSync(store);
@@ -61,7 +78,6 @@ async function main(): Promise<void> {
     handlers,
     clientInfo: { name: 'acp-client-bench', version: '0.0.0' },
   });
-  const made: { path: string; branch: string }[] = [];
   const carriedFiles = Array.from({ length: CARRIED }, (_, k) => filePath((k * 2503) % FILES));
   try {
     console.log(`${(await git(repo, '--version')).trim()}; ${FILES.toLocaleString('en-US')} files; ${ROUNDS} rounds`);
@@ -79,14 +95,12 @@ async function main(): Promise<void> {
         const path = join(location, branch);
         const t = await timed(() => git(repo, 'worktree', 'add', '-q', '-b', branch, path, 'main'));
         raw.push(t.ms);
-        made.push({ path, branch });
       };
       const ourRun = async () => {
         const branch = `ours-${r}`;
         const t = await timed(async () => {
           const c1 = await timed(() => wt.create(repo, { branch, base: 'main', location }));
           create.push(c1.ms);
-          made.push({ path: c1.value.path, branch });
           const s = await timed(() => c.newSession({ cwd: c1.value.path, mcpServers: [] }));
           session.push(s.ms);
         });
@@ -100,7 +114,6 @@ async function main(): Promise<void> {
       if (f.value.carried?.copied.length !== CARRIED)
         throw new Error(`carried ${f.value.carried?.copied.length} files`);
       fork.push(f.ms);
-      made.push({ path: f.value.path, branch });
       for (const rel of carriedFiles) writeFileSync(join(repo, rel), fileContent(Number(/file(\d+)/.exec(rel)![1])));
     }
     const row = (what: string, v: number[], aim = '') => [
@@ -125,11 +138,7 @@ async function main(): Promise<void> {
     summary(B, `fork's worktree, ${CARRIED} carried, p50`, ms(median(fork)), `raw ${ms(median(raw))}`);
   } finally {
     await c.stop();
-    for (const m of made) {
-      await git(repo, 'worktree', 'remove', '--force', m.path).catch(() => undefined);
-      await git(repo, 'branch', '-D', m.branch).catch(() => undefined);
-    }
-    await git(repo, 'worktree', 'prune').catch(() => undefined);
+    await removeWorktrees(repo);
     for (const rel of carriedFiles) writeFileSync(join(repo, rel), fileContent(Number(/file(\d+)/.exec(rel)![1])));
     scratch.cleanup();
   }

@@ -18,8 +18,7 @@ const identity = {
   GIT_CONFIG_NOSYSTEM: '1',
 };
 
-const status = (cwd: string) =>
-  git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
+const status = (cwd: string) => git(cwd, ['status', '--porcelain=v1', '-z', '--untracked-files=all']);
 const read = (...p: string[]) => readFileSync(join(...p), 'utf8');
 
 describe('A fork’s worktree', function () {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { AgentConnection } from '../../agent/connection';
 import { forkSession } from '../../agent/manage';
+import { normalizePath } from '../../agent/paths';
 import type { CheckpointKeeper } from '../../app/checkpointKeeper';
 import type { WorktreeSettings } from '../../app/settings';
 import type { WorktreeRows } from '../../app/worktreeRows';
@@ -158,8 +159,10 @@ export function forkCommands(deps: ForkCommandDeps): Commands {
         const forkedId = await forkInto(t, c, t.cwd, 'Nothing was changed on disk');
         return { sessionId: forkedId, cwd: t.cwd };
       }
-      const before = (await deps.keeper.beforeMessage(chat.session, index)).get(t.cwd);
-      if (!before) {
+      // The session's own folder among those checkpointed (its roots, as they were pinned).
+      const kept = await deps.keeper.beforeMessage(chat.session, index);
+      const [folder, before] = [...kept].find(([f]) => normalizePath(f) === normalizePath(t.cwd)) ?? [];
+      if (!folder || !before) {
         void vscode.window.showInformationMessage(
           'No checkpoint was kept from before this message: Fork into Worktree forks from the files as they are now.',
         );
@@ -181,7 +184,7 @@ export function forkCommands(deps: ForkCommandDeps): Commands {
         async () => {
           const made = await git.create(repo.top, { branch, location, copyFiles });
           const cwd = within(made, repo.top, t.cwd);
-          return { created: made, materialized: await deps.keeper.checkpoints.materialize(t.cwd, before, cwd) };
+          return { created: made, materialized: await deps.keeper.checkpoints.materialize(folder, before, cwd) };
         },
       );
       void deps.rows.refresh();
