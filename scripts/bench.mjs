@@ -2,7 +2,7 @@
 // then a summary. Figures and ratios only: a slow figure never fails the run. Exits 1 only when
 // a benchmark could not run (a build failure, a missing browser, a broken flow).
 // Usage: node scripts/bench.mjs [sessionList] [chatReplay] [quickPick] [load] [flood] [library]
-//   [windowsStart] [agentStop] [checkpoints]
+//   [windowsStart] [agentStop] [checkpoints] [worktrees]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -56,6 +56,12 @@ const BENCHES = [
   {
     name: 'checkpoints',
     title: '9. Checkpoints of a 50,000-file folder beside raw git (plain Node)',
+    host: false,
+    node: [],
+  },
+  {
+    name: 'worktrees',
+    title: '10. A session in a new worktree of a 50,000-file repository beside raw git worktree add (plain Node)',
     host: false,
     node: [],
   },

@@ -16,6 +16,7 @@ import { CheckpointContents } from './ui/checkpoints/changesEditor';
 import { folderStatsNote, sessionStatsNote } from './ui/library/sessionStats';
 import { changesNote, checkpointCommands, type SessionRef, sessionFolders } from './ui/checkpoints/checkpointCommands';
 import { restoreCommands } from './ui/checkpoints/restoreCommands';
+import { forkCommands } from './ui/worktrees/forkCommands';
 import { worktreeCommands } from './ui/worktrees/worktreeCommands';
 import { WorktreeContents } from './ui/worktrees/worktreeContents';
 import { strongestActivity } from './ui/worktrees/worktreeItem';
@@ -285,6 +286,17 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         library,
         settings,
         keeper,
+        confirm: (m, a, d) => deps.confirm(m, a, d),
+      }),
+      forkCommands({
+        agents,
+        lists,
+        chats,
+        decor,
+        rows: app.worktrees,
+        keeper: app.checkpoints,
+        settings,
+        mcpServers: app.mcp,
         confirm: (m, a, d) => deps.confirm(m, a, d),
       }),
     ),

@@ -188,31 +188,43 @@ export class CheckpointKeeper extends Disposable {
   }
 
   /**
-   * What restoring the files to before the user message at `index` would change. The message's
-   * turn is found in each folder's journal by the digest of its text (the n-th message of that
-   * text is the n-th turn of it), so it works for a session loaded after a reload too.
+   * The checkpoint of each of the session's folders taken before the user message at `index`.
+   * The message's turn is found in each folder's journal by the digest of its text (the n-th
+   * message of that text is the n-th turn of it), so it works for a session loaded after a
+   * reload too. A folder no checkpoint was kept for is absent.
    */
-  async planMessageRestore(session: ChatSession, index: number): Promise<MessageRestorePlan> {
+  async beforeMessage(session: ChatSession, index: number): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
     const entries = session.thread.entries;
     const entry = entries[index];
     const sessionId = session.sessionId;
-    if (entry?.type !== 'user' || !sessionId) return { folders: [], missing: this.foldersOf(session) };
+    if (entry?.type !== 'user' || !sessionId) return found;
     const digest = promptDigest(entry.text);
     let nth = 0;
     for (let i = 0; i < index; i++) {
       const e = entries[i];
       if (e?.type === 'user' && promptDigest(e.text) === digest) nth++;
     }
-    const plan: MessageRestorePlan = { folders: [], missing: [] };
     for (const folder of this.foldersOf(session)) {
       const turns = (await this.turns.turns(folder, sessionId)).filter((t) => t.prompt === digest);
       const turn = turns[nth];
-      if (!turn) {
+      if (turn) found.set(folder, turn.before);
+    }
+    return found;
+  }
+
+  /** What restoring the files to before the user message at `index` would change. */
+  async planMessageRestore(session: ChatSession, index: number): Promise<MessageRestorePlan> {
+    const before = await this.beforeMessage(session, index);
+    const plan: MessageRestorePlan = { folders: [], missing: [] };
+    for (const folder of this.foldersOf(session)) {
+      const id = before.get(folder);
+      if (!id) {
         plan.missing.push(folder);
         continue;
       }
-      const p = await this.checkpoints.planRestore(folder, turn.before);
-      plan.folders.push({ folder, before: turn.before, changes: p.changes });
+      const p = await this.checkpoints.planRestore(folder, id);
+      plan.folders.push({ folder, before: id, changes: p.changes });
     }
     return plan;
   }

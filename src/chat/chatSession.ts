@@ -213,6 +213,7 @@ export class ChatSession extends Disposable {
       history: this.attachment.history,
       canRestore: this.deps.canRestore?.() === true,
       ...(this.activeBefore + this.activeHere > 0 ? { activeMs: this.activeBefore + this.activeHere } : {}),
+      canFork: this.connection?.features.fork === true,
     };
   }
 

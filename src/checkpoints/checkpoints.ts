@@ -7,6 +7,7 @@ import { GitUnavailable, UnknownCheckpoint } from './errors';
 import { findGit, type GitFound } from './gitBinary';
 import { splitZ } from './gitProcess';
 import { type CheckpointPhase, Journal, type JournalRecord } from './journal';
+import { materialize, type Materialized } from './materialize';
 import { prune, type PruneOptions, type PruneResult } from './prune';
 import { applyRestore, restoreSteps, type RestoreOutcome } from './restore';
 import { assertId, folderKey, ShadowRepo } from './shadowRepo';
@@ -324,6 +325,14 @@ export class Checkpoints {
       );
       return { target, undo, ...outcome };
     });
+  }
+
+  /**
+   * Writes checkpoint `id` of `folder` into `target`, another folder (see {@link materialize}):
+   * a fork from a message starts in a worktree with the files as they were before it.
+   */
+  materialize(folder: string, id: string, target: string): Promise<Materialized> {
+    return this.queued(folder, async (repo) => materialize(repo, await this.tree(repo, id), target, this.maxFileBytes));
   }
 
   /** Prunes every folder's checkpoints in the storage (see {@link prune}). */

@@ -46,6 +46,8 @@ export interface ChatCapabilities {
   canRestore?: boolean;
   /** How long the session's turns have run, in total as far as this client knows (ms). */
   activeMs?: number;
+  /** The agent forks sessions (`session/fork`): each user message offers "Fork From Here". */
+  canFork?: boolean;
 }
 
 /** A follow-up written while the agent worked, waiting for its turn. */
@@ -254,6 +256,9 @@ export interface RestoreFilesParams {
 }
 /** Restores the session's files to before a user message; the host asks first and does the rest. */
 export const restoreFilesRequest = new RequestType<RestoreFilesParams, void, void>('restoreFiles');
+
+/** Forks the conversation into a worktree with the files of before a user message; the host asks first. */
+export const forkFromHereRequest = new RequestType<RestoreFilesParams, void, void>('forkFromHere');
 
 export interface OpenLinkParams {
   /** As written in the agent's text; the host validates the scheme and lets VS Code confirm. */

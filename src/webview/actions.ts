@@ -29,6 +29,8 @@ export type PageAction =
   | { kind: 'copyMessage' }
   /** The user message's "Restore Files to Before This Message". */
   | { kind: 'restoreFiles' }
+  /** The user message's "Fork From Here". */
+  | { kind: 'forkHere' }
   /** A queued follow-up's buttons, and its editor's. */
   | { kind: 'editQueued'; id: string }
   | { kind: 'removeQueued'; id: string }

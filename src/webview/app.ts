@@ -305,6 +305,7 @@ export class ChatApp {
       this.chromeDirty = false;
       this.header.update(this.model);
       document.body.classList.toggle('can-restore', !!this.model.capabilities?.canRestore);
+      document.body.classList.toggle('can-fork', !!this.model.capabilities?.canFork);
       this.status.update(this.model);
       this.composer.update(this.model);
       this.queue.update(this.model.queue, this.model.status.state === 'idle' && !!this.model.capabilities?.canPrompt);

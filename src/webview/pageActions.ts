@@ -13,6 +13,7 @@ import {
   openLocationRequest,
   restartAgentRequest,
   restoreFilesRequest,
+  forkFromHereRequest,
   retryRequest,
   showLogRequest,
   signInRequest,
@@ -73,6 +74,9 @@ export function performAction(action: PageAction, node: HTMLElement, on: ActionT
       break;
     case 'restoreFiles':
       if (Number.isInteger(entryIndex)) send(restoreFilesRequest, { entryIndex });
+      break;
+    case 'forkHere':
+      if (Number.isInteger(entryIndex)) send(forkFromHereRequest, { entryIndex });
       break;
     case 'openLocation':
       send(

@@ -24,19 +24,39 @@ export function worktreePath(
   return p.join(`${repo}.worktrees`, ...parts);
 }
 
+/** Names Windows keeps for devices: no file or folder may be called so, whatever follows a dot. */
+const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
+
+/** How many characters of words a default branch name keeps after `acp/`. */
+export const BRANCH_WORDS_MAX = 40;
+
 /**
- * A branch name from the first words of a prompt ("Fix the login bug" → "acp/fix-the-login-bug"),
- * or from the time when there are none; `check-ref-format` still has the last word.
+ * A branch name from the first words of a prompt or a session's title ("Fix the login bug" →
+ * "acp/fix-the-login-bug"), or from the time when there are none. Letters of any script are
+ * kept (accents dropped where they come off); everything else between words, the characters
+ * Windows refuses in a folder name and those git refuses in a ref among them, becomes one
+ * hyphen. The name is also the worktree's folder, so it is cut after a whole word and never
+ * left as a name Windows reserves; `check-ref-format` still has the last word.
  */
 export function defaultBranchName(prompt: string | undefined, now: Date): string {
   const words = (prompt ?? '')
-    .toLowerCase()
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
-    .split(/[^a-z0-9]+/)
+    .normalize('NFC')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
     .slice(0, 5);
-  if (words.length > 0) return `acp/${words.join('-').slice(0, 48).replace(/-+$/, '')}`;
+  if (words.length > 0) {
+    // Whole words while they fit; a first word longer than the cap is cut at a whole character.
+    let name = Array.from(words[0]!).slice(0, BRANCH_WORDS_MAX).join('');
+    for (const w of words.slice(1)) {
+      if (Array.from(`${name}-${w}`).length > BRANCH_WORDS_MAX) break;
+      name = `${name}-${w}`;
+    }
+    if (RESERVED.test(name)) name = `${name}-1`;
+    return `acp/${name}`;
+  }
   const two = (n: number) => String(n).padStart(2, '0');
   return `acp/${now.getFullYear()}-${two(now.getMonth() + 1)}-${two(now.getDate())}-${two(now.getHours())}${two(now.getMinutes())}`;
 }

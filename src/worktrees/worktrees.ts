@@ -1,5 +1,6 @@
 import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
+import { carryChanges, type Carried } from './carry';
 import { WorktreeError } from './errors';
 import { atLeast, failed, LIST_Z_GIT, type Git } from './git';
 import { parseNameStatusZ, parseStatusZ, parseWorktreeList, type FileStatus, type WorktreeEntry } from './porcelain';
@@ -38,6 +39,8 @@ export interface CreateOptions {
   location?: string;
   /** Untracked files the user listed to copy into the new worktree (`.env`). */
   copyFiles?: readonly string[];
+  /** Copy the folder's uncommitted changes into the worktree (a fork continues from them). */
+  carry?: boolean;
 }
 
 export interface Created {
@@ -48,6 +51,8 @@ export interface Created {
   copied: string[];
   /** Uncommitted changes of the folder, which the worktree does not have: said, never carried silently. */
   notCarried: FileStatus[];
+  /** The uncommitted changes copied in, when asked to carry them (the folder keeps them too). */
+  carried?: Carried;
 }
 
 export interface Summary {
@@ -168,13 +173,20 @@ export class Worktrees {
     if (existsSync(target)) {
       throw new WorktreeError('folderExists', `${target} exists already: remove it or choose another branch name.`);
     }
-    const notCarried = parseStatusZ(await this.git.out(repo.top, STATUS));
     mkdirSync(path.dirname(target), { recursive: true });
-    const add = await this.git.run(repo.top, ['worktree', 'add', '-b', branch, target, base]);
+    // The folder's status walks its whole tree, as the checkout does the new one: side by side,
+    // they take the time of the longer (each reads and writes its own index).
+    const [status, add] = await Promise.all([
+      this.git.run(repo.top, STATUS),
+      this.git.run(repo.top, ['worktree', 'add', '-b', branch, target, base]),
+    ]);
     if (add.code !== 0) throw failed('git worktree add', add);
+    if (status.code !== 0) throw failed('git status', status);
+    const notCarried = parseStatusZ(status.stdout);
     await this.git.run(repo.top, ['config', `branch.${branch}.acp-base`, base]);
+    const carried = options.carry ? carryChanges(repo.top, target, notCarried) : undefined;
     const copied = copyInto(repo.top, target, options.copyFiles ?? []);
-    return { path: target, branch, base, copied, notCarried };
+    return { path: target, branch, base, copied, notCarried: carried ? [] : notCarried, carried };
   }
 
   /** The repository's local branches. */

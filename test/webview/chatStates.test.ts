@@ -204,6 +204,25 @@ describe('chat webview: attach states, sign-in, permission cards', function () {
     await view.waitForRequest('restoreFiles', (p) => (p as { entryIndex?: number }).entryIndex === 0);
   });
 
+  it('offers Fork From Here on user messages only while the agent forks', async () => {
+    const entries: ThreadEntry[] = [
+      { type: 'user', text: 'Fix the tests', attachments: [], done: true },
+      { type: 'agent', text: 'Done.', attachments: [], done: true },
+      { type: 'user', text: 'Now the docs', attachments: [], done: true },
+    ];
+    await view.host.sendNotification(snapshotEvent, snapshotOf(entries, {}, { canFork: false }));
+    await view.page.waitForSelector('.msg-user');
+    assert.equal(await view.page.locator('.msg-user .msg-fork').first().isVisible(), false, 'hidden without fork');
+    await view.host.sendNotification(snapshotEvent, snapshotOf(entries, {}, { canFork: true }));
+    await view.page.waitForSelector('body.can-fork');
+    assert.equal(await view.page.locator('.msg-agent .msg-fork').count(), 0, "not on the agent's messages");
+    const second = view.page.locator('.msg-user').nth(1);
+    await second.hover();
+    assert.equal(await second.locator('.msg-fork').getAttribute('title'), 'Fork From Here');
+    await second.locator('.msg-fork').click();
+    await view.waitForRequest('forkFromHere', (p) => (p as { entryIndex?: number }).entryIndex === 2);
+  });
+
   it("saves the panel target with the session's additional directories, for the window's next start", async () => {
     const dirs = ['/home/dev/docs', '/home/dev/shared'];
     await view.host.sendNotification(

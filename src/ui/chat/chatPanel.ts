@@ -34,6 +34,7 @@ import {
   readyRequest,
   restartAgentRequest,
   restoreFilesRequest,
+  forkFromHereRequest,
   retryRequest,
   sendPromptRequest,
   setConfigOptionRequest,
@@ -312,6 +313,9 @@ export class ChatPanel extends Disposable {
     });
     c.onRequest(restoreFilesRequest, ({ entryIndex }) =>
       vscode.commands.executeCommand('acp.restoreToMessage', s.target.agentId, s.sessionId, entryIndex),
+    );
+    c.onRequest(forkFromHereRequest, ({ entryIndex }) =>
+      vscode.commands.executeCommand('acp.forkFromHere', s.target.agentId, s.sessionId, entryIndex),
     );
     c.onRequest(retryRequest, () => s.retry());
     c.onRequest(restartAgentRequest, () => s.restartAgent());

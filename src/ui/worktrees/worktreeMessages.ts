@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Created, MergeResult } from '../../worktrees/worktrees';
+import type { Created, FileStatus, MergeResult } from '../../worktrees/worktrees';
 
 /** Says what a new worktree has and lacks: copied files, and uncommitted changes it does not carry. */
 export function worktreeCreated(created: Created): void {
@@ -38,3 +38,26 @@ export async function mergeOutcome(result: MergeResult, branch: string, base: st
     .executeCommand('git.openMergeEditor', uri)
     .then(undefined, () => vscode.commands.executeCommand('vscode.open', uri));
 }
+
+/** An agent that does not advertise `session/fork` is asked for none. */
+export function noFork(agentName: string): void {
+  void vscode.window.showWarningMessage(
+    `${agentName} cannot fork sessions (it does not advertise session/fork): a fork into a worktree needs it.`,
+  );
+}
+
+/** The confirmation's detail for Fork into Worktree: what the worktree starts from, and what is copied. */
+export function forkCarried(head: string, pending: readonly FileStatus[]): string {
+  const start = `A new worktree from the last commit of ${head}; the fork works there, this session stays here.`;
+  if (pending.length === 0) return `${start}\nThe folder has no uncommitted changes.`;
+  const n = pending.length;
+  const listed = pending
+    .slice(0, 15)
+    .map((f) => `${f.status} ${f.path}`)
+    .join('\n');
+  return `${start}\n${n} uncommitted change${n === 1 ? ' is' : 's are'} copied into it (changed and untracked files; ignored files are not). The folder keeps ${n === 1 ? 'it' : 'them'} too:\n${listed}${n > 15 ? `\n…and ${n - 15} more` : ''}`;
+}
+
+/** The confirmation's detail for Fork From Here: what the files are, and what the agent remembers. */
+export const forkFromHereDetail =
+  'A new worktree from the last commit, with the files as they were before this message (from its checkpoint; files checkpoints never keep, such as ignored ones, are as the commit has them). The forked conversation still remembers the later turns: session/fork has no message point, so tell the agent to set them aside if it should.';

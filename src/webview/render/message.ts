@@ -48,7 +48,8 @@ export function renderMessage(
 
 /**
  * The message's own buttons, shown on hover and focus: Copy (its Markdown); on the user's, Restore
- * Files to Before This Message (shown while the chat's checkpoints are on: `body.can-restore`).
+ * Files to Before This Message (shown while the chat's checkpoints are on: `body.can-restore`) and
+ * Fork From Here (shown while the agent forks sessions: `body.can-fork`).
  */
 function messageActions(user: boolean): HTMLElement {
   const bar = el('div', 'msg-actions');
@@ -64,7 +65,12 @@ function messageActions(user: boolean): HTMLElement {
     restore.title = 'Restore Files to Before This Message';
     restore.setAttribute('aria-label', 'Restore files to before this message');
     restore.append(icon('discard'));
-    bar.append(restore);
+    const fork = bindAction(el('button', 'icon-button msg-fork'), { kind: 'forkHere' });
+    fork.type = 'button';
+    fork.title = 'Fork From Here';
+    fork.setAttribute('aria-label', 'Fork the conversation from here into a worktree');
+    fork.append(icon('repo-forked'));
+    bar.append(restore, fork);
   }
   return bar;
 }

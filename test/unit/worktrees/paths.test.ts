@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { defaultBranchName, worktreePath } from '../../../src/worktrees/paths';
+import { BRANCH_WORDS_MAX, defaultBranchName, worktreePath } from '../../../src/worktrees/paths';
 import { parseNameStatusZ, parseStatusZ, parseWorktreeList } from '../../../src/worktrees/porcelain';
 import { parseGitVersion, userGitEnvironment } from '../../../src/worktrees/git';
 
@@ -25,6 +25,29 @@ describe('worktree paths and git output', () => {
     assert.equal(defaultBranchName('Fix the login bug, please: now!', new Date()), 'acp/fix-the-login-bug-please');
     assert.equal(defaultBranchName('Répare ça', new Date()), 'acp/repare-ca');
     assert.equal(defaultBranchName('  ', new Date(2026, 0, 5, 9, 7)), 'acp/2026-01-05-0907');
+  });
+
+  it('keeps a prompt’s branch name to what Windows, git and a folder accept', () => {
+    const now = new Date(2026, 0, 5, 9, 7);
+    // Every character Windows refuses in a folder name, and those git refuses in a ref.
+    assert.equal(defaultBranchName('a<b>c:d"e/f\\g|h?i*j ~k^l..m@{n}', now), 'acp/a-b-c-d-e');
+    assert.equal(defaultBranchName('Add <Login>: "fast"? *now*', now), 'acp/add-login-fast-now');
+    // Other scripts are kept whole; accents come off where they can.
+    assert.equal(defaultBranchName('修复 登录页面 bug', now), 'acp/修复-登录页面-bug');
+    assert.equal(defaultBranchName('Ünïcödé Straße', now), 'acp/unicode-straße');
+    assert.equal(defaultBranchName('Исправь ошибку', now), 'acp/исправь-ошибку');
+    // Only punctuation or emoji: no words, so the time.
+    assert.equal(defaultBranchName('?!… 🎉🎉', now), 'acp/2026-01-05-0907');
+    // A name Windows keeps for a device is never the folder's.
+    assert.equal(defaultBranchName('CON', now), 'acp/con-1');
+    assert.equal(defaultBranchName('nul.', now), 'acp/nul-1');
+    // Capped at whole characters, never ending in a hyphen.
+    const long = defaultBranchName('implementation of the extraordinarily comprehensive refactoring', now);
+    assert.equal(long, 'acp/implementation-of-the-extraordinarily');
+    assert.ok(Array.from(long).length <= 4 + BRANCH_WORDS_MAX);
+    const cjk = defaultBranchName('𠀀'.repeat(60), now);
+    assert.equal(Array.from(cjk).length, 4 + BRANCH_WORDS_MAX, 'characters outside the BMP are not split');
+    assert.ok(!cjk.includes('\uFFFD'));
   });
 
   it('reads worktree lists with and without -z', () => {
