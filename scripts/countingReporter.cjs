@@ -20,12 +20,17 @@ class CountingReporter extends reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
     const failures = [];
+    /** The failed tests' full titles and first error lines, apart (the Windows lane runs some again). */
+    const failedTests = [];
     const counts = { passed: 0, failed: 0, skipped: 0 };
     const byFile = {};
     let current = '';
     const write = (extra = {}) => {
       if (process.env.ACP_COUNTS_FILE)
-        writeFileSync(process.env.ACP_COUNTS_FILE, JSON.stringify({ ...counts, failures, byFile, current, ...extra }));
+        writeFileSync(
+          process.env.ACP_COUNTS_FILE,
+          JSON.stringify({ ...counts, failures, failedTests, byFile, current, ...extra }),
+        );
     };
     const tally = (test, key) => {
       counts[key]++;
@@ -46,6 +51,11 @@ class CountingReporter extends reporters.Spec {
     runner.on(EVENT_TEST_PENDING, (test) => tally(test, 'skipped'));
     runner.on(EVENT_TEST_FAIL, (test, err) => {
       failures.push(failureOf(test, err));
+      failedTests.push({
+        title: test.fullTitle(),
+        file: basename(test.file ?? ''),
+        message: String(err?.message ?? err ?? ''),
+      });
       tally(test, 'failed');
     });
     runner.once(EVENT_RUN_END, () => {

@@ -7,5 +7,8 @@ const { resolve } = require('node:path');
 const { Mocha } = /** @type {{ Mocha: typeof import('mocha') }} */ (/** @type {unknown} */ (require('mocha')));
 
 const mocha = new Mocha({ reporter: resolve(__dirname, 'countingReporter.cjs'), timeout: 10_000 });
+// $ACP_ONLY_TESTS: a JSON list of full titles, the only tests run (the lane's second try).
+const only = process.env.ACP_ONLY_TESTS ? /** @type {string[]} */ (JSON.parse(process.env.ACP_ONLY_TESTS)) : [];
+if (only.length) mocha.grep(new RegExp(`^(${only.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`));
 for (const file of process.argv.slice(2)) mocha.addFile(resolve(file));
 mocha.run((failures) => process.exit(failures > 0 ? 1 : 0));
