@@ -120,6 +120,30 @@ export class ChatPanels extends Disposable implements OpenChats {
     return chat;
   }
 
+  /**
+   * Opens the library's copy of a session read-only (its agent no longer lists it, its folder
+   * is gone), `why` said in the chat: nothing is sent to the agent. An open chat of the session
+   * is revealed instead. Undefined when the library keeps no copy.
+   */
+  async openKept(target: ChatTarget & { sessionId: string }, why: string): Promise<ChatPanel | undefined> {
+    const key = { agentId: target.agentId, sessionId: target.sessionId };
+    const open = () => this.get(key.agentId, key.sessionId);
+    if (open()) return this.open(target, 'auto');
+    const entries = await this.keeper?.keptEntries(key).catch(() => undefined);
+    if (!entries) return undefined;
+    if (open()) return this.open(target, 'auto');
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      `${target.title ?? `Session ${target.sessionId.slice(0, 8)}`} (kept, read-only)`,
+      vscode.ViewColumn.Active,
+      { ...chatWebviewOptions(this.extensionUri), enableFindWidget: true },
+    );
+    // Not recorded: the copy is the library's own, and nothing new can arrive.
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), '', false);
+    chat.session.showReadOnly(entries, why);
+    return chat;
+  }
+
   /** Attaches a chat: from the session library at once when it keeps the session whole and current. */
   private async attach(session: ChatSession, mode: OpenMode | 'new', fallback?: OpenMode): Promise<void> {
     if (mode === 'new' || !this.keeper) return session.attach(fallback ?? mode);
@@ -165,14 +189,14 @@ export class ChatPanels extends Disposable implements OpenChats {
     void this.attach(chat.session, 'auto', 'load');
   }
 
-  private adopt(panel: vscode.WebviewPanel, session: ChatSession, draft: string): ChatPanel {
+  private adopt(panel: vscode.WebviewPanel, session: ChatSession, draft: string, record = true): ChatPanel {
     const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger, draft);
     chat.register(new ChatWatch(session, panel, this.watch.statuses, this.watch.marks));
     this.panels.set(session, chat);
     this.sessions.add(session);
     this.lastActive = chat;
     this.updateHasChat();
-    const recording = this.keeper?.record(session);
+    const recording = record ? this.keeper?.record(session) : undefined;
     const prepare = this.prepareCheckpoints;
     if (prepare) chat.register(chat.onDidType(() => prepare(session)));
     panel.onDidChangeViewState(() => {
