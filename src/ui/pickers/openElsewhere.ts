@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import type { PendingOpens } from '../../app/pendingOpens';
 import type { ChatTarget, OpenMode } from '../../chat/target';
 import type { ChatPanel } from '../chat/chatPanel';
 import type { ChatPanels } from '../chat/chatPanels';
@@ -21,6 +22,8 @@ export interface PickedPlace {
 }
 
 type Chats = Pick<ChatPanels, 'open' | 'openKept'>;
+/** Where a session picked for another folder waits for that folder's new window. */
+type Pending = Pick<PendingOpens, 'keep'>;
 
 /**
  * Opens a session Resume Session picked, scrolled to `reveal`: in this window; read-only from
@@ -33,6 +36,7 @@ export async function openPicked(
   mode: OpenMode,
   place: PickedPlace,
   reveal?: Reveal,
+  pending?: Pending,
 ): Promise<void> {
   const shown = (panel: ChatPanel | undefined) => reveal && panel?.revealEntry(reveal.index, reveal.words);
   if (!(await isFolder(target.cwd))) {
@@ -54,7 +58,7 @@ export async function openPicked(
     );
     if (panel) return void shown(panel);
   }
-  if (!place.here) return openElsewhere(chats, target, mode, reveal);
+  if (!place.here) return openElsewhere(chats, target, mode, reveal, pending);
   shown(await chats.open(target, mode));
 }
 
@@ -68,13 +72,15 @@ async function isFolder(path: string): Promise<boolean> {
 
 /**
  * A session of a folder this window does not have open (found by searching everything): its
- * folder opens in a new window, or the session opens here.
+ * folder opens in a new window, where the session opens (carried by `pending`), or the session
+ * opens here.
  */
 export async function openElsewhere(
   chats: Pick<ChatPanels, 'open'>,
-  target: ChatTarget,
+  target: ChatTarget & { sessionId: string },
   mode: OpenMode,
   reveal?: Reveal,
+  pending?: Pending,
 ): Promise<void> {
   const newWindow = 'Open Folder in New Window';
   const here = 'Open Here';
@@ -87,6 +93,18 @@ export async function openElsewhere(
   if (choice === here) {
     const panel = await chats.open(target, mode);
     if (reveal) panel?.revealEntry(reveal.index, reveal.words);
-  } else if (choice === newWindow)
+  } else if (choice === newWindow) {
+    // Kept before the window opens: its activation looks for it.
+    await pending
+      ?.keep({
+        agentId: target.agentId,
+        sessionId: target.sessionId,
+        cwd: target.cwd,
+        ...(target.title !== undefined ? { title: target.title } : {}),
+        ...(reveal ? { index: reveal.index } : {}),
+        words: reveal?.words ?? [],
+      })
+      .catch(() => {});
     await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(target.cwd), { forceNewWindow: true });
+  }
 }

@@ -391,7 +391,8 @@ export class ResumePicker implements OpenPick {
     const key = sessionKey(item.host.config.id, item.row.sessionId);
     const unlisted = !!hit && !this.rows.now(this.showHidden).byKey.has(key) && unlistedIn(this.lists, hit);
     const place = { here: !!this.folderAt(item.row.cwd), unlisted, agentName: item.host.config.name };
-    void openPicked(this.deps.chats, { ...target, sessionId: item.row.sessionId }, mode, place, reveal);
+    const picked = { ...target, sessionId: item.row.sessionId };
+    void openPicked(this.deps.chats, picked, mode, place, reveal, this.deps.pending);
   }
 
   private valueChanged(): void {

@@ -55,9 +55,11 @@ async function openHit(
   await pick.settled;
   pick.setScope(scope);
   pick.type(words);
-  await waitFor('the hit', () =>
-    pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && (!marked || marked.test(i.description ?? ''))),
-  );
+  const hit = await waitFor('the hit', () => pick.quickPick.items.find((i) => i.row?.sessionId === sessionId));
+  if (marked)
+    await waitFor(`the hit marked ${marked} (now: ${hit.description})`, () =>
+      pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && marked.test(i.description ?? '')),
+    );
   pick.trigger(sessionId, 'history');
   return waitFor('its chat', () => a.chats.get(agentId, sessionId));
 }
@@ -92,8 +94,16 @@ describe('Search everything: hits nothing can attach', function () {
   it('opens a hit its agent no longer lists read-only from the library: nothing sent, scrolled to the hit', async () => {
     const a = await api();
     const sessionId = await keptSession(a, agentId, cwd(), 'axolotl ledger');
+    // Listed by the agent once (a row created here stays pinned on top until then), then forgotten by it.
+    await vscode.commands.executeCommand('acp.refreshSessions');
     await (await a.agents.get(agentId)!.connect()).deleteSession(sessionId);
     await vscode.commands.executeCommand('acp.refreshSessions');
+    const list = a.lists.get(a.agents.get(agentId)!, cwd());
+    await waitFor('the list read to its end without it', async () => {
+      await list.ensureLoaded();
+      if (list.nextCursor !== undefined) await list.loadMore();
+      return list.state === 'idle' && list.nextCursor === undefined && !list.get(sessionId);
+    });
     const sent = methodsFor(sessionId).length;
 
     const chat = await openHit(a, agentId, sessionId, 'axolotl ledger', 'window', /no longer lists it/);
