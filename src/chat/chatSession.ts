@@ -225,6 +225,7 @@ export class ChatSession extends Disposable {
       canRestore: this.deps.canRestore?.() === true,
       ...(this.activeBefore + this.activeHere > 0 ? { activeMs: this.activeBefore + this.activeHere } : {}),
       canFork: this.connection?.features.fork === true,
+      ...(this.thread.status.state === 'readOnly' ? { readOnly: this.thread.status.message } : {}),
     };
   }
 

@@ -9,6 +9,7 @@ import { ChatSession, type ChatSessionDeps } from '../../chat/chatSession';
 import type { SessionKey } from '../../agent/sessionKey';
 import type { OpenSessions } from '../../chat/openSessions';
 import type { ChatTarget, OpenMode } from '../../chat/target';
+import type { ThreadEntry } from '../../protocol/entries';
 import { readPanelTarget } from '../../protocol/panelTarget';
 import type { ChatStatuses } from '../../chat/status';
 import type { SessionMarks } from '../../sessions/marks';
@@ -138,6 +139,19 @@ export class ChatPanels extends Disposable implements OpenChats {
       vscode.ViewColumn.Active,
       { ...chatWebviewOptions(this.extensionUri), enableFindWidget: true },
     );
+    return this.showKept(panel, target, why, entries);
+  }
+
+  /** `panel` shows the library's copy read-only; closed when the library keeps none (after a reload). */
+  private async showKept(
+    panel: vscode.WebviewPanel,
+    target: ChatTarget & { sessionId: string },
+    why: string,
+    kept?: readonly ThreadEntry[],
+  ): Promise<ChatPanel | undefined> {
+    const key = { agentId: target.agentId, sessionId: target.sessionId };
+    const entries = kept ?? (await this.keeper?.keptEntries(key).catch(() => undefined));
+    if (!entries || this.isOpen(key.agentId, key.sessionId)) return void panel.dispose();
     // Not recorded: the copy is the library's own, and nothing new can arrive.
     const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), '', false);
     chat.session.showReadOnly(entries, why);
@@ -184,6 +198,7 @@ export class ChatPanels extends Disposable implements OpenChats {
       panel.dispose();
       return;
     }
+    if (target.readOnly !== undefined) return void (await this.showKept(panel, target, target.readOnly));
     const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
     // Shown from the library when it keeps the session whole and current; else loaded again.
     void this.attach(chat.session, 'auto', 'load');
