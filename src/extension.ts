@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentRegistry } from './agent/agentHost';
 import { App } from './app/app';
 import type { CheckpointKeeper } from './app/checkpointKeeper';
+import { PendingOpens } from './app/pendingOpens';
 import type { OpenSessions } from './chat/openSessions';
 import type { LibraryService } from './library/service';
 import type { SessionLists } from './sessions/sessionLists';
@@ -11,6 +13,8 @@ import { secretLookup } from './ui/agents/signIn';
 import { AgentStatusBar } from './ui/agents/statusBar';
 import { mayStartAgent, retryListsOnTrust, setTrustPrompt } from './ui/agents/trust';
 import { ChatPanels } from './ui/chat/chatPanels';
+import type { ChatPanel } from './ui/chat/chatPanel';
+import { openCarried } from './ui/chat/carriedOpen';
 import { chatCommands } from './ui/chat/chatCommands';
 import { CheckpointContents } from './ui/checkpoints/changesEditor';
 import { folderStatsNote, sessionStatsNote } from './ui/library/sessionStats';
@@ -72,6 +76,10 @@ export interface AcpTestApi {
   readonly library: LibraryService;
   /** The chats' checkpoints and each turn's changes. */
   readonly checkpoints: CheckpointKeeper;
+  /** Sessions carried to the window that opens their folder. */
+  readonly pendingOpens: PendingOpens;
+  /** What activation does with them: opens the one of this window's folders, if any. */
+  openCarried(): Promise<ChatPanel | undefined>;
 }
 
 /** What the window runs, so `deactivate()` can wait for its agents and its library. */
@@ -155,6 +163,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   // Why a list failed, in full above the rows: a row is cut at the view's width.
   tree.problems.onDidChange((message) => (view.message = message));
   const fresh = new FreshLists(view, tree);
+  const pending = new PendingOpens(join(context.globalStorageUri.fsPath, 'pending-opens'));
   const deps: SessionCommandDeps = {
     agents,
     lists,
@@ -225,6 +234,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         library,
         worktrees: app.worktrees,
         changes: app.checkpoints,
+        pending,
       }),
       chatCommands(chats),
       agentCommands({
@@ -304,6 +314,9 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       handleUri: (uri) => handleUri({ agents, lists, chats, settings, confirm: (m, a) => deps.confirm(m, a) }, uri),
     }),
   );
+  // A session another window carried to this one (its folder, opened in a new window).
+  const openCarriedHere = () => openCarried(pending, chats, settings.value.openMode);
+  void openCarriedHere();
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
@@ -325,6 +338,8 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     contextKey,
     library,
     checkpoints: app.checkpoints,
+    pendingOpens: pending,
+    openCarried: openCarriedHere,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },

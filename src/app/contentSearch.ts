@@ -153,7 +153,7 @@ export class ContentSearch {
     const words = queryWords(filters.text).length > 0;
     void Promise.all([
       words ? client.search(filters.text, where, limit) : undefined,
-      filters.file !== undefined ? this.touching(client, filters.file, where) : undefined,
+      filters.file !== undefined ? this.touching(client, filters.file, where, scope) : undefined,
     ]).then(
       ([hits, touched]) => answered(hits ?? [...(touched?.values() ?? [])], touched),
       () => answered([]),
@@ -164,11 +164,23 @@ export class ContentSearch {
    * The sessions that touched a file whose path holds `like`, by session id: those whose turns
    * changed one (the checkpoints' journals) and those whose tool calls named one (the library),
    * newest first, each as a hit whose line is the file and whose entry is the first that named it.
+   * Everything kept reads the journals of every folder a kept session worked in, not only the window's.
    */
-  private async touching(client: Library, like: string, where: Scope): Promise<Map<string, SearchHit>> {
+  private async touching(
+    client: Library,
+    like: string,
+    where: Scope,
+    scope: SearchScope,
+  ): Promise<Map<string, SearchHit>> {
+    const folders = async () =>
+      scope === 'everything' ? [...new Set((await client.sessions({})).map((k) => k.cwd))] : this.cwds;
     const [named, changed] = await Promise.all([
       client.touchedLike(like, where),
-      this.options.changedFiles?.(like, this.cwds).catch(() => []) ?? [],
+      this.options.changedFiles
+        ? folders()
+            .then((f) => this.options.changedFiles!(like, f))
+            .catch(() => [])
+        : [],
     ]);
     const out = new Map<string, SearchHit>();
     const hit = (h: Omit<SearchHit, 'matched' | 'words'>): SearchHit => ({ ...h, matched: 0, words: 0 });

@@ -5,6 +5,7 @@ import type { Logger } from '../agent/log';
 import { Disposable, type IDisposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import type { OpenMode } from '../chat/target';
+import type { ThreadEntry } from '../protocol/entries';
 import { timeAfterClose } from '../library/closeTime';
 import { openPlan, sameTime } from '../library/freshness';
 import { Recorder } from '../library/recorder';
@@ -250,6 +251,12 @@ export class TranscriptKeeper extends Disposable {
       this.log.warn(`[${sessionId}] the session library could not be used: ${String(e)}`);
       return false;
     }
+  }
+
+  /** The library's copy of a session's transcript, whole or not (undefined when it keeps none). */
+  async keptEntries(key: { agentId: string; sessionId: string }): Promise<readonly ThreadEntry[] | undefined> {
+    const entries = await this.library.get()?.transcript(key);
+    return entries?.length ? entries : undefined;
   }
 
   /**

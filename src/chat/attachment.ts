@@ -73,6 +73,8 @@ export class SessionAttachment extends Disposable {
   private loadUnfinished = false;
   private lastAttach: OpenMode | 'new' = 'auto';
   private isClosed = false;
+  /** Shows a kept copy only (see {@link readOnly}): nothing attaches. */
+  private keptOnly = false;
   /** The roots the client's `fs/*` and terminals check against: set as a new, load or resume goes out. */
   readonly roots: SessionRoots;
   private readonly sessionEmitter = this.register(new Emitter<string>());
@@ -166,6 +168,12 @@ export class SessionAttachment extends Disposable {
     await this.reattach();
   }
 
+  /** The thread shows a kept copy that nothing attaches: no start, new, load nor resume goes out. */
+  readOnly(): void {
+    this.keptOnly = true;
+    this.historyState = 'loaded';
+  }
+
   /** The thread shows a kept copy of the whole history (the session library's instant reopen). */
   historyKept(): void {
     this.historyState = 'loaded';
@@ -197,7 +205,7 @@ export class SessionAttachment extends Disposable {
   }
 
   private async attachNow(mode: OpenMode | 'new'): Promise<void> {
-    if (this.isClosed) return;
+    if (this.isClosed || this.keptOnly) return;
     this.lastAttach = mode;
     const abort = (this.loading = new AbortController());
     let phase: LoadingPhase = 'connect';

@@ -175,6 +175,17 @@ export class ChatSession extends Disposable {
     this.attachment.historyKept();
   }
 
+  /**
+   * Shows the kept copy of a session that nothing attaches (its agent no longer lists it, its
+   * folder is gone): read-only, `why` said in the chat, nothing sent to the agent.
+   */
+  showReadOnly(entries: readonly ThreadEntry[], why: string): void {
+    this.attachment.readOnly();
+    if (this.thread.entries.length === 0) this.thread.restore(entries);
+    this.thread.setStatus({ state: 'readOnly', message: why });
+    this.capsEmitter.fire();
+  }
+
   /** "Reload History from Agent": replays the whole history with `session/load`, unless a turn is running. */
   async reloadHistory(): Promise<void> {
     if (!this.prompting) await this.attachment.attach('load');
@@ -214,6 +225,7 @@ export class ChatSession extends Disposable {
       canRestore: this.deps.canRestore?.() === true,
       ...(this.activeBefore + this.activeHere > 0 ? { activeMs: this.activeBefore + this.activeHere } : {}),
       canFork: this.connection?.features.fork === true,
+      ...(this.thread.status.state === 'readOnly' ? { readOnly: this.thread.status.message } : {}),
     };
   }
 

@@ -150,7 +150,9 @@ export type ThreadStatus =
   | { state: 'prompting' }
   /** `signIn`: the agent refused for want of sign-in, so the banner offers "Sign in to …". */
   | { state: 'error'; message: string; canRetry: boolean; signIn?: boolean }
-  | { state: 'disconnected'; message: string };
+  | { state: 'disconnected'; message: string }
+  /** The kept copy of a session nothing attaches (its agent no longer lists it, its folder is gone): `message` says why. */
+  | { state: 'readOnly'; message: string };
 
 /** Session-wide state beside the entries. */
 export interface ThreadMeta {

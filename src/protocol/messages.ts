@@ -48,6 +48,8 @@ export interface ChatCapabilities {
   activeMs?: number;
   /** The agent forks sessions (`session/fork`): each user message offers "Fork From Here". */
   canFork?: boolean;
+  /** A kept copy nothing attaches: why (the panel comes back read-only after a reload). */
+  readOnly?: string;
 }
 
 /** A follow-up written while the agent worked, waiting for its turn. */

@@ -12,6 +12,8 @@ export interface PanelTarget {
   /** The further roots the session was opened with; a load after the reload sends them again. */
   additionalDirectories?: string[];
   title?: string;
+  /** Shown read-only from the library, and why: after a reload too, nothing is sent to the agent. */
+  readOnly?: string;
 }
 
 /** Caps what a saved state can hand back: it is read after a reload from storage. */
@@ -27,6 +29,7 @@ export function panelTargetOf(caps: ChatCapabilities, title: string | undefined)
     cwd: caps.cwd,
     ...(dirs.length ? { additionalDirectories: dirs.slice() } : {}),
     ...(title ? { title } : {}),
+    ...(caps.readOnly ? { readOnly: caps.readOnly } : {}),
   };
 }
 
@@ -46,5 +49,6 @@ export function readPanelTarget(raw: unknown): PanelTarget | undefined {
     cwd: t.cwd,
     ...(dirs.length ? { additionalDirectories: dirs } : {}),
     ...(typeof t.title === 'string' ? { title: t.title } : {}),
+    ...(typeof t.readOnly === 'string' && t.readOnly ? { readOnly: t.readOnly.slice(0, 1000) } : {}),
   };
 }

@@ -102,6 +102,9 @@ export class StatusArea {
           ]),
         );
         break;
+      case 'readOnly':
+        this.element.replaceChildren(banner('banner read-only', status.message, []));
+        break;
     }
   }
 }
@@ -140,7 +143,7 @@ function banner(className: string, message: string, buttons: HTMLElement[]): HTM
 export function emptyText(model: ThreadModel): string {
   const caps = model.capabilities;
   // An error or a lost agent is said in the banner: nothing over the thread claims what did not happen.
-  if (!caps || ['loading', 'error', 'disconnected'].includes(model.status.state)) return '';
+  if (!caps || ['loading', 'error', 'disconnected', 'readOnly'].includes(model.status.state)) return '';
   if (caps.history === 'resumed') return 'Session resumed. Earlier messages were not replayed.';
   return `Ask ${caps.agentName || 'the agent'} anything.`;
 }

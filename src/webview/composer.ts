@@ -122,7 +122,7 @@ export class Composer {
     const state = model.status.state;
     const busy = state === 'prompting' || state === 'loading';
     const queueing = state === 'prompting' && !!caps?.canQueue;
-    this.canSend = (!!caps?.canPrompt && !busy && state !== 'disconnected') || queueing;
+    this.canSend = (!!caps?.canPrompt && !busy && state !== 'disconnected' && state !== 'readOnly') || queueing;
     this.canStop = state === 'prompting' && !!caps?.canCancel;
     this.sendButton.disabled = !this.canSend;
     this.sendButton.hidden = this.canStop && !queueing;
@@ -130,7 +130,10 @@ export class Composer {
     const text = this.sendButton.querySelector('.button-label');
     if (text && text.textContent !== label) text.textContent = label;
     this.sendButton.title = queueing ? 'Queue the message: it is sent when the agent finishes (Enter)' : 'Send (Enter)';
-    this.input.placeholder = queueing ? QUEUE_PLACEHOLDER : PLACEHOLDER;
+    // A kept copy nothing attaches: the box says why nothing can be sent.
+    const readOnly = model.status.state === 'readOnly' ? model.status.message : undefined;
+    this.input.disabled = readOnly !== undefined;
+    this.input.placeholder = readOnly ?? (queueing ? QUEUE_PLACEHOLDER : PLACEHOLDER);
     this.stopButton.hidden = !this.canStop;
     this.element.classList.toggle('busy', busy);
     this.commands = model.meta.commands;

@@ -135,6 +135,21 @@ export function findSuite(env: SuiteEnv): void {
       assert.deepEqual(await currentAt(1182), { index: 1182, text: 'the needle' });
     });
 
+    it('shows a kept copy read-only: the reason in a banner, the message box disabled saying so, the hit revealed', async () => {
+      const why =
+        'Reference Agent no longer lists this session: this is the copy the session library keeps, read-only.';
+      await view.host.sendNotification(
+        snapshotEvent,
+        snapshotOf(thread(), { status: { state: 'readOnly', message: why } }),
+      );
+      await view.host.sendNotification(revealEntryEvent, { index: 501, words: ['needle'] });
+      assert.deepEqual(await current(), { index: 501, text: 'needle' }, 'scrolled to the hit, highlighted');
+      assert.equal(await view.page.textContent('.banner.read-only .banner-message'), why);
+      assert.equal(await view.page.isDisabled('.composer-input'), true, 'nothing can be typed');
+      assert.equal(await view.page.getAttribute('.composer-input', 'placeholder'), why);
+      assert.equal(await view.page.isDisabled('.send'), true);
+    });
+
     /** The current match once it is in the entry given. */
     async function currentAt(index: number): Promise<{ index: number; text: string }> {
       for (;;) {

@@ -145,7 +145,9 @@ export class ChatPanel extends Disposable {
     );
     // Only the meta holds the title: a replay's thousands of entry changes leave the tab alone.
     this.register(
-      session.thread.onDidChange((changes) => changes.some((c) => c.kind === 'metaChanged') && this.updateTitle()),
+      session.thread.onDidChange(
+        (changes) => changes.some((c) => c.kind === 'metaChanged' || c.kind === 'statusChanged') && this.updateTitle(),
+      ),
     );
     this.register(
       session.queue.onDidChange((queue) => {
@@ -360,7 +362,9 @@ export class ChatPanel extends Disposable {
     const meta = this.session.thread.meta;
     const raw = meta.name ?? meta.title;
     const id = this.session.sessionId;
-    const title = raw ? sanitizeText(raw, 60) : id && !this.startedNew ? `Session ${id.slice(0, 8)}` : 'New session';
+    const named = raw ? sanitizeText(raw, 60) : id && !this.startedNew ? `Session ${id.slice(0, 8)}` : 'New session';
+    // A kept copy nothing attaches says so on its tab too.
+    const title = this.session.thread.status.state === 'readOnly' ? `${named} (kept, read-only)` : named;
     if (this.panel.title !== title) this.panel.title = title;
   }
 

@@ -9,6 +9,7 @@ import { ChatSession, type ChatSessionDeps } from '../../chat/chatSession';
 import type { SessionKey } from '../../agent/sessionKey';
 import type { OpenSessions } from '../../chat/openSessions';
 import type { ChatTarget, OpenMode } from '../../chat/target';
+import type { ThreadEntry } from '../../protocol/entries';
 import { readPanelTarget } from '../../protocol/panelTarget';
 import type { ChatStatuses } from '../../chat/status';
 import type { SessionMarks } from '../../sessions/marks';
@@ -120,6 +121,43 @@ export class ChatPanels extends Disposable implements OpenChats {
     return chat;
   }
 
+  /**
+   * Opens the library's copy of a session read-only (its agent no longer lists it, its folder
+   * is gone), `why` said in the chat: nothing is sent to the agent. An open chat of the session
+   * is revealed instead. Undefined when the library keeps no copy.
+   */
+  async openKept(target: ChatTarget & { sessionId: string }, why: string): Promise<ChatPanel | undefined> {
+    const key = { agentId: target.agentId, sessionId: target.sessionId };
+    const open = () => this.get(key.agentId, key.sessionId);
+    if (open()) return this.open(target, 'auto');
+    const entries = await this.keeper?.keptEntries(key).catch(() => undefined);
+    if (!entries) return undefined;
+    if (open()) return this.open(target, 'auto');
+    const panel = vscode.window.createWebviewPanel(
+      CHAT_VIEW_TYPE,
+      `${target.title ?? `Session ${target.sessionId.slice(0, 8)}`} (kept, read-only)`,
+      vscode.ViewColumn.Active,
+      { ...chatWebviewOptions(this.extensionUri), enableFindWidget: true },
+    );
+    return this.showKept(panel, target, why, entries);
+  }
+
+  /** `panel` shows the library's copy read-only; closed when the library keeps none (after a reload). */
+  private async showKept(
+    panel: vscode.WebviewPanel,
+    target: ChatTarget & { sessionId: string },
+    why: string,
+    kept?: readonly ThreadEntry[],
+  ): Promise<ChatPanel | undefined> {
+    const key = { agentId: target.agentId, sessionId: target.sessionId };
+    const entries = kept ?? (await this.keeper?.keptEntries(key).catch(() => undefined));
+    if (!entries || this.isOpen(key.agentId, key.sessionId)) return void panel.dispose();
+    // Not recorded: the copy is the library's own, and nothing new can arrive.
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), '', false);
+    chat.session.showReadOnly(entries, why);
+    return chat;
+  }
+
   /** Attaches a chat: from the session library at once when it keeps the session whole and current. */
   private async attach(session: ChatSession, mode: OpenMode | 'new', fallback?: OpenMode): Promise<void> {
     if (mode === 'new' || !this.keeper) return session.attach(fallback ?? mode);
@@ -160,19 +198,20 @@ export class ChatPanels extends Disposable implements OpenChats {
       panel.dispose();
       return;
     }
+    if (target.readOnly !== undefined) return void (await this.showKept(panel, target, target.readOnly));
     const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), this.takeDraft(target));
     // Shown from the library when it keeps the session whole and current; else loaded again.
     void this.attach(chat.session, 'auto', 'load');
   }
 
-  private adopt(panel: vscode.WebviewPanel, session: ChatSession, draft: string): ChatPanel {
+  private adopt(panel: vscode.WebviewPanel, session: ChatSession, draft: string, record = true): ChatPanel {
     const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger, draft);
     chat.register(new ChatWatch(session, panel, this.watch.statuses, this.watch.marks));
     this.panels.set(session, chat);
     this.sessions.add(session);
     this.lastActive = chat;
     this.updateHasChat();
-    const recording = this.keeper?.record(session);
+    const recording = record ? this.keeper?.record(session) : undefined;
     const prepare = this.prepareCheckpoints;
     if (prepare) chat.register(chat.onDidType(() => prepare(session)));
     panel.onDidChangeViewState(() => {

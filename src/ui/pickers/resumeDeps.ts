@@ -1,5 +1,6 @@
 import type { AgentRegistry } from '../../agent/agentHost';
 import type { ChangedFiles } from '../../app/contentSearch';
+import type { PendingOpens } from '../../app/pendingOpens';
 import type { SessionNoteSources } from '../../app/sessionNotes';
 import type { SettingsService } from '../settings';
 import type { Library } from '../../library/library';
@@ -24,4 +25,6 @@ export interface ResumeDeps {
   worktrees?: { rows(folder: string): readonly WorktreeRow[] };
   /** The checkpoints' journals, for `file:`: sessions whose turns changed a file. */
   changes?: { sessionsChanging: ChangedFiles } & SessionNoteSources['changes'];
+  /** Where a session of a folder not open here waits for the new window that opens it. */
+  pending?: Pick<PendingOpens, 'keep'>;
 }

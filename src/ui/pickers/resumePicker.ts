@@ -3,7 +3,7 @@ import type { AgentHost } from '../../agent/agentHost';
 import { sessionKey } from '../../agent/sessionKey';
 import type { IDisposable } from '../../base/lifecycle';
 import { chatTarget, type OpenMode } from '../../chat/target';
-import { openElsewhere } from './openElsewhere';
+import { openPicked } from './openElsewhere';
 import { matchIdPrefix } from '../../sessions/picks';
 import type { SessionRow } from '../../sessions/rows';
 import { stateRows } from '../../sessions/stateRows';
@@ -388,8 +388,11 @@ export class ResumePicker implements OpenPick {
     // A content hit opens scrolled to its message, the words highlighted.
     const hit = this.content.hit(item.host.config.id, item.row.sessionId);
     const reveal = hit?.entryIndex !== undefined ? { index: hit.entryIndex, words: this.content.words } : undefined;
-    if (!this.folderAt(item.row.cwd)) return void openElsewhere(this.deps.chats, target, mode, reveal);
-    void this.deps.chats.open(target, mode).then((panel) => reveal && panel?.revealEntry(reveal.index, reveal.words));
+    const key = sessionKey(item.host.config.id, item.row.sessionId);
+    const unlisted = !!hit && !this.rows.now(this.showHidden).byKey.has(key) && unlistedIn(this.lists, hit);
+    const place = { here: !!this.folderAt(item.row.cwd), unlisted, agentName: item.host.config.name };
+    const picked = { ...target, sessionId: item.row.sessionId };
+    void openPicked(this.deps.chats, picked, mode, place, reveal, this.deps.pending);
   }
 
   private valueChanged(): void {

@@ -227,4 +227,38 @@ describe('Resume Session content search: archives and filters', () => {
     assert.deepEqual(await found('pelican file:nothing.ts'), []);
     assert.equal(search.filters.file, 'nothing.ts');
   });
+
+  it('file: over everything kept reads the journals of every kept folder, over the window only its own', async () => {
+    const kept = [
+      { agentId: 'a', sessionId: 'here', cwd: '/p', title: 'Here', updatedAt: '2026-11-20T10:00:00Z' },
+      { agentId: 'codex', sessionId: 'away', cwd: '/q/webshop', title: 'Away', updatedAt: '2026-11-21T10:00:00Z' },
+    ];
+    const client = {
+      touchedLike: () => Promise.resolve([]),
+      sessions: () => Promise.resolve(kept),
+    } as unknown as Library;
+    const read: string[][] = [];
+    const journals: Record<string, string> = { '/p': 'here', '/q/webshop': 'away' };
+    const search = new ContentSearch(
+      () => client,
+      ['/p'],
+      () => {},
+      {
+        changedFiles: (_like, folders) => {
+          read.push([...folders]);
+          return Promise.resolve(folders.map((f) => ({ sessionId: journals[f]!, path: 'src/cart.ts' })));
+        },
+      },
+    );
+    const found = async (typed: string) => {
+      search.run(typed);
+      while (search.pending) await new Promise((r) => setImmediate(r));
+      return search.hits.map((h) => h.sessionId);
+    };
+    assert.deepEqual(await found('file:cart'), ['here']);
+    assert.deepEqual(read.at(-1), ['/p'], "the window's folder's journal");
+    search.setScope('everything');
+    assert.deepEqual(await found('file:cart.ts'), ['away', 'here'], 'newest first');
+    assert.deepEqual(read.at(-1)?.sort(), ['/p', '/q/webshop'], 'every kept folder’s journal');
+  });
 });
