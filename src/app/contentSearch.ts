@@ -2,14 +2,14 @@ import { sessionKey } from '../agent/sessionKey';
 import type { Library } from '../library/library';
 import { pathKey } from '../library/pathKey';
 import { queryWords, timeOf } from '../library/query';
-import type { Scope, SearchHit } from '../library/types';
+import type { Scope, SearchFilter, SearchHit } from '../library/types';
 import { hasFilters, parseFilters, passes, type SearchFilters } from './searchFilters';
 
 /** How many kept sessions a search may return to the picker. */
 const MAX_HITS = 200;
 /**
- * More are asked for than shown: archived sessions and the typed filters leave some out after
- * the library ranked them (many more with filters, a few without).
+ * More are asked for than shown: archived sessions leave a few out after the library ranked
+ * them, and `file:` many more (the library filters by the others itself).
  */
 const MAX_FILTERED = 1000;
 const MAX_ARCHIVED = 50;
@@ -31,6 +31,8 @@ export interface ContentSearchOptions {
   archived?: (agentId: string, sessionId: string) => boolean;
   /** An agent's name, for `agent:` to match it as well as the id. */
   agentName?: (agentId: string) => string | undefined;
+  /** The agents whose names `agent:` may match (the configured ones). */
+  agentIds?: () => readonly string[];
   /**
    * For `file:`: the sessions whose turns changed a file whose path holds `like` (the
    * checkpoints' journals of `folders`), beside those whose tool calls named one (the library).
@@ -148,16 +150,33 @@ export class ContentSearch {
       }
       this.set(found);
     };
-    const limit = hasFilters(filters) ? MAX_FILTERED : MAX_HITS + MAX_ARCHIVED;
+    const limit = filters.file !== undefined ? MAX_FILTERED : MAX_HITS + MAX_ARCHIVED;
     const where = one !== undefined ? { cwd: one } : {};
     const words = queryWords(filters.text).length > 0;
     void Promise.all([
-      words ? client.search(filters.text, where, limit) : undefined,
+      words ? client.search(filters.text, where, limit, this.libraryFilter(filters)) : undefined,
       filters.file !== undefined ? this.touching(client, filters.file, where, scope) : undefined,
     ]).then(
       ([hits, touched]) => answered(hits ?? [...(touched?.values() ?? [])], touched),
       () => answered([]),
     );
+  }
+
+  /** The typed filters the library applies before it ranks and makes snippets (all but `file:`). */
+  private libraryFilter(f: SearchFilters): SearchFilter | undefined {
+    if (!hasFilters(f)) return undefined;
+    const out: SearchFilter = {};
+    const agent = f.agent;
+    if (agent !== undefined) {
+      out.agentLike = agent;
+      out.agentIds = (this.options.agentIds?.() ?? []).filter((id) =>
+        `${id}\n${this.options.agentName?.(id) ?? ''}`.toLowerCase().includes(agent),
+      );
+    }
+    if (f.folder !== undefined) out.folderLike = f.folder;
+    if (f.after !== undefined) out.after = f.after;
+    if (f.before !== undefined) out.before = f.before;
+    return out;
   }
 
   /**

@@ -15,6 +15,7 @@ import type {
   LibraryStats,
   LinkedSession,
   Scope,
+  SearchFilter,
   SearchHit,
   SessionKey,
   SessionLink,
@@ -188,8 +189,9 @@ export class Library implements IDisposable {
     return this.call('transcript', { agentId: key.agentId, sessionId: key.sessionId });
   }
 
-  search(text: string, scope: Scope = {}, limit = 50): Promise<SearchHit[]> {
-    return this.call('search', { text, scope, limit });
+  /** The sessions that hold the words, best first; with `filter`, only those it keeps. */
+  search(text: string, scope: Scope = {}, limit = 50, filter?: SearchFilter): Promise<SearchHit[]> {
+    return this.call('search', filter ? { text, scope, limit, filter } : { text, scope, limit });
   }
 
   touched(paths: string[], scope: Scope = {}): Promise<TouchedHit[]> {

@@ -44,8 +44,12 @@ const TOKEN = /[\p{L}\p{M}\p{N}_]+/gu;
  * typing may come in either form (macOS names files in NFD).
  */
 export function fold(s: string): string {
+  // Most text is ASCII, which has no marks to take off: lower case is all (and much cheaper).
+  if (!NOT_ASCII.test(s)) return s.toLowerCase();
   return s.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '').normalize('NFC');
 }
+
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** The distinct words to look up for typed text, in the order typed. */
 export function queryWords(typed: string): string[] {
@@ -92,18 +96,43 @@ const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Where each word first starts a token in `text` (case and diacritics folded), or -1. */
 export function wordStarts(text: string, words: readonly string[]): number[] {
-  const found = words.map(() => -1);
-  if (!words.length) return found;
-  const folded = fold(text);
-  if (folded.length === text.length) {
-    // Folding kept every position: one pass of a regular expression over the folded text.
-    const alternatives = words.map((w) => (asPrefix(w) ? escape(w) : `${escape(w)}(?![\\p{L}\\p{N}_])`));
-    const starts = new RegExp(`(?<![\\p{L}\\p{N}_])(?:${alternatives.join('|')})`, 'gu');
+  return startsOf(words)(text);
+}
+
+/**
+ * {@link wordStarts} for one query's words, made once: a search runs it over every entry of the
+ * chunk that matched, for each of its hits.
+ */
+function startsOf(words: readonly string[]): (text: string) => number[] {
+  if (!words.length) return () => [];
+  const alternatives = words.map((w) => (asPrefix(w) ? escape(w) : `${escape(w)}(?![\\p{L}\\p{N}_])`));
+  const pattern = `(?<![\\p{L}\\p{N}_])(?:${alternatives.join('|')})`;
+  return (text) => {
+    const found = words.map(() => -1);
+    const folded = fold(text);
+    if (folded.length === text.length) {
+      // A word the text does not hold anywhere starts no token of it either.
+      let left = words.filter((w) => folded.includes(w)).length;
+      if (left === 0) return found;
+      // Folding kept every position: one pass of a regular expression over the folded text.
+      for (const m of folded.matchAll(new RegExp(pattern, 'gu'))) {
+        for (let i = 0; i < words.length; i++) {
+          const w = words[i]!;
+          if (found[i] === -1 && folded.startsWith(w, m.index) && (asPrefix(w) || m[0].length === w.length)) {
+            found[i] = m.index;
+            left--;
+          }
+        }
+        if (left === 0) break;
+      }
+      return found;
+    }
+    // Some characters fold to more or fewer (Hangul, ligatures): token by token, in the original's positions.
     let left = words.length;
-    for (const m of folded.matchAll(starts)) {
+    for (const m of text.matchAll(TOKEN)) {
+      const token = fold(m[0]);
       for (let i = 0; i < words.length; i++) {
-        const w = words[i]!;
-        if (found[i] === -1 && folded.startsWith(w, m.index) && (asPrefix(w) || m[0].length === w.length)) {
+        if (found[i] === -1 && tokenHolds(token, words[i]!)) {
           found[i] = m.index;
           left--;
         }
@@ -111,28 +140,16 @@ export function wordStarts(text: string, words: readonly string[]): number[] {
       if (left === 0) break;
     }
     return found;
-  }
-  // Some characters fold to more or fewer (Hangul, ligatures): token by token, in the original's positions.
-  let left = words.length;
-  for (const m of text.matchAll(TOKEN)) {
-    const token = fold(m[0]);
-    for (let i = 0; i < words.length; i++) {
-      if (found[i] === -1 && tokenHolds(token, words[i]!)) {
-        found[i] = m.index;
-        left--;
-      }
-    }
-    if (left === 0) break;
-  }
-  return found;
+  };
 }
 
 /** Of several texts, the index of the one that holds the most words (the first on a tie), or -1. */
 export function bestText(texts: readonly string[], words: readonly string[]): number {
+  const starts = startsOf(words);
   let best = -1;
   let bestCount = 0;
   for (let i = 0; i < texts.length; i++) {
-    const count = wordStarts(texts[i]!, words).filter((s) => s >= 0).length;
+    const count = starts(texts[i]!).filter((s) => s >= 0).length;
     if (count > bestCount) {
       best = i;
       bestCount = count;

@@ -7,12 +7,30 @@
 import { pathKey } from './pathKey';
 import { bestText, compareRanked, queryWords, snippet, timeOf } from './query';
 import { CHUNK_BITS, chunkRowid } from './schema';
-import { keptFrom, type Queries, type Row } from './rows';
-import type { Scope, SearchHit, TouchedHit } from './types';
+import { keptFrom, str, type Queries, type Row, type SessionRow } from './rows';
+import type { Scope, SearchFilter, SearchHit, TouchedHit } from './types';
 
 function inScope(r: { agent?: unknown; cwdKey?: unknown }, scope: Scope, cwdKey: string | undefined): boolean {
   if (scope.agentId !== undefined && r.agent !== scope.agentId) return false;
   if (cwdKey !== undefined && r.cwdKey !== cwdKey) return false;
+  return true;
+}
+
+/** Whether a session passes the typed filters. */
+function kept(s: SessionRow, f: SearchFilter): boolean {
+  const agents = f.agentLike !== undefined || f.agentIds !== undefined;
+  if (
+    agents &&
+    !f.agentIds?.includes(s.agent) &&
+    !(f.agentLike !== undefined && s.agent.toLowerCase().includes(f.agentLike))
+  )
+    return false;
+  if (f.folderLike !== undefined && !String(s.row.cwd).toLowerCase().includes(f.folderLike)) return false;
+  if (f.after !== undefined || f.before !== undefined) {
+    const t = timeOf(str(s.row.updatedAt));
+    if (t === undefined || (f.after !== undefined && t < f.after) || (f.before !== undefined && t >= f.before))
+      return false;
+  }
   return true;
 }
 
@@ -36,7 +54,13 @@ function lowerBound(list: readonly number[], value: number): number {
   return lo;
 }
 
-export function searchSessions(store: Queries, typed: string, scope: Scope, limit: number): SearchHit[] {
+export function searchSessions(
+  store: Queries,
+  typed: string,
+  scope: Scope,
+  limit: number,
+  filter: SearchFilter = {},
+): SearchHit[] {
   const words = queryWords(typed);
   if (!words.length) return [];
   // Per word, the chunks that hold it (ascending rowids); per session, a bit per word it holds.
@@ -57,7 +81,8 @@ export function searchSessions(store: Queries, typed: string, scope: Scope, limi
   const ranked: Array<{ sid: number; mask: number; matched: number; time: number }> = [];
   for (const [sid, mask] of held) {
     const s = rows.get(sid);
-    if (s && inScope(s, scope, cwdKey)) ranked.push({ sid, mask, matched: popcount(mask), time: s.time });
+    if (s && inScope(s, scope, cwdKey) && kept(s, filter))
+      ranked.push({ sid, mask, matched: popcount(mask), time: s.time });
   }
   ranked.sort(compareRanked);
   return ranked.slice(0, limit).map(({ sid, mask, matched }) => {

@@ -37,6 +37,7 @@ import type {
   LibraryStats,
   LinkedSession,
   Scope,
+  SearchFilter,
   SearchHit,
   SessionKey,
   SessionLink,
@@ -276,12 +277,12 @@ export class LibraryStore implements Queries {
     return rows.map((r) => restored(entryFrom(str(r.text) ?? '', str(r.json)!)));
   }
 
-  search(typed: string, scope: Scope = {}, limit = 50): SearchHit[] {
+  search(typed: string, scope: Scope = {}, limit = 50, filter: SearchFilter = {}): SearchHit[] {
     return this.read(() => {
       const generation = num(this.get('SELECT generation FROM meta')?.generation);
       if (generation !== this.generation) this.forget();
       this.generation = generation;
-      return searchSessions(this, typed, scope, limit);
+      return searchSessions(this, typed, scope, limit, filter);
     });
   }
 

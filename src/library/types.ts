@@ -73,6 +73,22 @@ export interface Scope {
   cwd?: string;
 }
 
+/**
+ * Which of the sessions in scope a search keeps (Resume Session's typed filters): applied before
+ * the hits are ranked and cut to the limit, so that only the hits kept get a snippet made.
+ */
+export interface SearchFilter {
+  /** Sessions of one of these agents, or of an agent whose id holds `agentLike` (lower case). */
+  agentIds?: readonly string[];
+  agentLike?: string;
+  /** Sessions whose cwd, in lower case, holds this. */
+  folderLike?: string;
+  /** Milliseconds: the agent's `updatedAt` on or after this (a session without one is left out). */
+  after?: number;
+  /** Milliseconds: the agent's `updatedAt` before this (a session without one is left out). */
+  before?: number;
+}
+
 /** A kept session that holds some of the words searched for. */
 export interface SearchHit extends SessionKey {
   cwd: string;

@@ -11,6 +11,7 @@ import type {
   LibraryStats,
   LinkedSession,
   Scope,
+  SearchFilter,
   SearchHit,
   SessionKey,
   SessionLink,
@@ -34,7 +35,7 @@ export interface LibraryCalls {
   session: { params: SessionKey; result: KeptSession | undefined };
   sessions: { params: Scope; result: KeptSession[] };
   transcript: { params: SessionKey; result: ThreadEntry[] | undefined };
-  search: { params: { text: string; scope: Scope; limit: number }; result: SearchHit[] };
+  search: { params: { text: string; scope: Scope; limit: number; filter?: SearchFilter }; result: SearchHit[] };
   touched: { params: { paths: string[]; scope: Scope; like?: string }; result: TouchedHit[] };
   link: { params: SessionLink; result: void };
   links: { params: SessionKey; result: LinkedSession[] };

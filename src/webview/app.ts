@@ -52,7 +52,7 @@ export class ChatApp {
   private readonly composer: Composer;
   private readonly queue: QueueView;
   private readonly find: FindBar;
-  /** Words to find from an entry once it is there (a search hit opened). */
+  /** Words to find from an entry once it is there and whole (a search hit opened). */
   private findAt: { index: number; words: readonly string[] } | undefined;
   private readonly fetcher: EntryFetcher;
   private readonly quote: QuoteButton;
@@ -244,7 +244,8 @@ export class ChatApp {
 
   /**
    * Scrolls to an entry once the changes that add it are applied (the next frame); with
-   * `words`, the find bar then finds them from that entry on and highlights them.
+   * `words`, the find bar then finds them from that entry on and highlights them, once the
+   * entry is whole (far from the end of a long thread it is a stub until the scroll fetches it).
    */
   revealEntry(index: number, words: readonly string[] = []): void {
     this.view.revealWhenThere(index);
@@ -284,7 +285,9 @@ export class ChatApp {
       this.find.threadChanged();
     }
     const findAt = this.findAt;
-    if (findAt && this.model.entries.length > findAt.index) {
+    // Found in a stub, the words would match nothing there, and the find bar would then mark no
+    // match as the current one ("? of 2"), nor highlight any until its next search.
+    if (findAt && this.model.entries.length > findAt.index && this.model.entries[findAt.index]!.type !== 'stub') {
       this.findAt = undefined;
       this.find.showAt(findAt.index, findAt.words);
     }

@@ -2,7 +2,8 @@
 // epoch milliseconds so they compare with the extension host's clock on the same machine:
 // - in the workbench: each time QuickPick rows appear (0 → some);
 // - in the chat webview's inner frame: the first `.entry` inserted and painted, the time the
-//   highest entry index first appeared, the first message carrying thread content, long tasks.
+//   highest entry index first appeared, the first message carrying thread content, long tasks,
+//   and when the find bar's current match (an opened search hit's words) was first in view.
 // The webview host writes the chat's HTML with document.open(), which drops event listeners but
 // keeps the window and observers: the message listener is (re)attached once #app exists.
 // Self-contained: Playwright serialises this function's source.
@@ -22,6 +23,16 @@ export interface ProbeState {
   messages: number;
   loading: boolean;
   lastMutation?: number;
+  /**
+   * When a match of the find bar (an opened search hit's words, highlighted) was first seen
+   * inside the viewport, in a frame's callback, and its text.
+   */
+  highlightAt?: number;
+  highlightText?: string;
+  /** When the find bar's current match (marked apart from the others) was first in view. */
+  currentAt?: number;
+  /** The words were in view at the probe's first look: injected late, its times are upper bounds. */
+  shownAtFirstLook?: boolean;
 }
 
 export function probe(): void {
@@ -56,6 +67,38 @@ export function probe(): void {
   observeTasks();
   let hooked: Document | undefined;
   let quickShown = 0;
+  // While the find bar is open and its current match not yet seen, each frame looks for it.
+  let watching = false;
+  const inView = (range: Range | undefined) => {
+    const rect = range?.getBoundingClientRect();
+    return !!rect && rect.height > 0 && rect.top >= 0 && rect.bottom <= window.innerHeight;
+  };
+  const watchHighlight = () => {
+    if (watching || b.currentAt !== undefined) return;
+    watching = true;
+    let first = true;
+    const look = () => {
+      const current = CSS.highlights?.get('acp-find-current');
+      const range = current ? ([...current][0] as Range | undefined) : undefined;
+      if (b.highlightAt === undefined) {
+        const all = CSS.highlights?.get('acp-find');
+        const shown = range && inView(range) ? range : all ? ([...all] as Range[]).find(inView) : undefined;
+        if (shown) {
+          b.highlightAt = now();
+          b.highlightText = shown.toString();
+          b.shownAtFirstLook = first;
+        }
+      }
+      first = false;
+      if (range && inView(range)) {
+        b.currentAt = now();
+        watching = false;
+        return;
+      }
+      requestAnimationFrame(look);
+    };
+    requestAnimationFrame(look);
+  };
   const onMutations = () => {
     if (isTop) {
       const widget = document.querySelector<HTMLElement>('.quick-input-widget');
@@ -98,6 +141,7 @@ export function probe(): void {
       b.maxIndexAt = now();
     }
     b.loading = !!document.querySelector('.status-line.loading');
+    if (document.querySelector('.find:not([hidden])')) watchHighlight();
   };
   onMutations();
   new MutationObserver(onMutations).observe(document, {

@@ -6,7 +6,13 @@
 import * as assert from 'node:assert/strict';
 import { EntryWindow, FOLLOW_TAIL } from '../../src/chat/entryWindow';
 import type { ThreadChange, ThreadEntry } from '../../src/protocol/entries';
-import { changedEvent, fetchEntriesRequest, snapshotEvent, viewportChangedEvent } from '../../src/protocol/messages';
+import {
+  changedEvent,
+  fetchEntriesRequest,
+  revealEntryEvent,
+  snapshotEvent,
+  viewportChangedEvent,
+} from '../../src/protocol/messages';
 import { snapshotOf } from './fixtures';
 import { WebviewPage, type SuiteEnv } from './harness';
 
@@ -103,6 +109,33 @@ export function stubSuite(env: SuiteEnv): void {
       await view.page.keyboard.press('Control+f');
       await view.page.keyboard.type('needle');
       await view.page.waitForFunction(() => document.querySelector('.find-count')?.textContent === '1 of 3');
+    });
+
+    it('opens on a search hit far up, still a stub: scrolled to it once whole, its words the current match', async () => {
+      let release!: () => void;
+      host.hold = new Promise((done) => (release = done));
+      await host.snapshot();
+      await view.page.waitForSelector('.entry[data-index="2999"]:not(.entry-stub)');
+      // Turn 700's question, entry 1,400: a stub until the page asks for it.
+      await view.host.sendNotification(revealEntryEvent, { index: 1400, words: ['needle'] });
+      await view.page.waitForSelector('.entry-stub[data-index="1400"]');
+      release();
+      const shown = await view.page.waitForFunction(() => {
+        const range = [...((CSS.highlights.get('acp-find-current') as Highlight | undefined) ?? [])][0] as
+          Range | undefined;
+        if (!range) return undefined;
+        const box = range.getBoundingClientRect();
+        const scroller = document.querySelector('.thread')!.getBoundingClientRect();
+        if (box.top < scroller.top || box.bottom > scroller.bottom) return undefined;
+        const entry = range.startContainer.parentElement!.closest<HTMLElement>('.entry')!;
+        return { index: Number(entry.dataset.index), text: range.toString() };
+      });
+      assert.deepEqual(await shown.jsonValue(), { index: 1400, text: 'needle' });
+      assert.match(
+        (await view.page.locator('.find-count').textContent()) ?? '',
+        /^\d+ of \d+$/,
+        'a current match, counted',
+      );
     });
 
     it('reopens where the reader was: the host sends that part whole and later changes to it', async () => {

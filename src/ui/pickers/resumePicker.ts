@@ -143,6 +143,7 @@ export class ResumePicker implements OpenPick {
           deps.decor.marks.isArchived(agentId, sessionId) ||
           deps.lists.listsOf(agentId).some((l) => l.get(sessionId)?.archived === true),
         agentName: (agentId) => deps.agents.get(agentId)?.config.name,
+        agentIds: () => deps.agents.all.map((h) => h.config.id),
         ...(deps.changes ? { changedFiles: (like, folders) => deps.changes!.sessionsChanging(like, folders) } : {}),
       },
     );

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { ContentSearch } from '../../../src/app/contentSearch';
 import type { Library } from '../../../src/library/library';
-import type { SearchHit } from '../../../src/library/types';
+import type { SearchFilter, SearchHit } from '../../../src/library/types';
 
 /** A library whose searches answer when the test says, each with one hit naming what was searched. */
 function slowLibrary() {
@@ -260,5 +260,46 @@ describe('Resume Session content search: archives and filters', () => {
     search.setScope('everything');
     assert.deepEqual(await found('file:cart.ts'), ['away', 'here'], 'newest first');
     assert.deepEqual(read.at(-1)?.sort(), ['/p', '/q/webshop'], 'every kept folder’s journal');
+  });
+
+  it('has the library apply the typed filters before it ranks, cuts and makes snippets', async () => {
+    const asked: { text: string; limit: number; filter?: SearchFilter }[] = [];
+    const client = {
+      search: (text: string, _scope: unknown, limit: number, filter?: SearchFilter) => {
+        asked.push({ text, limit, ...(filter ? { filter } : {}) });
+        return Promise.resolve([]);
+      },
+    } as unknown as Library;
+    const search = new ContentSearch(
+      () => client,
+      ['/p'],
+      () => {},
+      {
+        agentIds: () => ['claude', 'codex'],
+        agentName: (id) => (id === 'claude' ? 'Anthropic Claude' : 'Codex CLI'),
+      },
+    );
+    search.setScope('everything');
+    const run = async (typed: string) => {
+      search.run(typed);
+      while (search.pending) await new Promise((r) => setImmediate(r));
+      return asked.at(-1)!;
+    };
+    const plain = await run('zebra');
+    assert.equal(plain.filter, undefined);
+    const filtered = await run('agent:Anthropic in:Shop after:2026-11-01 before:2026-12-01 zebra');
+    assert.equal(filtered.text, 'zebra');
+    assert.deepEqual(filtered.filter, {
+      agentLike: 'anthropic',
+      agentIds: ['claude'],
+      folderLike: 'shop',
+      after: new Date(2026, 10, 1).getTime(),
+      before: new Date(2026, 11, 1).getTime(),
+    });
+    assert.equal(
+      filtered.limit,
+      plain.limit,
+      'no more hits asked for than without filters: only those shown get snippets',
+    );
   });
 });

@@ -283,6 +283,43 @@ describe('library: store', () => {
     );
   });
 
+  it('keeps only the sessions the typed filters keep before it cuts to the limit', () => {
+    const at = (day: number) => ({ title: 'cart', updatedAt: new Date(Date.UTC(2026, 10, day)).toISOString() });
+    // The newest sessions are the codex ones of the webshop: a limit of 1 would find only them.
+    store.write({
+      agentId: 'claude',
+      sessionId: 'old',
+      cwd: '/src/billing',
+      info: at(1),
+      entries: entries([user('zebra')]),
+    });
+    store.write({
+      agentId: 'codex',
+      sessionId: 'mid',
+      cwd: '/src/Webshop',
+      info: at(2),
+      entries: entries([user('zebra')]),
+    });
+    store.write({
+      agentId: 'codex',
+      sessionId: 'new',
+      cwd: '/src/webshop',
+      info: at(3),
+      entries: entries([user('zebra')]),
+    });
+    store.write({ agentId: 'gemini', sessionId: 'none', cwd: '/src/billing', entries: entries([user('zebra')]) });
+    const ids = (filter: Parameters<LibraryStore['search']>[3]) =>
+      store.search('zebra', {}, 1, filter).map((h) => h.sessionId);
+    assert.deepEqual(ids({ agentLike: 'cla' }), ['old']);
+    // `agentIds`: the agents whose names matched what was typed (the library knows ids only).
+    assert.deepEqual(ids({ agentLike: 'anthropic', agentIds: ['claude'] }), ['old']);
+    assert.deepEqual(ids({ folderLike: 'billing' }), ['old'], 'the session without a time ranks last');
+    assert.deepEqual(ids({ folderLike: 'webshop', before: Date.UTC(2026, 10, 3) }), ['mid'], 'folders in any case');
+    assert.deepEqual(ids({ after: Date.UTC(2026, 10, 1), before: Date.UTC(2026, 10, 2) }), ['old']);
+    assert.deepEqual(ids({ agentLike: 'gem', after: 0 }), [], 'a session without a time passes no date');
+    assert.deepEqual(ids({ agentLike: 'nobody' }), []);
+  });
+
   it('lists the sessions that touched a file, newest first, with the first entry that did', () => {
     keep('older', [user('look'), read('/work/p/src/a.ts'), read('/work/p/src/a.ts', 'Again')], {
       info: { updatedAt: '2024-01-01T00:00:00Z' },
