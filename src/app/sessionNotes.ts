@@ -1,5 +1,6 @@
 import { sessionKey } from '../agent/sessionKey';
 import type { ChangeSummary } from '../checkpoints/touching';
+import { keptSessions } from '../library/keptSessions';
 import type { Library } from '../library/library';
 import { money, type SessionStats } from '../library/stats';
 import { duration } from '../protocol/duration';
@@ -29,15 +30,14 @@ export async function sessionNotes(
   folders: readonly string[],
 ): Promise<(agentId: string, sessionId: string) => string | undefined> {
   const [kept, changes] = await Promise.all([
-    sources.library?.sessions({}).catch(() => []) ?? [],
+    sources.library && keptSessions(sources.library, 'everything').catch(() => undefined),
     sources.changes?.sessionSummaries(folders).catch(() => new Map<string, ChangeSummary>()) ??
       new Map<string, ChangeSummary>(),
   ]);
-  const stats = new Map(kept.flatMap((k) => (k.stats ? [[sessionKey(k.agentId, k.sessionId), k.stats] as const] : [])));
   const notes = new Map<string, string | undefined>();
   return (agentId, sessionId) => {
     const key = sessionKey(agentId, sessionId);
-    if (!notes.has(key)) notes.set(key, sessionNote(stats.get(key), changes.get(sessionId)));
+    if (!notes.has(key)) notes.set(key, sessionNote(kept?.(sessionId, agentId)?.stats, changes.get(sessionId)));
     return notes.get(key);
   };
 }
