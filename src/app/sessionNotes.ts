@@ -1,5 +1,6 @@
 import { sessionKey } from '../agent/sessionKey';
 import type { ChangeSummary } from '../checkpoints/touching';
+import type { SearchScope } from './contentSearch';
 import { keptSessions } from '../library/keptSessions';
 import type { Library } from '../library/library';
 import { money, type SessionStats } from '../library/stats';
@@ -22,15 +23,17 @@ export interface SessionNoteSources {
 }
 
 /**
- * Every session's note in `folders` at once (one library read, one read of each journal), for
- * a list that shows many rows: looked up by agent and session id, nothing read per row.
+ * Every session's note in `folders` at once (one library read of each folder, or of everything
+ * kept when the list shows sessions of any folder, and one read of each journal), for a list
+ * that shows many rows: looked up by agent and session id, nothing read per row.
  */
 export async function sessionNotes(
   sources: SessionNoteSources,
   folders: readonly string[],
+  scope: SearchScope = 'window',
 ): Promise<(agentId: string, sessionId: string) => string | undefined> {
   const [kept, changes] = await Promise.all([
-    sources.library && keptSessions(sources.library, 'everything').catch(() => undefined),
+    sources.library && keptSessions(sources.library, scope === 'everything' ? scope : folders).catch(() => undefined),
     sources.changes?.sessionSummaries(folders).catch(() => new Map<string, ChangeSummary>()) ??
       new Map<string, ChangeSummary>(),
   ]);
