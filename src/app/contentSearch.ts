@@ -1,4 +1,5 @@
 import { sessionKey } from '../agent/sessionKey';
+import { keptSessions } from '../library/keptSessions';
 import type { Library } from '../library/library';
 import { pathKey } from '../library/pathKey';
 import { queryWords, timeOf } from '../library/query';
@@ -210,9 +211,9 @@ export class ContentSearch {
     }
     const more = changed.filter((c) => !out.has(c.sessionId));
     if (more.length) {
-      const kept = new Map((await client.sessions(where)).map((k) => [k.sessionId, k]));
+      const kept = await keptSessions(client, where.cwd !== undefined ? [where.cwd] : 'everything');
       for (const c of more) {
-        const k = kept.get(c.sessionId);
+        const k = kept(c.sessionId);
         if (!k || out.has(c.sessionId)) continue;
         out.set(
           c.sessionId,

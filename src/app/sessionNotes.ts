@@ -1,5 +1,7 @@
 import { sessionKey } from '../agent/sessionKey';
 import type { ChangeSummary } from '../checkpoints/touching';
+import type { SearchScope } from './contentSearch';
+import { keptSessions } from '../library/keptSessions';
 import type { Library } from '../library/library';
 import { money, type SessionStats } from '../library/stats';
 import { duration } from '../protocol/duration';
@@ -21,23 +23,24 @@ export interface SessionNoteSources {
 }
 
 /**
- * Every session's note in `folders` at once (one library read, one read of each journal), for
- * a list that shows many rows: looked up by agent and session id, nothing read per row.
+ * Every session's note in `folders` at once (one library read of each folder, or of everything
+ * kept when the list shows sessions of any folder, and one read of each journal), for a list
+ * that shows many rows: looked up by agent and session id, nothing read per row.
  */
 export async function sessionNotes(
   sources: SessionNoteSources,
   folders: readonly string[],
+  scope: SearchScope = 'window',
 ): Promise<(agentId: string, sessionId: string) => string | undefined> {
   const [kept, changes] = await Promise.all([
-    sources.library?.sessions({}).catch(() => []) ?? [],
+    sources.library && keptSessions(sources.library, scope === 'everything' ? scope : folders).catch(() => undefined),
     sources.changes?.sessionSummaries(folders).catch(() => new Map<string, ChangeSummary>()) ??
       new Map<string, ChangeSummary>(),
   ]);
-  const stats = new Map(kept.flatMap((k) => (k.stats ? [[sessionKey(k.agentId, k.sessionId), k.stats] as const] : [])));
   const notes = new Map<string, string | undefined>();
   return (agentId, sessionId) => {
     const key = sessionKey(agentId, sessionId);
-    if (!notes.has(key)) notes.set(key, sessionNote(stats.get(key), changes.get(sessionId)));
+    if (!notes.has(key)) notes.set(key, sessionNote(kept?.(sessionId, agentId)?.stats, changes.get(sessionId)));
     return notes.get(key);
   };
 }

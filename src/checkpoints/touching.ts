@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { JournalRecord, TurnRecord } from './journal';
+import type { JournalRecord } from './journal';
 import { promptDigest } from './turns';
 
 /** A session whose recorded turns changed a file: its first such turn, found again by its prompt. */
@@ -35,24 +35,7 @@ export function journalPath(
  * agent's own process), from a folder's journal, the most recent first.
  */
 export function sessionsTouching(records: readonly JournalRecord[], rel: string): TouchingSession[] {
-  const seen = new Map<string, Map<string, number>>();
-  const found = new Map<string, TouchingSession>();
-  for (const r of records) {
-    if (r.kind !== 'turn') continue;
-    const digests = seen.get(r.sessionId) ?? new Map<string, number>();
-    seen.set(r.sessionId, digests);
-    const nth = digests.get(r.prompt) ?? 0;
-    digests.set(r.prompt, nth + 1);
-    if (!touches(r, rel)) continue;
-    const first = found.get(r.sessionId);
-    if (first) first.at = Math.max(first.at, r.at);
-    else found.set(r.sessionId, { sessionId: r.sessionId, at: r.at, path: rel, prompt: r.prompt, nth });
-  }
-  return [...found.values()].sort((a, b) => b.at - a.at);
-}
-
-function touches(r: TurnRecord, rel: string): boolean {
-  return r.paths.includes(rel);
+  return firstTurnsChanging(records, (paths) => (paths.includes(rel) ? rel : undefined));
 }
 
 /**
@@ -63,16 +46,34 @@ export function sessionsChanging(
   records: readonly JournalRecord[],
   like: string,
 ): { sessionId: string; path: string }[] {
-  const found = new Map<string, { sessionId: string; path: string; at: number }>();
+  return firstTurnsChanging(records, (paths) => paths.find((p) => p.toLowerCase().includes(like))).map(
+    ({ sessionId, path }) => ({ sessionId, path }),
+  );
+}
+
+/**
+ * Each session with a turn whose paths `changed` picks one of: that path and prompt of its
+ * first such turn, and when its last such turn ended; the most recent first.
+ */
+function firstTurnsChanging(
+  records: readonly JournalRecord[],
+  changed: (paths: readonly string[]) => string | undefined,
+): TouchingSession[] {
+  const seen = new Map<string, Map<string, number>>();
+  const found = new Map<string, TouchingSession>();
   for (const r of records) {
     if (r.kind !== 'turn') continue;
-    const p = r.paths.find((x) => x.toLowerCase().includes(like));
-    if (p === undefined) continue;
-    const seen = found.get(r.sessionId);
-    if (seen) seen.at = Math.max(seen.at, r.at);
-    else found.set(r.sessionId, { sessionId: r.sessionId, path: p, at: r.at });
+    const digests = seen.get(r.sessionId) ?? new Map<string, number>();
+    seen.set(r.sessionId, digests);
+    const nth = digests.get(r.prompt) ?? 0;
+    digests.set(r.prompt, nth + 1);
+    const path = changed(r.paths);
+    if (path === undefined) continue;
+    const first = found.get(r.sessionId);
+    if (first) first.at = Math.max(first.at, r.at);
+    else found.set(r.sessionId, { sessionId: r.sessionId, at: r.at, path, prompt: r.prompt, nth });
   }
-  return [...found.values()].sort((a, b) => b.at - a.at).map(({ sessionId, path }) => ({ sessionId, path }));
+  return [...found.values()].sort((a, b) => b.at - a.at);
 }
 
 /** The index of the user message a {@link TouchingSession}'s turn began with, in a transcript. */

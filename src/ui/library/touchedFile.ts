@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { sessionKey } from '../../agent/sessionKey';
 import type { TouchingSession } from '../../checkpoints/touching';
 import { messageOfTurn } from '../../checkpoints/touching';
+import { keptSessions, type KeptLookup } from '../../library/keptSessions';
 import type { Library } from '../../library/library';
 import { relativeTime } from '../../sessions/time';
 import { sanitizeText } from '../../sessions/title';
@@ -45,8 +46,15 @@ export async function sessionsThatTouched(deps: TouchedDeps, client: Library, ur
   ]);
   const picks = new Map<string, TouchedPick>();
   const agentName = (id: string) => deps.agents.get(id)?.config.name ?? id;
+  // A folder's kept sessions are read once, when a session of its journal first needs them.
+  const kept = new Map<string, Promise<KeptLookup | undefined>>();
+  const keptIn = (folder: string): Promise<KeptLookup | undefined> => {
+    let lookup = kept.get(folder);
+    if (!lookup) kept.set(folder, (lookup = keptSessions(client, [folder]).catch(() => undefined)));
+    return lookup;
+  };
   for (const t of byTurns) {
-    const owner = await ownerOf(deps, client, t.sessionId, t.folder);
+    const owner = await ownerOf(deps, keptIn, t.sessionId, t.folder);
     if (!owner) continue;
     picks.set(sessionKey(owner.agentId, t.sessionId), {
       label: '',
@@ -117,12 +125,12 @@ export async function sessionsThatTouched(deps: TouchedDeps, client: Library, ur
 /** Which agent a session of a folder's journal belongs to: the library's record, or a chat open on it. */
 async function ownerOf(
   deps: TouchedDeps,
-  client: Library,
+  keptIn: (folder: string) => Promise<KeptLookup | undefined>,
   sessionId: string,
   folder: string,
 ): Promise<{ agentId: string; cwd: string; title?: string } | undefined> {
   const open = deps.chats.all.find((c) => c.session.sessionId === sessionId);
   if (open) return { agentId: open.session.target.agentId, cwd: open.session.target.cwd, title: open.panel.title };
-  const kept = (await client.sessions({ cwd: folder }).catch(() => [])).find((k) => k.sessionId === sessionId);
+  const kept = (await keptIn(folder))?.(sessionId);
   return kept && { agentId: kept.agentId, cwd: kept.cwd, ...(kept.title ? { title: kept.title } : {}) };
 }

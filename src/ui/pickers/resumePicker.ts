@@ -100,6 +100,8 @@ export class ResumePicker implements OpenPick {
   private showHidden: boolean;
   private hiddenNote = '';
   private searchableNote = '';
+  /** How many times notes were read, so that only the latest read's are shown. */
+  private notesAsked = 0;
   /** What the last render showed of the typed value: the content hits and the rows an id prefix matched. */
   private shownFor: { hits: readonly SearchHit[] | undefined; prefix: string } = { hits: undefined, prefix: '' };
 
@@ -182,6 +184,8 @@ export class ResumePicker implements OpenPick {
   setScope(scope: SearchScope): void {
     this.content.setScope(scope);
     this.render();
+    // Sessions of folders not open here may show now: their notes are read too.
+    if (scope === 'everything') void this.loadNotes();
   }
 
   type(value: string): void {
@@ -376,9 +380,12 @@ export class ResumePicker implements OpenPick {
 
   /** Each row's note on what it changed, cost and ran, read once for every row at once. */
   private async loadNotes(): Promise<void> {
+    const asked = ++this.notesAsked;
     const places = [...new Set(this.lists.map(({ list }) => list.folder))];
-    const noteOf = await sessionNotes({ library: this.deps.library?.get(), changes: this.deps.changes }, places);
-    if (this.stopped) return;
+    const sources = { library: this.deps.library?.get(), changes: this.deps.changes };
+    const noteOf = await sessionNotes(sources, places, this.content.scope);
+    // An older read answering late would undo a newer one (another scope, more rows).
+    if (this.stopped || asked !== this.notesAsked) return;
     if (this.picks.setNotes(noteOf)) this.render();
   }
 

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { sessionNote, sessionNotes } from '../../../src/app/sessionNotes';
 import type { Library } from '../../../src/library/library';
+import type { Scope } from '../../../src/library/types';
 
 describe("Resume Session's note on what a session changed, cost and ran", () => {
   it('says files and lines changed, the cost and the active time, each only when known', () => {
@@ -16,11 +17,11 @@ describe("Resume Session's note on what a session changed, cost and ran", () => 
     );
   });
 
-  it('reads every session at once, and answers per row by agent and session id', async () => {
-    let reads = 0;
+  it("reads the folders' sessions at once, and answers per row by agent and session id", async () => {
+    const reads: Scope[] = [];
     const library = {
-      sessions: () => {
-        reads++;
+      sessions: (scope: Scope) => {
+        reads.push(scope);
         return Promise.resolve([
           { agentId: 'a', sessionId: 's1', stats: { activeMs: 60_000 } },
           { agentId: 'b', sessionId: 's1', stats: { cost: { amount: 2, currency: 'EUR' } } },
@@ -34,7 +35,9 @@ describe("Resume Session's note on what a session changed, cost and ran", () => 
     assert.equal(noteOf('a', 's1'), '2 files +5 −1 · 1 min active');
     assert.equal(noteOf('b', 's1'), '2 files +5 −1 · EUR 2.00');
     assert.equal(noteOf('a', 'none'), undefined);
-    assert.equal(reads, 1);
+    assert.deepEqual(reads, [{ cwd: '/p' }], "only the folder's sessions");
+    await sessionNotes({ library }, ['/p'], 'everything');
+    assert.deepEqual(reads.at(-1), {}, 'every folder when the list shows everything kept');
     const failing = {
       sessions: () => Promise.reject(new Error('the library is closed')),
     } as unknown as Library;

@@ -225,19 +225,34 @@ describe('Checkpoints in the chat', function () {
     const agentId = a.agents.all[0]!.config.id;
     mkdirSync(at('t'), { recursive: true });
     const file = at('t/built.txt');
+    const library = a.library.get()!;
+    // An earlier session's command changed the file too: two sessions of one folder's journal.
+    const earlier = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
+    await waitFor('ready to prompt', () => earlier.session.capabilities().canPrompt);
+    await earlier.session.prompt(`shell write ${file}`);
+    await a.checkpoints.settled();
+    const earlierId = earlier.session.sessionId!;
+    await waitFor(
+      'the earlier session kept',
+      async () => (await library.session({ agentId, sessionId: earlierId }))?.entries,
+    );
+    earlier.panel.dispose();
+    await waitFor('the earlier chat closed', () => !a.chats.isOpen(agentId, earlierId));
     const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
     await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
     await chat.session.prompt('plan the build');
     await chat.session.prompt(`shell write ${file}`);
     await a.checkpoints.settled();
     const sessionId = chat.session.sessionId!;
-    const library = a.library.get()!;
     await waitFor('the session kept', async () => (await library.session({ agentId, sessionId }))?.entries);
     assert.deepEqual(await library.touched([file]), [], 'no tool call named the file: only the checkpoints know');
     const touching = await a.checkpoints.sessionsTouching(file, [folder()]);
     assert.deepEqual(
       touching.map((t) => [t.sessionId, t.path, t.nth]),
-      [[sessionId, 't/built.txt', 0]],
+      [
+        [sessionId, 't/built.txt', 0],
+        [earlierId, 't/built.txt', 0],
+      ],
     );
     chat.panel.dispose();
     await waitFor('the chat closed', () => !a.chats.isOpen(agentId, sessionId));
@@ -247,9 +262,9 @@ describe('Checkpoints in the chat', function () {
     const pick = await waitFor('the QuickPick', () => a.currentPick());
     await pick.settled;
     const row = await waitFor('the row noting what the session changed and how long it ran', () =>
-      pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && / · 1 file \+1 −0 · /.test(i.detail ?? '')),
+      pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && / · 1 file \+1 −1 · /.test(i.detail ?? '')),
     );
-    assert.match(row.detail!, /1 file \+1 −0 · (\d+ s|\d+ min) active · /);
+    assert.match(row.detail!, /1 file \+1 −1 · (\d+ s|\d+ min) active · /);
     pick.type('file:T/Built');
     const hit = await waitFor('the session that changed the file', () =>
       pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && i.alwaysShow),
@@ -261,11 +276,24 @@ describe('Checkpoints in the chat', function () {
     );
     pick.quickPick.hide();
 
-    void vscode.commands.executeCommand('acp.library.sessionsThatTouched', vscode.Uri.file(file));
-    await waitFor('the session that touched it, opened', async () => {
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      return a.chats.isOpen(agentId, sessionId);
-    });
+    // Both sessions of the folder's journal find their agent in one read of its kept sessions.
+    // Only the command's reads count (the Sessions view reads too, when a chat opens).
+    const sessions = library.sessions.bind(library);
+    let reads = 0;
+    library.sessions = (scope) => {
+      if (/sessionsThatTouched/.test(new Error().stack ?? '')) reads++;
+      return sessions(scope);
+    };
+    try {
+      void vscode.commands.executeCommand('acp.library.sessionsThatTouched', vscode.Uri.file(file));
+      await waitFor('the session that touched it last, opened', async () => {
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        return a.chats.isOpen(agentId, sessionId);
+      });
+    } finally {
+      Reflect.deleteProperty(library, 'sessions');
+    }
+    assert.equal(reads, 1, "one read of the folder's kept sessions for both");
   });
 
   it('ACP: Clear Checkpoints deletes every checkpoint once the user agreed, and nothing before', async () => {
