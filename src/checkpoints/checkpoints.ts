@@ -113,6 +113,15 @@ export class Checkpoints {
     if (options.watchWorker && canWatch(options.platform)) this.watch = new FolderWatch(options.watchWorker);
   }
 
+  /**
+   * Resolves once the folder's watch is in place, after its first snapshot started it (at once
+   * where there is none): the snapshot after the next one starts from memory.
+   */
+  async watchReady(folder: string): Promise<void> {
+    const repo = await this.repo(folder);
+    await this.watch?.whenReady(repo.folder);
+  }
+
   /** Ends the watches for good. */
   dispose(): void {
     this.bases.clear();

@@ -23,6 +23,9 @@ export class FolderWatch {
   private nextId = 1;
   private readonly waiting = new Map<number, (changed: string[] | 'all') => void>();
   private readonly roots = new Set<string>();
+  /** Roots whose watches are all in place, and those waiting for theirs. */
+  private readonly ready = new Set<string>();
+  private readonly readyWaiters = new Map<string, (() => void)[]>();
 
   constructor(private readonly workerPath: string) {}
 
@@ -37,9 +40,19 @@ export class FolderWatch {
     return !this.broken && this.roots.has(root);
   }
 
-  /** What changed under `root` since the last call: every change made before this call included. */
+  /** Resolves once the root's watches are all in place (or the watch failed). */
+  whenReady(root: string): Promise<void> {
+    if (this.broken || this.ready.has(root)) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.set(root, [...(this.readyWaiters.get(root) ?? []), resolve]));
+  }
+
+  /**
+   * What changed under `root` since the last call: every change made before this call included.
+   * 'all' at once while its watches are still being put in place (a snapshot then must not wait
+   * for them), and at the first call after.
+   */
   look(root: string): Promise<string[] | 'all'> {
-    if (!this.watching(root)) return Promise.resolve('all');
+    if (!this.watching(root) || !this.ready.has(root)) return Promise.resolve('all');
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
@@ -54,6 +67,7 @@ export class FolderWatch {
 
   unwatch(root?: string): void {
     for (const r of root === undefined ? [...this.roots] : [root]) {
+      this.ready.delete(r);
       if (this.roots.delete(r)) this.post({ type: 'unwatch', root: r });
     }
   }
@@ -78,6 +92,12 @@ export class FolderWatch {
     if (this.worker) return this.worker;
     const worker = new Worker(this.workerPath);
     worker.on('message', (m: WatchReply) => {
+      if (m.type === 'ready') {
+        this.ready.add(m.root);
+        for (const resolve of this.readyWaiters.get(m.root) ?? []) resolve();
+        this.readyWaiters.delete(m.root);
+        return;
+      }
       const resolve = this.waiting.get(m.id);
       this.waiting.delete(m.id);
       resolve?.(m.changed);
@@ -96,5 +116,7 @@ export class FolderWatch {
     this.broken = true;
     for (const resolve of this.waiting.values()) resolve('all');
     this.waiting.clear();
+    for (const waiters of this.readyWaiters.values()) for (const resolve of waiters) resolve();
+    this.readyWaiters.clear();
   }
 }

@@ -12,5 +12,8 @@ export type WatchRequest =
   | { type: 'lost'; root: string }
   | { type: 'look'; root: string; id: number };
 
-/** The paths changed under the root since its last look, relative with `/`, or 'all'. */
-export type WatchReply = { type: 'looked'; id: number; changed: string[] | 'all' };
+/**
+ * The paths changed under the root since its last look, relative with `/`, or 'all'; or the
+ * root's watches are all in place (or failed: its looks then answer 'all').
+ */
+export type WatchReply = { type: 'looked'; id: number; changed: string[] | 'all' } | { type: 'ready'; root: string };

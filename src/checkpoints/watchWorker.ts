@@ -53,7 +53,9 @@ class WatchedRoot {
     skip: readonly string[],
   ) {
     this.skipNames = skippedFolderNames(skip);
-    this.ready = this.add('').catch(() => this.close());
+    this.ready = this.add('')
+      .catch(() => this.close())
+      .then(() => port.postMessage({ type: 'ready', root } satisfies WatchReply));
   }
 
   /**

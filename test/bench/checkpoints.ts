@@ -85,6 +85,9 @@ async function main(): Promise<void> {
     const rawSize = await du(join(scratch.path, 'raw.git'));
     const looseSize = await du(join(scratch.path, 'storage'));
     const [packMs] = await timed(() => cps.settled());
+    // The folder's watch, started by the first checkpoint, is in place (the second snapshot
+    // still looks at every file: the first began before the watch was whole).
+    await cps.watchReady(folder);
     const ourSize = await du(join(scratch.path, 'storage'));
 
     await full.checkpoint(folder, 'first');

@@ -62,6 +62,7 @@ describe('Checkpoints of a watched folder', function () {
    * tree of a full look before is read into memory in the background: a snapshot first waits for it.
    */
   async function quick(label: string, change: () => void): Promise<string> {
+    await watched.watchReady(folder);
     await watched.checkpoint(folder, `before ${label}`);
     const before = indexStamp();
     change();
@@ -182,7 +183,9 @@ describe('Checkpoints of a watched folder', function () {
     const watch = new FolderWatch(watchWorker);
     try {
       watch.watch(folder, []);
-      assert.equal(await watch.look(folder), 'all', 'the first look is at every file');
+      assert.equal(await watch.look(folder), 'all', 'at every file while the watches are put in place');
+      await watch.whenReady(folder);
+      assert.equal(await watch.look(folder), 'all', 'and at the first look after');
       for (let i = 0; i < 200; i++) {
         // Every other write just after an I/O callback (the event loop's poll phase).
         if (i % 2) await fs.stat(folder);
