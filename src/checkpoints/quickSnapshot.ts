@@ -30,9 +30,10 @@ class LeftToGit extends Error {}
  * The snapshot of a watched folder after `changed` paths (from the watch) changed since the
  * snapshot `base` holds: each is looked at here, the blobs and trees that changed are written
  * (see {@link LooseObjects}), and no git runs unless a new path may be ignored (one
- * `check-ignore` for all of them). It is the tree a full look would take. Undefined where only a
- * full look can tell (a folder among the paths, a nested repository's files, a file changing as
- * it is read); `base` is then left as it was.
+ * `check-ignore` for all of them). It is the tree a full look would take, and `base` becomes it.
+ * Undefined where only a full look can tell (a nested repository's files, a file changing as it
+ * is read, a folder of more than {@link MAX_WALKED} entries made at once); `base` is then no
+ * longer to be used.
  */
 export async function quickSnapshot(
   repo: ShadowRepo,
@@ -75,7 +76,9 @@ export async function quickSnapshot(
     skipped.delete(p);
     const old = tree.get(p);
     if (old === undefined || old === 'folder' || old.blob !== entry.blob || old.mode !== entry.mode) updated++;
-    if (!tree.set(p, entry)) throw new Error(`a file stands where ${p} needs a folder`);
+    // A file where the path needs a folder, which no change named: git looks at every file (the
+    // base, half changed, is dropped by the caller, as after any snapshot it did not take).
+    if (!tree.set(p, entry)) return undefined;
   }
   const id = await tree.write(objects);
   const all = [...skipped.values(), ...base.notUtf8];
