@@ -43,7 +43,10 @@ export class FolderWatch {
   /** Resolves once the root's watches are all in place (or the watch failed). */
   whenReady(root: string): Promise<void> {
     if (this.broken || this.ready.has(root)) return Promise.resolve();
-    return new Promise((resolve) => this.readyWaiters.set(root, [...(this.readyWaiters.get(root) ?? []), resolve]));
+    return new Promise((resolve) => {
+      this.readyWaiters.set(root, [...(this.readyWaiters.get(root) ?? []), resolve]);
+      this.holdOn();
+    });
   }
 
   /**
@@ -56,6 +59,7 @@ export class FolderWatch {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.waiting.set(id, resolve);
+      this.holdOn();
       this.post({ type: 'look', root, id });
     });
   }
@@ -96,19 +100,28 @@ export class FolderWatch {
         this.ready.add(m.root);
         for (const resolve of this.readyWaiters.get(m.root) ?? []) resolve();
         this.readyWaiters.delete(m.root);
+        this.holdOn();
         return;
       }
       const resolve = this.waiting.get(m.id);
       this.waiting.delete(m.id);
+      this.holdOn();
       resolve?.(m.changed);
     });
     worker.on('error', () => this.fail());
     worker.on('exit', () => this.fail());
-    // The watches never keep a process alive that has nothing else to do (after the listeners:
-    // listening to a port refs it).
-    worker.unref();
     this.worker = worker;
+    this.holdOn();
     return worker;
+  }
+
+  /**
+   * The watches never keep a process alive that has nothing else to do, but an answer awaited
+   * from the thread does (a process waiting on nothing else would end before it came).
+   */
+  private holdOn(): void {
+    if (this.waiting.size || this.readyWaiters.size) this.worker?.ref();
+    else this.worker?.unref();
   }
 
   /** No watch can vouch for anything any more: every look, waiting or to come, is at every file. */
