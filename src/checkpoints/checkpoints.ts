@@ -142,16 +142,16 @@ export class Checkpoints {
     watch.watch(repo.folder, this.skip);
     const changed = await watch.look(repo.folder);
     const last = this.bases.get(key);
-    this.bases.delete(key);
     try {
       await last?.loading;
-      if (changed !== 'all' && last?.base && Date.now() - last.at < BASE_MAX_AGE_MS) {
-        const snap = await quickSnapshot(repo, last.base, changed, {
-          maxFileBytes: this.maxFileBytes,
-          skip: this.skip,
-        });
+      // Still this folder's (a prune or new settings drop them), and used once: whatever
+      // happens below, the next snapshot starts from what this one leaves.
+      const base = last && this.bases.get(key) === last ? last.base : undefined;
+      this.bases.delete(key);
+      if (changed !== 'all' && base && Date.now() - last!.at < BASE_MAX_AGE_MS) {
+        const snap = await quickSnapshot(repo, base, changed, { maxFileBytes: this.maxFileBytes, skip: this.skip });
         if (snap) {
-          this.bases.set(key, { ...last, id: snap.id });
+          this.bases.set(key, { id: snap.id, at: last!.at, base });
           return snap;
         }
       }

@@ -135,23 +135,23 @@ export class LiveTree {
     }
   }
 
-  /** Writes every tree that changed, innermost first, and returns the root's id: the new snapshot's. */
-  async write(objects: LooseObjects): Promise<string> {
-    this.id = await writeFolder(this.root, objects);
+  /** Adds every tree that changed, innermost first, to `objects`; returns the root's id: the new snapshot's. */
+  write(objects: LooseObjects): string {
+    this.id = writeFolder(this.root, objects);
     return this.id;
   }
 }
 
-async function writeFolder(folder: Folder, objects: LooseObjects): Promise<string> {
+function writeFolder(folder: Folder, objects: LooseObjects): string {
   if (folder.id) return folder.id;
   const parts: { key: Buffer; bytes: Buffer }[] = [];
   for (const [name, e] of folder.entries) {
-    const [mode, oid] = isFolder(e) ? ['40000', await writeFolder(e, objects)] : [e.mode, e.blob];
+    const [mode, oid] = isFolder(e) ? ['40000', writeFolder(e, objects)] : [e.mode, e.blob];
     const bytes = Buffer.concat([Buffer.from(`${mode} ${name}\0`, 'utf8'), Buffer.from(oid, 'hex')]);
     parts.push({ key: treeKey(name, e), bytes });
   }
   parts.sort((a, b) => Buffer.compare(a.key, b.key));
   const content = Buffer.concat(parts.map((p) => p.bytes));
-  folder.id = await objects.write('tree', content);
+  folder.id = objects.add('tree', content);
   return folder.id;
 }

@@ -55,10 +55,9 @@ export async function quickSnapshot(
   const objects = new LooseObjects(path.join(repo.gitDir, 'objects'));
   const entries: { path: string; entry: FileEntry }[] = [];
   for (const f of found) {
-    if ('bytes' in f)
-      entries.push({ path: f.path, entry: { mode: f.mode, blob: await objects.write('blob', f.bytes) } });
+    if ('bytes' in f) entries.push({ path: f.path, entry: { mode: f.mode, blob: objects.add('blob', f.bytes) } });
   }
-  // Only now is the base changed: nothing above left it half done.
+  // Only now is the base changed (a failure from here on leaves it to be dropped by the caller).
   let updated = 0;
   const { tree, skipped } = base;
   for (const f of found) {
@@ -80,7 +79,8 @@ export async function quickSnapshot(
     // base, half changed, is dropped by the caller, as after any snapshot it did not take).
     if (!tree.set(p, entry)) return undefined;
   }
-  const id = await tree.write(objects);
+  const id = tree.write(objects);
+  await objects.flush();
   const all = [...skipped.values(), ...base.notUtf8];
   return {
     id,
