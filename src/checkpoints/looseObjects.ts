@@ -10,6 +10,9 @@ import { deflateSync } from 'node:zlib';
  * the shadow repositories are made so. Each object's id is known as it is added; {@link flush}
  * writes them all at once.
  */
+/** Object folders (`objects/ab`) made by this process: not made again on every snapshot. */
+const made = new Set<string>();
+
 export class LooseObjects {
   private readonly pending = new Map<string, Buffer>();
 
@@ -31,14 +34,20 @@ export class LooseObjects {
   async flush(): Promise<void> {
     const objects = [...this.pending];
     this.pending.clear();
-    const dirs = [...new Set(objects.map(([id]) => id.slice(0, 2)))];
-    await Promise.all(dirs.map((d) => fs.mkdir(path.join(this.objectsDir, d), { recursive: true })));
+    const dirs = [...new Set(objects.map(([id]) => path.join(this.objectsDir, id.slice(0, 2))))];
+    await Promise.all(dirs.filter((d) => !made.has(d)).map((d) => makeDir(d)));
     await Promise.all(
       objects.map(async ([id, raw]) => {
         const dir = path.join(this.objectsDir, id.slice(0, 2));
         const tmp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
+        const data = deflateSync(raw, { level: 1 });
         try {
-          await fs.writeFile(tmp, deflateSync(raw, { level: 1 }), { mode: 0o444 });
+          await fs.writeFile(tmp, data, { mode: 0o444 }).catch(async (e: NodeJS.ErrnoException) => {
+            // Git's pruning in another window removes an object folder it emptied.
+            if (e.code !== 'ENOENT') throw e;
+            await makeDir(dir);
+            await fs.writeFile(tmp, data, { mode: 0o444 });
+          });
           await fs.rename(tmp, path.join(dir, id.slice(2)));
         } catch (e) {
           await fs.rm(tmp, { force: true });
@@ -47,4 +56,9 @@ export class LooseObjects {
       }),
     );
   }
+}
+
+async function makeDir(dir: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+  made.add(dir);
 }
