@@ -35,6 +35,8 @@ const builds = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   // The session library's worker thread; SQLite's WebAssembly module is copied beside it.
   { ...node, entryPoints: ['src/library/worker.ts'], outfile: 'dist/libraryWorker.js' },
+  // The checkpoints' folder watches, in a thread with an inotify queue of its own.
+  { ...node, entryPoints: ['src/checkpoints/watchWorker.ts'], outfile: 'dist/checkpointsWatch.js' },
   {
     ...common,
     platform: 'browser',

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AgentRegistry } from '../agent/agentHost';
 import { ClientFileSystem } from '../agent/fileSystem';
 import type { Logger } from '../agent/log';
@@ -146,6 +146,8 @@ export class App extends Disposable {
     this.checkpoints = this.register(
       new CheckpointKeeper({
         storageDir: ports.library.dir,
+        // Bundled beside the library's worker.
+        watchWorker: join(dirname(ports.library.workerPath), 'checkpointsWatch.js'),
         settings,
         log,
         unavailable: (m) => ports.checkpointsUnavailable(m),

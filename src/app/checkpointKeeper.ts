@@ -25,6 +25,8 @@ const UNNAMED_SHOWN = 50;
 export interface CheckpointKeeperPorts {
   /** The extension's global storage (not synced): checkpoints go in its `checkpoints` folder. */
   storageDir: string;
+  /** The bundled watch thread (`dist/checkpointsWatch.js`), when snapshots may look only at what changed. */
+  watchWorker?: string;
   settings: SettingsSource;
   log: Logger;
   /** Told once a window when git is missing, too old or broken. */
@@ -91,7 +93,9 @@ export class CheckpointKeeper extends Disposable {
       skip: s.skip,
       logger: ports.log,
       onUnavailable: (e) => ports.unavailable(`${e.message} Checkpoints are off; everything else works.`),
+      watchWorker: ports.watchWorker,
     });
+    this.register({ dispose: () => this.checkpoints.dispose() });
     this.turns = new TurnCheckpoints(this.checkpoints, {
       onError: (folder, e) => {
         // Said once by `onUnavailable`.

@@ -41,3 +41,13 @@ export function excludeFile(skip: readonly string[]): string {
  * exactly and restores them exactly; whether a file is text is judged from its content.
  */
 export const ATTRIBUTES = '* -text -filter -ident !eol !working-tree-encoding !diff\n';
+
+/**
+ * The folder names the skip list leaves out wherever they are (`node_modules/`, `.DS_Store`),
+ * and `.git`: nothing in such a folder is ever in a checkpoint, so it is neither watched nor
+ * walked. A pattern with a wildcard, a path or a negation is left to git.
+ */
+export function skippedFolderNames(skip: readonly string[]): Set<string> {
+  const names = skip.map((s) => s.trim()).filter((s) => /^[^/*?[\\!#]+\/?$/.test(s));
+  return new Set(['.git', ...names.map((s) => s.replace(/\/$/, ''))]);
+}

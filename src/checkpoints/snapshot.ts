@@ -25,6 +25,10 @@ export interface Snapshot {
   skippedCount: number;
   /** Paths whose entry changed since the previous snapshot of the folder, in any window. */
   updated: number;
+  /** Every file left out: the next snapshot of a watched folder lists them again (see quickSnapshot). */
+  allSkipped: SkippedFile[];
+  /** The nested repositories found (`sub/`), whose files are listed on their own. */
+  nested: string[];
 }
 
 export const MAX_SKIPPED_LISTED = 200;
@@ -71,11 +75,13 @@ export async function takeSnapshot(repo: ShadowRepo, maxFileBytes: number): Prom
     const skipped: SkippedFile[] = [];
     let notUtf8 = untracked.notUtf8 + tracked.notUtf8;
     const files: string[] = [];
+    const nestedRepos: string[] = [];
     for (const p of untracked.parts) {
       if (!p.endsWith('/')) {
         files.push(p);
         continue;
       }
+      nestedRepos.push(p);
       const nested = await listNested(repo, p, 1);
       files.push(...nested.parts);
       notUtf8 += nested.notUtf8;
@@ -107,6 +113,8 @@ export async function takeSnapshot(repo: ShadowRepo, maxFileBytes: number): Prom
       skipped: skipped.slice(0, MAX_SKIPPED_LISTED),
       skippedCount: skipped.length,
       updated: update.length + forceRemove.length - unreadable.length,
+      allSkipped: skipped,
+      nested: nestedRepos,
     };
   } catch (e) {
     if (e instanceof StorageFull) await repo.removeFailedWrites();
@@ -184,7 +192,7 @@ async function listNested(repo: ShadowRepo, rel: string, depth: number): Promise
 }
 
 /** Whether each folder on a path is a real folder (not a link), asked once per folder. */
-class LeadingDirs {
+export class LeadingDirs {
   private readonly known = new Map<string, Promise<boolean>>();
   constructor(private readonly root: string) {}
 

@@ -17,7 +17,7 @@ import { folderKey } from '../../src/checkpoints/shadowRepo';
 import { DEFAULT_SKIP } from '../../src/checkpoints/skipRules';
 import type { ChangesEntry } from '../../src/protocol/entries';
 import { chatDeps, hostDeps } from '../support/chat';
-import { git, writeFiles } from '../support/checkpoints';
+import { git, watchWorker, writeFiles } from '../support/checkpoints';
 import { refAgentConfig, seed, tempDir } from '../support/refAgent';
 import { waitFor } from '../support/wait';
 
@@ -74,6 +74,8 @@ describe('The window keeps checkpoints of its chats', function () {
     const log = new MemoryLogger();
     const keeper = new CheckpointKeeper({
       storageDir: join(dir.path, 'global'),
+      // Watched, as in the extension.
+      watchWorker,
       settings,
       log,
       unavailable: (m) => told.push(m),

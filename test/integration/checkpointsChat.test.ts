@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { methods } from '../support/chat';
 import { waitFor } from '../support/wait';
 import { type CheckpointedChat, CheckpointWindow } from '../support/checkpointedChat';
-import { checkpointsIn, git, treeState, writeFiles } from '../support/checkpoints';
+import { checkpointsIn, git, treeState, watchWorker, writeFiles } from '../support/checkpoints';
 import { seed, tempDir } from '../support/refAgent';
 
 describe('Checkpoints around the turns of a chat', function () {
@@ -49,7 +49,7 @@ describe('Checkpoints around the turns of a chat', function () {
   });
 
   function window(switches: string[] = [], options: ConstructorParameters<typeof CheckpointWindow>[3] = {}) {
-    const w = new CheckpointWindow(store, checkpointsIn(storage), switches, options);
+    const w = new CheckpointWindow(store, checkpointsIn(storage, { watchWorker }), switches, options);
     windows.push(w);
     return w;
   }

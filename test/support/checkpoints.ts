@@ -5,6 +5,10 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { Checkpoints, type CheckpointsOptions } from '../../src/checkpoints/checkpoints';
+import { repoRoot } from './refAgent';
+
+/** The bundled watch thread, as the extension starts it (built by `node esbuild.mjs`). */
+export const watchWorker = join(repoRoot, 'dist/checkpointsWatch.js');
 
 /** Runs the machine's git in `cwd` with a fixed identity, returning stdout. */
 export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
