@@ -1,7 +1,19 @@
 /** Messages between the checkpoints and their watch thread (see watchWorker). */
 
-/** A root with more folders than this is not watched: each snapshot of it looks at every file. */
+/** Folders watched at most, all roots together: past this, snapshots look at every file. */
 export const MAX_DIRS = 20_000;
+
+/**
+ * How many folders the watches may take of the user's inotify watches
+ * (`/proc/sys/fs/inotify/max_user_watches`, shared by every process of the user): a quarter, so
+ * that VS Code's own file watcher and other tools keep the rest, and never more than
+ * {@link MAX_DIRS}. An unknown limit is taken as the oldest kernels' 8,192.
+ */
+export function watchBudget(maxUserWatches: number | undefined): number {
+  const limit =
+    maxUserWatches !== undefined && Number.isFinite(maxUserWatches) && maxUserWatches > 0 ? maxUserWatches : 8192;
+  return Math.min(MAX_DIRS, Math.floor(limit / 4));
+}
 /** More changed paths than this since the last look: the next snapshot looks at every file. */
 export const MAX_DIRTY = 500;
 

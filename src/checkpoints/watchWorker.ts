@@ -8,7 +8,7 @@ import { type FSWatcher, promises as fs, readFileSync, watch } from 'node:fs';
 import * as path from 'node:path';
 import { parentPort } from 'node:worker_threads';
 import { skippedFolderNames } from './skipRules';
-import { MAX_DIRTY, MAX_DIRS, type WatchReply, type WatchRequest } from './watchProtocol';
+import { MAX_DIRTY, type WatchReply, type WatchRequest, watchBudget } from './watchProtocol';
 
 const port = parentPort!;
 
@@ -17,15 +17,18 @@ const port = parentPort!;
  * notice it gets instead. A queue holds that many only when at least that many were read since
  * the last look: past half of it, a look is at every file.
  */
-const TOO_MANY = Math.floor(queueLimit() / 2);
+const TOO_MANY = Math.floor((inotifyLimit('max_queued_events') ?? 16384) / 2);
 let events = 0;
+/** Folders watched, all roots together, and how many may be (see {@link watchBudget}). */
+let watching = 0;
+const BUDGET = watchBudget(inotifyLimit('max_user_watches'));
 
-function queueLimit(): number {
+function inotifyLimit(name: string): number | undefined {
   try {
-    const n = Number(readFileSync('/proc/sys/fs/inotify/max_queued_events', 'utf8').trim());
-    return Number.isFinite(n) && n > 0 ? n : 16384;
+    const n = Number(readFileSync(`/proc/sys/fs/inotify/${name}`, 'utf8').trim());
+    return Number.isFinite(n) && n > 0 ? n : undefined;
   } catch {
-    return 16384;
+    return undefined;
   }
 }
 
@@ -87,16 +90,19 @@ class WatchedRoot {
     this.whole = true;
   }
 
+  /** Every watch of the root ends (its looks answer 'all' from now on), freeing its share of the budget. */
   close(): void {
     this.broken = true;
     for (const w of this.watchers.values()) w.close();
+    watching -= this.watchers.size;
     this.watchers.clear();
   }
 
   /** Watches the folder `rel` (relative to the root, '' for the root) and every folder below it. */
   private async add(rel: string): Promise<void> {
     if (this.broken || this.watchers.has(rel)) return;
-    if (this.watchers.size >= MAX_DIRS) return this.close();
+    // Past the budget no watch can vouch for the root: it gives back what it took.
+    if (watching >= BUDGET) return this.close();
     const abs = path.join(this.root, ...rel.split('/').filter(Boolean));
     let w: FSWatcher;
     try {
@@ -109,6 +115,7 @@ class WatchedRoot {
     }
     w.on('error', () => this.close());
     this.watchers.set(rel, w);
+    watching++;
     const entries = await fs.readdir(abs, { withFileTypes: true }).catch(() => []);
     for (const e of entries) {
       if (e.isDirectory() && !this.skipNames.has(e.name)) await this.add(rel ? `${rel}/${e.name}` : e.name);
@@ -143,6 +150,7 @@ class WatchedRoot {
       if (k === rel || k.startsWith(`${rel}/`)) {
         w.close();
         this.watchers.delete(k);
+        watching--;
       }
     }
   }
