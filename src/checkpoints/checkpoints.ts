@@ -4,18 +4,16 @@ import type { Logger } from '../agent/log';
 import { silentLogger } from '../agent/log';
 import { readBlob } from './blobs';
 import { GitUnavailable, UnknownCheckpoint } from './errors';
-import { canWatch, FolderWatch } from './folderWatch';
 import { findGit, type GitFound } from './gitBinary';
 import { splitZ } from './gitProcess';
 import { type CheckpointPhase, Journal, type JournalRecord } from './journal';
 import { materialize, type Materialized } from './materialize';
-import { LiveTree } from './liveTree';
 import { prune, type PruneOptions, type PruneResult } from './prune';
-import { quickSnapshot, type SnapshotBase } from './quickSnapshot';
 import { applyRestore, restoreSteps, type RestoreOutcome } from './restore';
 import { assertId, folderKey, ShadowRepo } from './shadowRepo';
 import { DEFAULT_MAX_FILE_BYTES, DEFAULT_SKIP } from './skipRules';
-import { type Snapshot, type SkippedFile, takeSnapshot } from './snapshot';
+import type { Snapshot, SkippedFile } from './snapshot';
+import { Snapshots } from './snapshots';
 import { diffTrees, type FileChange } from './treeDiff';
 
 export interface CheckpointsOptions {
@@ -34,7 +32,7 @@ export interface CheckpointsOptions {
   logger?: Logger;
   /**
    * The bundled watch thread (`dist/checkpointsWatch.js`). Given, and where the platform allows
-   * it (see {@link canWatch}), each folder is watched and a snapshot looks only at what changed.
+   * it (see canWatch in folderWatch), each folder is watched and a snapshot looks only at what changed.
    */
   watchWorker?: string;
 }
@@ -73,13 +71,6 @@ export interface RestoreResult extends RestoreOutcome {
 /** A snapshot that changed this many entries is packed after it. */
 const PACK_AFTER = 2000;
 
-/**
- * A snapshot built on another (see quickSnapshot) names that one's unchanged trees and files
- * without writing them again: a base older than this is taken again by git, well within the hour
- * git's pruning spares objects that nothing names yet.
- */
-const BASE_MAX_AGE_MS = 20 * 60_000;
-
 /** The working tree as it is now, in place of a checkpoint id. */
 export const WORKING = 'working';
 
@@ -98,10 +89,7 @@ export class Checkpoints {
   private readonly journals = new Map<string, Journal>();
   /** Packing started after a large snapshot, per folder (at most one each). */
   private readonly packing = new Map<string, Promise<void>>();
-  /** The folders' watch, where there is one. */
-  private readonly watch: FolderWatch | undefined;
-  /** Per folder (its real path), what its last snapshot in this window left for the next (see {@link snapshot}). */
-  private readonly bases = new Map<string, { id: string; at: number; base?: SnapshotBase; loading?: Promise<void> }>();
+  private readonly snapshots: Snapshots;
   private readonly logger: Logger;
   private maxFileBytes: number;
   private skip: readonly string[];
@@ -110,7 +98,7 @@ export class Checkpoints {
     this.logger = options.logger ?? silentLogger;
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.skip = options.skip ?? DEFAULT_SKIP;
-    if (options.watchWorker && canWatch(options.platform)) this.watch = new FolderWatch(options.watchWorker);
+    this.snapshots = new Snapshots(options.watchWorker, options.platform, this.logger);
   }
 
   /**
@@ -118,72 +106,16 @@ export class Checkpoints {
    * where there is none): the snapshot after the next one starts from memory.
    */
   async watchReady(folder: string): Promise<void> {
-    const repo = await this.repo(folder);
-    await this.watch?.whenReady(repo.folder);
+    await this.snapshots.ready((await this.repo(folder)).folder);
   }
 
   /** Ends the watches for good. */
   dispose(): void {
-    this.bases.clear();
-    this.watch?.close();
+    this.snapshots.dispose();
   }
 
-  /**
-   * A snapshot of the folder. A watched folder's snapshot starts from the last one and looks
-   * only at the paths changed since (see quickSnapshot): the watch has been handed every change
-   * made before it was asked (see FolderWatch.look), and the last snapshot is held in memory.
-   * Otherwise, or where only git can tell, git looks at every file, and the tree it took is read
-   * into memory in the background for the next snapshot.
-   */
-  private async snapshot(repo: ShadowRepo): Promise<Snapshot> {
-    const watch = this.watch;
-    if (!watch) return takeSnapshot(repo, this.maxFileBytes);
-    const key = repo.folder;
-    watch.watch(repo.folder, this.skip);
-    const changed = await watch.look(repo.folder);
-    const last = this.bases.get(key);
-    try {
-      await last?.loading;
-      // Still this folder's (a prune or new settings drop them), and used once: whatever
-      // happens below, the next snapshot starts from what this one leaves.
-      const base = last && this.bases.get(key) === last ? last.base : undefined;
-      this.bases.delete(key);
-      if (changed !== 'all' && base && Date.now() - last!.at < BASE_MAX_AGE_MS) {
-        const snap = await quickSnapshot(repo, base, changed, { maxFileBytes: this.maxFileBytes, skip: this.skip });
-        if (snap) {
-          this.bases.set(key, { id: snap.id, at: last!.at, base });
-          return snap;
-        }
-      }
-      const snap = await takeSnapshot(repo, this.maxFileBytes);
-      this.baseFrom(repo, key, snap);
-      return snap;
-    } catch (e) {
-      watch.lost(repo.folder);
-      throw e;
-    }
-  }
-
-  /** Reads the tree a full look took into memory, off the folder's queue, unless a later snapshot came first. */
-  private baseFrom(repo: ShadowRepo, key: string, snap: Snapshot): void {
-    const state: { id: string; at: number; base?: SnapshotBase; loading?: Promise<void> } = {
-      id: snap.id,
-      at: Date.now(),
-    };
-    state.loading = LiveTree.load(repo.runner, snap.id).then(
-      (tree) => {
-        if (!tree || this.bases.get(key) !== state) return;
-        state.base = {
-          tree,
-          skipped: new Map(snap.allSkipped.filter((s) => s.path).map((s) => [s.path, s])),
-          notUtf8: snap.allSkipped.filter((s) => !s.path),
-          nested: snap.nested,
-        };
-      },
-      (e: unknown) =>
-        this.logger.warn(`checkpoints: reading ${snap.id.slice(0, 8)} of ${repo.folder} failed: ${String(e)}`),
-    );
-    this.bases.set(key, state);
+  private snapshot(repo: ShadowRepo): Promise<Snapshot> {
+    return this.snapshots.take(repo, { maxFileBytes: this.maxFileBytes, skip: this.skip });
   }
 
   get storage(): string {
@@ -195,9 +127,7 @@ export class Checkpoints {
     if (limits.maxFileBytes !== undefined) this.maxFileBytes = limits.maxFileBytes;
     if (limits.skip !== undefined) this.skip = limits.skip;
     this.repos.clear();
-    // What was left out before may belong in now, changed or not: every file is looked at.
-    this.bases.clear();
-    this.watch?.unwatch();
+    this.snapshots.reset();
   }
 
   /** The git found, or {@link GitUnavailable} (told once to `onUnavailable`). */
@@ -435,7 +365,7 @@ export class Checkpoints {
   async prune(options: PruneOptions): Promise<PruneResult> {
     await this.available();
     // Git deletes what nothing names: no snapshot builds on one held in memory from before.
-    this.bases.clear();
+    this.snapshots.forget();
     return prune(this.options.storage, options, (folder) => this.repo(folder));
   }
 
@@ -444,7 +374,7 @@ export class Checkpoints {
     if (folder !== undefined) {
       await this.queued(folder, async (repo) => {
         this.repos.delete(this.key(folder));
-        this.bases.delete(repo.folder);
+        this.snapshots.forget(repo.folder);
         await fs.rm(repo.dir, { recursive: true, force: true });
       });
       return;
@@ -454,7 +384,7 @@ export class Checkpoints {
       if (/^[0-9a-f]{24}$/.test(n)) await fs.rm(path.join(this.options.storage, n), { recursive: true, force: true });
     }
     this.repos.clear();
-    this.bases.clear();
+    this.snapshots.forget();
   }
 }
 
