@@ -9,6 +9,12 @@ import { hasFilters, parseFilters, passes, type SearchFilters } from './searchFi
 /** How many kept sessions a search may return to the picker. */
 const MAX_HITS = 200;
 /**
+ * The hits a keystroke's first answer holds: more than a tall picker shows. A snippet reads its
+ * session's matching chunk, so 250 of them cost several times what the first screen does; the
+ * rest follow in a second search once no newer keystroke waits.
+ */
+export const FIRST_HITS = 25;
+/**
  * More are asked for than shown: archived sessions leave a few out after the library ranked
  * them, and `file:` many more (the library filters by the others itself).
  */
@@ -56,6 +62,8 @@ export class ContentSearch {
   /** The value typed last, and whether its hits are still to come. */
   private latest = '';
   private waiting = false;
+  /** The hits shown are a first answer's: the rest are being searched for. */
+  private partial = false;
   /** The value whose search the worker has now, if any. */
   private inFlight: string | undefined;
   private found: readonly FoundHit[] = [];
@@ -69,7 +77,12 @@ export class ContentSearch {
     private readonly cwds: readonly string[],
     private readonly changed: () => void,
     private readonly options: ContentSearchOptions = {},
-  ) {}
+  ) {
+    // The box just opened: what the first keystroke's search reads is read meanwhile.
+    void this.client()
+      ?.warm()
+      .catch(() => {});
+  }
 
   /** The hits, best first; the same array while they are unchanged. */
   get hits(): readonly FoundHit[] {
@@ -102,6 +115,11 @@ export class ContentSearch {
     return this.waiting;
   }
 
+  /** All the hits of the value typed last are here (not only the first answer's). */
+  get complete(): boolean {
+    return !this.waiting && !this.partial;
+  }
+
   hit(agentId: string, sessionId: string): FoundHit | undefined {
     return this.byKey.get(sessionKey(agentId, sessionId));
   }
@@ -109,6 +127,7 @@ export class ContentSearch {
   /** Searches for `typed`: now, or once the search under way answers. */
   run(typed: string): void {
     this.latest = typed;
+    this.partial = false;
     this.filtersNow = parseFilters(typed);
     const asked = queryWords(this.filtersNow.text).length > 0 || this.filtersNow.file !== undefined;
     if (!this.client() || !asked) {
@@ -120,10 +139,12 @@ export class ContentSearch {
     if (this.inFlight === undefined) this.send(typed);
   }
 
-  private send(typed: string): void {
+  /** `rest`: the whole search of a value whose first answer is shown. */
+  private send(typed: string, rest = false): void {
     const client = this.client();
     if (!client) {
       this.waiting = false;
+      this.partial = false;
       if (this.found.length) this.set([]);
       return;
     }
@@ -136,9 +157,11 @@ export class ContentSearch {
     const keys = new Set(this.cwds.map((c) => pathKey(c)));
     const answered = (hits: readonly SearchHit[], touched?: ReadonlyMap<string, SearchHit>) => {
       this.inFlight = undefined;
-      if (!this.waiting) return;
+      if (!this.waiting && !this.partial) return;
       if (typed !== this.latest || scope !== this.scopeNow) return this.send(this.latest);
       this.waiting = false;
+      // A first answer that was cut at its limit: the rest next, unless a keystroke comes first.
+      this.partial = !rest && touched === undefined && hits.length >= limit;
       const archived = this.options.archived ?? (() => false);
       const found: FoundHit[] = [];
       for (const h of hits) {
@@ -150,8 +173,9 @@ export class ContentSearch {
         if (found.length === MAX_HITS) break;
       }
       this.set(found);
+      if (this.partial) this.send(typed, true);
     };
-    const limit = filters.file !== undefined ? MAX_FILTERED : MAX_HITS + MAX_ARCHIVED;
+    const limit = filters.file !== undefined ? MAX_FILTERED : rest ? MAX_HITS + MAX_ARCHIVED : FIRST_HITS;
     const where = one !== undefined ? { cwd: one } : {};
     const words = queryWords(filters.text).length > 0;
     void Promise.all([
@@ -159,7 +183,12 @@ export class ContentSearch {
       filters.file !== undefined ? this.touching(client, filters.file, where, scope) : undefined,
     ]).then(
       ([hits, touched]) => answered(hits ?? [...(touched?.values() ?? [])], touched),
-      () => answered([]),
+      () => {
+        if (!rest || typed !== this.latest) return answered([]);
+        // The rest failing leaves the first answer shown.
+        this.inFlight = undefined;
+        this.partial = false;
+      },
     );
   }
 

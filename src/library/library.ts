@@ -1,13 +1,11 @@
 /**
  * The session library as the extension host sees it: an asynchronous front for the store, which
- * runs in a worker thread. Nothing here blocks: writes are posted and searched text comes back
+ * runs in worker threads (one writes, one beside it reads). Nothing here blocks: writes are posted and searched text comes back
  * as a promise. When the library cannot open (a newer extension's file, a broken disk) every
  * call fails with that reason, and callers go on without it.
  */
-import { Worker } from 'node:worker_threads';
-import { ResponseError, type MessageConnection } from 'vscode-jsonrpc';
+import { ResponseError } from 'vscode-jsonrpc';
 import type { IDisposable } from '../base/lifecycle';
-import { createChannel } from '../protocol/channel';
 import type { ThreadEntry } from '../protocol/entries';
 import type { EngineName } from './engine';
 import type {
@@ -22,10 +20,9 @@ import type {
   SessionWrite,
   TouchedHit,
 } from './types';
+import { LibraryThread } from './libraryThread';
 import {
   libraryCalls,
-  logEvent,
-  openedEvent,
   type LibraryFailure,
   type LibraryOp,
   type LibraryRequest,
@@ -66,9 +63,22 @@ export class LibraryUnavailable extends Error {
   }
 }
 
+/**
+ * Calls the reading thread answers. The writing thread lowers its priority (keeping a long
+ * transcript takes a core for a second), so on a busy machine a search sent to it waits behind
+ * everything else: a keystroke's search and opening a hit go to a thread beside it that keeps
+ * the machine's normal priority.
+ */
+const READS = new Set<LibraryOp>(['search', 'warm', 'touched', 'transcript']);
+/** Calls that change the file: a read sent after one is sent once it was answered. */
+const WRITES = new Set<LibraryOp>(['write', 'link', 'remove', 'clear', 'setMaxBytes']);
+
 export class Library implements IDisposable {
-  private readonly worker: Worker;
-  private readonly channel: MessageConnection;
+  private readonly writer: LibraryThread;
+  /** The reading thread, started on the first read; undefined once it failed (reads go to the writer). */
+  private reader: Promise<LibraryThread | undefined> | undefined;
+  /** Settles once every write sent so far was answered. */
+  private written: Promise<unknown> = Promise.resolve();
   private failure: LibraryUnavailable | undefined;
   private closing: Promise<void> | undefined;
   /** Writes are failing now (logged once per run of failures). */
@@ -83,41 +93,34 @@ export class Library implements IDisposable {
 
   constructor(private readonly opts: LibraryOptions) {
     const log = (this.log = opts.log ?? (() => {}));
-    const data: LibraryWorkerData = { dir: opts.dir, maxBytes: opts.maxBytes };
-    if (opts.engine) data.engine = opts.engine;
-    if (opts.busyWaitMs !== undefined) data.busyWaitMs = opts.busyWaitMs;
-    const worker = (this.worker = new Worker(opts.workerPath, { workerData: data }));
-    this.channel = createChannel({
-      post: (m) => worker.postMessage(m),
-      onMessage: (listener) => {
-        worker.on('message', listener);
-        return { dispose: () => worker.off('message', listener) };
-      },
-    });
     let opened: (error?: LibraryUnavailable) => void = () => {};
     this.ready = new Promise<void>((resolve, reject) => {
       opened = (error) => (error ? reject(error) : resolve());
     });
     // A caller that never awaits `ready` still sees the failure through its calls.
     this.ready.catch(() => {});
-    this.channel.onNotification(logEvent, (line) => log(line));
-    this.channel.onNotification(openedEvent, (p) => {
-      if (p.error) this.fail(new LibraryUnavailable(p.error, p.tooNew));
-      if (p.busy) log(`The session library waits for another window: ${p.busy}`);
-      this.engine = p.engine;
-      opened(this.failure);
+    this.writer = new LibraryThread(opts.workerPath, this.workerData(), {
+      log,
+      opened: (p) => {
+        if (p.error) this.fail(new LibraryUnavailable(p.error, p.tooNew));
+        if (p.busy) log(`The session library waits for another window: ${p.busy}`);
+        this.engine = p.engine;
+        opened(this.failure);
+      },
+      lost: (why) => {
+        const error = new LibraryUnavailable(`The session library stopped: ${why}`);
+        this.fail(error);
+        opened(error);
+      },
     });
-    this.channel.listen();
-    const lost = (why: string) => {
-      const error = new LibraryUnavailable(`The session library stopped: ${why}`);
-      this.fail(error);
-      opened(error);
-    };
-    worker.on('error', (e) => {
-      log(`The session library failed: ${e.message}`);
-      lost(e.message);
-    });
-    worker.on('exit', (code) => lost(`its worker exited (${code})`));
+  }
+
+  private workerData(reader?: true): LibraryWorkerData {
+    const data: LibraryWorkerData = { dir: this.opts.dir, maxBytes: this.opts.maxBytes };
+    if (this.opts.engine) data.engine = this.opts.engine;
+    if (this.opts.busyWaitMs !== undefined) data.busyWaitMs = this.opts.busyWaitMs;
+    if (reader) data.reader = true;
+    return data;
   }
 
   /** Whether calls can still succeed. */
@@ -129,14 +132,55 @@ export class Library implements IDisposable {
     if (this.failure) return;
     this.failure = error;
     // Every call still waiting is answered with this failure.
-    this.channel.dispose();
+    this.writer.disconnect();
+    void this.reader?.then((r) => r?.disconnect());
+  }
+
+  /**
+   * The reading thread, once it opened the file the writer opened (the writer makes or repairs
+   * it first); undefined when it could not: reads then go to the writer, as they did before.
+   */
+  private readingThread(): Promise<LibraryThread | undefined> {
+    this.reader ??= this.ready.then(
+      () =>
+        new Promise<LibraryThread | undefined>((resolve) => {
+          const gone = (why: string) => {
+            if (!this.closing) this.log(`The session library reads in its writing thread: ${why}`);
+            this.reader = Promise.resolve(undefined);
+            resolve(undefined);
+            void thread.terminate();
+          };
+          const thread: LibraryThread = new LibraryThread(this.opts.workerPath, this.workerData(true), {
+            log: this.log,
+            // Another window holding the file is no failure: each read tries again.
+            opened: (p) => (p.error ? gone(p.error) : resolve(thread)),
+            lost: gone,
+          });
+        }),
+      () => undefined,
+    );
+    return this.reader;
   }
 
   private async call<K extends LibraryOp>(op: K, params: ParamsOf<K>): Promise<ResultOf<K>> {
     if (this.failure) throw this.failure;
+    let thread = this.writer;
+    if (READS.has(op)) {
+      const written = this.written;
+      const reader = await this.readingThread();
+      await written;
+      if (this.failure) throw this.failure;
+      if (reader) thread = reader;
+    }
+    const answer = this.send(thread, op, params);
+    if (WRITES.has(op)) this.written = Promise.allSettled([this.written, answer]);
+    return answer;
+  }
+
+  private async send<K extends LibraryOp>(thread: LibraryThread, op: K, params: ParamsOf<K>): Promise<ResultOf<K>> {
     try {
       const request = libraryCalls[op] as LibraryRequest<K>;
-      const result = (await this.channel.sendRequest(request, params)) as ResultOf<K> | null;
+      const result = (await thread.channel.sendRequest(request, params)) as ResultOf<K> | null;
       // JSON-RPC answers "nothing" with null.
       return (result ?? undefined) as ResultOf<K>;
     } catch (e) {
@@ -194,6 +238,11 @@ export class Library implements IDisposable {
     return this.call('search', filter ? { text, scope, limit, filter } : { text, scope, limit });
   }
 
+  /** Reads ahead what the first search reads: a search box opened. */
+  warm(): Promise<void> {
+    return this.call('warm', {});
+  }
+
   touched(paths: string[], scope: Scope = {}): Promise<TouchedHit[]> {
     return this.call('touched', { paths, scope });
   }
@@ -234,17 +283,22 @@ export class Library implements IDisposable {
     return this.call('setMaxBytes', { maxBytes });
   }
 
-  /** Lets the worker finish what it was sent and close the file, then ends it. */
+  /** Lets the workers finish what they were sent and close the file, then ends them. */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      const starting = this.reader;
+      // No read starts another; one still starting is ended once it started.
+      this.reader = Promise.resolve(undefined);
+      const reader = await starting;
+      const threads = reader ? [this.writer, reader] : [this.writer];
       if (!this.failure) {
-        const closed = this.call('close', {}).catch(() => {});
+        const closed = Promise.all(threads.map((t) => this.send(t, 'close', {}).catch(() => {})));
         let timer: ReturnType<typeof setTimeout> | undefined;
         await Promise.race([closed, new Promise((r) => (timer = setTimeout(r, CLOSE_WAIT_MS)))]);
         clearTimeout(timer);
       }
       this.fail(new LibraryUnavailable('The session library is closed.'));
-      await this.worker.terminate();
+      await Promise.all(threads.map((t) => t.terminate()));
     })();
     return this.closing;
   }

@@ -12,16 +12,17 @@ export interface Queries {
   /** The searchable texts of one chunk of a session's entries, by entry index (cached). */
   chunkTexts(sid: number, chunk: number): ReadonlyArray<{ index: number; text: string }>;
   /** The rowids of the index chunks that hold a word (cached: typing changes the last word only). */
-  wordChunks(word: string): readonly number[];
+  wordChunks(word: string): Float64Array;
   /** Every kept session by its id, with what ranking reads of it (cached). */
-  sessionRows(): ReadonlyMap<number, SessionRow>;
+  rankRows(): ReadonlyMap<number, RankRow>;
 }
 
-/** A session's row with what a search reads on every keystroke, worked out once. */
-export interface SessionRow {
-  row: Row;
+/** What a search reads of a session on every keystroke, worked out once. */
+export interface RankRow {
   agent: string;
+  cwd: string;
   cwdKey: string;
+  updatedAt?: string;
   /** The agent's `updatedAt` in milliseconds, else when it was first kept. */
   time: number;
 }

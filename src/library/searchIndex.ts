@@ -7,7 +7,7 @@
 import { pathKey } from './pathKey';
 import { bestText, compareRanked, queryWords, snippet, timeOf } from './query';
 import { CHUNK_BITS, chunkRowid } from './schema';
-import { keptFrom, str, type Queries, type Row, type SessionRow } from './rows';
+import { keptFrom, num, str, type Queries, type RankRow, type Row } from './rows';
 import type { Scope, SearchFilter, SearchHit, TouchedHit } from './types';
 
 function inScope(r: { agent?: unknown; cwdKey?: unknown }, scope: Scope, cwdKey: string | undefined): boolean {
@@ -17,7 +17,7 @@ function inScope(r: { agent?: unknown; cwdKey?: unknown }, scope: Scope, cwdKey:
 }
 
 /** Whether a session passes the typed filters. */
-function kept(s: SessionRow, f: SearchFilter): boolean {
+function kept(s: RankRow, f: SearchFilter): boolean {
   const agents = f.agentLike !== undefined || f.agentIds !== undefined;
   if (
     agents &&
@@ -25,9 +25,9 @@ function kept(s: SessionRow, f: SearchFilter): boolean {
     !(f.agentLike !== undefined && s.agent.toLowerCase().includes(f.agentLike))
   )
     return false;
-  if (f.folderLike !== undefined && !String(s.row.cwd).toLowerCase().includes(f.folderLike)) return false;
+  if (f.folderLike !== undefined && !s.cwd.toLowerCase().includes(f.folderLike)) return false;
   if (f.after !== undefined || f.before !== undefined) {
-    const t = timeOf(str(s.row.updatedAt));
+    const t = timeOf(s.updatedAt);
     if (t === undefined || (f.after !== undefined && t < f.after) || (f.before !== undefined && t >= f.before))
       return false;
   }
@@ -43,7 +43,7 @@ const popcount = (n: number) => {
 const SESSION_SPAN = 2 ** CHUNK_BITS;
 
 /** The first index in an ascending list at or above `value`. */
-function lowerBound(list: readonly number[], value: number): number {
+function lowerBound(list: Float64Array, value: number): number {
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -76,7 +76,7 @@ export function searchSessions(
     }
   });
   if (!held.size) return [];
-  const rows = store.sessionRows();
+  const rows = store.rankRows();
   const cwdKey = scope.cwd === undefined ? undefined : pathKey(scope.cwd);
   const ranked: Array<{ sid: number; mask: number; matched: number; time: number }> = [];
   for (const [sid, mask] of held) {
@@ -85,10 +85,28 @@ export function searchSessions(
       ranked.push({ sid, mask, matched: popcount(mask), time: s.time });
   }
   ranked.sort(compareRanked);
-  return ranked.slice(0, limit).map(({ sid, mask, matched }) => {
-    const s = keptFrom(rows.get(sid)!.row);
-    const hit: SearchHit = { agentId: s.agentId, sessionId: s.sessionId, cwd: s.cwd, matched, words: words.length };
-    if (s.title !== undefined) hit.title = s.title;
+  const top = ranked.slice(0, limit);
+  // The names of the hits alone: ranking needs none.
+  const names = new Map(
+    store
+      .all('SELECT sid, session, title FROM sessions WHERE sid IN (SELECT value FROM json_each(?))', [
+        JSON.stringify(top.map((r) => r.sid)),
+      ])
+      .map((r) => [num(r.sid), r]),
+  );
+  return top.map(({ sid, mask, matched }) => {
+    const s = rows.get(sid)!;
+    // Read in the same hold as the rows (which a change to the file drops): it is there.
+    const name = names.get(sid)!;
+    const hit: SearchHit = {
+      agentId: s.agent,
+      sessionId: str(name.session)!,
+      cwd: s.cwd,
+      matched,
+      words: words.length,
+    };
+    const title = str(name.title);
+    if (title !== undefined) hit.title = title;
     if (s.updatedAt !== undefined) hit.updatedAt = s.updatedAt;
     const found = bestEntry(store, sid, chunksOf(sid, lists), words);
     if (found) {
@@ -103,7 +121,7 @@ export function searchSessions(
 }
 
 /** A session's chunks that hold any of the words, with a bit per word each holds. */
-function chunksOf(sid: number, lists: ReadonlyArray<readonly number[]>): Map<number, number> {
+function chunksOf(sid: number, lists: readonly Float64Array[]): Map<number, number> {
   const out = new Map<number, number>();
   const lo = sid * SESSION_SPAN;
   lists.forEach((list, i) => {

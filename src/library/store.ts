@@ -10,26 +10,16 @@ import { dirname, join } from 'node:path';
 import { Redactor } from '../agent/redact';
 import type { ThreadEntry } from '../protocol/entries';
 import { entryFrom, keepEntry } from './keep';
-import { timeOf, wordQuery } from './query';
 import { pathKey } from './pathKey';
-import {
-  DROP,
-  FILE_NAME,
-  FILE_SETTINGS,
-  FORMAT_VERSION,
-  HANDOFFS,
-  MAX_ENTRY,
-  SCHEMA,
-  entryId,
-  chunkRange,
-} from './schema';
+import { DROP, FILE_NAME, FILE_SETTINGS, FORMAT_VERSION, HANDOFFS, MAX_ENTRY, SCHEMA, entryId } from './schema';
 import { linksOf, putLink } from './handoffs';
 import { searchSessions, touchedBy } from './searchIndex';
 import type { EngineName, Row, SqlValue } from './engine';
 import { enforceCap } from './evict';
 import { boundWrite } from './limits';
 import { removeDamagedCopies, removeFormerFile, removeOldCopies } from './files';
-import { keptFrom, num, str, type Queries, type SessionRow } from './rows';
+import { keptFrom, num, str, type Queries, type RankRow } from './rows';
+import { SearchCache } from './searchCache';
 import { ensureDir, isCorrupt, SqliteFile } from './sqlite';
 import { dropEntries, putEntries, upsertSession } from './writes';
 import type {
@@ -67,10 +57,6 @@ export interface StoreOptions {
   log?: (message: string) => void;
 }
 
-/** Chunks whose texts stay in memory for snippets (about 16 KB each). */
-const CACHED_CHUNKS = 256;
-/** Words whose chunks stay in memory (a word matching every chunk of 2,000 sessions: 16,000 numbers). */
-const CACHED_WORDS = 32;
 /** An entry that redaction could not keep as JSON stays a placeholder, so indexes stay aligned. */
 const PLACEHOLDER: ThreadEntry = { type: 'notice', severity: 'info', title: 'An entry that could not be kept safely.' };
 
@@ -92,16 +78,10 @@ function restored(entry: ThreadEntry): ThreadEntry {
 
 export class LibraryStore implements Queries {
   private readonly redactors = new Map<string, Redactor>();
-  /**
-   * Chunks' texts read for snippets, most recent last: the next keystroke mostly finds the same
-   * sessions. Dropped on every write here, and when another window wrote (the file's generation).
-   */
-  private readonly texts = new Map<string, Array<{ index: number; text: string }>>();
-  private readonly words = new Map<string, number[]>();
-  private rows: Map<number, SessionRow> | undefined;
+  /** What searches remember between keystrokes. */
+  private readonly cache = new SearchCache(this);
   /** Sessions (agent and id) a write of which failed: their kept copy is not whole (see `upsertSession`). */
   private readonly missed = new Set<string>();
-  private generation = -1;
   private readonly now: () => number;
   private readonly log: (message: string) => void;
 
@@ -133,6 +113,18 @@ export class LibraryStore implements Queries {
       opts.log?.(`The session library was damaged; it was moved to ${aside} and a new one started.`);
       return LibraryStore.openFile(path, opts);
     }
+  }
+
+  /**
+   * Opens the library a writer opened already, for reading only (searches beside the writer):
+   * it changes nothing of the file, and fails rather than repair or rebuild it.
+   */
+  static openReader(opts: StoreOptions): LibraryStore {
+    const store = new LibraryStore(new SqliteFile(join(opts.dir, FILE_NAME), opts), opts.maxBytes, opts);
+    const version = num(store.read(() => store.get('PRAGMA user_version'))?.user_version);
+    if (version !== FORMAT_VERSION)
+      throw new Error(`The session library's format is ${version}, not ${FORMAT_VERSION}.`);
+    return store;
   }
 
   private static openFile(path: string, opts: StoreOptions): LibraryStore {
@@ -279,61 +271,33 @@ export class LibraryStore implements Queries {
 
   search(typed: string, scope: Scope = {}, limit = 50, filter: SearchFilter = {}): SearchHit[] {
     return this.read(() => {
-      const generation = num(this.get('SELECT generation FROM meta')?.generation);
-      if (generation !== this.generation) this.forget();
-      this.generation = generation;
+      this.cache.check();
       return searchSessions(this, typed, scope, limit, filter);
     });
   }
 
-  /** Drops what searches remember: the file changed. */
+  /** Reads ahead what the first search reads (a search box just opened): every session's ranking row. */
+  warm(): void {
+    this.read(() => {
+      this.cache.check();
+      this.cache.rankRows();
+    });
+  }
+
   private forget(): void {
-    this.texts.clear();
-    this.words.clear();
-    this.rows = undefined;
+    this.cache.forget();
   }
 
-  wordChunks(word: string): readonly number[] {
-    let ids = this.words.get(word);
-    if (ids) {
-      this.words.delete(word);
-    } else {
-      const list = this.get('SELECT group_concat(rowid) AS ids FROM search WHERE search MATCH ?', [
-        wordQuery(word),
-      ])?.ids;
-      ids = typeof list === 'string' && list ? list.split(',').map(Number) : [];
-      if (this.words.size >= CACHED_WORDS) this.words.delete(this.words.keys().next().value!);
-    }
-    this.words.set(word, ids);
-    return ids;
+  wordChunks(word: string): Float64Array {
+    return this.cache.wordChunks(word);
   }
 
-  sessionRows(): ReadonlyMap<number, SessionRow> {
-    this.rows ??= new Map(
-      this.all('SELECT * FROM sessions').map((row) => [
-        num(row.sid),
-        { row, agent: str(row.agent)!, cwdKey: str(row.cwdKey)!, time: timeOf(str(row.updatedAt)) ?? num(row.keptAt) },
-      ]),
-    );
-    return this.rows;
+  rankRows(): ReadonlyMap<number, RankRow> {
+    return this.cache.rankRows();
   }
 
   chunkTexts(sid: number, chunk: number): ReadonlyArray<{ index: number; text: string }> {
-    const key = `${sid}:${chunk}`;
-    let texts = this.texts.get(key);
-    if (texts) {
-      this.texts.delete(key);
-    } else {
-      const [from, to] = chunkRange(chunk);
-      const base = entryId(sid, 0);
-      texts = this.all("SELECT id, text FROM entries WHERE id BETWEEN ? AND ? AND text != '' ORDER BY id", [
-        base + from,
-        entryId(sid, to),
-      ]).map((r) => ({ index: num(r.id) - base, text: str(r.text)! }));
-      if (this.texts.size >= CACHED_CHUNKS) this.texts.delete(this.texts.keys().next().value!);
-    }
-    this.texts.set(key, texts);
-    return texts;
+    return this.cache.chunkTexts(sid, chunk);
   }
 
   /**

@@ -66,7 +66,7 @@ function opened(): LibraryStore {
   if (store) return store;
   if (failure) throw failed(failure.message, { tooNew: failure.tooNew });
   try {
-    store = LibraryStore.open({ ...data, log });
+    store = data.reader ? LibraryStore.openReader({ ...data, log }) : LibraryStore.open({ ...data, log });
     return store;
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
@@ -84,6 +84,7 @@ const handlers: Handlers = {
   sessions: (s, p) => s.sessions(p),
   transcript: (s, p) => s.transcript(p),
   search: (s, p) => s.search(p.text, p.scope, p.limit, p.filter),
+  warm: (s) => s.warm(),
   touched: (s, p) => s.touched(p.paths, p.scope, p.like),
   link: (s, p) => s.link(p),
   links: (s, p) => s.links(p),
@@ -117,7 +118,7 @@ for (const op of Object.keys(libraryCalls) as LibraryOp[]) {
 }
 
 channel.listen();
-yieldToForeground();
+if (!data.reader) yieldToForeground();
 try {
   void channel.sendNotification(openedEvent, { engine: opened().engine });
 } catch (e) {

@@ -36,6 +36,8 @@ export interface LibraryCalls {
   sessions: { params: Scope; result: KeptSession[] };
   transcript: { params: SessionKey; result: ThreadEntry[] | undefined };
   search: { params: { text: string; scope: Scope; limit: number; filter?: SearchFilter }; result: SearchHit[] };
+  /** Reads ahead what the first search reads (a search box opened). */
+  warm: { params: None; result: void };
   touched: { params: { paths: string[]; scope: Scope; like?: string }; result: TouchedHit[] };
   link: { params: SessionLink; result: void };
   links: { params: SessionKey; result: LinkedSession[] };
@@ -59,6 +61,7 @@ const ops: LibraryOp[] = [
   'sessions',
   'transcript',
   'search',
+  'warm',
   'touched',
   'link',
   'links',
@@ -96,7 +99,12 @@ export interface LibraryWorkerData {
   busyWaitMs?: number;
   /** The SQLite to run on (tests run both); by default the host's own where it can. */
   engine?: EngineName;
+  /**
+   * The searching thread beside the writing one: it opens the file the writer opened, only
+   * reads, and keeps its priority (a keystroke's search does not wait behind the machine's work).
+   */
+  reader?: boolean;
 }
 
-/** The worker thread's nice value on Linux: a busy machine's cores go to the chats first. */
+/** The writing worker thread's nice value on Linux: a busy machine's cores go to the chats first. */
 export const WORKER_NICE = 10;

@@ -57,6 +57,37 @@ describe('library: the service the extension holds', function () {
     assert.ok(!lines.some((l) => /keeps its priority/.test(l)), lines.join('\n'));
   });
 
+  it('searches in a thread of its own at the normal priority, which sees every write sent before the search', async function () {
+    const nice = (tid: string) => {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    };
+    if (process.platform !== 'linux' || nice(String(process.pid)) >= WORKER_NICE) this.skip();
+    const library = service.get()!;
+    await library.ready;
+    const before = new Set(readdirSync('/proc/self/task'));
+    await library.warm();
+    const started = readdirSync('/proc/self/task').filter((tid) => !before.has(tid));
+    assert.ok(
+      started.some((tid) => nice(tid) === nice(String(process.pid))),
+      `the searching thread keeps the host's priority: ${started.map((t) => `${t}:${nice(t)}`).join(' ')}`,
+    );
+    // Written without waiting, searched at once: each search must see all that was sent before it.
+    for (let round = 0; round < 20; round++) {
+      const writes = Array.from({ length: 10 }, (_, i) =>
+        library.write({
+          agentId: 'a',
+          sessionId: `s${round}-${i}`,
+          cwd: '/p',
+          entries: [{ index: 0, entry: { type: 'user', text: `quetzal${round} said`, attachments: [], done: true } }],
+        }),
+      );
+      const hits = await library.search(`quetzal${round}`, {}, 50);
+      assert.equal(hits.length, 10, `round ${round}: ${hits.length} of the 10 sessions written before the search`);
+      await Promise.all(writes);
+    }
+  });
+
   it('stops when turned off and starts again when turned on', async () => {
     const first = service.get()!;
     await first.ready;

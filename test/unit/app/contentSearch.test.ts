@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ContentSearch } from '../../../src/app/contentSearch';
+import { ContentSearch, FIRST_HITS } from '../../../src/app/contentSearch';
 import type { Library } from '../../../src/library/library';
 import type { SearchFilter, SearchHit } from '../../../src/library/types';
 
@@ -8,6 +8,7 @@ function slowLibrary() {
   const asked: string[] = [];
   const answers: Array<() => void> = [];
   const client = {
+    warm: () => Promise.resolve(),
     search: (text: string) =>
       new Promise<SearchHit[]>((resolve) => {
         asked.push(text);
@@ -89,6 +90,110 @@ describe('Resume Session content search, as the user types', () => {
   });
 });
 
+describe('Resume Session content search: the first screen first', () => {
+  /** A library holding `n` matching sessions, answering each search when the test says. */
+  function manyHits(n: number) {
+    const asked: number[] = [];
+    const answers: Array<(fail?: boolean) => void> = [];
+    let warmed = 0;
+    const client = {
+      warm: () => (warmed++, Promise.resolve()),
+      search: (text: string, _scope: unknown, limit: number) =>
+        new Promise<SearchHit[]>((resolve, reject) => {
+          asked.push(limit);
+          answers.push((fail) =>
+            fail
+              ? reject(new Error('the library stopped'))
+              : resolve(
+                  Array.from({ length: Math.min(n, limit) }, (_, i) => ({
+                    agentId: 'a',
+                    sessionId: `${text}-${i}`,
+                    cwd: '/p',
+                    matched: 1,
+                    words: 1,
+                    snippet: `…${text}…`,
+                  })),
+                ),
+          );
+        }),
+    } as unknown as Library;
+    const answer = async (fail?: boolean) => {
+      answers.shift()!(fail);
+      await new Promise((r) => setImmediate(r));
+    };
+    return { client, asked, answer, warmed: () => warmed };
+  }
+
+  it('reads ahead when the box opens, shows the first screen of hits with snippets, then the rest', async () => {
+    const { client, asked, answer, warmed } = manyHits(300);
+    const search = new ContentSearch(
+      () => client,
+      ['/p'],
+      () => {},
+    );
+    assert.equal(warmed(), 1, 'what the first keystroke reads is read as the box opens');
+    search.run('pelican');
+    await answer();
+    assert.equal(search.pending, false, 'the first answer is shown');
+    assert.equal(search.complete, false, 'the rest is still to come');
+    assert.equal(search.hits.length, FIRST_HITS);
+    assert.ok(search.hits.every((h) => h.snippet));
+    await answer();
+    assert.equal(search.complete, true);
+    assert.deepEqual(asked, [FIRST_HITS, 250]);
+    assert.equal(search.hits.length, 200, 'the picker shows at most 200');
+    assert.equal(search.hits[0]!.sessionId, 'pelican-0', 'the first answer stays at the top');
+  });
+
+  it('asks for no rest when the first answer held every hit', async () => {
+    const { client, asked, answer } = manyHits(3);
+    const search = new ContentSearch(
+      () => client,
+      ['/p'],
+      () => {},
+    );
+    search.run('pelican');
+    await answer();
+    assert.equal(search.complete, true);
+    assert.deepEqual(asked, [FIRST_HITS]);
+  });
+
+  it('a keystroke before the rest came searches the new value; the old rest is never shown', async () => {
+    const { client, asked, answer } = manyHits(300);
+    const search = new ContentSearch(
+      () => client,
+      ['/p'],
+      () => {},
+    );
+    search.run('peli');
+    await answer();
+    search.run('pelican');
+    await answer();
+    assert.deepEqual(asked, [FIRST_HITS, 250, FIRST_HITS], 'the new value goes once the rest answered');
+    assert.ok(search.hits.every((h) => h.sessionId.startsWith('peli-')) && search.pending);
+    await answer();
+    assert.equal(search.hits.length, FIRST_HITS);
+    assert.ok(
+      search.hits.every((h) => h.sessionId.startsWith('pelican-')),
+      'the stale rest is dropped',
+    );
+  });
+
+  it('keeps the first answer shown when the rest fails', async () => {
+    const { client, answer } = manyHits(300);
+    const search = new ContentSearch(
+      () => client,
+      ['/p'],
+      () => {},
+    );
+    search.run('pelican');
+    await answer();
+    await answer(true);
+    assert.equal(search.complete, true);
+    assert.equal(search.hits.length, FIRST_HITS);
+  });
+});
+
 describe('Resume Session content search: archives and filters', () => {
   const hits: SearchHit[] = [
     { agentId: 'a', sessionId: 'kept', cwd: '/p', matched: 1, words: 1, updatedAt: '2026-11-20T10:00:00Z' },
@@ -105,6 +210,7 @@ describe('Resume Session content search: archives and filters', () => {
   function searchOf(scope: 'window' | 'everything' = 'window') {
     const asked: Array<{ text: string; scope: unknown }> = [];
     const client = {
+      warm: () => Promise.resolve(),
       search: (text: string, s: unknown) => {
         asked.push({ text, scope: s });
         return Promise.resolve(hits);
@@ -163,6 +269,7 @@ describe('Resume Session content search: archives and filters', () => {
   it('file: keeps the sessions that touched such a file (a turn changed it, or a tool call named it), also without words', async () => {
     const likes: string[] = [];
     const client = {
+      warm: () => Promise.resolve(),
       search: () => Promise.resolve(hits),
       touchedLike: (like: string) => {
         likes.push(like);
@@ -234,6 +341,7 @@ describe('Resume Session content search: archives and filters', () => {
       { agentId: 'codex', sessionId: 'away', cwd: '/q/webshop', title: 'Away', updatedAt: '2026-11-21T10:00:00Z' },
     ];
     const client = {
+      warm: () => Promise.resolve(),
       touchedLike: () => Promise.resolve([]),
       sessions: () => Promise.resolve(kept),
     } as unknown as Library;
@@ -265,6 +373,7 @@ describe('Resume Session content search: archives and filters', () => {
   it('has the library apply the typed filters before it ranks, cuts and makes snippets', async () => {
     const asked: { text: string; limit: number; filter?: SearchFilter }[] = [];
     const client = {
+      warm: () => Promise.resolve(),
       search: (text: string, _scope: unknown, limit: number, filter?: SearchFilter) => {
         asked.push({ text, limit, ...(filter ? { filter } : {}) });
         return Promise.resolve([]);
