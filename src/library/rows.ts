@@ -22,6 +22,9 @@ export interface RankRow {
   agent: string;
   cwd: string;
   cwdKey: string;
+  /** Lower case, as `agent:` and `in:` compare them (worked out once, not per keystroke). */
+  agentLower: string;
+  cwdLower: string;
   updatedAt?: string;
   /** The agent's `updatedAt` in milliseconds, else when it was first kept. */
   time: number;

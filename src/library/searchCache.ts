@@ -64,9 +64,13 @@ export class SearchCache {
     this.rows ??= new Map(
       this.db.all('SELECT sid, agent, cwd, cwdKey, updatedAt, keptAt FROM sessions').map((row) => {
         const updatedAt = str(row.updatedAt);
+        const agent = str(row.agent)!;
+        const cwd = str(row.cwd)!;
         const r: RankRow = {
-          agent: str(row.agent)!,
-          cwd: str(row.cwd)!,
+          agent,
+          cwd,
+          agentLower: agent.toLowerCase(),
+          cwdLower: cwd.toLowerCase(),
           cwdKey: str(row.cwdKey)!,
           time: timeOf(updatedAt) ?? num(row.keptAt),
         };

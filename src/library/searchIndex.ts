@@ -19,13 +19,9 @@ function inScope(r: { agent?: unknown; cwdKey?: unknown }, scope: Scope, cwdKey:
 /** Whether a session passes the typed filters. */
 function kept(s: RankRow, f: SearchFilter): boolean {
   const agents = f.agentLike !== undefined || f.agentIds !== undefined;
-  if (
-    agents &&
-    !f.agentIds?.includes(s.agent) &&
-    !(f.agentLike !== undefined && s.agent.toLowerCase().includes(f.agentLike))
-  )
+  if (agents && !f.agentIds?.includes(s.agent) && !(f.agentLike !== undefined && s.agentLower.includes(f.agentLike)))
     return false;
-  if (f.folderLike !== undefined && !s.cwd.toLowerCase().includes(f.folderLike)) return false;
+  if (f.folderLike !== undefined && !s.cwdLower.includes(f.folderLike)) return false;
   if (f.after !== undefined || f.before !== undefined) {
     const t = timeOf(s.updatedAt);
     if (t === undefined || (f.after !== undefined && t < f.after) || (f.before !== undefined && t >= f.before))
