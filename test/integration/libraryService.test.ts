@@ -10,6 +10,13 @@ import { waitFor } from '../support/wait';
 
 const workerPath = join(repoRoot, 'dist/libraryWorker.js');
 
+/** A thread's nice value (Linux). */
+function nice(tid: string): number {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+  // The fields after the command name start with the 3rd; nice is the 19th.
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+}
+
 describe('library: the service the extension holds', function () {
   this.timeout(30_000);
   let dir: ReturnType<typeof tempDir>;
@@ -39,11 +46,6 @@ describe('library: the service the extension holds', function () {
   });
 
   it('runs its worker thread at a lower priority on Linux, so a busy machine serves the chats first', async function () {
-    const nice = (tid: string) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      // The fields after the command name start with the 3rd; nice is the 19th.
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    };
     if (process.platform !== 'linux' || nice(String(process.pid)) >= WORKER_NICE) this.skip();
     const before = new Set(readdirSync('/proc/self/task'));
     const mainNice = nice(String(process.pid));
@@ -58,10 +60,6 @@ describe('library: the service the extension holds', function () {
   });
 
   it('searches in a thread of its own at the normal priority, which sees every write sent before the search', async function () {
-    const nice = (tid: string) => {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
-    };
     if (process.platform !== 'linux' || nice(String(process.pid)) >= WORKER_NICE) this.skip();
     const library = service.get()!;
     await library.ready;

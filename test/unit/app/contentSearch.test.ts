@@ -121,16 +121,16 @@ describe('Resume Session content search: the first screen first', () => {
       answers.shift()!(fail);
       await new Promise((r) => setImmediate(r));
     };
-    return { client, asked, answer, warmed: () => warmed };
-  }
-
-  it('reads ahead when the box opens, shows the first screen of hits with snippets, then the rest', async () => {
-    const { client, asked, answer, warmed } = manyHits(300);
     const search = new ContentSearch(
       () => client,
       ['/p'],
       () => {},
     );
+    return { search, asked, answer, warmed: () => warmed };
+  }
+
+  it('reads ahead when the box opens, shows the first screen of hits with snippets, then the rest', async () => {
+    const { search, asked, answer, warmed } = manyHits(300);
     assert.equal(warmed(), 1, 'what the first keystroke reads is read as the box opens');
     search.run('pelican');
     await answer();
@@ -146,12 +146,7 @@ describe('Resume Session content search: the first screen first', () => {
   });
 
   it('asks for no rest when the first answer held every hit', async () => {
-    const { client, asked, answer } = manyHits(3);
-    const search = new ContentSearch(
-      () => client,
-      ['/p'],
-      () => {},
-    );
+    const { search, asked, answer } = manyHits(3);
     search.run('pelican');
     await answer();
     assert.equal(search.complete, true);
@@ -159,12 +154,7 @@ describe('Resume Session content search: the first screen first', () => {
   });
 
   it('a keystroke before the rest came searches the new value; the old rest is never shown', async () => {
-    const { client, asked, answer } = manyHits(300);
-    const search = new ContentSearch(
-      () => client,
-      ['/p'],
-      () => {},
-    );
+    const { search, asked, answer } = manyHits(300);
     search.run('peli');
     await answer();
     search.run('pelican');
@@ -180,12 +170,7 @@ describe('Resume Session content search: the first screen first', () => {
   });
 
   it('keeps the first answer shown when the rest fails', async () => {
-    const { client, answer } = manyHits(300);
-    const search = new ContentSearch(
-      () => client,
-      ['/p'],
-      () => {},
-    );
+    const { search, answer } = manyHits(300);
     search.run('pelican');
     await answer();
     await answer(true);
