@@ -49,6 +49,7 @@ import { sanitizeText } from '../../sessions/title';
 import type { DiffContents } from './diffContents';
 import { describeError } from '../../app/errorText';
 import { openLink, openLocation, openWebAddress } from './links';
+import { noteStep } from '../../base/steps';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
 /** The longest draft kept, in characters. */
@@ -125,6 +126,7 @@ export class ChatPanel extends Disposable {
         if (thread.status.state === 'loading') this.batcher.setPace(REPLAY_PACE);
         if (!this.isShowing) return;
         const changes = this.window.changes(batch, thread.entries);
+        noteStep('changes posted', String(changes.length));
         void this.channel.sendNotification(changedEvent, {
           changes: this.careful ? showableChanges(changes) : changes,
         });
@@ -203,6 +205,7 @@ export class ChatPanel extends Disposable {
       entries = showableEntries(entries);
       meta = showableMeta(meta);
     }
+    noteStep('snapshot posted', String(entries.length));
     void this.channel.sendNotification(snapshotEvent, {
       thread: { entries, meta, status: thread.status },
       capabilities: this.session.capabilities(),
@@ -234,15 +237,17 @@ export class ChatPanel extends Disposable {
     const words = this.revealWords;
     this.revealWords = undefined;
     void this.channel.sendNotification(revealEntryEvent, words ? { index, words } : { index });
+    noteStep('reveal posted');
   }
 
   private handleRequests(): void {
     const c = this.channel;
     const s = this.session;
     // What the webview sends is checked: a malformed message is ignored, never thrown on.
-    c.onRequest(readyRequest, (params: unknown) =>
-      this.sendSnapshot(readIndex((params as { at?: unknown } | null | undefined)?.at)),
-    );
+    c.onRequest(readyRequest, (params: unknown) => {
+      noteStep('webview ready');
+      this.sendSnapshot(readIndex((params as { at?: unknown } | null | undefined)?.at));
+    });
     c.onNotification(viewportChangedEvent, (params: unknown) => {
       const range = readRange(params);
       if (range) this.window.setView(range.from, range.to, (params as { follow?: unknown }).follow === true);
@@ -250,6 +255,7 @@ export class ChatPanel extends Disposable {
     c.onRequest(fetchEntriesRequest, (params: unknown) => {
       const range = readRange(params);
       if (!range || !this.isShowing) return range?.from ?? 0;
+      noteStep('entries fetched', `${range.from}-${range.to}`);
       const taken = this.window.take(range.from, range.to, this.session.thread.entries);
       // Through the batcher, so they go in order with the changes queued before them.
       this.batcher.push(taken.changes);
