@@ -4,7 +4,7 @@ import { Emitter } from '../../base/event';
 import { Disposable } from '../../base/lifecycle';
 import type { ChatSession } from '../../chat/chatSession';
 import { ChangeBatcher } from '../../chat/batcher';
-import { EntryWindow, readIndex, readRange } from '../../chat/entryWindow';
+import { EntryWindow, readIndex, readRange, VIEW_MARGIN } from '../../chat/entryWindow';
 import { showableChanges, showableEntries, showableMeta } from '../../chat/showable';
 import type { Logger } from '../../agent/log';
 import { createChannel } from '../../protocol/channel';
@@ -196,7 +196,9 @@ export class ChatPanel extends Disposable {
   /** `at`: the entry the reader is at; absent, the view follows the end. */
   private sendSnapshot(at?: number): void {
     this.batcher.discard();
-    this.window.reset(at);
+    // A hit being opened: its neighbourhood goes whole in the snapshot, so that it shows (and its
+    // words are found) without first asking for it.
+    this.window.reset(this.revealing ?? at);
     const thread = this.session.thread;
     // Whole near the reader, stubs elsewhere: a long history is not megabytes in one message.
     let entries = this.window.snapshot(thread.entries);
@@ -232,7 +234,11 @@ export class ChatPanel extends Disposable {
     const index = this.revealing;
     if (index === undefined || !this.isShowing || this.session.thread.entries.length <= index) return;
     this.revealing = undefined;
-    // The entry goes first, then the scroll to it.
+    // The entry goes first, whole with those around it (the panel would ask for the stubs it
+    // scrolls to, a round trip before the words can be found), then the scroll to it.
+    const entries = this.session.thread.entries;
+    this.batcher.push(this.window.take(index, index + VIEW_MARGIN, entries).changes);
+    this.batcher.push(this.window.take(Math.max(0, index - VIEW_MARGIN), index, entries).changes);
     this.batcher.flushNow();
     const words = this.revealWords;
     this.revealWords = undefined;
