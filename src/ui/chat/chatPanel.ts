@@ -6,6 +6,7 @@ import type { ChatSession } from '../../chat/chatSession';
 import { ChangeBatcher } from '../../chat/batcher';
 import { EntryWindow, readIndex, readRange, VIEW_MARGIN } from '../../chat/entryWindow';
 import { showableChanges, showableEntries, showableMeta } from '../../chat/showable';
+import { packEntries } from '../../protocol/entries';
 import type { Logger } from '../../agent/log';
 import { createChannel } from '../../protocol/channel';
 import {
@@ -209,7 +210,7 @@ export class ChatPanel extends Disposable {
     }
     noteStep('snapshot posted', String(entries.length));
     void this.channel.sendNotification(snapshotEvent, {
-      thread: { entries, meta, status: thread.status },
+      thread: { entries: packEntries(entries), meta, status: thread.status },
       capabilities: this.session.capabilities(),
       queue: this.session.queue.state,
       ...(this.draftText ? { draft: this.draftText } : {}),
