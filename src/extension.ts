@@ -35,6 +35,7 @@ import { manageCommands } from './ui/manage/manageCommands';
 import { confirmModal, type Confirm } from './ui/messages';
 import { pickerCommands } from './ui/pickers/pickerCommands';
 import { currentPick } from './ui/pickers/resumePicker';
+import { listenToSteps } from './base/steps';
 import { SessionDecor } from './ui/sessionDecor';
 import { FreshLists } from './ui/sessionsView/freshLists';
 import { sessionCommands, type SessionCommandDeps } from './ui/sessionsView/sessionCommands';
@@ -80,6 +81,8 @@ export interface AcpTestApi {
   readonly pendingOpens: PendingOpens;
   /** What activation does with them: opens the one of this window's folders, if any. */
   openCarried(): Promise<ChatPanel | undefined>;
+  /** Hears the steps of opening a chat, with their times (the benchmarks). */
+  readonly listenToSteps: typeof listenToSteps;
 }
 
 /** What the window runs, so `deactivate()` can wait for its agents and its library. */
@@ -340,6 +343,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     checkpoints: app.checkpoints,
     pendingOpens: pending,
     openCarried: openCarriedHere,
+    listenToSteps,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },

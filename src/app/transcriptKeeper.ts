@@ -13,6 +13,7 @@ import type { LibraryService } from '../library/service';
 import type { SessionInfo, SessionWrite } from '../library/types';
 import { agentListed } from '../sessions/agentListed';
 import { MAX_TITLE, sanitizeText } from '../sessions/title';
+import { noteStep } from '../base/steps';
 
 /** A chat session being kept: its recorder, once the session attached. */
 export interface Recording extends IDisposable {
@@ -224,13 +225,18 @@ export class TranscriptKeeper extends Disposable {
       const kept = await client.session(key);
       if (!kept?.complete || kept.entries === 0) return false;
       // Read while the agent is asked whether the session moved on: most kept ones have not.
+      noteStep('transcript asked');
       const transcript = client.transcript(key);
-      transcript.catch(() => {});
+      transcript.then(
+        () => noteStep('transcript read'),
+        () => {},
+      );
       session.thread.setStatus({ state: 'loading', received: 0, phase: 'connect' });
       const c = await connected;
       const listed = c?.features.list
         ? await agentListed((p) => c.listSessions(p), session.target.cwd, sessionId)
         : undefined;
+      noteStep('agent listed');
       if (listed?.updatedAt) this.compared.set(session, listed.updatedAt);
       const plan = openPlan({
         kept,
@@ -245,6 +251,7 @@ export class TranscriptKeeper extends Disposable {
       const entries = await transcript;
       if (!entries?.length || session.thread.entries.length > 0) return false;
       session.showKept(entries);
+      noteStep('kept shown', String(entries.length));
       this.log.info(`[${sessionId}] shown from the session library (${entries.length} entries); resuming`);
       return true;
     } catch (e) {

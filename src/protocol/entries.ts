@@ -225,4 +225,43 @@ export interface StubsAdded {
   shapes: number[];
 }
 export type PanelChange = ThreadChange<PanelEntry> | StubsAdded;
-export type PanelSnapshot = ThreadSnapshot<PanelEntry>;
+/** Stubs of consecutive entries in a snapshot: two numbers each, as {@link StubsAdded}'s. */
+export interface StubRun {
+  type: 'stubs';
+  shapes: number[];
+}
+/**
+ * A snapshot as it is sent: runs of stubs packed (a 19,000-entry history opened at a message is
+ * 19,000 stubs, a megabyte as objects, a fifth of that as numbers). {@link unpackEntries} makes
+ * the panel's entries of it.
+ */
+export type PanelSnapshot = Omit<ThreadSnapshot<PanelEntry>, 'entries'> & { entries: (PanelEntry | StubRun)[] };
+
+/** The entries with each run of stubs packed into one {@link StubRun}. */
+export function packEntries(entries: readonly PanelEntry[]): (PanelEntry | StubRun)[] {
+  const out: (PanelEntry | StubRun)[] = [];
+  let run: StubRun | undefined;
+  for (const entry of entries) {
+    if (entry.type !== 'stub') {
+      out.push(entry);
+      run = undefined;
+    } else if (run) run.shapes.push(entry.height.base, entry.height.chars);
+    else out.push((run = { type: 'stubs', shapes: [entry.height.base, entry.height.chars] }));
+  }
+  return out;
+}
+
+/** The entries a packed snapshot holds, each stub on its own; anything not a run is kept as it came. */
+export function unpackEntries(packed: readonly (PanelEntry | StubRun)[]): PanelEntry[] {
+  const out: PanelEntry[] = [];
+  for (const item of packed) {
+    if (item?.type !== 'stubs') {
+      out.push(item);
+      continue;
+    }
+    const shapes = Array.isArray(item.shapes) ? item.shapes : [];
+    for (let k = 0; k + 1 < shapes.length; k += 2)
+      out.push({ type: 'stub', height: { base: shapes[k]!, chars: shapes[k + 1]! } });
+  }
+  return out;
+}

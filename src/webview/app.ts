@@ -201,6 +201,7 @@ export class ChatApp {
   }
 
   snapshot(params: SnapshotParams): void {
+    performance.mark('acp.snapshot');
     // A draft kept from when this session's panel was last closed.
     if (params.draft && !this.composer.draft) this.composer.restoreDraft(params.draft);
     // Changes queued before a snapshot belong to the old picture.
@@ -248,6 +249,7 @@ export class ChatApp {
    * entry is whole (far from the end of a long thread it is a stub until the scroll fetches it).
    */
   revealEntry(index: number, words: readonly string[] = []): void {
+    performance.mark('acp.reveal');
     this.view.revealWhenThere(index);
     this.findAt = words.length ? { index, words } : undefined;
     this.schedule();

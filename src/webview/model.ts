@@ -4,6 +4,7 @@
  * place. Reports which indices changed so the view re-renders only those.
  */
 import type { EntryStub, PanelChange, PanelEntry, ThreadMeta, ThreadStatus } from '../protocol/entries';
+import { unpackEntries } from '../protocol/entries';
 import type { ChatCapabilities, QueueState, SessionLinkView, SnapshotParams } from '../protocol/messages';
 import { applyTerminalDelta } from '../protocol/terminalOutput';
 import { StreamSplitter } from './streamSplit';
@@ -41,7 +42,7 @@ export class ThreadModel {
   readonly finished = new Map<number, StreamSplitter>();
 
   reset(snapshot: SnapshotParams): void {
-    this.entries = snapshot.thread.entries;
+    this.entries = unpackEntries(snapshot.thread.entries);
     this.meta = snapshot.thread.meta;
     this.status = snapshot.thread.status;
     this.capabilities = snapshot.capabilities;

@@ -7,13 +7,11 @@
 // in view in the chat webview (measured there, in a frame's callback).
 // Usage: node out/test/bench/searchAll.js   (ACP_BENCH_SEARCH_OPEN_ONLY=1: the second part only)
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
-import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
-import { seededTurn } from '../agent/content';
-import { createFixture, seedSessions } from '../host/fixture';
+import { createFixture, plantWord, seedSessions } from '../host/fixture';
 import { nodeWithSqlite } from '../support/nodes';
 import { repoRoot } from '../support/refAgent';
 import { failureShot, startHostRun, traceIfAsked, waitForFile } from './hostRun';
@@ -38,51 +36,6 @@ const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-
-/** Updates that begin an entry of the chat's thread (the others add to one). */
-const BEGINS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'plan']);
-
-interface IndexEntry {
-  sessionId: string;
-  cwd: string;
-  turns: number;
-  seeded?: { turns: number; index: number };
-}
-
-/**
- * Writes a seeded session's history out whole with one turn more, `after` entries from its end,
- * that alone says `word`: the words a search finds only there.
- */
-function plantWord(storeDir: string, entry: IndexEntry, word: string, after: number): void {
-  const updates: SessionUpdate[] = [];
-  for (let turn = 0; turn < entry.seeded!.turns; turn++)
-    updates.push(...seededTurn(entry.cwd, turn, entry.seeded!.index));
-  let at = updates.length;
-  for (let begun = 0; at > 0 && begun < after;) if (BEGINS.has(updates[--at]!.sessionUpdate)) begun++;
-  // At the start of that turn.
-  while (at > 0 && updates[at]!.sessionUpdate !== 'user_message_chunk') at--;
-  updates.splice(
-    at,
-    0,
-    {
-      sessionUpdate: 'user_message_chunk',
-      content: { type: 'text', text: `Where did the ${word} retry loop come from?` },
-    },
-    {
-      sessionUpdate: 'agent_message_chunk',
-      content: {
-        type: 'text',
-        text: `The ${word} retry loop came with the queue rewrite: it backs off twice, then gives up.`,
-      },
-    },
-  );
-  writeFileSync(
-    join(storeDir, 'sessions', `${encodeURIComponent(entry.sessionId)}.ndjson`),
-    updates.map((u) => JSON.stringify(u)).join('\n') + '\n',
-  );
-  entry.turns += 1;
-  delete entry.seeded;
-}
 
 const readProbe = (f: Frame) =>
   f.evaluate(() => {
@@ -130,18 +83,51 @@ async function highlighted(frames: () => Frame[], since: number, ms: number): Pr
   }
 }
 
+interface HostStep {
+  step: string;
+  at: number;
+  detail?: string;
+}
+
+/**
+ * The chat's start as its frame's timeline has it, in epoch milliseconds: the webview's outer
+ * frame and the chat's document began, our script was fetched and began, the snapshot and the
+ * reveal came (the marks of src/webview). Read whenever the probe came: the timeline keeps them.
+ */
+async function frameSteps(frame: Frame): Promise<Record<string, number | undefined>> {
+  const inner = await frame.evaluate(() => {
+    const at = (name: string) => {
+      const e = performance.getEntriesByName(name, 'mark')[0];
+      return e ? performance.timeOrigin + e.startTime : undefined;
+    };
+    const script = performance.getEntriesByType('resource').find((e) => e.name.includes('webview.js')) as
+      PerformanceResourceTiming | undefined;
+    return {
+      documentStart: performance.timeOrigin,
+      scriptLoaded: script ? performance.timeOrigin + script.responseEnd : undefined,
+      script: at('acp.script'),
+      snapshot: at('acp.snapshot'),
+      reveal: at('acp.reveal'),
+    };
+  });
+  const frameStart = await frame
+    .parentFrame()
+    ?.evaluate(() => performance.timeOrigin)
+    .catch(() => undefined);
+  return { ...inner, frameStart };
+}
+
 async function openFigures(): Promise<void> {
   const fixture = createFixture({ sessions: 0 });
   const cwd = fixture.folders[0]!;
   seedSessions(fixture.storeDir, [cwd], 1, TURNS_20K);
   seedSessions(fixture.storeDir, [cwd], 1, SMALL_TURNS);
   const indexFile = join(fixture.storeDir, 'index.json');
-  const index = JSON.parse(readFileSync(indexFile, 'utf8')) as { sessions: IndexEntry[] };
+  const index = JSON.parse(readFileSync(indexFile, 'utf8')) as { sessions: { sessionId: string; turns: number }[] };
   const big = index.sessions.find((s) => s.turns === TURNS_20K)!;
   const small = index.sessions.find((s) => s.turns === SMALL_TURNS)!;
-  plantWord(fixture.storeDir, big, 'zanzibarquill', UP);
-  plantWord(fixture.storeDir, small, 'marzipanlantern', 20);
-  writeFileSync(indexFile, JSON.stringify(index));
+  plantWord(fixture.storeDir, big.sessionId, 'zanzibarquill', UP);
+  plantWord(fixture.storeDir, small.sessionId, 'marzipanlantern', 20);
   const targets: (OpenTarget & { name: string })[] = [
     {
       name: '20,000 updates, scope everything',
@@ -162,6 +148,7 @@ async function openFigures(): Promise<void> {
 
   const run = await startHostRun(fixture, 'searchOpen', 1_200_000);
   const rows: string[][] = [];
+  const steps_: string[][] = [];
   const times = new Map<string, number[]>();
   const currents = new Map<string, number[]>();
   try {
@@ -206,9 +193,40 @@ async function openFigures(): Promise<void> {
         50,
       ).catch(() => first);
       const findCount = await frame.evaluate(() => document.querySelector('.find-count')?.textContent ?? '');
+      const marks = await frameSteps(frame);
       await saveTrace();
       writeSignal(join(run.ctl, `done-${i}`));
       await waitForFile(join(run.ctl, `result-${i}.json`), 60_000, 'the host figures');
+      const { steps } = JSON.parse(readFileSync(join(run.ctl, `result-${i}.json`), 'utf8')) as {
+        steps: HostStep[];
+      };
+      const host = (step: string) => {
+        const s = steps.find((x) => x.step === step);
+        return s ? `${ms(s.at - clickAt)}${s.detail ? ` (${s.detail})` : ''}` : '–';
+      };
+      const since = (at: number | undefined) => (at === undefined ? '–' : ms(at - clickAt));
+      const late = p.late ? '*' : '';
+      steps_.push([
+        `${t.name} #${Math.floor(i / targets.length) + 1}`,
+        host('picked'),
+        host('panel'),
+        since(marks.frameStart),
+        since(marks.documentStart),
+        since(marks.scriptLoaded),
+        since(marks.script),
+        host('webview ready'),
+        host('transcript read'),
+        host('agent listed'),
+        host('kept shown'),
+        host('snapshot posted'),
+        since(marks.snapshot),
+        host('changes posted'),
+        host('reveal posted'),
+        since(marks.reveal),
+        host('entries fetched'),
+        `${since(p.firstEntryPainted)}${late}`,
+        `${ms(p.highlightAt! - clickAt)}${late}`,
+      ]);
       const shown = p.highlightAt! - clickAt;
       const current = p.currentAt !== undefined ? p.currentAt - clickAt : NaN;
       times.set(t.name, [...(times.get(t.name) ?? []), shown]);
@@ -237,6 +255,31 @@ async function openFigures(): Promise<void> {
         'load average',
       ],
       rows,
+    );
+    table(
+      "Where the time goes, ms after the click (host steps from the extension host, the others in the webview's frame; * the probe reached the frame late: an upper bound; (n) entries sent)",
+      [
+        'open',
+        'picked',
+        'panel made',
+        'webview frame start',
+        'document start',
+        'script loaded',
+        'script start',
+        'webview ready',
+        'transcript read',
+        'agent listed',
+        'kept shown',
+        'snapshot posted',
+        'snapshot received',
+        'first changes posted',
+        'reveal posted',
+        'reveal received',
+        'entries fetched',
+        'first entry painted',
+        'highlighted',
+      ],
+      steps_,
     );
     for (const t of targets) {
       const list = times.get(t.name)!;

@@ -4,6 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SessionUpdate } from '@agentclientprotocol/sdk/unstable';
+import { seededTurn } from '../agent/content';
 import { repoRoot } from './paths';
 
 export interface FixtureOptions {
@@ -209,4 +211,56 @@ function commandLine(pid: number): string {
   } catch {
     return '';
   }
+}
+
+/** Updates that begin an entry of the chat's thread (the others add to one). */
+const BEGINS = new Set(['user_message_chunk', 'agent_message_chunk', 'agent_thought_chunk', 'tool_call', 'plan']);
+
+interface SeededEntry {
+  sessionId: string;
+  cwd: string;
+  turns: number;
+  seeded?: { turns: number; index: number };
+}
+
+/**
+ * Writes a seeded session's history out whole with one turn more, `after` entries from its end,
+ * that alone says `word` ("Where did the <word> retry loop come from?" and its answer): the
+ * words a search finds only there. The index is written too (an agent running on the store
+ * reads it again).
+ */
+export function plantWord(storeDir: string, sessionId: string, word: string, after: number): void {
+  const indexFile = join(storeDir, 'index.json');
+  const index = JSON.parse(readFileSync(indexFile, 'utf8')) as { sessions: SeededEntry[] };
+  const entry = index.sessions.find((s) => s.sessionId === sessionId);
+  if (!entry?.seeded) throw new Error(`no seeded session ${sessionId} in ${indexFile}`);
+  const updates: SessionUpdate[] = [];
+  for (let turn = 0; turn < entry.seeded.turns; turn++)
+    updates.push(...seededTurn(entry.cwd, turn, entry.seeded.index));
+  let at = updates.length;
+  for (let begun = 0; at > 0 && begun < after;) if (BEGINS.has(updates[--at]!.sessionUpdate)) begun++;
+  // At the start of that turn.
+  while (at > 0 && updates[at]!.sessionUpdate !== 'user_message_chunk') at--;
+  updates.splice(
+    at,
+    0,
+    {
+      sessionUpdate: 'user_message_chunk',
+      content: { type: 'text', text: `Where did the ${word} retry loop come from?` },
+    },
+    {
+      sessionUpdate: 'agent_message_chunk',
+      content: {
+        type: 'text',
+        text: `The ${word} retry loop came with the queue rewrite: it backs off twice, then gives up.`,
+      },
+    },
+  );
+  writeFileSync(
+    join(storeDir, 'sessions', `${encodeURIComponent(entry.sessionId)}.ndjson`),
+    updates.map((u) => JSON.stringify(u)).join('\n') + '\n',
+  );
+  entry.turns += 1;
+  delete entry.seeded;
+  writeFileSync(indexFile, JSON.stringify(index));
 }

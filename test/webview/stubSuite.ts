@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { EntryWindow, FOLLOW_TAIL } from '../../src/chat/entryWindow';
-import type { ThreadChange, ThreadEntry } from '../../src/protocol/entries';
+import { packEntries, type ThreadChange, type ThreadEntry } from '../../src/protocol/entries';
 import {
   changedEvent,
   fetchEntriesRequest,
@@ -50,7 +50,8 @@ class StubHost {
 
   async snapshot(at?: number): Promise<void> {
     this.window.reset(at);
-    const snapshot = snapshotOf(this.window.snapshot(this.entries) as ThreadEntry[]);
+    // Packed as the panel sends it: runs of stubs as numbers.
+    const snapshot = snapshotOf(packEntries(this.window.snapshot(this.entries)) as ThreadEntry[]);
     await this.view.host.sendNotification(snapshotEvent, snapshot);
   }
 

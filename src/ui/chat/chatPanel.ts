@@ -4,8 +4,9 @@ import { Emitter } from '../../base/event';
 import { Disposable } from '../../base/lifecycle';
 import type { ChatSession } from '../../chat/chatSession';
 import { ChangeBatcher } from '../../chat/batcher';
-import { EntryWindow, readIndex, readRange } from '../../chat/entryWindow';
+import { EntryWindow, readIndex, readRange, VIEW_MARGIN } from '../../chat/entryWindow';
 import { showableChanges, showableEntries, showableMeta } from '../../chat/showable';
+import { packEntries } from '../../protocol/entries';
 import type { Logger } from '../../agent/log';
 import { createChannel } from '../../protocol/channel';
 import {
@@ -49,6 +50,7 @@ import { sanitizeText } from '../../sessions/title';
 import type { DiffContents } from './diffContents';
 import { describeError } from '../../app/errorText';
 import { openLink, openLocation, openWebAddress } from './links';
+import { noteStep } from '../../base/steps';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
 /** The longest draft kept, in characters. */
@@ -125,6 +127,7 @@ export class ChatPanel extends Disposable {
         if (thread.status.state === 'loading') this.batcher.setPace(REPLAY_PACE);
         if (!this.isShowing) return;
         const changes = this.window.changes(batch, thread.entries);
+        noteStep('changes posted', String(changes.length));
         void this.channel.sendNotification(changedEvent, {
           changes: this.careful ? showableChanges(changes) : changes,
         });
@@ -194,7 +197,9 @@ export class ChatPanel extends Disposable {
   /** `at`: the entry the reader is at; absent, the view follows the end. */
   private sendSnapshot(at?: number): void {
     this.batcher.discard();
-    this.window.reset(at);
+    // A hit being opened: its neighbourhood goes whole in the snapshot, so that it shows (and its
+    // words are found) without first asking for it.
+    this.window.reset(this.revealing ?? at);
     const thread = this.session.thread;
     // Whole near the reader, stubs elsewhere: a long history is not megabytes in one message.
     let entries = this.window.snapshot(thread.entries);
@@ -203,8 +208,9 @@ export class ChatPanel extends Disposable {
       entries = showableEntries(entries);
       meta = showableMeta(meta);
     }
+    noteStep('snapshot posted', String(entries.length));
     void this.channel.sendNotification(snapshotEvent, {
-      thread: { entries, meta, status: thread.status },
+      thread: { entries: packEntries(entries), meta, status: thread.status },
       capabilities: this.session.capabilities(),
       queue: this.session.queue.state,
       ...(this.draftText ? { draft: this.draftText } : {}),
@@ -229,20 +235,26 @@ export class ChatPanel extends Disposable {
     const index = this.revealing;
     if (index === undefined || !this.isShowing || this.session.thread.entries.length <= index) return;
     this.revealing = undefined;
-    // The entry goes first, then the scroll to it.
+    // The entry goes first, whole with those around it (the panel would ask for the stubs it
+    // scrolls to, a round trip before the words can be found), then the scroll to it.
+    const entries = this.session.thread.entries;
+    this.batcher.push(this.window.take(index, index + VIEW_MARGIN, entries).changes);
+    this.batcher.push(this.window.take(Math.max(0, index - VIEW_MARGIN), index, entries).changes);
     this.batcher.flushNow();
     const words = this.revealWords;
     this.revealWords = undefined;
     void this.channel.sendNotification(revealEntryEvent, words ? { index, words } : { index });
+    noteStep('reveal posted');
   }
 
   private handleRequests(): void {
     const c = this.channel;
     const s = this.session;
     // What the webview sends is checked: a malformed message is ignored, never thrown on.
-    c.onRequest(readyRequest, (params: unknown) =>
-      this.sendSnapshot(readIndex((params as { at?: unknown } | null | undefined)?.at)),
-    );
+    c.onRequest(readyRequest, (params: unknown) => {
+      noteStep('webview ready');
+      this.sendSnapshot(readIndex((params as { at?: unknown } | null | undefined)?.at));
+    });
     c.onNotification(viewportChangedEvent, (params: unknown) => {
       const range = readRange(params);
       if (range) this.window.setView(range.from, range.to, (params as { follow?: unknown }).follow === true);
@@ -250,6 +262,7 @@ export class ChatPanel extends Disposable {
     c.onRequest(fetchEntriesRequest, (params: unknown) => {
       const range = readRange(params);
       if (!range || !this.isShowing) return range?.from ?? 0;
+      noteStep('entries fetched', `${range.from}-${range.to}`);
       const taken = this.window.take(range.from, range.to, this.session.thread.entries);
       // Through the batcher, so they go in order with the changes queued before them.
       this.batcher.push(taken.changes);

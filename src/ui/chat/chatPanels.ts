@@ -21,6 +21,7 @@ import { describeError } from '../../app/errorText';
 import { noSuchAgent } from '../messages';
 import type { TranscriptKeeper } from '../../app/transcriptKeeper';
 import type { OpenChats } from '../sessionsView/sessionsTree';
+import { noteStep } from '../../base/steps';
 
 const LAST_OPENED_KEY = 'acp.lastOpened';
 const DRAFT_KEY = 'acp.draft';
@@ -116,6 +117,7 @@ export class ChatPanels extends Disposable implements OpenChats {
         enableFindWidget: true,
       },
     );
+    noteStep('panel');
     const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), draft ?? this.takeDraft(target));
     void this.attach(chat.session, mode);
     return chat;

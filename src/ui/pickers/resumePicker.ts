@@ -29,6 +29,7 @@ import { openAFolder } from '../messages';
 import { folderPath } from '../sessionsView/sessionsTree';
 import { listedKeys, listErrors, pageLists, prefixUnmatched, unlistedIn } from './pickLists';
 import { PickRows, type PickList } from './pickRows';
+import { noteStep } from '../../base/steps';
 
 /** Background paging stops here; a "Load more…" row goes on. */
 export const PICK_LIMIT = 5000;
@@ -391,6 +392,7 @@ export class ResumePicker implements OpenPick {
 
   private open(item: SessionPick, mode: OpenMode): void {
     if (!item.row || !item.host) return;
+    noteStep('picked');
     this.quickPick.hide();
     const target = chatTarget(item.host.config.id, item.row);
     // A content hit opens scrolled to its message, the words highlighted.

@@ -2,7 +2,13 @@ import * as assert from 'node:assert/strict';
 import { ChangeBatcher, type BatcherTimers } from '../../../src/chat/batcher';
 import { EntryWindow, FOLLOW_TAIL, readIndex, readRange, stubOf, VIEW_MARGIN } from '../../../src/chat/entryWindow';
 import { Thread } from '../../../src/chat/thread';
-import type { PanelChange, PanelEntry, ThreadEntry } from '../../../src/protocol/entries';
+import {
+  packEntries,
+  unpackEntries,
+  type PanelChange,
+  type PanelEntry,
+  type ThreadEntry,
+} from '../../../src/protocol/entries';
 import { applyTerminalDelta } from '../../../src/protocol/terminalOutput';
 import { agentChunk, toolCall, toolCallUpdate, userChunk } from '../../support/builders/updates';
 
@@ -35,6 +41,24 @@ describe('EntryWindow', () => {
       wholeAt(sent),
       Array.from({ length: 2 * VIEW_MARGIN + 1 }, (_, i) => 200 - VIEW_MARGIN + i),
     );
+  });
+
+  it('packs a snapshot’s runs of stubs as numbers, a fraction of its size, and unpacks it as it was', () => {
+    const window = new EntryWindow();
+    window.reset(10_000);
+    const sent = window.snapshot(entries(19_000));
+    const packed = packEntries(sent);
+    // A run before the reader's entries and one after them.
+    assert.deepEqual(
+      packed.map((e) => e.type),
+      ['stubs', ...Array<string>(2 * VIEW_MARGIN + 1).fill('agent'), 'stubs'],
+    );
+    assert.deepEqual(unpackEntries(JSON.parse(JSON.stringify(packed)) as typeof packed), sent);
+    const size = (v: unknown) => JSON.stringify(v).length;
+    assert.ok(size(packed) < size(sent) / 3, `${size(packed)} characters packed, ${size(sent)} not`);
+    // Entries sent one by one (an older host, a test) come through unchanged; a broken run adds nothing.
+    assert.deepEqual(unpackEntries(sent.slice(0, 3)), sent.slice(0, 3));
+    assert.deepEqual(unpackEntries([{ type: 'stubs', shapes: [28] }]), []);
   });
 
   it('turns changes far from the reader into stubs, and keeps an entry whole once sent whole', () => {

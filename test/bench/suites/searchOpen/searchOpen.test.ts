@@ -74,6 +74,8 @@ describe('bench: open a search hit', function () {
       const row = (item: vscode.QuickPickItem & { row?: { sessionId: string } }) =>
         item.row?.sessionId === t.sessionId && !!item.detail?.includes(t.query);
       await waitFor('the hit in the QuickPick', () => pick.quickPick.items.find(row), 60_000);
+      const steps: { step: string; at: number; detail?: string }[] = [];
+      a.listenToSteps((step, at, detail) => steps.push({ step, at, ...(detail ? { detail } : {}) }));
       writeSignal(
         join(ctl, `armed-${i}`),
         JSON.stringify({ entryIndex: hit.entryIndex, entries: kept.get(t.sessionId) }),
@@ -83,8 +85,13 @@ describe('bench: open a search hit', function () {
       await waitFor('the driver', () => existsSync(join(ctl, `done-${i}`)), 600_000, 20);
       writeSignal(
         join(ctl, `result-${i}.json`),
-        JSON.stringify({ entries: chat.session.thread.entries.length, status: chat.session.thread.status.state }),
+        JSON.stringify({
+          entries: chat.session.thread.entries.length,
+          status: chat.session.thread.status.state,
+          steps,
+        }),
       );
+      a.listenToSteps(undefined);
       await closeAll(a);
     }
   });
