@@ -105,6 +105,10 @@ describe('Search everything (a Codex-like session of another folder)', function 
     this.timeout(300_000);
     assert.ok(found, 'the first test found the hit');
     const { page, browser } = wb();
+    // The first test's chat goes: while it still fills in its history it may take the focus
+    // back, and a picker that loses the focus closes.
+    await runCommand(page, 'View: Close All Editors');
+    await page.locator('.tabs-container .tab').first().waitFor({ state: 'detached', timeout: 30_000 });
     const opened = browser.context.waitForEvent('page', { timeout: 60_000 });
     await openHit(page, found.words, found.title);
     await clickDialogButton(page, 'Open Folder in New Window');
