@@ -50,7 +50,7 @@ const builds = [
     // webview cannot reach the workbench's own copy, and the CSP takes fonts only from the
     // extension), so the page loads one stylesheet instead of a chain of imports.
     ...common,
-    entryPoints: { chat: 'media/chat.css' },
+    entryPoints: { chat: 'media/chat.css', message: 'media/message.css' },
     outdir: 'dist',
     // The codicon font keeps its name (dist/codicon.ttf): no stale hashed copies pile up in dist.
     loader: { '.ttf': 'file' },

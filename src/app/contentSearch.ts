@@ -5,6 +5,7 @@ import { pathKey } from '../library/pathKey';
 import { queryWords, timeOf } from '../library/query';
 import type { Scope, SearchFilter, SearchHit } from '../library/types';
 import { hasFilters, parseFilters, passes, type SearchFilters } from './searchFilters';
+import { warmFirstScreen } from '../chat/firstScreen';
 
 /** How many kept sessions a search may return to the picker. */
 const MAX_HITS = 200;
@@ -278,6 +279,8 @@ export class ContentSearch {
       this.byKey = new Map(hits.map((h) => [sessionKey(h.agentId, h.sessionId), h]));
     }
     this.changed();
+    // A hit may be opened next: its chat paints the message first, with a renderer ready by then.
+    if (hits.length) void warmFirstScreen();
   }
 }
 

@@ -260,6 +260,11 @@ export class TranscriptKeeper extends Disposable {
     }
   }
 
+  /** One entry of the library's copy of a session (undefined when it keeps none there). */
+  async keptEntry(key: { agentId: string; sessionId: string }, index: number): Promise<ThreadEntry | undefined> {
+    return this.library.get()?.entry(key, index);
+  }
+
   /** The library's copy of a session's transcript, whole or not (undefined when it keeps none). */
   async keptEntries(key: { agentId: string; sessionId: string }): Promise<readonly ThreadEntry[] | undefined> {
     const entries = await this.library.get()?.transcript(key);

@@ -69,7 +69,7 @@ export class LibraryUnavailable extends Error {
  * everything else: a keystroke's search and opening a hit go to a thread beside it that keeps
  * the machine's normal priority.
  */
-const READS = new Set<LibraryOp>(['search', 'warm', 'touched', 'transcript']);
+const READS = new Set<LibraryOp>(['search', 'warm', 'touched', 'transcript', 'entry']);
 /** Calls that change the file: a read sent after one is sent once it was answered. */
 const WRITES = new Set<LibraryOp>(['write', 'link', 'remove', 'clear', 'setMaxBytes']);
 
@@ -231,6 +231,11 @@ export class Library implements IDisposable {
 
   transcript(key: SessionKey): Promise<ThreadEntry[] | undefined> {
     return this.call('transcript', { agentId: key.agentId, sessionId: key.sessionId });
+  }
+
+  /** One kept entry of a session, by its index; undefined when it is not kept. */
+  entry(key: SessionKey, index: number): Promise<ThreadEntry | undefined> {
+    return this.call('entry', { agentId: key.agentId, sessionId: key.sessionId, index });
   }
 
   /** The sessions that hold the words, best first; with `filter`, only those it keeps. */

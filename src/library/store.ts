@@ -269,6 +269,20 @@ export class LibraryStore implements Queries {
     return rows.map((r) => restored(entryFrom(str(r.text) ?? '', str(r.json)!)));
   }
 
+  /**
+   * One kept entry, by its index in the transcript (the message a search hit is in: the chat
+   * paints it before the whole transcript is read); undefined when it is not kept.
+   */
+  entry(key: SessionKey & { index: number }): ThreadEntry | undefined {
+    const { index } = key;
+    if (!Number.isSafeInteger(index) || index < 0 || index > MAX_ENTRY) return undefined;
+    const row = this.read(() => {
+      const sid = this.get('SELECT sid FROM sessions WHERE agent = ? AND session = ?', [key.agentId, key.sessionId]);
+      return sid ? this.get('SELECT text, json FROM entries WHERE id = ?', [entryId(num(sid.sid), index)]) : undefined;
+    });
+    return row ? restored(entryFrom(str(row.text) ?? '', str(row.json)!)) : undefined;
+  }
+
   search(typed: string, scope: Scope = {}, limit = 50, filter: SearchFilter = {}): SearchHit[] {
     return this.read(() => {
       this.cache.check();

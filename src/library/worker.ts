@@ -83,6 +83,7 @@ const handlers: Handlers = {
   session: (s, p) => s.session(p),
   sessions: (s, p) => s.sessions(p),
   transcript: (s, p) => s.transcript(p),
+  entry: (s, p) => s.entry(p),
   search: (s, p) => s.search(p.text, p.scope, p.limit, p.filter),
   warm: (s) => s.warm(),
   touched: (s, p) => s.touched(p.paths, p.scope, p.like),

@@ -35,6 +35,7 @@ export interface LibraryCalls {
   session: { params: SessionKey; result: KeptSession | undefined };
   sessions: { params: Scope; result: KeptSession[] };
   transcript: { params: SessionKey; result: ThreadEntry[] | undefined };
+  entry: { params: SessionKey & { index: number }; result: ThreadEntry | undefined };
   search: { params: { text: string; scope: Scope; limit: number; filter?: SearchFilter }; result: SearchHit[] };
   /** Reads ahead what the first search reads (a search box opened). */
   warm: { params: None; result: void };
@@ -60,6 +61,7 @@ const ops: LibraryOp[] = [
   'session',
   'sessions',
   'transcript',
+  'entry',
   'search',
   'warm',
   'touched',

@@ -118,6 +118,11 @@ export const focusInputEvent = new NotificationType0('focusInput');
  * words the find bar then highlights); sent after the entry itself.
  */
 export const revealEntryEvent = new NotificationType<RevealEntryParams>('revealEntry');
+/**
+ * The entry the panel was opened to show will not come (the thread ended shorter): the chat
+ * drops the first screen it painted for it and shows as it is.
+ */
+export const revealMissedEvent = new NotificationType0('revealMissed');
 export interface RevealEntryParams {
   index: number;
   /** Words to find and highlight in the thread, from this entry on. */

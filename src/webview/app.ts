@@ -25,6 +25,7 @@ import { actionButton, el, icon } from './dom';
 import { ElicitationInput } from './elicitationInput';
 import { EntryFetcher } from './entryFetch';
 import { FindBar, listenForFindKey } from './findBar';
+import { FirstScreen } from './firstScreen';
 import { FrameScheduler } from './frameScheduler';
 import { Highlighter } from './highlighter';
 import { readLinks, ThreadModel } from './model';
@@ -75,6 +76,8 @@ export class ChatApp {
     api: VsCodeApi,
     private readonly saved: UiState,
     highlighterUrl?: string,
+    /** The hit's message the host painted before this script ran: goes once the find bar shows the hit. */
+    private readonly firstScreen = new FirstScreen(),
   ) {
     this.openThoughts = new Set(saved.openThoughts);
     this.highlighter = new Highlighter(highlighterUrl);
@@ -248,6 +251,11 @@ export class ChatApp {
    * `words`, the find bar then finds them from that entry on and highlights them, once the
    * entry is whole (far from the end of a long thread it is a stub until the scroll fetches it).
    */
+  /** The entry the panel was opened on will not come: the chat shows as it is. */
+  revealMissed(): void {
+    this.firstScreen.drop();
+  }
+
   revealEntry(index: number, words: readonly string[] = []): void {
     performance.mark('acp.reveal');
     this.view.revealWhenThere(index);
@@ -291,7 +299,7 @@ export class ChatApp {
     // match as the current one ("? of 2"), nor highlight any until its next search.
     if (findAt && this.model.entries.length > findAt.index && this.model.entries[findAt.index]!.type !== 'stub') {
       this.findAt = undefined;
-      this.find.showAt(findAt.index, findAt.words);
+      this.find.showAt(findAt.index, findAt.words, () => this.firstScreen.drop());
     }
     const replaying = this.model.status.state === 'loading' && this.view.sticking;
     if (this.frames.repaintDue(replaying)) {

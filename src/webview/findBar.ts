@@ -87,7 +87,7 @@ export class FindBar {
    * the entry holds them so; else the first it holds) and shows the first match from `index` on.
    * The focus stays where it is.
    */
-  showAt(index: number, words: readonly string[]): void {
+  showAt(index: number, words: readonly string[], settled?: () => void): void {
     const entry = this.host.entries()[index];
     const text = entry ? searchableText(entry).toLowerCase() : '';
     const phrase = words.join(' ');
@@ -97,7 +97,8 @@ export class FindBar {
     const at = this.matches.findIndex((m) => m.index >= index);
     this.current = this.matches.length ? (at === -1 ? 0 : at) : -1;
     this.showCount();
-    if (this.current >= 0) this.reveal(this.matches[this.current]);
+    if (this.current >= 0) this.reveal(this.matches[this.current], settled);
+    else settled?.();
   }
 
   close(): void {
@@ -182,7 +183,8 @@ export class FindBar {
   }
 
   /** Brings a match into view: its entry first, then (once rendered) the match itself, a third down. */
-  private reveal(match: Match): void {
+  /** `settled`: told once the match is in place and painted (or another took its place). */
+  private reveal(match: Match, settled?: () => void): void {
     // The current match is painted again once it is in view.
     CSS.highlights?.delete('acp-find-current');
     this.revealing = true;
@@ -190,7 +192,7 @@ export class FindBar {
     const view = this.host.view;
     view.reveal(match.index);
     afterFrames(2, () => {
-      if (this.matches[this.current] !== match) return;
+      if (this.matches[this.current] !== match) return settled?.();
       const node = view.nodeOf(match.index);
       const ranges = node ? rangesIn(node, this.input.value) : [];
       const range = ranges[Math.min(match.occurrence, ranges.length - 1)];
@@ -201,6 +203,7 @@ export class FindBar {
       afterFrames(2, () => {
         this.revealing = false;
         this.paint();
+        settled?.();
       });
     });
   }

@@ -10,6 +10,7 @@ import {
   linksChangedEvent,
   queueChangedEvent,
   revealEntryEvent,
+  revealMissedEvent,
   snapshotEvent,
 } from '../protocol/messages';
 import { ChatApp } from './app';
@@ -21,7 +22,8 @@ declare function acquireVsCodeApi(): VsCodeApi;
 // The steps of a chat's start, in the frame's timeline (a profile shows them; the benchmarks read them).
 performance.mark('acp.script');
 
-const api = acquireVsCodeApi();
+// The first screen's script (src/chat/firstScreen.ts) took the API already when the host painted one.
+const api = (window as { acpVsCodeApi?: VsCodeApi }).acpVsCodeApi ?? acquireVsCodeApi();
 const port: MessagePort = {
   post: (message) => api.postMessage(message),
   onMessage: (listener) => {
@@ -41,6 +43,7 @@ connection.onNotification(queueChangedEvent, (params) => app.queueChanged(params
 connection.onNotification(linksChangedEvent, (params) => app.linksChanged(params.links));
 connection.onNotification(focusInputEvent, () => app.focusInput());
 connection.onNotification(revealEntryEvent, (params) => app.revealEntry(params.index, readWords(params.words)));
+connection.onNotification(revealMissedEvent, () => app.revealMissed());
 connection.listen();
 app.ready();
 

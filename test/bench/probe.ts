@@ -31,6 +31,12 @@ export interface ProbeState {
   highlightText?: string;
   /** When the find bar's current match (marked apart from the others) was first in view. */
   currentAt?: number;
+  /**
+   * When the host's first screen (the hit's message painted before the chat's script runs, its
+   * words marked) was first seen with the current mark in view, in a frame's callback.
+   */
+  firstScreenAt?: number;
+  firstScreenText?: string;
   /** The words were in view at the probe's first look: injected late, its times are upper bounds. */
   shownAtFirstLook?: boolean;
 }
@@ -67,6 +73,7 @@ export function probe(): void {
   observeTasks();
   let hooked: Document | undefined;
   let quickShown = 0;
+  let watchingFirst = false;
   // While the find bar is open and its current match not yet seen, each frame looks for it.
   let watching = false;
   const inView = (range: Range | undefined) => {
@@ -108,8 +115,21 @@ export function probe(): void {
       quickShown = n;
       return;
     }
-    if (!document.getElementById('app')) return;
+    if (!document.getElementById('app') && !document.getElementById('first-screen')) return;
     b.kind = 'webview';
+    const firstMark = watchingFirst ? null : document.querySelector('#first-screen mark.current');
+    if (firstMark) {
+      watchingFirst = true;
+      const look = () => {
+        if (!firstMark.isConnected) return;
+        const rect = firstMark.getBoundingClientRect();
+        if (rect.height > 0 && rect.top >= 0 && rect.bottom <= window.innerHeight) {
+          b.firstScreenAt = now();
+          b.firstScreenText = firstMark.textContent ?? '';
+        } else requestAnimationFrame(look);
+      };
+      requestAnimationFrame(look);
+    }
     b.lastMutation = now();
     if (hooked !== document) {
       hooked = document;

@@ -15,6 +15,10 @@ import type { MessageConnection } from 'vscode-jsonrpc';
 import { chatCsp } from '../../src/protocol/csp';
 import { createChannel } from '../../src/protocol/channel';
 import { readyRequest } from '../../src/protocol/messages';
+import { FIRST_SCREEN_SCRIPT } from '../../src/chat/firstScreen';
+
+/** First screens (src/chat/firstScreen.ts) the pages of this process are to paint, by the id in their address. */
+const firstScreens = new Map<string, string>();
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -101,8 +105,16 @@ export async function startHarness(): Promise<Harness> {
 async function serve(url: string, origin: string): Promise<{ status: number; type: string; body: string | Buffer }> {
   const { pathname, searchParams } = new URL(url, origin);
   switch (pathname) {
-    case '/':
-      return { status: 200, type: 'text/html; charset=utf-8', body: page(origin, searchParams.has('bare')) };
+    case '/': {
+      const first = firstScreens.get(searchParams.get('first') ?? '');
+      const style = first === undefined ? undefined : await readFile(join(ROOT, 'dist', 'message.css'), 'utf8');
+      const firstScreen = first === undefined ? undefined : { html: first, style: style! };
+      return {
+        status: 200,
+        type: 'text/html; charset=utf-8',
+        body: page(origin, searchParams.has('bare'), firstScreen),
+      };
+    }
     case '/dist/webview.js':
       return { status: 200, type: 'text/javascript', body: await readFile(join(ROOT, 'dist', 'webview.js')) };
     case '/theme.css':
@@ -121,10 +133,20 @@ async function serve(url: string, origin: string): Promise<{ status: number; typ
   }
 }
 
-/** The page as the chat panel builds it (the same CSP), plus the fake webview API and the test's probes. */
-function page(origin: string, bare: boolean): string {
+/**
+ * The page as the chat panel builds it (the same CSP), plus the fake webview API and the test's
+ * probes; with a first screen, as the panel builds a chat opened on a search hit: the screen's
+ * style inline, and its script loading the chat's stylesheet and script once the page loaded.
+ */
+function page(origin: string, bare: boolean, first?: { html: string; style: string }): string {
   const nonce = randomBytes(16).toString('base64');
   const csp = chatCsp(origin, nonce);
+  const chat = first
+    ? `${first.html}
+<div id="app"></div>
+<script nonce="${nonce}" data-style="${origin}/dist/chat.css" data-script="${origin}/dist/webview.js">${FIRST_SCREEN_SCRIPT}</script>`
+    : `<div id="app"></div>
+${bare ? '' : `<script nonce="${nonce}" src="${origin}/dist/webview.js"></script>`}`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -132,11 +154,10 @@ function page(origin: string, bare: boolean): string {
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${origin}/theme.css">
-<link rel="stylesheet" href="${origin}/dist/chat.css">
+${first ? `<style nonce="${nonce}">${first.style}</style>` : `<link rel="stylesheet" href="${origin}/dist/chat.css">`}
 <title>ACP chat harness</title>
 </head>
 <body>
-<div id="app"></div>
 <script nonce="${nonce}">
 (() => {
   // VS Code keeps a webview's state across reloads; sessionStorage stands in for it here.
@@ -166,7 +187,7 @@ function page(origin: string, bare: boolean): string {
   };
 })();
 </script>
-${bare ? '' : `<script nonce="${nonce}" src="${origin}/dist/webview.js"></script>`}
+${chat}
 </body>
 </html>`;
 }
@@ -191,7 +212,7 @@ export class WebviewPage {
   static async open(
     browser: Browser,
     harness: Harness,
-    options: { state?: unknown; width?: number; height?: number } = {},
+    options: { state?: unknown; width?: number; height?: number; firstScreen?: string } = {},
   ): Promise<WebviewPage> {
     const context = await browser.newContext({
       viewport: { width: options.width ?? 900, height: options.height ?? 800 },
@@ -224,7 +245,13 @@ export class WebviewPage {
     );
     host.onRequest(record);
     host.listen();
-    await page.goto(`${harness.origin}/`);
+    let address = `${harness.origin}/`;
+    if (options.firstScreen !== undefined) {
+      const id = randomBytes(8).toString('hex');
+      firstScreens.set(id, options.firstScreen);
+      address += `?first=${id}`;
+    }
+    await page.goto(address);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>(
       (_, reject) =>

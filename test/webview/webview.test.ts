@@ -14,6 +14,7 @@ import { longReplySuite, replaySuite } from './replaySuite';
 import { approvalSuite } from './approvalSuite';
 import { codeSuite } from './codeSuite';
 import { findSuite } from './findSuite';
+import { firstScreenSuite } from './firstScreenSuite';
 import { queueSuite } from './queueSuite';
 import { elicitationSuite } from './elicitationSuite';
 import { securitySuite } from './securitySuite';
@@ -815,6 +816,7 @@ describe('chat webview', function () {
   approvalSuite(env);
   codeSuite(env);
   findSuite(env);
+  firstScreenSuite(env);
   stubSuite(env);
   queueSuite(env);
   securitySuite(env);

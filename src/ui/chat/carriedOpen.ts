@@ -19,7 +19,13 @@ export async function openCarried(
   const open = await pending.take(folders.map((f) => f.uri.fsPath));
   if (!open) return undefined;
   const { agentId, sessionId, cwd, title, index, words } = open;
-  const panel = await chats.open({ agentId, sessionId, cwd, ...(title !== undefined ? { title } : {}) }, mode);
+  const reveal = index !== undefined ? { index, words } : undefined;
+  const panel = await chats.open(
+    { agentId, sessionId, cwd, ...(title !== undefined ? { title } : {}) },
+    mode,
+    undefined,
+    reveal,
+  );
   if (index !== undefined) panel?.revealEntry(index, words);
   return panel;
 }

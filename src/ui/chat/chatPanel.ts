@@ -25,6 +25,7 @@ import {
   focusInputEvent,
   queueChangedEvent,
   revealEntryEvent,
+  revealMissedEvent,
   removeQueuedRequest,
   sendQueuedRequest,
   updateQueuedRequest,
@@ -45,12 +46,12 @@ import {
   snapshotEvent,
   viewportChangedEvent,
 } from '../../protocol/messages';
-import { chatCsp } from '../../protocol/csp';
 import { sanitizeText } from '../../sessions/title';
 import type { DiffContents } from './diffContents';
 import { describeError } from '../../app/errorText';
 import { openLink, openLocation, openWebAddress } from './links';
 import { noteStep } from '../../base/steps';
+import { chatHtml } from './chatHtml';
 
 export const CHAT_VIEW_TYPE = 'acp.chat';
 /** The longest draft kept, in characters. */
@@ -67,6 +68,14 @@ const REPLAY_PACE = { intervalMs: 100, maxChars: 8 * 1024 * 1024 };
  * a long reply streams beside a replay, and fewer long tasks).
  */
 const TURN_PACE = { intervalMs: 33 };
+
+/** A panel opened on a search hit: the entry to scroll to, its words, and its first screen's HTML. */
+export interface OpenedAt {
+  index: number;
+  words: readonly string[];
+  /** The hit's message as the chat shows it, painted before the chat's script starts (chat/firstScreen.ts). */
+  firstScreen?: string;
+}
 
 /**
  * The host side of one chat panel: translates the session's thread into batched messages for
@@ -96,15 +105,19 @@ export class ChatPanel extends Disposable {
   private revealing: number | undefined;
   /** The words a search hit matched, highlighted once the entry is shown. */
   private revealWords: string[] | undefined;
+  /** The entry the panel was opened on will not come: said to the webview once it is ready. */
+  private revealMissed = false;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
     readonly session: ChatSession,
-    private readonly extensionUri: vscode.Uri,
+    extensionUri: vscode.Uri,
     private readonly diffs: DiffContents,
     private readonly logger: Logger,
     /** A draft kept from the last time this session's panel closed unsent. */
     keptDraft = '',
+    /** Opened on a search hit: scrolled to it, and its first screen painted before the chat starts. */
+    openedAt?: OpenedAt,
   ) {
     super();
     // First of the panel's listeners: what the others do on disposal must not touch it.
@@ -138,6 +151,7 @@ export class ChatPanel extends Disposable {
         if (session.thread.status.state !== 'loading') this.batcher.setPace(undefined);
         this.batcher.push(changes);
         this.tryReveal();
+        if (changes.some((c) => c.kind === 'statusChanged')) this.missReveal();
       }),
     );
     this.register(
@@ -167,7 +181,8 @@ export class ChatPanel extends Disposable {
     );
     this.handleRequests();
     this.channel.listen();
-    webview.html = this.html();
+    if (openedAt) this.revealEntry(openedAt.index, openedAt.words);
+    webview.html = chatHtml(webview, extensionUri, openedAt?.firstScreen);
     this.updateTitle();
   }
 
@@ -217,6 +232,10 @@ export class ChatPanel extends Disposable {
       ...(this.linkViews.length ? { links: this.linkViews } : {}),
     });
     this.ready = true;
+    if (this.revealMissed) {
+      this.revealMissed = false;
+      void this.channel.sendNotification(revealMissedEvent);
+    }
     if (this.focusWhenReady) {
       this.focusWhenReady = false;
       void this.channel.sendNotification(focusInputEvent);
@@ -245,6 +264,21 @@ export class ChatPanel extends Disposable {
     this.revealWords = undefined;
     void this.channel.sendNotification(revealEntryEvent, words ? { index, words } : { index });
     noteStep('reveal posted');
+  }
+
+  /**
+   * The thread settled (loaded, failed, or shown read-only) without the entry to scroll to: it
+   * will not come, and a first screen painted for it must not stay over the chat.
+   */
+  private missReveal(): void {
+    const index = this.revealing;
+    const thread = this.session.thread;
+    if (index === undefined || thread.status.state === 'loading' || thread.entries.length > index) return;
+    this.revealing = undefined;
+    this.revealWords = undefined;
+    noteStep('reveal missed', String(index));
+    if (this.isShowing) void this.channel.sendNotification(revealMissedEvent);
+    else this.revealMissed = true;
   }
 
   private handleRequests(): void {
@@ -381,28 +415,6 @@ export class ChatPanel extends Disposable {
     if (this.panel.title !== title) this.panel.title = title;
   }
 
-  private html(): string {
-    const webview = this.panel.webview;
-    const nonce = makeNonce();
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'chat.css'));
-    const csp = chatCsp(webview.cspSource, nonce);
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style}">
-<title>ACP Chat</title>
-</head>
-<body>
-<div id="app"></div>
-<script nonce="${nonce}" src="${script}"></script>
-</body>
-</html>`;
-  }
-
   override dispose(): void {
     this.batcher.flushNow();
     super.dispose();
@@ -415,12 +427,4 @@ export function chatWebviewOptions(extensionUri: vscode.Uri): vscode.WebviewOpti
     enableScripts: true,
     localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'dist'), vscode.Uri.joinPath(extensionUri, 'media')],
   };
-}
-
-function makeNonce(): string {
-  const bytes = new Uint8Array(18);
-  crypto.getRandomValues(bytes);
-  return Buffer.from(bytes)
-    .toString('base64')
-    .replace(/[^A-Za-z0-9]/g, '');
 }

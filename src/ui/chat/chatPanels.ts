@@ -13,7 +13,8 @@ import type { ThreadEntry } from '../../protocol/entries';
 import { readPanelTarget } from '../../protocol/panelTarget';
 import type { ChatStatuses } from '../../chat/status';
 import type { SessionMarks } from '../../sessions/marks';
-import { CHAT_VIEW_TYPE, ChatPanel, chatWebviewOptions } from './chatPanel';
+import { CHAT_VIEW_TYPE, ChatPanel, chatWebviewOptions, type OpenedAt } from './chatPanel';
+import { renderFirstScreen } from '../../chat/firstScreen';
 import { ChatWatch } from './chatWatch';
 import { DiffContents } from './diffContents';
 import { setContext } from '../contextKeys';
@@ -24,6 +25,14 @@ import type { OpenChats } from '../sessionsView/sessionsTree';
 import { noteStep } from '../../base/steps';
 
 const LAST_OPENED_KEY = 'acp.lastOpened';
+/**
+ * How long a chat opened on a search hit waits for the hit's message (one row of the library,
+ * read in its reading thread) to paint it first; past this, the panel opens without it. Worth a
+ * wait: the page shows the message about as long after the panel is made as the workbench takes
+ * to start a webview, where the chat itself shows it only once its script, thread and find bar
+ * ran (bench 11: 250 ms against 600 ms and more).
+ */
+const FIRST_SCREEN_WAIT_MS = 250;
 const DRAFT_KEY = 'acp.draft';
 
 /**
@@ -92,21 +101,28 @@ export class ChatPanels extends Disposable implements OpenChats {
 
   /**
    * Opens (or reveals) the chat of a session, attaching it as `mode` says; `draft` goes in a new
-   * panel's message box (a briefing), else the draft kept from its last panel.
+   * panel's message box (a briefing), else the draft kept from its last panel. `at`: a search hit
+   * to scroll to, its words highlighted; a new panel paints the hit's message first.
    */
-  async open(target: ChatTarget, mode: OpenMode | 'new', draft?: string): Promise<ChatPanel | undefined> {
+  async open(
+    target: ChatTarget,
+    mode: OpenMode | 'new',
+    draft?: string,
+    at?: Omit<OpenedAt, 'firstScreen'>,
+  ): Promise<ChatPanel | undefined> {
     if (!this.agents.get(target.agentId)) {
       noSuchAgent(target.agentId);
       return undefined;
     }
-    if (target.sessionId) {
-      const existing = this.get(target.agentId, target.sessionId);
-      if (existing) {
-        existing.panel.reveal();
-        // "Open with history" on a panel opened by resume: the history is replayed into it.
-        if (mode === 'load') void existing.session.openWithHistory();
-        return existing;
-      }
+    const sessionId = target.sessionId;
+    const already = sessionId ? this.revealOpen(target.agentId, sessionId, mode) : undefined;
+    if (already) return already;
+    let firstScreen: string | undefined;
+    if (at && sessionId) {
+      firstScreen = await this.firstScreen({ agentId: target.agentId, sessionId }, at);
+      // Opened meanwhile (a second click on the hit): that panel is the session's.
+      const meanwhile = this.revealOpen(target.agentId, sessionId, mode);
+      if (meanwhile) return meanwhile;
     }
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
@@ -117,23 +133,66 @@ export class ChatPanels extends Disposable implements OpenChats {
         enableFindWidget: true,
       },
     );
-    noteStep('panel');
-    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), draft ?? this.takeDraft(target));
+    noteStep('panel', firstScreen ? 'with the first screen' : undefined);
+    const chat = this.adopt(
+      panel,
+      new ChatSession(this.agents, target, this.deps),
+      draft ?? this.takeDraft(target),
+      true,
+      at && { ...at, ...(firstScreen ? { firstScreen } : {}) },
+    );
     void this.attach(chat.session, mode);
     return chat;
+  }
+
+  /** The open chat of a session, shown; "Open with history" on a panel opened by resume replays the history into it. */
+  private revealOpen(agentId: string, sessionId: string, mode: OpenMode | 'new'): ChatPanel | undefined {
+    const open = this.get(agentId, sessionId);
+    if (!open) return undefined;
+    open.panel.reveal();
+    if (mode === 'load') void open.session.openWithHistory();
+    return open;
+  }
+
+  /** The hit's message as the chat will show it, to paint before the chat's script starts; undefined when not kept or not soon. */
+  private async firstScreen(key: SessionKey, at: Omit<OpenedAt, 'firstScreen'>): Promise<string | undefined> {
+    const keeper = this.keeper;
+    if (!keeper) return undefined;
+    const rendered = keeper
+      .keptEntry(key, at.index)
+      .then((entry) => entry && renderFirstScreen(entry, at.words))
+      .catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), FIRST_SCREEN_WAIT_MS);
+    });
+    try {
+      return await Promise.race([rendered, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**
    * Opens the library's copy of a session read-only (its agent no longer lists it, its folder
    * is gone), `why` said in the chat: nothing is sent to the agent. An open chat of the session
-   * is revealed instead. Undefined when the library keeps no copy.
+   * is revealed instead. Undefined when the library keeps no copy. `at`: a search hit, whose
+   * message the panel paints first while the whole copy is read.
    */
-  async openKept(target: ChatTarget & { sessionId: string }, why: string): Promise<ChatPanel | undefined> {
+  async openKept(
+    target: ChatTarget & { sessionId: string },
+    why: string,
+    at?: Omit<OpenedAt, 'firstScreen'>,
+  ): Promise<ChatPanel | undefined> {
     const key = { agentId: target.agentId, sessionId: target.sessionId };
     const open = () => this.get(key.agentId, key.sessionId);
     if (open()) return this.open(target, 'auto');
-    const entries = await this.keeper?.keptEntries(key).catch(() => undefined);
-    if (!entries) return undefined;
+    // The hit's one row is asked for first: the library's reading thread answers in order.
+    const first = at ? this.firstScreen(key, at) : undefined;
+    const read = this.keeper?.keptEntries(key).catch(() => undefined);
+    const firstScreen = await first;
+    const entries = firstScreen === undefined ? await read : undefined;
+    if (firstScreen === undefined && !entries) return undefined;
     if (open()) return this.open(target, 'auto');
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
@@ -141,7 +200,16 @@ export class ChatPanels extends Disposable implements OpenChats {
       vscode.ViewColumn.Active,
       { ...chatWebviewOptions(this.extensionUri), enableFindWidget: true },
     );
-    return this.showKept(panel, target, why, entries);
+    if (firstScreen === undefined) return this.showKept(panel, target, why, entries);
+    // Painted now, shown whole once read (a copy whose one row was read is there to read).
+    const chat = this.adopt(panel, new ChatSession(this.agents, target, this.deps), '', false, {
+      ...at!,
+      firstScreen,
+    });
+    const kept = await read;
+    if (!kept) return void panel.dispose();
+    chat.session.showReadOnly(kept, why);
+    return chat;
   }
 
   /** `panel` shows the library's copy read-only; closed when the library keeps none (after a reload). */
@@ -206,8 +274,14 @@ export class ChatPanels extends Disposable implements OpenChats {
     void this.attach(chat.session, 'auto', 'load');
   }
 
-  private adopt(panel: vscode.WebviewPanel, session: ChatSession, draft: string, record = true): ChatPanel {
-    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger, draft);
+  private adopt(
+    panel: vscode.WebviewPanel,
+    session: ChatSession,
+    draft: string,
+    record = true,
+    openedAt?: OpenedAt,
+  ): ChatPanel {
+    const chat = new ChatPanel(panel, session, this.extensionUri, this.diffs, this.deps.logger, draft, openedAt);
     chat.register(new ChatWatch(session, panel, this.watch.statuses, this.watch.marks));
     this.panels.set(session, chat);
     this.sessions.add(session);

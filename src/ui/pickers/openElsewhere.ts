@@ -43,6 +43,7 @@ export async function openPicked(
     const panel = await chats.openKept(
       target,
       `This session's folder, ${target.cwd}, no longer exists: this is the copy the session library keeps, read-only.`,
+      reveal,
     );
     void vscode.window.showWarningMessage(
       panel
@@ -55,11 +56,12 @@ export async function openPicked(
     const panel = await chats.openKept(
       target,
       `${place.agentName} no longer lists this session: this is the copy the session library keeps, read-only.`,
+      reveal,
     );
     if (panel) return void shown(panel);
   }
   if (!place.here) return openElsewhere(chats, target, mode, reveal, pending);
-  shown(await chats.open(target, mode));
+  shown(await chats.open(target, mode, undefined, reveal));
 }
 
 /** Whether `path` is a folder now (a deleted one, or one that cannot be read, is not). */
@@ -91,7 +93,7 @@ export async function openElsewhere(
     here,
   );
   if (choice === here) {
-    const panel = await chats.open(target, mode);
+    const panel = await chats.open(target, mode, undefined, reveal);
     if (reveal) panel?.revealEntry(reveal.index, reveal.words);
   } else if (choice === newWindow) {
     // Kept before the window opens: its activation looks for it.

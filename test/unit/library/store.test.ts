@@ -147,6 +147,21 @@ describe('library: store', () => {
     assert.equal(store.search('fresh').length, 1);
   });
 
+  it('gives back one kept entry by its index, and nothing for an index it does not keep', () => {
+    keep('s1', [user('hello'), agent('hi there', false), read('/work/p/a.ts')]);
+    keep('s2', [user('another session')]);
+    const key = { agentId: 'a', sessionId: 's1' };
+    assert.deepEqual(store.entry({ ...key, index: 0 }), user('hello'));
+    // As the whole transcript gives it back: finished.
+    assert.deepEqual(store.entry({ ...key, index: 1 }), agent('hi there'));
+    assert.equal(store.entry({ ...key, index: 3 }), undefined);
+    // Never an entry of another session, whatever the index.
+    for (const index of [-1, -(2 ** 20), 2 ** 40, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+      assert.equal(store.entry({ ...key, index }), undefined, String(index));
+    assert.equal(store.entry({ agentId: 'a', sessionId: 'nope', index: 0 }), undefined);
+    assert.equal(store.entry({ agentId: 'other', sessionId: 's1', index: 0 }), undefined);
+  });
+
   it('shows again what was still streaming or waiting as finished', () => {
     keep('s1', [
       agent('half a sente', false),

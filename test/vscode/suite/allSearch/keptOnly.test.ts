@@ -61,7 +61,11 @@ async function openHit(
       pick.quickPick.items.find((i) => i.row?.sessionId === sessionId && marked.test(i.description ?? '')),
     );
   pick.trigger(sessionId, 'history');
-  return waitFor('its chat', () => a.chats.get(agentId, sessionId));
+  // The panel comes first, painting the hit's message; the kept copy once it is read.
+  return waitFor('its chat showing the kept copy', () => {
+    const chat = a.chats.get(agentId, sessionId);
+    return chat?.session.thread.status.state === 'readOnly' && chat;
+  });
 }
 
 /** The chat shows the kept copy read-only, scrolled to the entry saying `words`, highlighted. */
@@ -107,6 +111,8 @@ describe('Search everything: hits nothing can attach', function () {
     const sent = methodsFor(sessionId).length;
 
     const chat = await openHit(a, agentId, sessionId, 'axolotl ledger', 'window', /no longer lists it/);
+    // Its page painted the hit's message first, while the whole copy was read.
+    assert.match(chat.panel.webview.html, /<div id="first-screen"[^]*<mark class="current">axolotl/);
     const state = chat.session.thread.status;
     assert.match(state.state === 'readOnly' ? state.message : '', /no longer lists this session.*read-only/);
     await assertKeptAtHit(chat, spyReveals.calls, 'axolotl ledger');

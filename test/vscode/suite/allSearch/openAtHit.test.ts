@@ -61,6 +61,9 @@ describe('Search everything: a hit far up a long session', function () {
       );
       pick.trigger(sessionId, 'resume');
       const chat = await waitFor('its chat', () => a.chats.get(agentId, sessionId));
+      // Its page painted the hit's message first, the words marked, from the library's copy.
+      assert.match(chat.panel.webview.html, /<div id="first-screen"/);
+      assert.match(chat.panel.webview.html, /<mark class="current">quetzalharbor retry<\/mark>/);
       await waitFor('the scroll to the hit', () => revealed);
       const entries = chat.session.thread.entries;
       const hit = entries.findIndex((e) => 'text' in e && e.text.includes('quetzalharbor'));
@@ -76,6 +79,30 @@ describe('Search everything: a hit far up a long session', function () {
         fetched.every((r) => r.to <= hit - VIEW_MARGIN || r.from > hit + VIEW_MARGIN - 1),
         `the hit's neighbours came whole too (asked: ${JSON.stringify(fetched)})`,
       );
+    } finally {
+      a.listenToSteps(undefined);
+      for (const chat of a.chats.all) chat.panel.dispose();
+      await waitFor('no chats', () => a.chats.all.length === 0);
+    }
+  });
+
+  it('tells the panel when the entry it was opened on is not in the thread once it settled', async () => {
+    const a = await api();
+    const { storeDir, folders } = suiteContext();
+    const cwd = folders[0]!;
+    const agentId = a.agents.all[0]!.config.id;
+    const sessionId = sessionIds(storeDir)[0]!;
+    const missed: string[] = [];
+    a.listenToSteps((step, _at, detail) => step === 'reveal missed' && missed.push(detail ?? ''));
+    try {
+      const chat = (await a.chats.open({ agentId, sessionId, cwd }, 'load', undefined, {
+        index: 99_999,
+        words: ['x'],
+      }))!;
+      assert.doesNotMatch(chat.panel.webview.html, /first-screen/, 'no such entry kept: nothing to paint');
+      await waitFor('the thread settled', () => chat.session.thread.status.state === 'idle');
+      await waitFor('the reveal given up', () => missed.length > 0);
+      assert.deepEqual(missed, ['99999']);
     } finally {
       a.listenToSteps(undefined);
       for (const chat of a.chats.all) chat.panel.dispose();
