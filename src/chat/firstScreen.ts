@@ -12,41 +12,12 @@
  */
 import type { MarkdownIt } from 'markdown-it';
 import type { ThreadEntry } from '../protocol/entries';
+import { MARKDOWN_TAGS } from '../protocol/markdownTags';
 
 /** A longer message gets no first screen (the chat shows it as it always does). */
 export const FIRST_SCREEN_MAX_CHARS = 100_000;
 
-/** The tags the chat's Markdown sanitiser allows (src/webview/markdown.ts), and `mark`. */
-const TAGS = new Set([
-  'a',
-  'p',
-  'br',
-  'hr',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'strong',
-  'em',
-  's',
-  'del',
-  'code',
-  'pre',
-  'blockquote',
-  'ul',
-  'ol',
-  'li',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-  'sup',
-  'sub',
-]);
+const TAGS = new Set(MARKDOWN_TAGS);
 const START = /\sstart="(\d{1,9})"/;
 const LANGUAGE = /\sclass="(language-[\w#+.-]{1,40})"/;
 

@@ -8,6 +8,7 @@
  */
 import DOMPurify from 'dompurify';
 import MarkdownIt from 'markdown-it';
+import { MARKDOWN_TAGS } from '../protocol/markdownTags';
 
 const md = new MarkdownIt({ html: false, linkify: true, breaks: false, typographer: false });
 
@@ -24,43 +25,13 @@ md.renderer.rules.image = (tokens, index, options, _env, self) => {
   return `<a href="${md.utils.escapeHtml(src)}">${md.utils.escapeHtml(`[image: ${alt}]`)}</a>`;
 };
 
-const ALLOWED_TAGS = [
-  'a',
-  'p',
-  'br',
-  'hr',
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'strong',
-  'em',
-  's',
-  'del',
-  'code',
-  'pre',
-  'blockquote',
-  'ul',
-  'ol',
-  'li',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-  'sup',
-  'sub',
-];
 const ALLOWED_URI = /^(?:(?:https?|mailto|file|vscode|vscode-insiders):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i;
 
 // Our own instance, configured once: passing a config per call makes DOMPurify re-parse it
 // every time, a cost paid per rendered message.
 const purifier = DOMPurify(window);
 purifier.setConfig({
-  ALLOWED_TAGS,
+  ALLOWED_TAGS: [...MARKDOWN_TAGS],
   ALLOWED_ATTR: ['href', 'title', 'start'],
   ALLOWED_URI_REGEXP: ALLOWED_URI,
   ALLOW_DATA_ATTR: false,
