@@ -73,8 +73,12 @@ const TURN_PACE = { intervalMs: 33 };
 export interface OpenedAt {
   index: number;
   words: readonly string[];
-  /** The hit's message as the chat shows it, painted before the chat's script starts (chat/firstScreen.ts). */
-  firstScreen?: string;
+  /**
+   * The hit's message as the chat shows it, painted before the chat's script starts
+   * (chat/firstScreen.ts). The page is set once it is rendered (or known not to be): until a
+   * page is set the workbench is still making the webview's frames, so the wait costs nothing.
+   */
+  firstScreen?: string | Promise<string | undefined>;
 }
 
 /**
@@ -182,7 +186,14 @@ export class ChatPanel extends Disposable {
     this.handleRequests();
     this.channel.listen();
     if (openedAt) this.revealEntry(openedAt.index, openedAt.words);
-    webview.html = chatHtml(webview, extensionUri, openedAt?.firstScreen);
+    const setPage = (firstScreen?: string) => {
+      if (this.gone) return;
+      webview.html = chatHtml(webview, extensionUri, firstScreen);
+      noteStep('page set', firstScreen ? 'with the first screen' : undefined);
+    };
+    const first = openedAt?.firstScreen;
+    if (first instanceof Promise) first.then(setPage, () => setPage());
+    else setPage(first);
     this.updateTitle();
   }
 

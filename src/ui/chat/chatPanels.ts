@@ -117,13 +117,6 @@ export class ChatPanels extends Disposable implements OpenChats {
     const sessionId = target.sessionId;
     const already = sessionId ? this.revealOpen(target.agentId, sessionId, mode) : undefined;
     if (already) return already;
-    let firstScreen: string | undefined;
-    if (at && sessionId) {
-      firstScreen = await this.firstScreen({ agentId: target.agentId, sessionId }, at);
-      // Opened meanwhile (a second click on the hit): that panel is the session's.
-      const meanwhile = this.revealOpen(target.agentId, sessionId, mode);
-      if (meanwhile) return meanwhile;
-    }
     const panel = vscode.window.createWebviewPanel(
       CHAT_VIEW_TYPE,
       target.title ?? (target.sessionId ? `Session ${target.sessionId.slice(0, 8)}` : 'New session'),
@@ -133,13 +126,14 @@ export class ChatPanels extends Disposable implements OpenChats {
         enableFindWidget: true,
       },
     );
-    noteStep('panel', firstScreen ? 'with the first screen' : undefined);
+    noteStep('panel');
+    const firstScreen = at && sessionId ? this.firstScreen({ agentId: target.agentId, sessionId }, at) : undefined;
     const chat = this.adopt(
       panel,
       new ChatSession(this.agents, target, this.deps),
       draft ?? this.takeDraft(target),
       true,
-      at && { ...at, ...(firstScreen ? { firstScreen } : {}) },
+      at && { ...at, firstScreen },
     );
     void this.attach(chat.session, mode);
     return chat;

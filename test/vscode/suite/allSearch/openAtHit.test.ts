@@ -62,8 +62,9 @@ describe('Search everything: a hit far up a long session', function () {
       pick.trigger(sessionId, 'resume');
       const chat = await waitFor('its chat', () => a.chats.get(agentId, sessionId));
       // Its page painted the hit's message first, the words marked, from the library's copy.
-      assert.match(chat.panel.webview.html, /<div id="first-screen"/);
-      assert.match(chat.panel.webview.html, /<mark class="current">quetzalharbor retry<\/mark>/);
+      const page = await waitFor('its page', () => chat.panel.webview.html);
+      assert.match(page, /<div id="first-screen"/);
+      assert.match(page, /<mark class="current">quetzalharbor retry<\/mark>/);
       await waitFor('the scroll to the hit', () => revealed);
       const entries = chat.session.thread.entries;
       const hit = entries.findIndex((e) => 'text' in e && e.text.includes('quetzalharbor'));
@@ -99,7 +100,8 @@ describe('Search everything: a hit far up a long session', function () {
         index: 99_999,
         words: ['x'],
       }))!;
-      assert.doesNotMatch(chat.panel.webview.html, /first-screen/, 'no such entry kept: nothing to paint');
+      const page = await waitFor('its page', () => chat.panel.webview.html);
+      assert.doesNotMatch(page, /first-screen/, 'no such entry kept: nothing to paint');
       await waitFor('the thread settled', () => chat.session.thread.status.state === 'idle');
       await waitFor('the reveal given up', () => missed.length > 0);
       assert.deepEqual(missed, ['99999']);
