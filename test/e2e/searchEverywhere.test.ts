@@ -94,6 +94,16 @@ describe('Search everything (a Codex-like session of another folder)', function 
       `a word highlighted (${seen.text}, of ${words.join(' ')})`,
     );
     assert.equal(seen.atEnd, false, 'scrolled up to the message, not left at the end of the history');
+    // The page painted the message first (its own script ran under the panel's CSP), then the chat
+    // loaded its stylesheet and script after the page and took over: the screen is gone.
+    const screen = await chatFrame(page)
+      .locator('body')
+      .evaluate(() => ({
+        painted: performance.getEntriesByName('acp.firstScreen').length,
+        gone: performance.getEntriesByName('acp.firstScreenGone').length,
+        shown: !!document.getElementById('first-screen'),
+      }));
+    assert.deepEqual(screen, { painted: 1, gone: 1, shown: false });
     console.log(
       `      found in another folder and opened on the message (${since(started)}); screenshots: ${picture}, ` +
         (await wb().screenshot('e2e-search-everywhere-opened')),
