@@ -14,6 +14,7 @@
  * group's session takes `setsid`, which makes one), and not reached through the group.
  */
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { inSlices, processTable, procRow, relatives, type ProcessRow } from './processTree';
 
 /** The variable that marks the processes of the client's terminals and agents. */
@@ -37,6 +38,26 @@ export interface Trace {
 export function traceOf(pid: number | undefined, mark: string, fds: readonly number[]): Trace {
   if (process.platform !== 'linux' || pid === undefined) return { group: pid, mark, pipes: [] };
   return { group: pid, mark, pipes: stdioPipes(pid, fds), since: procRow(pid)?.start };
+}
+
+/**
+ * Linux: a command that ends at once (`setsid env -u … cmd &`) may be gone before its pipes are
+ * read, and what it left running is then found by nothing. So it starts behind a gate: a shell
+ * that waits for a line on descriptor 3 (sent once the trace is read, see {@link openGate}),
+ * closes it and runs the command in its own place; an end of input instead (the client died
+ * first) runs nothing.
+ */
+export const GATE_SCRIPT = 'IFS= read -r _ <&3 || exit 1; exec 3<&-; exec "$0" "$@"';
+
+/** The command `file args…` behind the gate (Linux): spawn it with a pipe as descriptor 3. */
+export function gated(file: string, args: readonly string[]): { file: string; args: string[] } {
+  return { file: '/bin/sh', args: ['-c', GATE_SCRIPT, file, ...args] };
+}
+
+/** Lets a gated command run: its trace is read. */
+export function openGate(gate: Writable | null | undefined): void {
+  gate?.on('error', () => {});
+  gate?.end('\n');
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { RequestError } from '@agentclientprotocol/sdk';
 import type {
@@ -16,8 +17,8 @@ import { Disposable } from '../base/lifecycle';
 import { ErrorCodes } from './errors';
 import type { Logger } from './log';
 import { processGuard } from './guard';
-import { spawnFailure, spawnPlanned } from './launch';
-import { MARK_VARIABLE, signalTraced, traceOf, type Trace } from './marked';
+import { findProgram, spawnFailure, spawnPlanned } from './launch';
+import { gated, MARK_VARIABLE, openGate, signalTraced, traceOf, type Trace } from './marked';
 import { endWindowsTree, signalGroup, type TreeEnd } from './processTree';
 import { resolveInRoots, type PinnedRoot } from './roots';
 import { planCommand, type ShellSetting } from './shells';
@@ -155,10 +156,13 @@ export class Terminals extends Disposable {
       platform: this.options.platform,
       shell: this.options.shell?.(),
     });
-    const started = spawnPlanned(plan, {
+    // Linux: behind a gate until its pipes are read (see marked.ts). A program that cannot be
+    // run is spawned as it is, so that the spawn's own error says why.
+    const gate = process.platform === 'linux' && findProgram(plan.file, { env, cwd }) !== undefined;
+    const started = spawnPlanned(gate ? { ...plan, ...gated(plan.file, plan.args) } : plan, {
       cwd,
       env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: gate ? ['ignore', 'pipe', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe'],
       // Its own process group on POSIX, so kill(-pid) reaches its children; on Windows
       // `detached` would open a console window instead.
       detached: process.platform !== 'win32',
@@ -188,6 +192,7 @@ export class Terminals extends Disposable {
     if (child.pid !== undefined) processGuard.watchGroup(child.pid);
     processGuard.watchMark(mark);
     processGuard.watchPipes(terminal.trace.pipes);
+    if (gate) openGate(child.stdio[3] as Writable | null);
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
       child.once('error', (e: NodeJS.ErrnoException) =>
