@@ -31,7 +31,9 @@ export function startWriter(node: string, args: WriterArgs): Writer {
     ready: new Promise<void>((r) => (ready = r)),
     ended: new Promise((resolve, reject) => {
       child.on('error', reject);
-      child.on('exit', (code, signal) => resolve(signal ?? code));
+      // 'close', not 'exit': the process can exit before its last lines (an acknowledgement
+      // among them) are read from its output, and a write it acknowledged would go uncounted.
+      child.on('close', (code, signal) => resolve(signal ?? code));
     }),
   };
   child.stdout!.on('data', (d: Buffer) => {
