@@ -12,6 +12,7 @@
  */
 import type { MarkdownIt } from 'markdown-it';
 import type { ThreadEntry } from '../protocol/entries';
+import { findQuery } from '../protocol/findQuery';
 import { MARKDOWN_TAGS } from '../protocol/markdownTags';
 
 /** A longer message gets no first screen (the chat shows it as it always does). */
@@ -41,17 +42,6 @@ function markdownIt(): Promise<MarkdownIt> {
 /** Loads the renderer ahead of the first hit opened (a search showed hits). */
 export async function warmFirstScreen(): Promise<void> {
   await markdownIt();
-}
-
-/**
- * What the find bar will look for in the entry, as it chooses (src/webview/findBar.ts `showAt`):
- * the words as one phrase when the entry holds it, else the first word it holds.
- */
-export function findQuery(text: string, words: readonly string[]): string {
-  const lower = text.toLowerCase();
-  const phrase = words.join(' ').toLowerCase();
-  if (phrase && lower.includes(phrase)) return phrase;
-  return words.find((w) => lower.includes(w.toLowerCase()))?.toLowerCase() ?? '';
 }
 
 /**

@@ -246,16 +246,16 @@ export class ChatApp {
     this.schedule();
   }
 
-  /**
-   * Scrolls to an entry once the changes that add it are applied (the next frame); with
-   * `words`, the find bar then finds them from that entry on and highlights them, once the
-   * entry is whole (far from the end of a long thread it is a stub until the scroll fetches it).
-   */
   /** The entry the panel was opened on will not come: the chat shows as it is. */
   revealMissed(): void {
     this.firstScreen.drop();
   }
 
+  /**
+   * Scrolls to an entry once the changes that add it are applied (the next frame); with
+   * `words`, the find bar then finds them from that entry on and highlights them, once the
+   * entry is whole (far from the end of a long thread it is a stub until the scroll fetches it).
+   */
   revealEntry(index: number, words: readonly string[] = []): void {
     performance.mark('acp.reveal');
     this.view.revealWhenThere(index);

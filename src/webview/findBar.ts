@@ -9,6 +9,7 @@ import { bindAction } from './actions';
 import { el, icon } from './dom';
 import { MAX_MATCHES, rangesIn, searchableText, searchThread, type Match } from './threadSearch';
 import type { ThreadView } from './threadView';
+import { findQuery } from '../protocol/findQuery';
 
 export interface FindHost {
   entries(): readonly PanelEntry[];
@@ -89,9 +90,7 @@ export class FindBar {
    */
   showAt(index: number, words: readonly string[], settled?: () => void): void {
     const entry = this.host.entries()[index];
-    const text = entry ? searchableText(entry).toLowerCase() : '';
-    const phrase = words.join(' ');
-    this.input.value = text.includes(phrase) ? phrase : (words.find((w) => text.includes(w)) ?? words[0] ?? '');
+    this.input.value = findQuery(entry ? searchableText(entry) : '', words) || (words[0] ?? '');
     this.element.hidden = false;
     this.matches = searchThread(this.host.entries(), this.input.value);
     const at = this.matches.findIndex((m) => m.index >= index);
@@ -182,8 +181,10 @@ export class FindBar {
     this.element.classList.toggle('no-results', !!this.input.value && n === 0);
   }
 
-  /** Brings a match into view: its entry first, then (once rendered) the match itself, a third down. */
-  /** `settled`: told once the match is in place and painted (or another took its place). */
+  /**
+   * Brings a match into view: its entry first, then (once rendered) the match itself, a third
+   * down. `settled`: told once the match is in place and painted (or another took its place).
+   */
   private reveal(match: Match, settled?: () => void): void {
     // The current match is painted again once it is in view.
     CSS.highlights?.delete('acp-find-current');

@@ -15,10 +15,6 @@ export class FirstScreen {
       doc.addEventListener(type, drop, { capture: true, once: true, passive: true });
   }
 
-  get shown(): boolean {
-    return this.node !== null;
-  }
-
   drop(): void {
     if (!this.node) return;
     this.node.remove();

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { FIRST_SCREEN_MAX_CHARS, findQuery, renderFirstScreen } from '../../../src/chat/firstScreen';
+import { FIRST_SCREEN_MAX_CHARS, renderFirstScreen } from '../../../src/chat/firstScreen';
+import { findQuery } from '../../../src/protocol/findQuery';
 import type { MessageEntry, ThreadEntry } from '../../../src/protocol/entries';
 
 const user = (text: string): MessageEntry => ({ type: 'user', text, attachments: [], done: true });
