@@ -17,6 +17,26 @@ import { waitFor } from '../../../support/wait';
 const changesRows = (chat: ChatPanel) =>
   chat.session.thread.entries.filter((e): e is ChangesEntry => e.type === 'changes');
 
+/** A file the reference agent's `wait for` step waits on, not yet written. */
+const goFile = () => join(mkdtempSync(join(tmpdir(), 'acp-cp-suite-')), 'go');
+
+/**
+ * Sends `text` with the agent held until the turn's checkpoints are taken: a prompt waits only
+ * 3 s for them, and on a busy machine a folder's first snapshot takes longer, which would put
+ * the agent's writes before the turn's start (the turn is then marked late, and rightly shows
+ * less). Returns the prompt as sent.
+ */
+async function promptAfterCheckpoints(chat: ChatPanel, text: string): Promise<string> {
+  const a = await api();
+  const go = goFile();
+  const sent = `wait for ${go} ${text}`;
+  const turn = chat.session.prompt(sent);
+  await a.checkpoints.turns.settled(chat.session.sessionId!);
+  writeFileSync(go, '');
+  await turn;
+  return sent;
+}
+
 describe('Checkpoints in the chat', function () {
   this.timeout(120_000);
   const folder = () => suiteContext().folders[0]!;
@@ -35,13 +55,17 @@ describe('Checkpoints in the chat', function () {
     writeFileSync(at('src/a.ts'), 'export const a = 1;\n');
     writeFileSync(at('gone.txt'), 'bye\n');
     writeFileSync(at('notes.txt'), 'keep me\n');
-    const go = join(mkdtempSync(join(tmpdir(), 'acp-cp-suite-')), 'go');
+    const start = goFile();
+    const go = goFile();
     const chat = (await a.chats.open({ agentId: a.agents.all[0]!.config.id, cwd: folder() }, 'new'))!;
     await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
 
     const turn = chat.session.prompt(
-      `disk write ${at('src/a.ts')} disk write ${at('src/new.ts')} disk delete ${at('gone.txt')} wait for ${go}`,
+      `wait for ${start} disk write ${at('src/a.ts')} disk write ${at('src/new.ts')} disk delete ${at('gone.txt')} wait for ${go}`,
     );
+    // The agent writes once the turn's checkpoints are taken (see promptAfterCheckpoints).
+    await a.checkpoints.turns.settled(chat.session.sessionId!);
+    writeFileSync(start, '');
     await waitFor('the agent to wait', () =>
       chat.session.thread.entries.some((e) => e.type === 'tool' && e.title.startsWith('Delete')),
     );
@@ -95,10 +119,12 @@ describe('Checkpoints in the chat', function () {
     const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
     await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
     assert.equal(chat.session.capabilities().canRestore, true, 'the messages offer restore');
-    await chat.session.prompt(`disk write ${at('r/a.txt')}`);
+    await promptAfterCheckpoints(chat, `disk write ${at('r/a.txt')}`);
     const afterFirst = state();
-    const second = `disk write ${at('r/a.txt')} disk write ${at('r/b.txt')} disk delete ${at('r/c.txt')}`;
-    await chat.session.prompt(second);
+    const second = await promptAfterCheckpoints(
+      chat,
+      `disk write ${at('r/a.txt')} disk write ${at('r/b.txt')} disk delete ${at('r/c.txt')}`,
+    );
     await a.checkpoints.settled();
     const afterSecond = state();
     assert.notDeepEqual(afterSecond, afterFirst);
@@ -160,7 +186,7 @@ describe('Checkpoints in the chat', function () {
   it('never restores while a turn runs', async () => {
     const a = await api();
     const agentId = a.agents.all[0]!.config.id;
-    const go = join(mkdtempSync(join(tmpdir(), 'acp-cp-suite-')), 'go');
+    const go = goFile();
     const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
     await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
     await chat.session.prompt(`disk write ${at('r/a.txt')}`);
@@ -188,8 +214,8 @@ describe('Checkpoints in the chat', function () {
     mkdirSync(at('d'), { recursive: true });
     const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
     await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
-    await chat.session.prompt(`disk write ${at('d/x.txt')}`);
-    await chat.session.prompt(`disk write ${at('d/x.txt')}`);
+    await promptAfterCheckpoints(chat, `disk write ${at('d/x.txt')}`);
+    await promptAfterCheckpoints(chat, `disk write ${at('d/x.txt')}`);
     await a.checkpoints.settled();
     const sessionId = chat.session.sessionId!;
 
@@ -229,7 +255,7 @@ describe('Checkpoints in the chat', function () {
     // An earlier session's command changed the file too: two sessions of one folder's journal.
     const earlier = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
     await waitFor('ready to prompt', () => earlier.session.capabilities().canPrompt);
-    await earlier.session.prompt(`shell write ${file}`);
+    await promptAfterCheckpoints(earlier, `shell write ${file}`);
     await a.checkpoints.settled();
     const earlierId = earlier.session.sessionId!;
     await waitFor(
@@ -241,7 +267,7 @@ describe('Checkpoints in the chat', function () {
     const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
     await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
     await chat.session.prompt('plan the build');
-    await chat.session.prompt(`shell write ${file}`);
+    await promptAfterCheckpoints(chat, `shell write ${file}`);
     await a.checkpoints.settled();
     const sessionId = chat.session.sessionId!;
     await waitFor('the session kept', async () => (await library.session({ agentId, sessionId }))?.entries);
@@ -315,7 +341,7 @@ describe('Checkpoints in the chat', function () {
     const agentId = a.agents.all[0]!.config.id;
     const chat = (await a.chats.open({ agentId, cwd: folder() }, 'new'))!;
     await waitFor('ready to prompt', () => chat.session.capabilities().canPrompt);
-    await chat.session.prompt(`disk write ${at('d/x.txt')}`);
+    await promptAfterCheckpoints(chat, `disk write ${at('d/x.txt')}`);
     await a.checkpoints.settled();
     assert.equal(changesRows(chat).length, 1, 'checkpoints are taken again after a clear');
   });
