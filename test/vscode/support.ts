@@ -1,6 +1,10 @@
 // Helpers for suites inside the extension host.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AcpTestApi } from '../../src/extension';
+import type { ChatPanel } from '../../src/ui/chat/chatPanel';
 import type { TreeNode } from '../../src/ui/sessionsView/sessionsTree';
 import { waitFor } from '../support/wait';
 
@@ -142,4 +146,24 @@ export function catchMessages(kind: 'showErrorMessage' | 'showWarningMessage' | 
     return Promise.resolve(undefined);
   }) as typeof original;
   return { shown, restore: () => void (vscode.window[kind] = original as never) };
+}
+
+/** A file the reference agent's `wait for` step waits on, not yet written. */
+export const goFile = () => join(mkdtempSync(join(tmpdir(), 'acp-cp-suite-')), 'go');
+
+/**
+ * Sends `text` with the agent held until the turn's checkpoints are taken: a prompt waits only
+ * 3 s for them, and on a busy machine a folder's first snapshot takes longer, which would put
+ * the agent's writes before the turn's start (the turn is then marked late, and rightly shows
+ * less). Returns the prompt as sent.
+ */
+export async function promptAfterCheckpoints(chat: ChatPanel, text: string): Promise<string> {
+  const a = await api();
+  const go = goFile();
+  const sent = `wait for ${go} ${text}`;
+  const turn = chat.session.prompt(sent);
+  await a.checkpoints.turns.settled(chat.session.sessionId!);
+  writeFileSync(go, '');
+  await turn;
+  return sent;
 }

@@ -2,8 +2,7 @@
 // the changes row a turn leaves in the chat, with its figures and the file no tool call named,
 // and the multi-file diff editor its click opens on exactly that turn's files.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeResource } from '../../../../src/ui/checkpoints/changesEditor';
@@ -11,31 +10,11 @@ import type { ChatPanel } from '../../../../src/ui/chat/chatPanel';
 import type { ChangesEntry } from '../../../../src/protocol/entries';
 import type { SessionNode, TreeNode } from '../../../../src/ui/sessionsView/treeNodes';
 import { suiteContext } from '../../../host/suiteContext';
-import { api, catchMessages } from '../../support';
+import { api, catchMessages, goFile, promptAfterCheckpoints } from '../../support';
 import { waitFor } from '../../../support/wait';
 
 const changesRows = (chat: ChatPanel) =>
   chat.session.thread.entries.filter((e): e is ChangesEntry => e.type === 'changes');
-
-/** A file the reference agent's `wait for` step waits on, not yet written. */
-const goFile = () => join(mkdtempSync(join(tmpdir(), 'acp-cp-suite-')), 'go');
-
-/**
- * Sends `text` with the agent held until the turn's checkpoints are taken: a prompt waits only
- * 3 s for them, and on a busy machine a folder's first snapshot takes longer, which would put
- * the agent's writes before the turn's start (the turn is then marked late, and rightly shows
- * less). Returns the prompt as sent.
- */
-async function promptAfterCheckpoints(chat: ChatPanel, text: string): Promise<string> {
-  const a = await api();
-  const go = goFile();
-  const sent = `wait for ${go} ${text}`;
-  const turn = chat.session.prompt(sent);
-  await a.checkpoints.turns.settled(chat.session.sessionId!);
-  writeFileSync(go, '');
-  await turn;
-  return sent;
-}
 
 describe('Checkpoints in the chat', function () {
   this.timeout(120_000);

@@ -13,7 +13,7 @@ import type { AcpTestApi } from '../../../../src/extension';
 import type { Forked } from '../../../../src/ui/worktrees/forkCommands';
 import type { WorktreeNode } from '../../../../src/ui/sessionsView/treeNodes';
 import { suiteContext } from '../../../host/suiteContext';
-import { api, catchMessages } from '../../support';
+import { api, catchMessages, promptAfterCheckpoints } from '../../support';
 import { waitFor } from '../../../support/wait';
 
 const git = (cwd: string, args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
@@ -116,8 +116,8 @@ describe('Forks into worktrees', function () {
     const a = await api();
     const agentId = a.agents.all[0]!.config.id;
     const source = await newChat(a, folder());
-    await source.session.prompt(`disk write ${join(folder(), 'first.txt')}`);
-    await source.session.prompt(`disk write ${join(folder(), 'second.txt')}`);
+    await promptAfterCheckpoints(source, `disk write ${join(folder(), 'first.txt')}`);
+    await promptAfterCheckpoints(source, `disk write ${join(folder(), 'second.txt')}`);
     await a.checkpoints.settled();
     const users = source.session.thread.entries.flatMap((e, i) => (e.type === 'user' ? [i] : []));
     const second = users[1]!;
