@@ -129,9 +129,10 @@ export class CheckpointKeeper extends Disposable {
   }
 
   /**
-   * The user began a prompt in a chat: each of its folders' snapshots is taken now, once a
-   * window, in the background, so the checkpoint before the prompt only looks at what changed
-   * since (a folder's first snapshot reads every file). Nothing is recorded.
+   * The user began a prompt in a chat (typed, or a chat opened with a draft): each of its
+   * folders' snapshots is taken now, once a window, in the background, so the checkpoint before
+   * the prompt only looks at what changed since (a folder's first snapshot reads every file).
+   * Nothing is recorded.
    */
   readonly prepare = (session: ChatSession): void => {
     if (!this.enabled) return;

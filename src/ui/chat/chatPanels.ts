@@ -283,7 +283,12 @@ export class ChatPanels extends Disposable implements OpenChats {
     this.updateHasChat();
     const recording = record ? this.keeper?.record(session) : undefined;
     const prepare = this.prepareCheckpoints;
-    if (prepare) chat.register(chat.onDidType(() => prepare(session)));
+    if (prepare) {
+      chat.register(chat.onDidType(() => prepare(session)));
+      // A draft in the box (a briefing, or what the user typed before) is a prompt coming too:
+      // the folder's first snapshot is taken while it is read.
+      if (draft.trim()) prepare(session);
+    }
     panel.onDidChangeViewState(() => {
       if (panel.active) this.lastActive = chat;
     });

@@ -2,7 +2,8 @@
 // the changes row a turn leaves in the chat, with its figures and the file no tool call named,
 // and the multi-file diff editor its click opens on exactly that turn's files.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeResource } from '../../../../src/ui/checkpoints/changesEditor';
@@ -323,5 +324,26 @@ describe('Checkpoints in the chat', function () {
     await promptAfterCheckpoints(chat, `disk write ${at('d/x.txt')}`);
     await a.checkpoints.settled();
     assert.equal(changesRows(chat).length, 1, 'checkpoints are taken again after a clear');
+  });
+  it('takes a folder’s first snapshot as a chat opens with a draft in its box, and not for an empty box', async () => {
+    const a = await api();
+    const agentId = a.agents.all[0]!.config.id;
+    const storage = a.checkpoints.checkpoints.storage;
+    const stores = () => readdirSync(storage).filter((n) => /^[0-9a-f]{24}$/.test(n));
+    const newFolder = () => {
+      const dir = mkdtempSync(join(tmpdir(), 'acp-cp-draft-'));
+      writeFileSync(join(dir, 'a.txt'), 'a\n');
+      return dir;
+    };
+    const before = stores();
+    await a.chats.open({ agentId, cwd: newFolder() }, 'new');
+    await a.checkpoints.settled();
+    assert.deepEqual(stores(), before, 'an empty box: nothing is read before a prompt is begun');
+
+    const briefed = (await a.chats.open({ agentId, cwd: newFolder() }, 'new', 'Goal: carry on with the cart'))!;
+    await a.checkpoints.settled();
+    assert.equal(stores().length, before.length + 1, 'the folder’s snapshot is taken while the draft is read');
+    assert.equal(briefed.draft, 'Goal: carry on with the cart');
+    assert.ok(!briefed.session.thread.entries.some((e) => e.type === 'user'), 'nothing was sent');
   });
 });
