@@ -2,13 +2,17 @@
 // (code-server + the extension + the reference agent) shown in headless Chromium. The driver
 // clicks the session in the Sessions view and reads the probe in the webview frame; the suite in
 // test/bench/suites/chat measures the extension host. The same streams' raw transport time on a
-// bare SDK connection is measured first, in the same run.
-// Usage: node out/test/bench/chatReplay.js
-import { readFileSync, writeFileSync } from 'node:fs';
+// bare SDK connection is measured first, in the same run. Then, where the real Claude Code
+// adapter is installed (npm test installs it), a 2,000-turn Claude Code transcript opened the
+// same way through it, offline, in a window of its own.
+// Usage: node out/test/bench/chatReplay.js (ACP_BENCH_CHAT_CLAUDE_ONLY=1: the Claude Code part alone)
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { SELECTORS } from '../host/browser';
-import { createFixture, seedSessions } from '../host/fixture';
+import { createFixture, seedSessions, type Fixture } from '../host/fixture';
+import { seedClaudeSession } from '../support/claudeStore';
+import { claudeAcp, nodeAtLeast } from '../support/nodes';
 import { bareLoad, startBare } from './bare';
 import { classifyHostRun, CpuRecorder, describeUse, summarizeUse } from './cpu';
 import { failureShot, startHostRun, traceIfAsked, waitForFile } from './hostRun';
@@ -184,6 +188,11 @@ async function settled(frame: Frame, entries: number, ms: number): Promise<Probe
 }
 
 async function main(): Promise<number> {
+  // Only the Claude Code part: ACP_BENCH_CHAT_CLAUDE_ONLY=1.
+  if (process.env.ACP_BENCH_CHAT_CLAUDE_ONLY === '1') {
+    await claudeCode();
+    return 0;
+  }
   const fixture = createFixture({ sessions: 0 });
   const cwd = fixture.folders[0]!;
   // Seeded oldest first: the agent lists newest first, so the 2,000-turn session is row 1.
@@ -360,7 +369,6 @@ async function main(): Promise<number> {
     );
     const code = await run.exit;
     if (code !== 0) throw new Error(`the chat suite failed (exit ${code})`);
-    return 0;
   } catch (e) {
     await failureShot(run, 'chat');
     console.error(run.log.slice(-30).join('\n'));
@@ -368,6 +376,132 @@ async function main(): Promise<number> {
   } finally {
     cpu.stop();
     await run.dispose();
+  }
+  await claudeCode();
+  return 0;
+}
+
+/** One answer of the seeded Claude Code session: paragraphs and a code block, as agents write. */
+const answer = (i: number) =>
+  `${'The cart keeps its lines in one map, keyed by the product, and **totals** them on demand with \`sum()\`. '.repeat(4)}\n\n` +
+  `\`\`\`ts\nexport function total${i}(lines: Line[]): number {\n  return lines.reduce((n, l) => n + l.price * l.count, 0);\n}\n\`\`\``;
+
+/**
+ * The 2,000-turn session again, as a Claude Code transcript opened through the real adapter
+ * (offline: nothing is prompted, so no key is needed), in a window of its own whose only agent
+ * is Claude Code: the first open (`session/load`, the adapter replays it) after a small
+ * session's panel, then again (from the library, resumed). The click → the last entry beside
+ * when the adapter answered the load.
+ */
+async function claudeCode(): Promise<void> {
+  const adapter = claudeAcp();
+  const node = nodeAtLeast(22);
+  if (!adapter || !node) {
+    console.log(
+      `  The real Claude Code adapter: skipped (${adapter ? 'no Node 22 or later' : '@agentclientprotocol/claude-agent-acp is not installed; npm test installs it'}).`,
+    );
+    return;
+  }
+  const base = createFixture({ sessions: 0, agent: false });
+  const cwd = base.folders[0]!;
+  const home = join(base.root, 'claude-home');
+  const configDir = join(home, '.claude');
+  mkdirSync(configDir, { recursive: true });
+  const turns = Array.from({ length: 2000 }, (_, i): [string, string] => [
+    `Turn ${i + 1}: how does the cart total its lines?`,
+    answer(i),
+  ]);
+  const sessionId = seedClaudeSession(configDir, cwd, turns);
+  // Opened first and not measured: the first panel of a window also boots the webview machinery.
+  const warmUp = seedClaudeSession(configDir, cwd, [['Hello', 'Hello: what shall we work on?']]);
+  const fixture: Fixture = {
+    ...base,
+    settings: {
+      'acp.agents': [
+        {
+          id: 'claude',
+          name: 'Claude Code',
+          command: node,
+          args: [join(adapter, 'dist', 'index.js')],
+          env: { HOME: home, CLAUDE_CONFIG_DIR: configDir, ANTHROPIC_API_KEY: '', IS_SANDBOX: '' },
+        },
+      ],
+    },
+  };
+  const targets = [
+    { sessionId: warmUp, name: '' },
+    { sessionId, name: 'first open (a later panel)' },
+    { sessionId, name: 'again' },
+  ];
+  const run = await startHostRun(fixture, 'chat', 900_000);
+  const rows: string[][] = [];
+  try {
+    writeSignal(join(run.ctl, 'targets.json'), JSON.stringify(targets.map((t) => ({ sessionId: t.sessionId }))));
+    for (const [i, { name }] of targets.entries()) {
+      await Promise.race([
+        waitForFile(join(run.ctl, `armed-${i}`), 120_000, 'the suite'),
+        run.exit.then((c) => Promise.reject(new Error(`the suite ended (${c})`))),
+      ]);
+      writeFileSync(join(run.ctl, `go-${i}`), '');
+      await waitForFile(join(run.ctl, `opened-${i}`), 60_000, 'the open');
+      const clickedAt = Number(readFileSync(join(run.ctl, `opened-${i}`), 'utf8'));
+      const frame = await webviewFrame(run.page, 60_000);
+      await waitForFile(join(run.ctl, `loaded-${i}`), 600_000, 'the load');
+      const { entries } = JSON.parse(readFileSync(join(run.ctl, `loaded-${i}`), 'utf8')) as { entries: number };
+      const p = await settled(frame, entries, 600_000);
+      const workbench = await run.page.evaluate(
+        () => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [],
+      );
+      const shownAt = performance.timeOrigin + performance.now();
+      writeFileSync(join(run.ctl, `done-${i}`), '');
+      await waitForFile(join(run.ctl, `result-${i}.json`), 60_000, 'the host figures');
+      const h = JSON.parse(readFileSync(join(run.ctl, `result-${i}.json`), 'utf8')) as HostResult;
+      const longest = (tasks: { start: number; duration: number }[]) =>
+        Math.max(0, ...tasks.filter((x) => x.start >= clickedAt && x.start < shownAt).map((x) => x.duration));
+      if (!name) continue;
+      const last = p.maxIndexAt! - clickedAt;
+      rows.push([
+        `2,000 turns, ${name}, ${count(h.updates)} updates`,
+        ms(p.firstEntryPainted! - clickedAt),
+        ms(last),
+        h.firstUpdateAt === undefined ? '–' : ms(h.firstUpdateAt - clickedAt),
+        ms(h.loadedAt - clickedAt),
+        ms(longest(p.longtasks)),
+        ms(longest(workbench)),
+        ms(h.loop.maxMs),
+        count(h.entries),
+      ]);
+      summary(
+        B,
+        `Claude Code adapter, 2,000 turns, ${name}: click → first / last entry`,
+        `${ms(p.firstEntryPainted! - clickedAt)} / ${ms(last)}`,
+        `${ratio(PEER_MS, last, 0)} faster than the peer's 53 s; the adapter answered ${ms(h.loadedAt - clickedAt)} after the click`,
+      );
+    }
+    table(
+      'The real Claude Code adapter (claude-agent-acp, offline), a seeded 2,000-turn transcript opened with the Sessions row’s command',
+      [
+        'session',
+        'open → first entry',
+        'open → last entry',
+        'host 1st update',
+        'load answered (chat usable)',
+        'longest task (webview)',
+        '(workbench)',
+        'host loop max',
+        'entries',
+      ],
+      rows,
+    );
+    const code = await run.exit;
+    if (code !== 0) throw new Error(`the chat suite failed with Claude Code (exit ${code})`);
+  } catch (e) {
+    await failureShot(run, 'chat-claude');
+    console.error(run.log.slice(-30).join('\n'));
+    throw e;
+  } finally {
+    await run.dispose();
+    base.dispose();
   }
 }
 
