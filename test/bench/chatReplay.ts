@@ -15,7 +15,7 @@ import { seedClaudeSession } from '../support/claudeStore';
 import { claudeAcp, nodeAtLeast } from '../support/nodes';
 import { bareLoad, startBare } from './bare';
 import { classifyHostRun, CpuRecorder, describeUse, summarizeUse } from './cpu';
-import { failureShot, startHostRun, traceIfAsked, waitForFile } from './hostRun';
+import { failureShot, startHostRun, traceIfAsked, waitForFile, type HostRun } from './hostRun';
 import { count, median, ms, ratio, summary, table } from './lib';
 import { probe, type ProbeState } from './probe';
 import { writeSignal } from './signal';
@@ -187,6 +187,25 @@ async function settled(frame: Frame, entries: number, ms: number): Promise<Probe
   }
 }
 
+/** Until the suite is ready to open target `i`. */
+async function armed(run: HostRun, i: number): Promise<void> {
+  await Promise.race([
+    waitForFile(join(run.ctl, `armed-${i}`), 120_000, 'the suite'),
+    run.exit.then((c) => Promise.reject(new Error(`the suite ended (${c})`))),
+  ]);
+}
+
+/** Has the suite open target `i`; resolves once the webview settled on its last entry. */
+async function openShown(run: HostRun, i: number): Promise<{ clickedAt: number; frame: Frame; p: Probe }> {
+  writeFileSync(join(run.ctl, `go-${i}`), '');
+  await waitForFile(join(run.ctl, `opened-${i}`), 60_000, 'the open');
+  const clickedAt = Number(readFileSync(join(run.ctl, `opened-${i}`), 'utf8'));
+  const frame = await webviewFrame(run.page, 60_000);
+  await waitForFile(join(run.ctl, `loaded-${i}`), 600_000, 'the load');
+  const { entries } = JSON.parse(readFileSync(join(run.ctl, `loaded-${i}`), 'utf8')) as { entries: number };
+  return { clickedAt, frame, p: await settled(frame, entries, 600_000) };
+}
+
 async function main(): Promise<number> {
   // Only the Claude Code part: ACP_BENCH_CHAT_CLAUDE_ONLY=1.
   if (process.env.ACP_BENCH_CHAT_CLAUDE_ONLY === '1') {
@@ -233,21 +252,12 @@ async function main(): Promise<number> {
     if (process.env.ACP_BENCH_PROFILE) writeSignal(join(run.ctl, 'profile-dir'), process.env.ACP_BENCH_PROFILE);
     writeSignal(join(run.ctl, 'targets.json'), JSON.stringify(targets.map((t) => ({ sessionId: t.sessionId }))));
     for (const [i, t] of targets.entries()) {
-      await Promise.race([
-        waitForFile(join(run.ctl, `armed-${i}`), 120_000, 'the suite'),
-        run.exit.then((c) => Promise.reject(new Error(`the suite ended (${c})`))),
-      ]);
+      await armed(run, i);
       // Clicking the row in headless Chromium selected it without opening it in this harness, so
       // the suite runs the row's own command (acp.openSession with its node) when told to.
       await run.page.locator(SELECTORS.treeRows).first().waitFor({ timeout: 30_000 });
       const saveTrace = await traceIfAsked(run.page, `chat-replay-${i}`);
-      writeFileSync(join(run.ctl, `go-${i}`), '');
-      await waitForFile(join(run.ctl, `opened-${i}`), 60_000, 'the open');
-      const clickedAt = Number(readFileSync(join(run.ctl, `opened-${i}`), 'utf8'));
-      const frame = await webviewFrame(run.page, 60_000);
-      await waitForFile(join(run.ctl, `loaded-${i}`), 600_000, 'the load');
-      const { entries } = JSON.parse(readFileSync(join(run.ctl, `loaded-${i}`), 'utf8')) as { entries: number };
-      const p = await settled(frame, entries, 600_000);
+      const { clickedAt, frame, p } = await openShown(run, i);
       const stages = await webviewStages(run.page, clickedAt);
       await saveTrace();
       const workbench = await run.page.evaluate(
@@ -438,17 +448,8 @@ async function claudeCode(): Promise<void> {
   try {
     writeSignal(join(run.ctl, 'targets.json'), JSON.stringify(targets.map((t) => ({ sessionId: t.sessionId }))));
     for (const [i, { name }] of targets.entries()) {
-      await Promise.race([
-        waitForFile(join(run.ctl, `armed-${i}`), 120_000, 'the suite'),
-        run.exit.then((c) => Promise.reject(new Error(`the suite ended (${c})`))),
-      ]);
-      writeFileSync(join(run.ctl, `go-${i}`), '');
-      await waitForFile(join(run.ctl, `opened-${i}`), 60_000, 'the open');
-      const clickedAt = Number(readFileSync(join(run.ctl, `opened-${i}`), 'utf8'));
-      const frame = await webviewFrame(run.page, 60_000);
-      await waitForFile(join(run.ctl, `loaded-${i}`), 600_000, 'the load');
-      const { entries } = JSON.parse(readFileSync(join(run.ctl, `loaded-${i}`), 'utf8')) as { entries: number };
-      const p = await settled(frame, entries, 600_000);
+      await armed(run, i);
+      const { clickedAt, p } = await openShown(run, i);
       const workbench = await run.page.evaluate(
         () => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [],
       );
