@@ -22,6 +22,19 @@ import type { CheckpointSettings, SettingsSource } from './settings';
 /** How many files no tool call named a changes row lists by name. */
 const UNNAMED_SHOWN = 50;
 
+/**
+ * Said after a turn whose checkpoint before it was taken only after the prompt went: the agent
+ * may have written before it, and what it wrote then is not in the turn's changes.
+ */
+export function lateNotice(folder: string, waitMs: number): [title: string, description: string] {
+  return [
+    `The checkpoint of ${path.basename(folder) || folder} before this turn came late`,
+    `Reading the folder took longer than the ${waitMs / 1000} s a prompt waits, so the prompt went first: ` +
+      'what the agent changed before the checkpoint was taken is not in this turn’s changes, and ' +
+      'Restore to before this message would keep it.',
+  ];
+}
+
 export interface CheckpointKeeperPorts {
   /** The extension's global storage (not synced): checkpoints go in its `checkpoints` folder. */
   storageDir: string;
@@ -31,6 +44,8 @@ export interface CheckpointKeeperPorts {
   log: Logger;
   /** Told once a window when git is missing, too old or broken. */
   unavailable(message: string): void;
+  /** How long a prompt waits for its checkpoints before it goes anyway (3 s). */
+  promptWaitMs?: number;
 }
 
 /** What restoring the files to before a user message would change, folder by folder. */
@@ -97,6 +112,7 @@ export class CheckpointKeeper extends Disposable {
     });
     this.register({ dispose: () => this.checkpoints.dispose() });
     this.turns = new TurnCheckpoints(this.checkpoints, {
+      ...(ports.promptWaitMs === undefined ? {} : { waitMs: ports.promptWaitMs }),
       onError: (folder, e) => {
         // Said once by `onUnavailable`.
         if (!(e instanceof GitUnavailable)) ports.log.warn(`checkpoint of ${folder} failed: ${errorText(e)}`);
@@ -177,18 +193,21 @@ export class CheckpointKeeper extends Disposable {
     const tools = session.thread.entries.slice(from).filter((e): e is ToolCallEntry => e.type === 'tool');
     const all = await this.turns.end(start, tools);
     for (const changes of all) {
-      if (changes.files.length === 0) continue;
-      const unnamed = changes.files.filter((f) => !f.named).map((f) => f.path);
-      session.thread.addChanges({
-        folder: changes.folder,
-        turn: changes.turn,
-        files: changes.files.length,
-        added: changes.added,
-        deleted: changes.deleted,
-        unnamed: unnamed.slice(0, UNNAMED_SHOWN),
-        unnamedCount: unnamed.length,
-      });
-      this.recorded.fire({ agentId: session.target.agentId, sessionId: start.sessionId, changes });
+      if (changes.files.length) {
+        const unnamed = changes.files.filter((f) => !f.named).map((f) => f.path);
+        session.thread.addChanges({
+          folder: changes.folder,
+          turn: changes.turn,
+          files: changes.files.length,
+          added: changes.added,
+          deleted: changes.deleted,
+          unnamed: unnamed.slice(0, UNNAMED_SHOWN),
+          unnamedCount: unnamed.length,
+        });
+        this.recorded.fire({ agentId: session.target.agentId, sessionId: start.sessionId, changes });
+      }
+      // Also when nothing shows as changed: the agent's writes may all be before the checkpoint.
+      if (changes.late) session.thread.addNotice('warning', ...lateNotice(changes.folder, this.turns.waitMs));
     }
   }
 

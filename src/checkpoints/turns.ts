@@ -69,6 +69,11 @@ export class TurnCheckpoints {
     private readonly options: TurnOptions = {},
   ) {}
 
+  /** How long a prompt waits for its checkpoints. */
+  get waitMs(): number {
+    return this.options.waitMs ?? DEFAULT_WAIT_MS;
+  }
+
   /** Checkpoints each folder; resolves once all are taken, or after `waitMs` with the rest marked late. */
   async begin(sessionId: string, folders: readonly string[], prompt: string): Promise<TurnStart> {
     const id = `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
@@ -90,10 +95,7 @@ export class TurnCheckpoints {
     const settled = new Set<string>();
     for (const [folder, p] of before) void p.then(() => settled.add(folder));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([
-      all,
-      new Promise<void>((r) => (timer = setTimeout(r, this.options.waitMs ?? DEFAULT_WAIT_MS))),
-    ]);
+    await Promise.race([all, new Promise<void>((r) => (timer = setTimeout(r, this.waitMs)))]);
     clearTimeout(timer);
     // Let the checkpoints that finished in the same tick count as on time.
     await Promise.resolve();

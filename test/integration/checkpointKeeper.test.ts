@@ -69,7 +69,7 @@ describe('The window keeps checkpoints of its chats', function () {
   });
 
   /** A window's keeper and a chat on `folder` whose prompts wait for it. */
-  async function window(settings: TestSettings) {
+  async function window(settings: TestSettings, promptWaitMs?: number) {
     const told: string[] = [];
     const log = new MemoryLogger();
     const keeper = new CheckpointKeeper({
@@ -79,6 +79,7 @@ describe('The window keeps checkpoints of its chats', function () {
       settings,
       log,
       unavailable: (m) => told.push(m),
+      ...(promptWaitMs === undefined ? {} : { promptWaitMs }),
     });
     const sessions = new OpenSessions();
     const fs = new ClientFileSystem({ rootsFor: (id) => sessions.rootsFor('ref', id), logger: silentLogger });
@@ -124,6 +125,23 @@ describe('The window keeps checkpoints of its chats', function () {
     assert.equal(chat.thread.entries.at(-1), row, 'the row comes after the turn');
     const [turn] = await keeper.turns.turns(folder, chat.sessionId!);
     assert.equal(turn!.turn, row.turn, 'the row names the turn the journal keeps');
+    assert.ok(!chat.thread.entries.some((e) => e.type === 'notice'), 'a checkpoint in time: nothing to say');
+  });
+
+  it('says so after a turn whose checkpoint came after the prompt went', async () => {
+    // No wait at all: the prompt always goes before the checkpoint is taken.
+    const { keeper, chat } = await window(new TestSettings(), 0);
+    await chat.prompt(`write ${at('src/a.ts')}`);
+    await keeper.settled();
+    const notices = chat.thread.entries.filter((e) => e.type === 'notice');
+    assert.equal(notices.length, 1);
+    const notice = notices[0]!;
+    assert.equal(notice.severity, 'warning');
+    assert.equal(notice.title, 'The checkpoint of project before this turn came late');
+    assert.match(notice.description ?? '', /longer than the 0 s a prompt waits/);
+    assert.equal(chat.thread.entries.at(-1), notice, 'after the turn and its changes');
+    const [turn] = await keeper.turns.turns(folder, chat.sessionId!);
+    assert.equal(turn!.late, true, 'the journal says so too');
   });
 
   it('takes a folder’s snapshot ahead when a prompt is begun, recording nothing, and the turn still starts from the prompt', async () => {
