@@ -3,6 +3,7 @@
 // the chat closes is back the next time that session opens.
 import * as assert from 'node:assert/strict';
 import type { Locator, Page } from 'playwright-core';
+import { SELECTORS } from '../host/browser';
 import { useWorkbench } from './harness';
 import { chatFrame, openSessionsView, runCommand, seededSessions, titleOf, treeRow, widenSideBar } from './ui';
 import { waitFor } from '../support/wait';
@@ -79,5 +80,25 @@ describe('Chat keyboard focus and drafts', function () {
     // The draft comes with the panel's first snapshot.
     await valueBecomes(composer, 'half a thought');
     console.log(`      screenshot: ${await wb().screenshot('e2e-chat-draft-kept')}`);
+  });
+  it('a chat still starting leaves the focus alone: the palette opened meanwhile stays open', async () => {
+    const { page, fixture } = wb();
+    const other = titleOf(seededSessions(fixture.storeDir, fixture.folders[0]!)[1]!);
+    await openSessionsView(page);
+    await treeRow(page, other).click();
+    // The chat's tab is there, its page still starting; the user goes to the palette.
+    await chatTab(page, other).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('.part.statusbar').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('F1');
+    const palette = page.locator(SELECTORS.quickInput);
+    await palette.waitFor({ state: 'visible', timeout: 10_000 });
+    // Attached to its session: the page has long run its first steps (focusing among them).
+    await chatFrame(page)
+      .locator('.composer button.send:not([disabled])')
+      .waitFor({ state: 'attached', timeout: 60_000 });
+    assert.ok(await palette.isVisible(), 'the palette is still open');
+    await page.keyboard.type('View: Toggle');
+    assert.match(await palette.inputValue(), /^>View: Toggle/, 'and still takes what the user types');
+    await page.keyboard.press('Escape');
   });
 });
