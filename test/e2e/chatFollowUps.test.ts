@@ -42,7 +42,8 @@ describe('Chat find and queued follow-ups', function () {
         frame.locator('.thread').evaluate(() => {
           const current = CSS.highlights.get('acp-find-current');
           const range = current ? ([...current][0] as Range | undefined) : undefined;
-          return range?.toString() ?? '';
+          // Nothing painted yet is no answer: an empty string would end the wait at once.
+          return range?.toString() || undefined;
         }),
       10_000,
       100,
