@@ -26,7 +26,7 @@ const UNNAMED_SHOWN = 50;
  * Said after a turn whose checkpoint before it was taken only after the prompt went: the agent
  * may have written before it, and what it wrote then is not in the turn's changes.
  */
-export function lateNotice(folder: string, waitMs: number): [title: string, description: string] {
+function lateNotice(folder: string, waitMs: number): [title: string, description: string] {
   return [
     `The checkpoint of ${path.basename(folder) || folder} before this turn came late`,
     `Reading the folder took longer than the ${waitMs / 1000} s a prompt waits, so the prompt went first: ` +

@@ -187,6 +187,23 @@ async function settled(frame: Frame, entries: number, ms: number): Promise<Probe
   }
 }
 
+type Task = { start: number; duration: number };
+
+/** The longest of `tasks` that started from `from` until `to` (0 when none did). */
+const longestTask = (tasks: Task[], from: number, to: number) =>
+  Math.max(0, ...tasks.filter((x) => x.start >= from && x.start < to).map((x) => x.duration));
+
+/** The workbench's own long tasks so far. */
+const workbenchTasks = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? []);
+
+/** Tells the suite the driver is done with target `i`; the host's figures for it. */
+async function hostResult(run: HostRun, i: number): Promise<HostResult> {
+  writeFileSync(join(run.ctl, `done-${i}`), '');
+  await waitForFile(join(run.ctl, `result-${i}.json`), 60_000, 'the host figures');
+  return JSON.parse(readFileSync(join(run.ctl, `result-${i}.json`), 'utf8')) as HostResult;
+}
+
 /** Until the suite is ready to open target `i`. */
 async function armed(run: HostRun, i: number): Promise<void> {
   await Promise.race([
@@ -260,18 +277,13 @@ async function main(): Promise<number> {
       const { clickedAt, frame, p } = await openShown(run, i);
       const stages = await webviewStages(run.page, clickedAt);
       await saveTrace();
-      const workbench = await run.page.evaluate(
-        () => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [],
-      );
+      const workbench = await workbenchTasks(run.page);
       // Tasks until now belong to the replay; find, timed next, has its own figures.
       const replayEnd = performance.timeOrigin + performance.now();
       const page = await pageFigures(frame);
-      writeFileSync(join(run.ctl, `done-${i}`), '');
-      await waitForFile(join(run.ctl, `result-${i}.json`), 60_000, 'the host figures');
-      const h = JSON.parse(readFileSync(join(run.ctl, `result-${i}.json`), 'utf8')) as HostResult;
+      const h = await hostResult(run, i);
       const last = p.maxIndexAt! - clickedAt;
-      const longest = (tasks: { start: number; duration: number }[]) =>
-        Math.max(0, ...tasks.filter((x) => x.start >= clickedAt && x.start < replayEnd).map((x) => x.duration));
+      const longest = (tasks: Task[]) => longestTask(tasks, clickedAt, replayEnd);
       const figures = {
         firstPaint: p.firstEntryPainted! - clickedAt,
         last,
@@ -450,15 +462,10 @@ async function claudeCode(): Promise<void> {
     for (const [i, { name }] of targets.entries()) {
       await armed(run, i);
       const { clickedAt, p } = await openShown(run, i);
-      const workbench = await run.page.evaluate(
-        () => (window as unknown as { __acpBench?: ProbeState }).__acpBench?.longtasks ?? [],
-      );
+      const workbench = await workbenchTasks(run.page);
       const shownAt = performance.timeOrigin + performance.now();
-      writeFileSync(join(run.ctl, `done-${i}`), '');
-      await waitForFile(join(run.ctl, `result-${i}.json`), 60_000, 'the host figures');
-      const h = JSON.parse(readFileSync(join(run.ctl, `result-${i}.json`), 'utf8')) as HostResult;
-      const longest = (tasks: { start: number; duration: number }[]) =>
-        Math.max(0, ...tasks.filter((x) => x.start >= clickedAt && x.start < shownAt).map((x) => x.duration));
+      const h = await hostResult(run, i);
+      const longest = (tasks: Task[]) => longestTask(tasks, clickedAt, shownAt);
       if (!name) continue;
       const last = p.maxIndexAt! - clickedAt;
       rows.push([
