@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { normalizePath } from '../agent/paths';
+import { writeAtomic } from '../platform/atomicWrite';
+import { normalizePath } from '../platform/pathKey';
 import { CheckpointFailed, FolderMissing, StorageFull, UnknownCheckpoint } from './errors';
 import type { GitFound } from '../platform/gitFind';
 import { ShadowGit, isDiskFull } from './gitProcess';
@@ -64,12 +65,6 @@ export function shadowConfig(gitDir: string, folder: string, platform: NodeJS.Pl
     '\taddEmbeddedRepo = false',
     '',
   ].join('\n');
-}
-
-async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.lock`;
-  await fs.writeFile(tmp, data);
-  await fs.rename(tmp, file);
 }
 
 /** A temporary index of one operation: a copy of the shared one, which it replaces when committed. */
