@@ -7,6 +7,7 @@ import { parseNameStatusZ, parseStatusZ, parseWorktreeList, type FileStatus, typ
 
 export type { FileStatus };
 import { worktreePath } from './paths';
+import { outermostSuperproject } from './superproject';
 
 /** A folder's repository as worktree sessions need it. */
 export interface RepoInfo {
@@ -110,12 +111,8 @@ export class Worktrees {
     }
     const branch = await this.git.run(top, ['symbolic-ref', '-q', '--short', 'HEAD']);
     const list = await this.entries(top);
-    let outer: string | undefined;
-    for (let at = top; ;) {
-      const sup = (await this.git.out(at, ['rev-parse', '--show-superproject-working-tree'])).trim();
-      if (!sup) break;
-      outer = at = path.resolve(sup);
-    }
+    // From the files git leaves: asking git would have it read the index of the repository around.
+    const outer = outermostSuperproject(top);
     return {
       top: path.resolve(top),
       // A submodule's main worktree is listed as its git dir (inside the superproject's .git).

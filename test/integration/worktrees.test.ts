@@ -1,7 +1,7 @@
 // Worktree sessions' git work against real repositories made here: create, list, review, merge,
 // discard, and every kind of bad input the issue names, each with a clear message and nothing lost.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { WorktreeError, type WorktreeProblem } from '../../src/worktrees/errors';
 import { WorktreeRows } from '../../src/app/worktreeRows';
@@ -307,6 +307,35 @@ describe('Worktrees with the machine’s git', function () {
       assert.equal(made.path, join(`${sup}.worktrees`, 'libs-lib', 'x'));
       assert.equal(git(sup, ['status', '--porcelain']), '', 'the superproject sees nothing new');
       assert.equal(readFileSync(join(made.path, 'a.txt'), 'utf8'), 'one\n');
+    });
+
+    it('a submodule of a submodule, and one that keeps its own .git folder: beside the outermost superproject', async () => {
+      const lib = repoAt(join(dir.path, 'lib'));
+      const mid = repoAt(join(dir.path, 'mid'));
+      git(mid, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'deep lib']);
+      git(mid, ['commit', '-qm', 'add lib']);
+      const sup = repoAt(join(dir.path, 'super'));
+      git(sup, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', mid, 'mid']);
+      git(sup, ['-c', 'protocol.file.allow=always', 'submodule', 'update', '-q', '--init', '--recursive']);
+      git(join(sup, 'mid', 'deep lib'), ['checkout', '-q', 'main']);
+      git(sup, ['commit', '-qm', 'add mid']);
+      const nested = await worktrees().create(join(sup, 'mid', 'deep lib'), { branch: 'x' });
+      assert.equal(nested.path, join(`${sup}.worktrees`, 'mid-deep lib', 'x'));
+      // A repository already in the superproject's tree, added as it is: its .git stays a folder.
+      const kept = repoAt(join(sup, 'vendor', 'kept'));
+      git(sup, ['submodule', 'add', '-q', './vendor/kept', 'vendor/kept']);
+      git(sup, ['commit', '-qm', 'add kept']);
+      assert.ok(lstatSync(join(kept, '.git')).isDirectory());
+      const made = await worktrees().create(kept, { branch: 'y' });
+      assert.equal(made.path, join(`${sup}.worktrees`, 'vendor-kept', 'y'));
+      assert.equal(git(sup, ['status', '--porcelain']), '', 'the superproject sees nothing new');
+    });
+
+    it('a repository inside another one that is no submodule: its worktrees go beside it', async () => {
+      const outer = repoAt(join(dir.path, 'archive'));
+      const inner = repoAt(join(outer, 'apps', 'frontend'));
+      const made = await worktrees().create(inner, { branch: 'x' });
+      assert.equal(made.path, join(`${inner}.worktrees`, 'x'));
     });
 
     it('a path with spaces and non-ASCII letters, in folders, files and the branch', async () => {
