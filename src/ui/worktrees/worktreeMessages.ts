@@ -1,5 +1,19 @@
 import * as vscode from 'vscode';
+import { UNTRUSTED } from '../../worktrees/git';
 import type { Created, FileStatus, MergeResult } from '../../worktrees/worktrees';
+
+/**
+ * Restricted Mode: a worktree command runs no git (a repository's config names programs git
+ * runs: fsmonitor, filters, hooks), and says to trust the folder first. True when trusted.
+ */
+export function trustedForWorktrees(): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  const manage = 'Manage Workspace Trust';
+  void vscode.window.showWarningMessage(UNTRUSTED, manage).then((choice) => {
+    if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+  });
+  return false;
+}
 
 /** Says what a new worktree has and lacks: copied files, and uncommitted changes it does not carry. */
 export function worktreeCreated(created: Created): void {
