@@ -1,6 +1,6 @@
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { carryChanges, type Carried } from './carry';
+import { carryChanges, copyListed, type Carried } from './carry';
 import { WorktreeError } from './errors';
 import { failed, LIST_Z_GIT, type Git } from './git';
 import { parseNameStatusZ, parseStatusZ, parseWorktreeList, type FileStatus, type WorktreeEntry } from './porcelain';
@@ -184,8 +184,8 @@ export class Worktrees {
     if (status.code !== 0) throw failed('git status', status);
     const notCarried = parseStatusZ(status.stdout);
     await this.git.run(repo.top, ['config', `branch.${branch}.acp-base`, base]);
-    const carried = options.carry ? carryChanges(repo.top, target, notCarried) : undefined;
-    const copied = copyInto(repo.top, target, options.copyFiles ?? []);
+    const carried = options.carry ? await carryChanges(repo.top, target, notCarried) : undefined;
+    const copied = await copyListed(repo.top, target, options.copyFiles ?? []);
     return { path: target, branch, base, copied, notCarried: carried ? [] : notCarried, carried };
   }
 
@@ -321,20 +321,4 @@ export class Worktrees {
       : [];
     return { uncommitted, unmerged, missing: worktree.missing };
   }
-}
-
-/** Copies the listed untracked files (relative paths inside the repository) the worktree lacks. */
-function copyInto(from: string, to: string, files: readonly string[]): string[] {
-  const copied: string[] = [];
-  for (const rel of files) {
-    const clean = rel.trim();
-    if (!clean || path.isAbsolute(clean) || clean.split(/[\\/]/).includes('..')) continue;
-    const src = path.join(from, clean);
-    const dst = path.join(to, clean);
-    if (!existsSync(src) || existsSync(dst)) continue;
-    mkdirSync(path.dirname(dst), { recursive: true });
-    cpSync(src, dst, { recursive: true });
-    copied.push(clean);
-  }
-  return copied;
 }

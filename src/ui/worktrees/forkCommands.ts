@@ -15,7 +15,7 @@ import type { Created } from '../../worktrees/worktrees';
 import type { Commands } from '../commands';
 import type { Confirm } from '../messages';
 import { isSessionNode, sessionTargets, type SessionTarget, type TargetDeps } from '../manage/sessionTargets';
-import { forkCarried, forkFromHereDetail, noFork, trustedForWorktrees } from './worktreeMessages';
+import { carriedSkipped, forkCarried, forkFromHereDetail, noFork, trustedForWorktrees } from './worktreeMessages';
 
 export interface ForkCommandDeps extends TargetDeps {
   rows: WorktreeRows;
@@ -126,6 +126,7 @@ export function forkCommands(deps: ForkCommandDeps): Commands {
         () => git.create(repo.top, { branch, location, copyFiles, carry: true }),
       );
       void deps.rows.refresh();
+      carriedSkipped(created);
       const cwd = within(created, repo.top, t.cwd);
       const sessionId = await forkInto(t, c, cwd, `The worktree ${branch} was made at ${created.path}`);
       return { sessionId, cwd, created };

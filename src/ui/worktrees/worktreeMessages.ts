@@ -53,6 +53,20 @@ export async function mergeOutcome(result: MergeResult, branch: string, base: st
     .then(undefined, () => vscode.commands.executeCommand('vscode.open', uri));
 }
 
+/** Says which of the folder's changes a fork's worktree did not get, and why (a link on the way…). */
+export function carriedSkipped(created: Created): void {
+  const skipped = created.carried?.skipped ?? [];
+  if (skipped.length === 0) return;
+  const n = skipped.length;
+  const listed = skipped
+    .slice(0, 5)
+    .map((s) => `${s.path} (${s.reason})`)
+    .join(', ');
+  void vscode.window.showWarningMessage(
+    `${n} uncommitted change${n === 1 ? ' was' : 's were'} not copied into the worktree ${created.branch}: ${listed}${n > 5 ? ', …' : ''}. The folder keeps ${n === 1 ? 'it' : 'them'}.`,
+  );
+}
+
 /** An agent that does not advertise `session/fork` is asked for none. */
 export function noFork(agentName: string): void {
   void vscode.window.showWarningMessage(
