@@ -57,7 +57,7 @@ function at(dir: Dir, name: string): string {
 
 /** Writes all of `chunk` at the file's position (a write may take less than it is given). */
 async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
-  for (let done = 0; done < chunk.length; ) done += (await file.write(chunk, done)).bytesWritten;
+  for (let done = 0; done < chunk.length;) done += (await file.write(chunk, done)).bytesWritten;
 }
 
 function code(e: unknown): string | undefined {

@@ -19,7 +19,7 @@ const GITMODULES_MAX = 1024 * 1024;
 export function outermostSuperproject(top: string): string | undefined {
   let outer: string | undefined;
   const seen = new Set<string>();
-  for (let at = path.resolve(top); !seen.has(at); ) {
+  for (let at = path.resolve(top); !seen.has(at);) {
     seen.add(at);
     const sup = viaGitFile(at) ?? viaGitmodules(at);
     if (!sup) break;

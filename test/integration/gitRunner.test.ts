@@ -101,7 +101,9 @@ describe('The git runner: no program of the repository runs unless asked, nothin
     writeFileSync(join(dir.path, 'side', 'a.txt'), 'changed in the worktree\n');
     const trace = join(dir.path, 'trace');
     mkdirSync(trace);
-    const rows = new WorktreeRows(new Worktrees(new Git({ env: { ...process.env, ...identity, GIT_TRACE2_EVENT: trace } })));
+    const rows = new WorktreeRows(
+      new Worktrees(new Git({ env: { ...process.env, ...identity, GIT_TRACE2_EVENT: trace } })),
+    );
     await rows.refresh(inner);
     assert.deepEqual(
       rows.rows(inner).map((r) => [r.info.branch, r.summary?.changed]),
