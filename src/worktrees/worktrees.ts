@@ -1,11 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { carryChanges, copyListed, type Carried } from './carry';
+import { lossesOf, sameLosses, type Losses } from './discard';
 import { WorktreeError } from './errors';
 import { failed, LIST_Z_GIT, type Git } from './git';
 import { parseNameStatusZ, parseStatusZ, parseWorktreeList, type FileStatus, type WorktreeEntry } from './porcelain';
 
-export type { FileStatus };
+export type { FileStatus, Losses };
 import { worktreePath } from './paths';
 import { outermostSuperproject } from './superproject';
 
@@ -63,14 +64,6 @@ export interface Summary {
   changed: number;
   /** Their paths, relative to the worktree, `/`-separated. */
   files: string[];
-}
-
-/** What discarding a worktree loses: said first, and checked again before anything is removed. */
-export interface Losses {
-  uncommitted: FileStatus[];
-  /** Commits of the branch not in its base, one line each ("abc1234 Subject"). */
-  unmerged: string[];
-  missing: boolean;
 }
 
 export type MergeResult =
@@ -292,9 +285,7 @@ export class Worktrees {
         `${worktree.path} is locked${worktree.locked ? ` (${worktree.locked})` : ''}: unlock it (git worktree unlock) to discard it.`,
       );
     }
-    const now = await this.losses(repoFolder, worktree);
-    const key = (l: Losses) => JSON.stringify([l.uncommitted.map((f) => f.path).sort(), l.unmerged]);
-    if (key(now) !== key(seen)) {
+    if (!sameLosses(await this.losses(repoFolder, worktree), seen)) {
       throw new WorktreeError(
         'failed',
         `${worktree.path} changed since you were asked: nothing was removed. Look again.`,
@@ -311,14 +302,8 @@ export class Worktrees {
     }
   }
 
-  /** What discarding the worktree would lose: uncommitted changes and commits not in its base. */
+  /** What discarding the worktree would lose (see {@link Losses}). */
   async losses(repoFolder: string, worktree: WorktreeInfo): Promise<Losses> {
-    if (worktree.main) throw new WorktreeError('failed', `${worktree.path} is the repository itself, not a worktree.`);
-    const uncommitted = worktree.missing ? [] : parseStatusZ(await this.git.out(worktree.path, STATUS));
-    const range = worktree.base && worktree.branch ? `${worktree.base}..${worktree.branch}` : undefined;
-    const unmerged = range
-      ? (await this.git.out(repoFolder, ['log', '--format=%h %s', range])).split('\n').filter(Boolean)
-      : [];
-    return { uncommitted, unmerged, missing: worktree.missing };
+    return lossesOf(this.git, repoFolder, worktree, await this.entries(repoFolder));
   }
 }

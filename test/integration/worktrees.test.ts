@@ -179,6 +179,60 @@ describe('Worktrees with the machine’s git', function () {
     assert.equal((await wt.list(repo)).length, 1);
   });
 
+  it('names the ignored files a discard deletes, and refuses when one appeared after the question', async () => {
+    const wt = worktrees();
+    writeFiles(repo, { '.gitignore': '.env\nbuild/\n*.local\n' });
+    git(repo, ['add', '.gitignore']);
+    git(repo, ['commit', '-qm', 'ignore']);
+    const made = await wt.create(repo, { branch: 'ignoring' });
+    writeFiles(made.path, { '.env': 'SECRET=edited by hand\n', 'build/out.js': 'built\n', 'src/x.local': 'notes\n' });
+    const info = await find(wt, repo, 'ignoring');
+    const seen = await wt.losses(repo, info);
+    assert.deepEqual(seen.ignored, ['.env', 'build/', 'src/x.local'], 'a wholly ignored folder is named once');
+    assert.deepEqual(seen.uncommitted, []);
+    writeFiles(made.path, { 'notes.local': 'written after the question\n' });
+    await rejectsWith(wt.discard(repo, info, seen), 'failed', /changed since you were asked: nothing was removed/);
+    assert.equal(readFileSync(join(made.path, '.env'), 'utf8'), 'SECRET=edited by hand\n');
+    const now = await wt.losses(repo, info);
+    assert.deepEqual(now.ignored, ['.env', 'build/', 'notes.local', 'src/x.local']);
+    await wt.discard(repo, info, now);
+    assert.ok(!existsSync(made.path));
+  });
+
+  it('names the commits only a detached HEAD holds, and those of a branch with no base', async () => {
+    const wt = worktrees();
+    const loose = join(dir.path, 'loose');
+    git(repo, ['worktree', 'add', '-q', '--detach', loose]);
+    writeFiles(loose, { 'l.txt': 'l\n' });
+    git(loose, ['add', '-A']);
+    git(loose, ['commit', '-qm', 'work on a detached HEAD']);
+    const detached = (await wt.list(repo)).find((w) => w.path === loose);
+    assert.ok(detached && detached.detached && !detached.branch);
+    const seen = await wt.losses(repo, detached);
+    assert.deepEqual(
+      seen.detached.map((c) => c.replace(/^[0-9a-f]+ /, '')),
+      ['work on a detached HEAD'],
+    );
+    // Held by a branch too: nothing of it is lost.
+    git(repo, ['branch', 'keeps-it', git(loose, ['rev-parse', 'HEAD']).trim()]);
+    assert.deepEqual((await wt.losses(repo, detached)).detached, []);
+
+    // A branch made by hand while the repository's HEAD is detached: no base to compare with.
+    git(repo, ['checkout', '-q', '--detach']);
+    const hand = join(dir.path, 'hand');
+    git(repo, ['worktree', 'add', '-q', '-b', 'by-hand', hand]);
+    writeFiles(hand, { 'h.txt': 'h\n' });
+    git(hand, ['add', '-A']);
+    git(hand, ['commit', '-qm', 'work in no other branch']);
+    const byHand = await find(wt, repo, 'by-hand');
+    assert.equal(byHand.base, undefined);
+    const lost = await wt.losses(repo, byHand);
+    assert.deepEqual(
+      lost.unmerged.map((c) => c.replace(/^[0-9a-f]+ /, '')),
+      ['work in no other branch'],
+    );
+  });
+
   describe('bad input', () => {
     it('not a git repository', async () => {
       const plain = join(dir.path, 'plain');

@@ -11,7 +11,7 @@ import { pickAgent, pickFolder } from '../pickers/agentPicker';
 import type { ChangeResource } from '../checkpoints/changesEditor';
 import type { TreeNode, WorktreeNode } from '../sessionsView/treeNodes';
 import { reviewResources } from './worktreeContents';
-import { mergeOutcome, trustedForWorktrees, worktreeCreated } from './worktreeMessages';
+import { discardDetail, mergeOutcome, trustedForWorktrees, worktreeCreated } from './worktreeMessages';
 
 export interface WorktreeCommandDeps {
   agents: AgentRegistry;
@@ -164,20 +164,11 @@ export function worktreeCommands(deps: WorktreeCommandDeps): Commands {
       if (!wt) return false;
       const { info } = wt.row;
       const seen = await git.losses(wt.repo, info);
-      const lost = [
-        ...seen.uncommitted.map((f) => `uncommitted: ${f.path}`),
-        ...seen.unmerged.map((c) => `commit not in ${info.base}: ${c}`),
-      ];
-      const detail = [
-        seen.missing ? 'Its folder is already gone.' : `Removes ${info.path}.`,
-        info.branch ? `Deletes the branch ${info.branch}.` : '',
-        lost.length
-          ? `This is lost:\n${lost.slice(0, 30).join('\n')}${lost.length > 30 ? `\n…and ${lost.length - 30} more` : ''}`
-          : 'Nothing unmerged is lost.',
-      ]
-        .filter(Boolean)
-        .join('\n');
-      const ok = await deps.confirm(`Discard the worktree ${info.branch ?? info.path}?`, 'Discard', detail);
+      const ok = await deps.confirm(
+        `Discard the worktree ${info.branch ?? info.path}?`,
+        'Discard',
+        discardDetail(info, seen),
+      );
       if (!ok) return false;
       await git.discard(wt.repo, info, seen);
       await rows.refresh(wt.repo);

@@ -127,14 +127,19 @@ describe('Sessions in worktrees', function () {
       assert.match(readFileSync(join(folder(), 'one.txt'), 'utf8'), /written to disk by acp-reference-agent/);
       assert.ok(!existsSync(join(folder(), 'two.txt')), 'two is not merged');
 
-      // Discard two: the modal lists what is lost first.
+      // Discard two: the modal lists what is lost first, an ignored file too.
+      writeFileSync(join(folder(), '.git', 'info', 'exclude'), '.env\n');
+      writeFileSync(join(two.path, '.env'), 'SECRET=only here\n');
       let detail = '';
       a.setConfirm(async (_message, _action, d) => {
         detail = d ?? '';
         return true;
       });
       assert.equal(await vscode.commands.executeCommand('acp.discardWorktree', rows[1]), true);
-      assert.match(detail, /This is lost:\nuncommitted: two\.txt/);
+      assert.match(
+        detail,
+        /This is lost \(1 uncommitted file, 1 ignored file or folder\):\nuncommitted: two\.txt\nignored by git: \.env$/,
+      );
       assert.ok(!existsSync(two.path));
       assert.equal(git(folder(), ['branch', '--list', 'two']), '');
       await waitFor('two gone from the view', () => {
