@@ -2,11 +2,12 @@ import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { carryChanges, copyListed, type Carried } from './carry';
 import { lossesOf, sameLosses, type Losses } from './discard';
+import { mergeWorktree, type MergeResult } from './merge';
 import { WorktreeError } from './errors';
 import { failed, LIST_Z_GIT, type Git } from './git';
 import { parseNameStatusZ, parseStatusZ, parseWorktreeList, type FileStatus, type WorktreeEntry } from './porcelain';
 
-export type { FileStatus, Losses };
+export type { FileStatus, Losses, MergeResult };
 import { worktreePath } from './paths';
 import { outermostSuperproject } from './superproject';
 
@@ -65,9 +66,6 @@ export interface Summary {
   /** Their paths, relative to the worktree, `/`-separated. */
   files: string[];
 }
-
-export type MergeResult =
-  { kind: 'merged' | 'squashed'; into: string } | { kind: 'conflicts'; into: string; conflicts: string[] };
 
 const STATUS = ['status', '--porcelain=v1', '-z', '--untracked-files=all'];
 /** A checkout or merge of a large repository may take minutes. */
@@ -137,7 +135,9 @@ export class Worktrees {
 
   private async baseOf(cwd: string, branch: string): Promise<string | undefined> {
     const r = await this.git.run(cwd, ['config', '--get', `branch.${branch}.acp-base`]);
-    return r.code === 0 ? r.stdout.trim() || undefined : undefined;
+    const base = r.code === 0 ? r.stdout.trim() : '';
+    // The repository's config is anyone's to write: only a plain branch name is taken.
+    return base && !base.startsWith('-') && !/[\s\0:~^?*[\\]|\.\./.test(base) ? base : undefined;
   }
 
   /** Creates `<location>/<branch>` from `base` with `git worktree add -b`, refusing what git would half do. */
@@ -152,6 +152,8 @@ export class Worktrees {
       throw new WorktreeError('branchExists', `A branch named "${branch}" exists already: choose another name.`);
     }
     const base = options.base?.trim() || repo.branch;
+    if (base?.startsWith('-'))
+      throw new WorktreeError('badBase', `The base "${base}" is not a local branch of ${repo.top}.`);
     if (!base) {
       throw new WorktreeError(
         'detached',
@@ -195,7 +197,7 @@ export class Worktrees {
 
   /** Ahead and behind its base, and the files changed since the merge base (uncommitted ones too). */
   async summary(worktree: string, base: string): Promise<Summary> {
-    const counts = await this.git.out(worktree, ['rev-list', '--left-right', '--count', `${base}...HEAD`]);
+    const counts = await this.git.out(worktree, ['rev-list', '--left-right', '--count', `refs/heads/${base}...HEAD`]);
     const [behind = 0, ahead = 0] = counts.trim().split(/\s+/).map(Number);
     const { files } = await this.changes(worktree, base);
     return { ahead, behind, changed: files.length, files: files.map((f) => f.path) };
@@ -206,7 +208,7 @@ export class Worktrees {
    * sessions committed and what they left uncommitted (agents seldom commit), untracked files added.
    */
   async changes(worktree: string, base: string): Promise<{ mergeBase: string; files: FileStatus[] }> {
-    const mergeBase = (await this.git.out(worktree, ['merge-base', base, 'HEAD'])).trim();
+    const mergeBase = (await this.git.out(worktree, ['merge-base', `refs/heads/${base}`, 'HEAD'])).trim();
     const tracked = parseNameStatusZ(await this.git.out(worktree, ['diff', '--name-status', '-z', '-M', mergeBase]));
     const untracked = (await this.git.out(worktree, ['ls-files', '--others', '--exclude-standard', '-z']))
       .split('\0')
@@ -221,18 +223,13 @@ export class Worktrees {
     return r.code === 0 ? r.stdout : undefined;
   }
 
-  /**
-   * Merges the worktree's branch into its base where the base is checked out: a merge commit
-   * (the one the user asked for) or a squash left staged for the user to commit. Uncommitted
-   * changes of the worktree are committed only with the message the user gave; a conflict is
-   * left in the base's folder for the merge editor, nothing else done.
-   */
+  /** Merges the worktree's branch into its base (see {@link mergeWorktree}). */
   async merge(
     worktree: WorktreeInfo,
     options: { mode: 'merge' | 'squash'; commitMessage?: string },
   ): Promise<MergeResult> {
-    const { branch, base } = worktree;
-    if (!branch || !base) throw new WorktreeError('detached', `${worktree.path} has no branch to merge.`);
+    const { base } = worktree;
+    if (!worktree.branch || !base) throw new WorktreeError('detached', `${worktree.path} has no branch to merge.`);
     const into = (await this.entries(worktree.path)).find((e) => e.branch === base);
     if (!into) {
       throw new WorktreeError(
@@ -240,37 +237,8 @@ export class Worktrees {
         `${base} is not checked out in any folder: check it out to merge into it.`,
       );
     }
-    const pending = parseStatusZ(await this.git.out(worktree.path, STATUS));
-    if (pending.length > 0) {
-      if (!options.commitMessage) {
-        throw new WorktreeError(
-          'worktreeDirty',
-          `${worktree.path} has ${pending.length} uncommitted change${pending.length === 1 ? '' : 's'}: commit them there first.`,
-        );
-      }
-      await this.git.out(worktree.path, ['add', '-A'], 'git add');
-      await this.git.out(worktree.path, ['commit', '-q', '-m', options.commitMessage], 'git commit', { hooks: true });
-    }
-    const target = path.resolve(into.path);
-    const dirty = parseStatusZ(await this.git.out(target, ['status', '--porcelain=v1', '-z', '--untracked-files=no']));
-    if (dirty.length > 0) {
-      throw new WorktreeError(
-        'baseDirty',
-        `${base} has uncommitted changes in ${target} (${dirty
-          .slice(0, 3)
-          .map((f) => f.path)
-          .join(', ')}${dirty.length > 3 ? ', …' : ''}): commit or stash them before merging.`,
-      );
-    }
-    const args = options.mode === 'squash' ? ['merge', '--squash', branch] : ['merge', '--no-ff', '--no-edit', branch];
-    const r = await this.git.run(target, args, { hooks: true, timeoutMs: LONG_MS });
-    const conflicts = (await this.git.out(target, ['diff', '--name-only', '--diff-filter=U', '-z']))
-      .split('\0')
-      .filter(Boolean)
-      .map((p) => path.join(target, p));
-    if (conflicts.length > 0) return { kind: 'conflicts', into: target, conflicts };
-    if (r.code !== 0) throw failed(`git merge ${branch} into ${base}`, r);
-    return { kind: options.mode === 'squash' ? 'squashed' : 'merged', into: target };
+    const changes = async () => (await this.changes(worktree.path, base)).files;
+    return mergeWorktree(this.git, worktree, into, changes, options);
   }
 
   /**

@@ -300,6 +300,44 @@ describe('Worktrees with the machine’s git', function () {
       assert.equal(readFileSync(join(repo, 'a.txt'), 'utf8'), 'edited on main\n');
     });
 
+    it('a merge that would overwrite an ignored file of the base: refused before anything is committed, the file named', async () => {
+      const wt = worktrees();
+      writeFiles(repo, { '.gitignore': '.env\n' });
+      git(repo, ['add', '.gitignore']);
+      git(repo, ['commit', '-qm', 'ignore .env']);
+      writeFiles(repo, { '.env': 'SECRET=the user’s own\n' });
+      const made = await wt.create(repo, { branch: 'tracks-env' });
+      writeFiles(made.path, { '.env': 'SECRET=the branch’s\n', 'x.txt': 'x\n' });
+      git(made.path, ['add', '-f', '.env', 'x.txt']);
+      git(made.path, ['commit', '-qm', 'track .env']);
+      const head = git(repo, ['rev-parse', 'HEAD']);
+      for (const mode of ['merge', 'squash'] as const) {
+        await rejectsWith(
+          wt.merge(await find(wt, repo, 'tracks-env'), { mode }),
+          'overwritesUntracked',
+          /^Merging tracks-env would overwrite 1 file in .* that git does not track .*: \.env\. Move it aside, then merge\. Nothing was merged or committed\.$/,
+        );
+      }
+      // Uncommitted work in the worktree is not committed for a merge that cannot happen.
+      writeFiles(made.path, { 'y.txt': 'y\n' });
+      await rejectsWith(
+        wt.merge(await find(wt, repo, 'tracks-env'), { mode: 'merge', commitMessage: 'y' }),
+        'overwritesUntracked',
+        /: \.env\./,
+      );
+      assert.equal(git(made.path, ['status', '--porcelain']), '?? y.txt\n');
+      assert.equal(readFileSync(join(repo, '.env'), 'utf8'), 'SECRET=the user’s own\n');
+      assert.equal(git(repo, ['rev-parse', 'HEAD']), head);
+      assert.equal(git(repo, ['status', '--porcelain']), '');
+      // Moved aside, the merge goes.
+      rmSync(join(repo, '.env'));
+      assert.equal(
+        (await wt.merge(await find(wt, repo, 'tracks-env'), { mode: 'merge', commitMessage: 'y' })).kind,
+        'merged',
+      );
+      assert.equal(readFileSync(join(repo, '.env'), 'utf8'), 'SECRET=the branch’s\n');
+    });
+
     it('a merge that conflicts is left for the merge editor, nothing committed', async () => {
       const wt = worktrees();
       const made = await wt.create(repo, { branch: 'x' });
