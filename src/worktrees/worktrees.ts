@@ -68,6 +68,10 @@ export interface Summary {
 }
 
 const STATUS = ['status', '--porcelain=v1', '-z', '--untracked-files=all'];
+/** A full object id (SHA-1, or SHA-256). */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** `--end-of-options` came in git 2.24. */
+const END_OF_OPTIONS_GIT: readonly [number, number] = [2, 24];
 /** A checkout or merge of a large repository may take minutes. */
 const LONG_MS = 10 * 60_000;
 
@@ -217,9 +221,17 @@ export class Worktrees {
     return { mergeBase, files: [...tracked, ...untracked].sort((a, b) => a.path.localeCompare(b.path)) };
   }
 
-  /** A file's bytes at a commit (the old side of a review), or undefined where it did not exist. */
+  /**
+   * A file's bytes at a commit (the old side of a review), or undefined where it did not exist.
+   * `rev` comes from a document's address, which anything can write: only an object id (as the
+   * review names its merge base) is taken, never a name git could read as an option
+   * (`--output=<file>` makes `git show` write one), and the blob is read as stored, no filter run.
+   */
   async show(cwd: string, rev: string, file: string): Promise<string | undefined> {
-    const r = await this.git.run(cwd, ['show', `${rev}:${file.split(path.sep).join('/')}`]);
+    const rel = file.split(path.sep).join('/');
+    if (!OBJECT_ID.test(rev) || !rel || path.isAbsolute(file) || rel.split('/').includes('..')) return undefined;
+    const end = (await this.git.atLeast(END_OF_OPTIONS_GIT)) ? ['--end-of-options'] : [];
+    const r = await this.git.run(cwd, ['cat-file', 'blob', ...end, `${rev}:${rel}`]);
     return r.code === 0 ? r.stdout : undefined;
   }
 

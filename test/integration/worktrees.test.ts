@@ -1,7 +1,7 @@
 // Worktree sessions' git work against real repositories made here: create, list, review, merge,
 // discard, and every kind of bad input the issue names, each with a clear message and nothing lost.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { WorktreeError, type WorktreeProblem } from '../../src/worktrees/errors';
 import { WorktreeRows } from '../../src/app/worktreeRows';
@@ -99,6 +99,33 @@ describe('Worktrees with the machine’s git', function () {
     );
     assert.equal(await wt.show(made.path, mergeBase, 'a.txt'), 'one\n');
     assert.equal(await wt.show(made.path, mergeBase, 'new.txt'), undefined);
+  });
+
+  it('reads a file at a commit by its object id only: a rev that git would read as an option writes nothing', async () => {
+    const wt = worktrees();
+    const written = join(dir.path, 'written');
+    const marker = join(dir.path, 'ran.txt');
+    // A filter and a textconv the repository names: the blob is read as stored, neither runs.
+    writeFiles(repo, { '.gitattributes': '*.txt diff=mark filter=mark\n' });
+    git(repo, ['add', '.gitattributes']);
+    git(repo, ['commit', '-qm', 'attributes']);
+    const program = join(dir.path, 'program');
+    writeFileSync(program, `#!/bin/sh\necho ran >> "${marker}"\ncat "$@"\n`);
+    chmodSync(program, 0o755);
+    for (const key of ['diff.mark.textconv', 'filter.mark.smudge', 'filter.mark.clean'])
+      git(repo, ['config', key, program]);
+    const id = git(repo, ['rev-parse', 'HEAD']).trim();
+    for (const rev of [`--output=${written}`, '-p', 'HEAD', 'main', id.slice(0, 12), `${id} `])
+      assert.equal(await wt.show(repo, rev, 'a.txt'), undefined, rev);
+    assert.equal(await wt.show(repo, id, '../a.txt'), undefined);
+    assert.deepEqual(
+      readdirSync(dir.path).filter((f) => f.startsWith('written')),
+      [],
+      'no file written',
+    );
+    assert.equal(await wt.show(repo, id, 'a.txt'), 'one\n');
+    assert.equal(await wt.show(repo, id, 'absent.txt'), undefined);
+    assert.ok(!existsSync(marker), 'no program of the repository ran');
   });
 
   it('lists worktrees made by hand', async () => {

@@ -3,8 +3,8 @@
 // merged into the base, the other discarded after the user was told what it loses.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeResource } from '../../../../src/ui/checkpoints/changesEditor';
 import type { TreeNode, WorktreeNode } from '../../../../src/ui/sessionsView/treeNodes';
@@ -150,5 +150,24 @@ describe('Sessions in worktrees', function () {
       info.restore();
       a.setConfirm(async () => false);
     }
+  });
+
+  it('serves a commit’s file by its object id only: an address whose rev is an option writes nothing', async () => {
+    await api();
+    const around = dirname(folder());
+    const at = (rev: string) =>
+      vscode.Uri.file(join(folder(), 'shared.txt')).with({
+        scheme: 'acp-worktree',
+        query: new URLSearchParams({ cwd: folder(), rev, rel: 'shared.txt' }).toString(),
+      });
+    const bad = await vscode.workspace.openTextDocument(at(`--output=${join(around, 'written')}`));
+    assert.equal(bad.getText(), '');
+    assert.deepEqual(
+      readdirSync(around).filter((f) => f.startsWith('written')),
+      [],
+      'no file written',
+    );
+    const first = git(folder(), ['rev-list', '--max-parents=0', 'HEAD']).trim();
+    assert.equal((await vscode.workspace.openTextDocument(at(first))).getText(), 'base\n');
   });
 });
