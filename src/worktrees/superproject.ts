@@ -21,7 +21,12 @@ export function outermostSuperproject(top: string): string | undefined {
   const seen = new Set<string>();
   for (let at = path.resolve(top); !seen.has(at);) {
     seen.add(at);
-    const sup = viaGitFile(at) ?? viaGitmodules(at);
+    let sup: string | undefined;
+    try {
+      sup = viaGitFile(at) ?? viaGitmodules(at);
+    } catch {
+      // A folder on the way that cannot be read (EACCES): no superproject is known there.
+    }
     if (!sup) break;
     outer = at = sup;
   }
@@ -57,20 +62,11 @@ function viaGitFile(top: string): string | undefined {
 /** The repository around `top` when its `.gitmodules` names `top` as a submodule's path. */
 function viaGitmodules(top: string): string | undefined {
   for (let dir = path.dirname(top); ; dir = path.dirname(dir)) {
-    if (exists(path.join(dir, '.git'))) {
+    if (lstatSync(path.join(dir, '.git'), { throwIfNoEntry: false })) {
       const rel = path.relative(dir, top).split(path.sep).join('/');
       return submodulePaths(path.join(dir, '.gitmodules')).includes(rel) ? dir : undefined;
     }
     if (path.dirname(dir) === dir) return undefined;
-  }
-}
-
-function exists(p: string): boolean {
-  try {
-    lstatSync(p);
-    return true;
-  } catch {
-    return false;
   }
 }
 
