@@ -1,6 +1,7 @@
 import { constants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { FolderWrites, NotInFolder } from '../platform/folderFiles';
+import { pathKey } from '../platform/pathKey';
 import type { FileStatus } from './porcelain';
 
 /** What a fork carried from the folder into its new worktree. */
@@ -37,7 +38,9 @@ class Source {
     if (parts.some((p) => !p || p === '.' || p === '..')) return { refused: 'outside the folder' };
     const dir = path.join(this.root, ...parts.slice(0, -1));
     const real = await fs.realpath(dir).catch(() => dir);
-    if (real !== dir) return { refused: 'a folder on its path in the folder is a link; it was not followed' };
+    // Compared as the platform compares paths: case and Unicode forms aside on Windows and macOS.
+    if (pathKey(real) !== pathKey(dir))
+      return { refused: 'a folder on its path in the folder is a link; it was not followed' };
     return { abs: path.join(dir, parts[parts.length - 1]!) };
   }
 }

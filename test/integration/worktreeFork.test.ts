@@ -118,6 +118,23 @@ describe('A fork’s worktree', function () {
     assert.equal(readlinkSync(join(made.path, 'home')), home, 'the worktree keeps the commit’s link');
   });
 
+  it('never reads a carried file through a link in the folder', async function () {
+    if (process.platform === 'win32') this.skip();
+    // A file staged in a folder that is then replaced by a link to a folder outside.
+    const outside = join(dir.path, 'outside');
+    writeFiles(outside, { 'x.txt': 'not the project’s\n' });
+    writeFiles(repo, { 'sub/x.txt': 'staged\n' });
+    git(repo, ['add', 'sub/x.txt']);
+    rmSync(join(repo, 'sub'), { recursive: true });
+    symlinkSync(outside, join(repo, 'sub'));
+    const made = await wt.create(repo, { branch: 'fork/read', carry: true });
+    assert.ok(made.carried);
+    assert.deepEqual(made.carried.skipped, [
+      { path: 'sub/x.txt', reason: 'a folder on its path in the folder is a link; it was not followed' },
+    ]);
+    assert.equal(readlinkSync(join(made.path, 'sub')), outside, 'the link itself is carried, as a link');
+  });
+
   it('copies the listed files into a worktree, never through a link the commit holds', async function () {
     if (process.platform === 'win32') this.skip();
     // The commit holds `config` as a link to a folder outside; the folder has a real one.
