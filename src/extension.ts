@@ -43,6 +43,11 @@ import { SessionsTree, type TreeNode } from './ui/sessionsView/sessionsTree';
 import type { SessionNode } from './ui/sessionsView/treeNodes';
 import { SettingsService } from './ui/settings';
 import { handleUri } from './ui/uriHandler';
+import { writeEntryFields } from './ui/agents/agentSettings';
+import { DEFAULT_REGISTRY_URL } from './registry/registrySource';
+
+/** The date of the registry copy in media/registry (see its source.json). */
+const SHIPPED_REGISTRY_DATE = '2026-02-07T18:22:39Z';
 import { openDocumentText } from './ui/workspaceFiles';
 
 /** What the extension hands to its own tests. */
@@ -110,6 +115,12 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       writeFailed: (m) => void vscode.window.showWarningMessage(m),
     },
     checkpointsUnavailable: (m) => void vscode.window.showWarningMessage(m),
+    registryShipped: {
+      file: vscode.Uri.joinPath(context.extensionUri, 'media', 'registry', 'registry.json').fsPath,
+      // Built from the registry's repository at this date (media/registry/source.json).
+      date: Date.parse(SHIPPED_REGISTRY_DATE),
+      url: DEFAULT_REGISTRY_URL,
+    },
   });
   running = app;
   const { agents, sessions, lists, library, keeper, marks, statuses, starts, log } = app;
@@ -166,6 +177,12 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   // Why a list failed, in full above the rows: a row is cut at the view's width.
   tree.problems.onDidChange((message) => (view.message = message));
   const fresh = new FreshLists(view, tree);
+  // An update waiting for an agent's next start is written to its entry by the settings writer.
+  app.registry.setWriter(writeEntryFields);
+  tree.setUpdateWords((host) => {
+    const update = app.registry.updateOf(host);
+    return update ? `update to ${update.version}` : undefined;
+  });
   const pending = new PendingOpens(join(context.globalStorageUri.fsPath, 'pending-opens'));
   const deps: SessionCommandDeps = {
     agents,
@@ -226,6 +243,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     contextKeys,
     new HandoffLinks({ agents, chats, library }),
     retryListsOnTrust(lists),
+    app.registry.onDidChange(() => tree.refreshAll()),
     ...registerCommands(
       sessionCommands(deps),
       pickerCommands({
@@ -250,6 +268,8 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         log,
         channel,
         confirm: (m, a, d) => deps.confirm(m, a, d),
+        registry: app.registry,
+        shippedIcons: vscode.Uri.joinPath(context.extensionUri, 'media', 'registry', 'icons').fsPath,
       }),
       manageCommands(manage),
       checkpointCommands(

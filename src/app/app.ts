@@ -20,6 +20,8 @@ import { WorktreeError } from '../worktrees/errors';
 import { Worktrees } from '../worktrees/worktrees';
 import { CheckpointKeeper } from './checkpointKeeper';
 import { FirstStarts } from './firstStart';
+import { RegistryAgents } from './registryAgents';
+import type { ShippedRegistry } from '../registry/registrySource';
 import type { SettingsSource } from './settings';
 import { SignInEnvStore } from './signInEnv';
 import { WorktreeRows } from './worktreeRows';
@@ -56,6 +58,8 @@ export interface AppPorts {
   };
   /** Told once a window, when checkpoints cannot run (git missing, too old or broken). */
   checkpointsUnavailable(message: string): void;
+  /** The copy of the public ACP Registry shipped in the extension. */
+  registryShipped?: ShippedRegistry;
 }
 
 /**
@@ -100,6 +104,8 @@ export class App extends Disposable {
   readonly checkpoints: CheckpointKeeper;
   /** Each folder's git worktrees, for worktree sessions. */
   readonly worktrees: WorktreeRows;
+  /** The ACP Registry: what Add Agent offers, binary installs, updates, and their clean-up. */
+  readonly registry: RegistryAgents;
 
   constructor(private readonly ports: AppPorts) {
     super();
@@ -193,6 +199,16 @@ export class App extends Disposable {
     );
     this.statuses = this.register(new ChatStatuses());
     this.starts = this.register(new FirstStarts(this.agents, globalState));
+    this.registry = this.register(
+      new RegistryAgents({
+        agents: this.agents,
+        settings,
+        log,
+        storageDir: ports.library.dir,
+        shipped: ports.registryShipped,
+        memory: globalState,
+      }),
+    );
     // A session created here is listed at once, before its agent lists it.
     this.register(
       sessions.onDidCreateSession((session) => {

@@ -70,14 +70,16 @@ export interface Answer {
 
 const MAX_REDIRECTS = 5;
 
-function once(url: URL, options: GetOptions): Promise<http.IncomingMessage> {
+function once(url: URL, options: GetOptions, method = 'GET'): Promise<http.IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (options.signal?.aborted) return reject(new HttpError('cancelled', 'cancelled'));
     const lib = url.protocol === 'https:' ? https : http;
-    const req = lib.get(url, {
+    const req = lib.request(url, {
+      method,
       headers: { 'user-agent': 'acp-client', ...options.headers },
       ...(options.ca ? { ca: options.ca } : {}),
     });
+    req.end();
     const timer = setTimeout(() => {
       req.destroy(
         new HttpError(`${url.host} did not answer within ${Math.round(options.answerMs / 1000)} s`, 'timeout'),
@@ -140,12 +142,12 @@ function guardBody(res: http.IncomingMessage, options: GetOptions, host: string)
  * GETs an address, following redirects that keep to the rule. Resolves once headers came with a
  * status below 400 (304 included, its body empty); a status of 400 or more is an `HttpError`.
  */
-export async function get(address: string, options: GetOptions): Promise<Answer> {
+export async function get(address: string, options: GetOptions, method: 'GET' | 'HEAD' = 'GET'): Promise<Answer> {
   let current = address;
   for (let hop = 0; ; hop++) {
     const url = checkAddress(current);
     if (typeof url === 'string') throw new HttpError(url, 'refused');
-    const res = await once(url, options);
+    const res = await once(url, options, method);
     const status = res.statusCode ?? 0;
     const location = res.headers.location;
     if (status >= 300 && status < 400 && status !== 304 && location) {
@@ -171,6 +173,20 @@ export async function get(address: string, options: GetOptions): Promise<Answer>
     }
     return { status, headers: res.headers, length, url: url.toString(), body: guardBody(res, options, url.host) };
   }
+}
+
+/** The size a server gives for a download (a HEAD request, redirects followed), or undefined. */
+export async function sizeOf(
+  address: string,
+  options: Pick<GetOptions, 'answerMs' | 'ca' | 'signal'>,
+): Promise<number | undefined> {
+  const answer = await get(
+    address,
+    { ...options, stallMs: options.answerMs, maxBytes: Number.MAX_SAFE_INTEGER },
+    'HEAD',
+  );
+  answer.body.resume();
+  return answer.length;
 }
 
 /** Reads a whole (small) body as text. */

@@ -15,6 +15,11 @@ import { archiveKind, entryParts, unpack, UnpackRefused } from './unpack';
 
 /** What a folder holds once its install finished; a version folder without it is not an install. */
 export const MARKER = '.acp-install.json';
+/**
+ * The folder of leases inside a version folder: files named by process ids. The window that
+ * installs leaves one of its own until the entry is written; each start of the agent leaves one.
+ */
+export const LEASES = '.acp-running';
 
 export interface InstallLimits {
   readonly maxDownloadBytes: number;
@@ -156,6 +161,9 @@ export async function installBinary(o: BinaryInstall): Promise<Installed> {
       installedAt: Date.now(),
     };
     await fs.writeFile(nodePath.join(partial, MARKER), JSON.stringify(marker));
+    // Held by this window until its entry is written (see `releaseLease`): no sweep takes it meanwhile.
+    await fs.mkdir(nodePath.join(partial, LEASES));
+    await fs.writeFile(nodePath.join(partial, LEASES, String(process.pid)), String(Date.now()));
     try {
       await fs.rename(partial, dir);
     } catch (e) {

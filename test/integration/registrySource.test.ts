@@ -58,7 +58,7 @@ describe('Registry source: fetch, cache, offline', function () {
     const third = await source().read(url);
     assert.equal(third.from, 'network');
     assert.equal(third.fetchedAt, first.fetchedAt);
-    assert.equal(server.requests('/registry.json')[1]?.['if-none-match'], '"v1"');
+    assert.equal(server.requests('/registry.json')[1]?.headers['if-none-match'], '"v1"');
     // A new version of the document replaces the copy.
     server.set('/registry.json', { body: registryJson([agent('one'), agent('two')]), etag: '"v2"' });
     const fourth = await source().read(url, true);

@@ -29,8 +29,8 @@ export interface RegistryServer {
   /** The certificate to trust (HTTPS only). */
   readonly ca?: Buffer;
   set(path: string, served: Served): void;
-  /** The requests for a path, with their headers, in order. */
-  requests(path: string): http.IncomingHttpHeaders[];
+  /** The requests for a path (HEAD ones too), with their headers, in order. */
+  requests(path: string): { method: string; headers: http.IncomingHttpHeaders }[];
   close(): Promise<void>;
 }
 
@@ -63,10 +63,10 @@ function certificate(scratch: string): { key: Buffer; cert: Buffer } {
 
 export async function serveRegistry(options: { https?: { scratch: string } } = {}): Promise<RegistryServer> {
   const paths = new Map<string, Served>();
-  const seen = new Map<string, http.IncomingHttpHeaders[]>();
+  const seen = new Map<string, { method: string; headers: http.IncomingHttpHeaders }[]>();
   const handler: http.RequestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    seen.set(path, [...(seen.get(path) ?? []), req.headers]);
+    seen.set(path, [...(seen.get(path) ?? []), { method: req.method ?? 'GET', headers: req.headers }]);
     const s = paths.get(path);
     if (!s) return void res.writeHead(404).end('not found');
     if (s.redirect) return void res.writeHead(302, { location: s.redirect }).end();

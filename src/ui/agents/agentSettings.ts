@@ -1,10 +1,19 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { agentsInSettingsText, asList, entryId, mergeEntries, type RawAgents } from '../../agent/agentEntries';
+import {
+  agentsInSettingsText,
+  asList,
+  entryId,
+  mergeEntries,
+  withChanged,
+  type RawAgents,
+} from '../../agent/agentEntries';
 import { Disposable, MutableDisposable } from '../../base/lifecycle';
 import { setContext } from '../contextKeys';
 import { ignoredLocalValue, machineValue, writtenValue, type MachineInspect } from '../../app/machineScope';
 import { agentsAlreadyRemote, agentsCopied, noAgentConfigured } from '../messages';
+import type { RegistrySettings } from '../../app/settings';
+import { DEFAULT_REGISTRY_URL } from '../../registry/registrySource';
 
 /**
  * Where `acp.agents` lives. It has `machine` scope (a repository's settings cannot name a
@@ -37,6 +46,20 @@ export function machineSetting(key: 'agents' | 'defaultAgent' | 'mcpServers' | '
   return machineValue(inspectMachine(key), remote, vscode.workspace.getConfiguration('acp').get(key));
 }
 
+/**
+ * `acp.registry.url` from the User settings (the Remote settings in a remote window) or its
+ * default, never from a workspace or folder: a repository must not choose where agents come
+ * from. A value written there is named, to be said in the log.
+ */
+export function registrySetting(): RegistrySettings {
+  const inspected = vscode.workspace.getConfiguration('acp').inspect<unknown>('registry.url');
+  const written = writtenValue(inspected as MachineInspect | undefined, agentsScope() === 'remote');
+  const fallback = typeof inspected?.defaultValue === 'string' ? inspected.defaultValue : DEFAULT_REGISTRY_URL;
+  const url = typeof written === 'string' && written.trim() ? written.trim() : fallback;
+  const theirs = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+  return { url, ...(theirs !== undefined ? { ignored: String(theirs) } : {}) };
+}
+
 /** The list in the scope this window reads and writes, as written there. */
 export function scopeAgents(): unknown[] {
   return asList(writtenValue(inspectAgents(), agentsScope() === 'remote'));
@@ -48,6 +71,11 @@ export function scopeAgents(): unknown[] {
  */
 export async function writeAgents(list: RawAgents): Promise<void> {
   await vscode.workspace.getConfiguration('acp').update('agents', list, vscode.ConfigurationTarget.Global);
+}
+
+/** Changes fields of one entry where this window writes `acp.agents` (its other fields stay). */
+export async function writeEntryFields(agentId: string, fields: Record<string, unknown>): Promise<void> {
+  await writeAgents(withChanged(scopeAgents(), agentId, fields));
 }
 
 /**
