@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { AgentRegistry } from './agent/agentHost';
 import { App } from './app/app';
 import type { CheckpointKeeper } from './app/checkpointKeeper';
+import type { RegistryAgents } from './app/registryAgents';
 import { PendingOpens } from './app/pendingOpens';
 import type { OpenSessions } from './chat/openSessions';
 import type { LibraryService } from './library/service';
@@ -43,7 +44,7 @@ import { SessionsTree, type TreeNode } from './ui/sessionsView/sessionsTree';
 import type { SessionNode } from './ui/sessionsView/treeNodes';
 import { SettingsService } from './ui/settings';
 import { handleUri } from './ui/uriHandler';
-import { writeEntryFields } from './ui/agents/agentSettings';
+import { workspaceRegistryUrl, writeEntryFields } from './ui/agents/agentSettings';
 import { DEFAULT_REGISTRY_URL } from './registry/registrySource';
 
 /** The date of the registry copy in media/registry (see its source.json). */
@@ -88,6 +89,8 @@ export interface AcpTestApi {
   openCarried(): Promise<ChatPanel | undefined>;
   /** Hears the steps of opening a chat, with their times (the benchmarks). */
   readonly listenToSteps: typeof listenToSteps;
+  /** The ACP Registry: Add Agent's list, installs, updates. */
+  readonly registry: RegistryAgents;
 }
 
 /** What the window runs, so `deactivate()` can wait for its agents and its library. */
@@ -121,6 +124,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       date: Date.parse(SHIPPED_REGISTRY_DATE),
       url: DEFAULT_REGISTRY_URL,
     },
+    workspaceRegistryUrl,
   });
   running = app;
   const { agents, sessions, lists, library, keeper, marks, statuses, starts, log } = app;
@@ -364,6 +368,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     pendingOpens: pending,
     openCarried: openCarriedHere,
     listenToSteps,
+    registry: app.registry,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },

@@ -60,6 +60,8 @@ export interface AppPorts {
   checkpointsUnavailable(message: string): void;
   /** The copy of the public ACP Registry shipped in the extension. */
   registryShipped?: ShippedRegistry;
+  /** The `acp.registry.url` a workspace's settings files hold (ignored, named in the log). */
+  workspaceRegistryUrl?: () => Promise<string | undefined>;
 }
 
 /**
@@ -207,6 +209,7 @@ export class App extends Disposable {
         storageDir: ports.library.dir,
         shipped: ports.registryShipped,
         memory: globalState,
+        workspaceValue: ports.workspaceRegistryUrl,
       }),
     );
     // A session created here is listed at once, before its agent lists it.

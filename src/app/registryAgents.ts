@@ -30,6 +30,11 @@ export interface RegistryAgentsPorts {
   readonly shipped?: ShippedRegistry;
   /** Where pending switches are kept across reloads (global state). */
   readonly memory: ValueStore;
+  /**
+   * The `acp.registry.url` a workspace's own settings files hold, if any: the workbench leaves it
+   * out of the settings (machine scope), so it is looked for to be named in the log.
+   */
+  readonly workspaceValue?: () => Promise<string | undefined>;
   /** Test certificates and timeouts for every request. */
   readonly http?: Partial<Pick<GetOptions, 'answerMs' | 'stallMs' | 'ca'>>;
   readonly platform?: NodeJS.Platform;
@@ -74,8 +79,15 @@ export class RegistryAgents extends Disposable {
     return this.ports.settings.value.registry.url;
   }
 
-  private sayIgnored(): void {
-    const ignored = this.ports.settings.value.registry.ignored;
+  /** A registry address from the workspace's settings, which is ignored (said in the log once per value). */
+  async ignoredValue(): Promise<string | undefined> {
+    const ignored =
+      this.ports.settings.value.registry.ignored ?? (await this.ports.workspaceValue?.().catch(() => undefined));
+    this.sayIgnored(ignored);
+    return ignored;
+  }
+
+  private sayIgnored(ignored = this.ports.settings.value.registry.ignored): void {
     if (ignored === undefined || ignored === this.saidIgnored) return;
     this.saidIgnored = ignored;
     this.ports.log.warn(
@@ -100,6 +112,7 @@ export class RegistryAgents extends Disposable {
 
   /** The registry (kept copy within the hour, see `RegistrySource`); the updates on offer follow it. */
   async read(force = false): Promise<RegistryRead> {
+    void this.ignoredValue();
     const read = await this.source.read(this.url, force);
     if (read.problem) this.ports.log.warn(`registry: ${read.problem}`);
     const before = this.updateWords();

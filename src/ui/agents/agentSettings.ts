@@ -60,6 +60,37 @@ export function registrySetting(): RegistrySettings {
   return { url, ...(theirs !== undefined ? { ignored: String(theirs) } : {}) };
 }
 
+/**
+ * The `acp.registry.url` written in this workspace's own settings (a folder's
+ * `.vscode/settings.json`, or the workspace file), which the workbench leaves out: read only to
+ * be named in the log as ignored.
+ */
+export async function workspaceRegistryUrl(): Promise<string | undefined> {
+  const files = [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json')),
+  ];
+  const wsFile = vscode.workspace.workspaceFile;
+  for (const file of files) {
+    const value = await settingIn(file, ['acp.registry.url']);
+    if (typeof value === 'string') return value;
+  }
+  if (wsFile?.scheme === 'file') {
+    const value = await settingIn(wsFile, ['settings', 'acp.registry.url']);
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+async function settingIn(file: vscode.Uri, path: string[]): Promise<unknown> {
+  try {
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    const node = findNodeAtLocation(parseTree(text) ?? EMPTY, path);
+    return node?.value;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The list in the scope this window reads and writes, as written there. */
 export function scopeAgents(): unknown[] {
   return asList(writtenValue(inspectAgents(), agentsScope() === 'remote'));

@@ -14,31 +14,38 @@ export interface RegistryInstallDeps {
   readonly log: Logger;
 }
 
-type Step = vscode.QuickPickItem & { go?: true };
+type Step = vscode.QuickPickItem & { answer?: boolean };
 
 /**
- * The last step before anything is fetched or run: what will be downloaded (and how much), the
- * folder it goes into, and the command that will run, with Install and Cancel. A pick, not a
- * modal, so that the whole of it stays on screen while the user reads it.
+ * The last step before anything is fetched or run: the command that will run, the folder it goes
+ * into, and what will be downloaded (and how much), each on a row of its own, with Install and
+ * Cancel. A pick, not a modal, so that all of it stays on screen while the user reads it; only
+ * Install and Cancel answer it.
  */
-async function confirmStep(title: string, action: string, plan: ReturnType<typeof installPlan>): Promise<boolean> {
-  const items: Step[] = [
-    {
-      label: `$(cloud-download) ${action}`,
-      description: plan.folder ? `into ${plan.folder}` : undefined,
-      detail: `Runs: ${plan.runs}`,
-      go: true,
-    },
-    { label: '$(close) Cancel' },
-  ];
-  if (plan.download) items.splice(1, 0, { label: '$(info) What it downloads', detail: plan.download });
-  const choice = await vscode.window.showQuickPick(items, {
-    title,
-    placeHolder: plan.folder ? `Downloads ${plan.download} into ${plan.folder}` : `${plan.download}; runs ${plan.runs}`,
-    ignoreFocusOut: true,
-    matchOnDetail: true,
+function confirmStep(title: string, action: string, plan: ReturnType<typeof installPlan>): Promise<boolean> {
+  const items: Step[] = [{ label: `$(cloud-download) ${action}`, detail: `Runs ${plan.runs}`, answer: true }];
+  if (plan.folder) items.push({ label: '$(folder) Where it goes', detail: plan.folder });
+  if (plan.download) items.push({ label: '$(info) What it downloads', detail: plan.download });
+  items.push({ label: '$(close) Cancel', answer: false });
+  const qp = vscode.window.createQuickPick<Step>();
+  qp.title = title;
+  qp.placeholder = plan.folder ? `Downloads into ${plan.folder}, then runs it` : `Runs ${plan.runs}`;
+  qp.items = items;
+  qp.ignoreFocusOut = true;
+  qp.matchOnDetail = true;
+  return new Promise((resolve) => {
+    qp.onDidAccept(() => {
+      const answer = qp.selectedItems[0]?.answer;
+      if (answer === undefined) return;
+      resolve(answer);
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      resolve(false);
+      qp.dispose();
+    });
+    qp.show();
   });
-  return choice?.go === true;
 }
 
 /** Says why a registry agent is not offered here, with how to get what it needs. */
