@@ -247,7 +247,7 @@ export class RegistryAgents extends Disposable {
       await this.waitForReplace(agentId, old);
       this.changeEmitter.fire();
       const id = (entry.fields.registry as { id?: string } | undefined)?.id;
-      if (id) await this.sweep([id]);
+      if (id) this.sweepSoon(id);
     })().finally(() => this.applying.delete(agentId));
     this.applying.set(agentId, p);
     return p;
@@ -267,6 +267,29 @@ export class RegistryAgents extends Disposable {
         resolve();
       }
     });
+  }
+
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+
+  /**
+   * Sweeps an agent's versions now and a few times more: the old process of a switch may still be
+   * ending (its lease counts until it has), and Windows keeps its files a moment after.
+   */
+  private sweepSoon(id: string): void {
+    for (const ms of [0, 1_000, 3_000, 10_000]) {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void this.sweep([id]).catch(() => undefined);
+      }, ms);
+      timer.unref?.();
+      this.timers.add(timer);
+    }
+  }
+
+  override dispose(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    super.dispose();
   }
 
   private stateChanged(host: AgentHost): void {

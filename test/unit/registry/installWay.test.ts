@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import type { RegistryAgent } from '../../../src/registry/format';
 import { installWay, platformKey, uvHint, type MachineFacts } from '../../../src/registry/installWay';
 import { checkAddress, isLoopback } from '../../../src/registry/http';
@@ -123,7 +124,7 @@ describe('Registry: names that could escape', () => {
     assert.match(commandParts('/bin/sh') as string, /absolute/);
     assert.match(commandParts('.\\..\\x.exe', 'win32') as string, /climbs out/);
     assert.match(commandParts('./') as string, /names no file/);
-    assert.equal(versionDir('/g/agents', 'demo', '1.4.0'), '/g/agents/demo/1.4.0');
+    assert.equal(versionDir(join('/g', 'agents'), 'demo', '1.4.0'), join('/g', 'agents', 'demo', '1.4.0'));
     assert.deepEqual(versionDir('/g/agents', '../x', '1.0.0'), [
       'the id "../x" is not lowercase letters, digits and "-"',
     ]);
