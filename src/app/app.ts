@@ -123,9 +123,14 @@ export class App extends Disposable {
         clientInfo: { name: 'acp-client-vscode', version: ports.version },
         trace: () => settings.value.trace,
         mayStart: (config) => ports.mayStart(config),
-        // Both read secret storage (a round trip to the workbench): side by side.
+        // Both read secret storage (a round trip to the workbench): side by side. An agent installed
+        // from the registry holds its folder from before it is spawned.
         prepare: async (config) => {
-          const [launch, signedIn] = await Promise.all([resolveAgentEnv(config, lookup), signInEnv.get(config.id)]);
+          const [launch, signedIn] = await Promise.all([
+            resolveAgentEnv(config, lookup),
+            signInEnv.get(config.id),
+            this.registry.beforeStart(config),
+          ]);
           return withSignInEnv(launch, signedIn);
         },
         handlers: (config) => ({

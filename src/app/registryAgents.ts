@@ -292,13 +292,23 @@ export class RegistryAgents extends Disposable {
     super.dispose();
   }
 
+  /**
+   * Before an installed agent is spawned: a lease of this window's own, so that no sweep takes
+   * the folder while the agent starts; it gives way to the agent's lease once the agent runs.
+   */
+  async beforeStart(config: AgentConfig): Promise<void> {
+    const install = installOf(this.agentsDir, config.command);
+    if (install) await leaseRun(install, process.pid).catch(() => undefined);
+  }
+
   private stateChanged(host: AgentHost): void {
     const pid = host.connection?.pid;
     const install = installOf(this.agentsDir, host.config.command);
-    if (host.state.kind === 'ready' && install && pid !== undefined)
-      void leaseRun(install, pid).catch((e: unknown) =>
-        this.ports.log.warn(`registry: no lease in ${install.dir}: ${String(e)}`),
-      );
+    if (install && host.state.kind === 'ready' && pid !== undefined)
+      void leaseRun(install, pid)
+        .then(() => releaseLease(install, process.pid))
+        .catch((e: unknown) => this.ports.log.warn(`registry: no lease in ${install.dir}: ${String(e)}`));
+    else if (install && host.state.kind !== 'starting') void releaseLease(install, process.pid).catch(() => undefined);
     if (!isRunning(host) && this.pending()[host.config.id]) void this.applyPending(host.config.id);
   }
 }

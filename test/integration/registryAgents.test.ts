@@ -106,6 +106,8 @@ const posix = process.platform !== 'win32';
     w.write([entry(old, '1.0.0')]);
     const host = w.agents.get('ref-agent')!;
     await host.connect();
+    const pid = host.connection!.pid!;
+    await waitFor('the lease', () => existsSync(join(w.agentsDir, 'ref-agent', '1.0.0', '.acp-running', String(pid))));
     const when = await w.registry.switchTo('ref-agent', '1.1.0', {
       command: next,
       registry: { id: 'ref-agent', version: '1.1.0', distribution: 'binary' },
