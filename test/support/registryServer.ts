@@ -34,7 +34,8 @@ export interface RegistryServer {
   close(): Promise<void>;
 }
 
-function certificate(scratch: string): { key: Buffer; cert: Buffer } {
+/** A key and a certificate for 127.0.0.1, made for the run by openssl (valid one day). */
+export function selfSignedCertificate(scratch: string): { key: Buffer; cert: Buffer } {
   const key = join(scratch, 'registry-key.pem');
   const cert = join(scratch, 'registry-cert.pem');
   execFileSync(
@@ -84,7 +85,7 @@ export async function serveRegistry(options: { https?: { scratch: string } } = {
     }
     res.end(body);
   };
-  const tls = options.https ? certificate(options.https.scratch) : undefined;
+  const tls = options.https ? selfSignedCertificate(options.https.scratch) : undefined;
   const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

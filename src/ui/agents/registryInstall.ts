@@ -107,6 +107,21 @@ async function installWithProgress(
   }
 }
 
+/** The install step, then a binary's download: the installed command (none for npx and uvx), or undefined when not done. */
+async function askAndInstall(
+  deps: RegistryInstallDeps,
+  agent: RegistryAgent,
+  way: InstallWay,
+  title: string,
+  action: string,
+  plan: ReturnType<typeof installPlan>,
+): Promise<{ command?: string } | undefined> {
+  if (!(await confirmStep(title, action, plan))) return undefined;
+  if (way.kind !== 'binary') return {};
+  const command = await installWithProgress(deps, agent, way);
+  return command ? { command } : undefined;
+}
+
 /**
  * Installs what the user chose in the registry: says what will run and where, asks, downloads a
  * binary with progress, and gives the `acp.agents` entry to write (nothing is written here).
@@ -124,20 +139,9 @@ export async function installChosen(
   }
   const plan = installPlan(agent, way, deps.registry.agentsDir, { size });
   deps.log.info(`registry: offering ${agent.name} ${agent.version}: ${plan.download ?? ''}; runs ${plan.runs}`);
-  if (
-    !(await confirmStep(
-      `Add ${agent.name} ${agent.version} from the ACP Registry`,
-      `Install ${agent.name} ${agent.version}`,
-      plan,
-    ))
-  )
-    return undefined;
-  let command: string | undefined;
-  if (way.kind === 'binary') {
-    command = await installWithProgress(deps, agent, way);
-    if (!command) return undefined;
-  }
-  return registryEntry(agent, way, taken, command);
+  const title = `Add ${agent.name} ${agent.version} from the ACP Registry`;
+  const done = await askAndInstall(deps, agent, way, title, `Install ${agent.name} ${agent.version}`, plan);
+  return done ? registryEntry(agent, way, taken, done.command) : undefined;
 }
 
 /**
@@ -154,20 +158,10 @@ export async function updateAgent(deps: RegistryInstallDeps, host: AgentHost): P
   }
   const plan = installPlan(agent, way, deps.registry.agentsDir);
   const from = host.config.registry?.version ?? '';
-  if (
-    !(await confirmStep(
-      `Update ${host.config.name} from ${from} to ${agent.version}`,
-      `Update to ${agent.version}`,
-      plan,
-    ))
-  )
-    return false;
-  let command: string | undefined;
-  if (way.kind === 'binary') {
-    command = await installWithProgress(deps, agent, way);
-    if (!command) return false;
-  }
-  const when = await deps.registry.switchTo(host.config.id, agent.version, updatedFields(agent, way, command));
+  const title = `Update ${host.config.name} from ${from} to ${agent.version}`;
+  const done = await askAndInstall(deps, agent, way, title, `Update to ${agent.version}`, plan);
+  if (!done) return false;
+  const when = await deps.registry.switchTo(host.config.id, agent.version, updatedFields(agent, way, done.command));
   agentUpdated(host.config.name, agent.version, when);
   return true;
 }
