@@ -8,28 +8,42 @@ import tseslint from 'typescript-eslint';
 const ROOMS = {
   // Lifetimes and events: a room of its own that imports nothing of ours.
   base: [],
+  // What the machine is: git, cross-window locks, path keys, reserved names, atomic writes; below every feature room.
+  platform: ['base'],
   // The agent process, the ACP connection, the client-side handlers, the errors.
-  agent: ['base'],
+  agent: ['platform', 'base'],
   // Paged session lists; they know nothing of threads.
-  sessions: ['agent', 'base'],
+  sessions: ['agent', 'platform', 'base'],
   // The thread and the chat session; they know nothing of lists.
-  chat: ['agent', 'protocol', 'base'],
+  chat: ['agent', 'protocol', 'platform', 'base'],
   // Kept transcripts and their search index: beside lists and threads, composed by the app.
-  library: ['agent', 'protocol', 'base'],
+  library: ['agent', 'protocol', 'platform', 'base'],
   // Checkpoints of workspace folders in a git repository of our own: beside lists and threads, composed by the app.
-  checkpoints: ['agent', 'protocol', 'base'],
+  checkpoints: ['agent', 'protocol', 'platform', 'base'],
   // Sessions in git worktrees of the user's repositories, with the machine's git: beside lists and threads.
-  worktrees: ['base'],
+  worktrees: ['platform', 'base'],
   // The ACP Registry: reading it, and installing, updating and removing what it lists (no vscode).
-  registry: ['agent', 'base'],
+  registry: ['agent', 'platform', 'base'],
   // Composes the rooms above without vscode: what the window runs, wired once; the UI adapts it.
-  app: ['agent', 'sessions', 'chat', 'library', 'checkpoints', 'worktrees', 'registry', 'protocol', 'base'],
+  app: ['agent', 'sessions', 'chat', 'library', 'checkpoints', 'worktrees', 'registry', 'protocol', 'platform', 'base'],
   // The webview <-> host messages, shared by both sides.
   protocol: ['base'],
   // The browser bundle.
   webview: ['protocol'],
   // The only room with vscode: adapters of the app to the workbench.
-  ui: ['app', 'agent', 'sessions', 'chat', 'library', 'checkpoints', 'worktrees', 'registry', 'protocol', 'base'],
+  ui: [
+    'app',
+    'agent',
+    'sessions',
+    'chat',
+    'library',
+    'checkpoints',
+    'worktrees',
+    'registry',
+    'protocol',
+    'platform',
+    'base',
+  ],
 };
 
 const vscodeOnlyInUi = { name: 'vscode', message: 'Only src/ui and src/extension.ts import vscode.' };

@@ -1,5 +1,5 @@
 import { findNodeAtLocation, getNodeValue, parseTree, type Node } from 'jsonc-parser';
-import { findProgram, isPathLike, type PathEnv } from './launch';
+import { findProgram, isPathLike, type PathEnv } from '../platform/programs';
 
 /**
  * The `acp.agents` list as the user's settings hold it, edited without a JSON editor: entries

@@ -2,9 +2,7 @@
  * How a program is started, decided before anything is spawned, the same way for an agent, a
  * terminal command and what "Add Agent" reports.
  *
- * On Windows a bare name is looked up on PATH × PATHEXT as Windows does (never in the folder the
- * agent works in, which a cloned repository controls, and never the extensionless shell script
- * npm puts beside `npx.cmd`). An `.exe` is started directly. A `.cmd` or `.bat` cannot be
+ * On Windows an `.exe` is started directly. A `.cmd` or `.bat` cannot be
  * (Node refuses them without a shell since 18.20.2 / 20.12.2, `EINVAL`): a shim that npm wrote
  * is read and its Node script started with `node` directly, one process less and no `cmd.exe`
  * parsing at all; any other script runs through `cmd.exe /d /s /c` with every argument escaped
@@ -12,20 +10,12 @@
  * be tested for Windows on another system, and its lookup is not the one "Add Agent" shows).
  * Never `shell: true` with raw arguments: an argument `x&y` would then run two commands.
  *
- * On macOS a program not on PATH is also looked for where Homebrew puts it: a VS Code started
- * from the Dock may not have read the login shell's PATH.
+ * Where a program is found (PATH, PATHEXT, Homebrew's folders) is `src/platform/programs.ts`.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
-
-export interface PathEnv {
-  PATH?: string;
-  PATHEXT?: string;
-  platform?: NodeJS.Platform;
-  /** Whether a path is a file that may be run (tests pass a fake). */
-  isExecutable?: (path: string) => boolean;
-}
+import { envValue, findProgram, HOMEBREW_BINS, isExecutableFile, isPathLike, type PathEnv } from '../platform/programs';
 
 export interface LaunchEnv extends PathEnv {
   /** The environment the program gets (PATH, PATHEXT, ComSpec, APPDATA are read from it, in any case). */
@@ -57,20 +47,6 @@ export interface LaunchRefusal {
 
 export type Launch = LaunchPlan | LaunchRefusal;
 
-const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
-/** Where Homebrew links programs (Apple silicon, then Intel). */
-export const HOMEBREW_BINS = ['/opt/homebrew/bin', '/usr/local/bin'];
-
-function executable(path: string): boolean {
-  try {
-    if (!statSync(path).isFile()) return false;
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function readSmallText(path: string): string | undefined {
   try {
     // A shim is a few hundred bytes; anything large is not one.
@@ -78,81 +54,6 @@ function readSmallText(path: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-const flavour = (platform: NodeJS.Platform) => (platform === 'win32' ? nodePath.win32 : nodePath.posix);
-
-/** A variable of `env`, its name matched without case on Windows (where `Path` is usual). */
-export function envValue(
-  env: Readonly<Record<string, string | undefined>>,
-  name: string,
-  platform: NodeJS.Platform,
-): string | undefined {
-  if (platform !== 'win32') return env[name];
-  const upper = name.toUpperCase();
-  // The last spelling wins, as it does when Node builds the child's environment block.
-  let value: string | undefined;
-  for (const [k, v] of Object.entries(env)) if (k.toUpperCase() === upper && v !== undefined) value = v;
-  return value;
-}
-
-/** Whether a command is a path (it names a folder) rather than a name to look up on PATH. */
-export function isPathLike(command: string, platform: NodeJS.Platform = process.platform): boolean {
-  return (
-    flavour(platform).isAbsolute(command) || command.includes('/') || (platform === 'win32' && command.includes('\\'))
-  );
-}
-
-/** The extensions Windows tries, from PATHEXT, as spelled there. */
-function pathExts(env: LaunchEnv, platform: NodeJS.Platform): string[] {
-  const raw = env.PATHEXT ?? envValue(env.env ?? process.env, 'PATHEXT', platform) ?? DEFAULT_PATHEXT;
-  const exts = raw
-    .split(';')
-    .map((e) => e.trim())
-    .filter((e) => /^\.[^.\\/]+$/.test(e));
-  return exts.length ? exts : DEFAULT_PATHEXT.split(';');
-}
-
-/**
- * The names Windows tries for `name` in one folder: the name as written when its extension is
- * one PATHEXT lists, then the name with each extension of PATHEXT. An extensionless file is never
- * run (npm's `npx` beside `npx.cmd` is a shell script for Git Bash).
- */
-function windowsCandidates(name: string, exts: readonly string[]): string[] {
-  const ext = nodePath.win32.extname(name).toUpperCase();
-  const out = ext && exts.some((e) => e.toUpperCase() === ext) ? [name] : [];
-  for (const e of exts) out.push(name + e);
-  return out;
-}
-
-/**
- * Where `program` is found, like `which` (no shell, nothing run), or undefined. A path is taken
- * as it is (relative to `cwd` when given); a name is looked up on PATH (on Windows with PATHEXT;
- * on macOS also in Homebrew's folders when PATH lacks them).
- */
-export function findProgram(program: string, env: LaunchEnv & { cwd?: string } = {}): string | undefined {
-  const platform = env.platform ?? process.platform;
-  const isExec = env.isExecutable ?? executable;
-  const path = flavour(platform);
-  const exts = platform === 'win32' ? pathExts(env, platform) : [];
-  const tries = (p: string) => (platform === 'win32' ? windowsCandidates(p, exts) : [p]);
-  if (isPathLike(program, platform)) {
-    const abs = path.isAbsolute(program) || !env.cwd ? program : path.resolve(env.cwd, program);
-    return tries(abs).find(isExec);
-  }
-  const pathVar = env.PATH ?? envValue(env.env ?? process.env, 'PATH', platform) ?? '';
-  const dirs = pathVar
-    .split(platform === 'win32' ? ';' : ':')
-    // Windows allows a folder in quotes (one with a `;` in its name).
-    .map((d) => (platform === 'win32' ? d.trim().replace(/^"(.*)"$/, '$1') : d))
-    .filter(Boolean);
-  if (platform === 'darwin') for (const d of HOMEBREW_BINS) if (!dirs.includes(d)) dirs.push(d);
-  for (const dir of dirs) {
-    // Only absolute folders: a relative one would be looked up in the agent's working folder.
-    if (!path.isAbsolute(dir)) continue;
-    for (const candidate of tries(path.join(dir, program))) if (isExec(candidate)) return candidate;
-  }
-  return undefined;
 }
 
 /** `cmd.exe`, as the environment names it (`ComSpec`), or where Windows keeps it. */
@@ -270,7 +171,7 @@ export function planLaunch(command: string, args: readonly string[], env: Launch
   if (ext === '.exe' || ext === '.com') return { ok: true, file: found, args, verbatim: false, via: 'direct', found };
   const read = env.readText ?? readSmallText;
   const text = ext === '.cmd' || ext === '.bat' ? read(found) : undefined;
-  const exists = env.isExecutable ?? executable;
+  const exists = env.isExecutable ?? isExecutableFile;
   const shim = text === undefined ? undefined : readNpmShim(found, text, exists, vars);
   if (shim) {
     const node = shim.program === 'node' ? findProgram('node', lookup) : shim.program;

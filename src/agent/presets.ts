@@ -1,5 +1,5 @@
 import { splitCommandLine } from './commandLine';
-import { findProgram, type PathEnv } from './launch';
+import { findProgram, type PathEnv } from '../platform/programs';
 
 /** An agent users commonly run through its ACP adapter. */
 export interface AgentPreset {

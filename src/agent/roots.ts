@@ -2,7 +2,7 @@ import { lstatSync, realpathSync, statSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ErrorCodes } from './errors';
-import { unportableName } from './portableNames';
+import { unportableName } from '../platform/portableNames';
 
 /**
  * A session root as it was when the session attached: its real path then, and whether its

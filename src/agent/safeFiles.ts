@@ -10,10 +10,11 @@
  * of a folder can redirect it, and nothing is created outside the roots. Elsewhere the open
  * happens by path and is checked after it.
  */
-import { constants, existsSync, promises as fs } from 'node:fs';
+import { constants, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
+import { FOLDER_HANDLES, openFolderAt } from '../platform/folderFiles';
 import { ErrorCodes } from './errors';
 import type { Located } from './roots';
 
@@ -21,7 +22,6 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const DIRECTORY = constants.O_DIRECTORY ?? 0;
 // A FIFO or device must not hold an open: it is refused once it is seen not to be a file.
 const NONBLOCK = constants.O_NONBLOCK ?? 0;
-const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 
 const changed = (shown: string) =>
   new RequestError(ErrorCodes.InvalidParams, `"${shown}" changed while it was being opened; refused.`);
@@ -37,7 +37,7 @@ export async function openToRead(loc: Located, shown: string): Promise<FileHandl
  */
 export async function openToWrite(loc: Located, shown: string): Promise<FileHandle> {
   if (loc.rest.length === 0) return openChecked(loc.real, constants.O_WRONLY | NONBLOCK, shown);
-  if (!PROC_FD) {
+  if (!FOLDER_HANDLES) {
     let dir = loc.base;
     for (const name of loc.rest.slice(0, -1)) {
       dir = join(dir, name);
@@ -70,7 +70,7 @@ export async function openToWrite(loc: Located, shown: string): Promise<FileHand
 /** Opens an existing file by the name it has in its folder, without following a link. */
 async function openChecked(real: string, flags: number, shown: string): Promise<FileHandle> {
   try {
-    if (PROC_FD) {
+    if (FOLDER_HANDLES) {
       const dir = await openFolder(dirname(real), shown);
       try {
         return await checkedFile(await fs.open(`/proc/self/fd/${dir.fd}/${basename(real)}`, flags | NOFOLLOW), shown);
@@ -111,11 +111,8 @@ export async function openByPath(
 
 /** A folder opened and found, by the kernel's account of the open folder, where it was expected. */
 async function openFolder(expected: string, shown: string): Promise<FileHandle> {
-  const dir = await fs.open(expected, constants.O_RDONLY | DIRECTORY | NOFOLLOW);
-  if ((await fs.readlink(`/proc/self/fd/${dir.fd}`)) !== expected) {
-    await dir.close();
-    throw changed(shown);
-  }
+  const dir = await openFolderAt(expected);
+  if (!dir) throw changed(shown);
   return dir;
 }
 

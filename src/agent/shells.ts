@@ -10,17 +10,8 @@ import { existsSync } from 'node:fs';
 import * as nodePath from 'node:path';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { ErrorCodes } from './errors';
-import {
-  cmdExe,
-  envValue,
-  escapeCmdArgument,
-  escapeCmdCommand,
-  findProgram,
-  isPathLike,
-  planLaunch,
-  type LaunchEnv,
-  type LaunchPlan,
-} from './launch';
+import { cmdExe, escapeCmdArgument, escapeCmdCommand, planLaunch, type LaunchEnv, type LaunchPlan } from './launch';
+import { envValue, findProgram, isPathLike } from '../platform/programs';
 
 /** `acp.terminal.shell`. */
 export type ShellSetting = 'auto' | 'gitBash' | 'powershell' | 'cmd';

@@ -15,6 +15,7 @@ import { SessionCache } from '../sessions/cache';
 import { SessionMarks } from '../sessions/marks';
 import { FileMarksStore } from '../sessions/marksFile';
 import { SessionLists } from '../sessions/sessionLists';
+import { GitLocator } from '../platform/gitFind';
 import { Git } from '../worktrees/git';
 import { WorktreeError } from '../worktrees/errors';
 import { Worktrees } from '../worktrees/worktrees';
@@ -156,8 +157,11 @@ export class App extends Disposable {
       failed: (m) => ports.library.failed(m),
       writeFailed: (m) => ports.library.writeFailed(m),
     });
+    // One git finder for the window: checkpoints and worktrees run the same git.
+    const git = new GitLocator({ configured: settings.value.checkpoints.gitPath });
     this.checkpoints = this.register(
       new CheckpointKeeper({
+        git,
         storageDir: ports.library.dir,
         // Bundled beside the library's worker.
         watchWorker: join(dirname(ports.library.workerPath), 'checkpointsWatch.js'),
@@ -167,7 +171,7 @@ export class App extends Disposable {
       }),
     );
     this.worktrees = this.register(
-      new WorktreeRows(new Worktrees(new Git({ gitPath: settings.value.checkpoints.gitPath })), (folder, e) => {
+      new WorktreeRows(new Worktrees(new Git({ locator: git })), (folder, e) => {
         // Most folders are no repository, or have git missing: said when the user asks for a worktree.
         if (!(e instanceof WorktreeError) || e.problem === 'failed') log.warn(`worktrees of ${folder}: ${String(e)}`);
       }),

@@ -4,6 +4,7 @@ import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import type { ChatSession } from '../chat/chatSession';
 import { Checkpoints } from '../checkpoints/checkpoints';
+import type { GitLocator } from '../platform/gitFind';
 import { GitUnavailable } from '../checkpoints/errors';
 import type { JournalRecord } from '../checkpoints/journal';
 import {
@@ -36,6 +37,8 @@ function lateNotice(folder: string, waitMs: number): [title: string, description
 }
 
 export interface CheckpointKeeperPorts {
+  /** The window's one git finder (else one of the keeper's own, for `git.path`). */
+  git?: GitLocator;
   /** The extension's global storage (not synced): checkpoints go in its `checkpoints` folder. */
   storageDir: string;
   /** The bundled watch thread (`dist/checkpointsWatch.js`), when snapshots may look only at what changed. */
@@ -90,7 +93,7 @@ export class CheckpointKeeper extends Disposable {
   private readonly recorded = this.register(new Emitter<TurnRecorded>());
   /** A turn ended and its changes were recorded (a row's figures changed). */
   readonly onDidRecordTurn = this.recorded.event;
-  /** Turn ends and snapshots taken ahead under way, so a test or the window's close can wait for them. */
+  /** Turn ends, snapshots taken ahead and prunes under way, so a test or the window's close can wait for them. */
   private readonly ending = new Set<Promise<unknown>>();
   private pruned = false;
   /** Folders whose snapshot {@link prepare} started in this window. */
@@ -103,6 +106,7 @@ export class CheckpointKeeper extends Disposable {
     const s = ports.settings.value.checkpoints;
     this.checkpoints = new Checkpoints({
       storage: path.join(ports.storageDir, 'checkpoints'),
+      git: ports.git,
       gitPath: s.gitPath,
       maxFileBytes: s.maxFileBytes,
       skip: s.skip,
@@ -124,7 +128,7 @@ export class CheckpointKeeper extends Disposable {
       ports.settings.onDidChange((next) => {
         const kept = `${next.checkpoints.keepDays} ${next.checkpoints.maxBytes}`;
         // Shorter retention applies now, not at the next window's first checkpoint.
-        if (kept !== retention && this.pruned) void this.prune();
+        if (kept !== retention && this.pruned) this.track(this.prune());
         retention = kept;
         const now = limitsOf(next.checkpoints);
         if (now === limits) return;
@@ -158,8 +162,7 @@ export class CheckpointKeeper extends Disposable {
       const taking = this.checkpoints.prepare(folder).catch((e: unknown) => {
         if (!(e instanceof GitUnavailable)) this.ports.log.warn(`checkpoint of ${folder} failed: ${errorText(e)}`);
       });
-      this.ending.add(taking);
-      void taking.finally(() => this.ending.delete(taking));
+      this.track(taking);
     }
   };
 
@@ -172,7 +175,7 @@ export class CheckpointKeeper extends Disposable {
     this.running.set(session, { start, from });
     if (!this.pruned) {
       this.pruned = true;
-      void Promise.all(start.before.values()).then(() => this.prune());
+      this.track(Promise.all(start.before.values()).then(() => this.prune()));
     }
   };
 
@@ -183,9 +186,7 @@ export class CheckpointKeeper extends Disposable {
       const turn = this.running.get(session);
       this.running.delete(session);
       if (!turn) return;
-      const ending = this.endTurn(session, turn.start, turn.from);
-      this.ending.add(ending);
-      void ending.finally(() => this.ending.delete(ending));
+      this.track(this.endTurn(session, turn.start, turn.from));
     });
   }
 
@@ -347,9 +348,15 @@ export class CheckpointKeeper extends Disposable {
     return out;
   }
 
-  /** Resolves when the turn ends under way have recorded their changes. */
+  private track(work: Promise<unknown>): void {
+    this.ending.add(work);
+    void work.finally(() => this.ending.delete(work)).catch(() => undefined);
+  }
+
+  /** Resolves when the work under way is done: turn ends recorded, prunes and packing over. */
   async settled(): Promise<void> {
-    while (this.ending.size) await Promise.all(this.ending);
+    while (this.ending.size) await Promise.all(this.ending).catch(() => undefined);
+    await this.checkpoints.settled();
   }
 
   /** Deletes every folder's checkpoints (the turns under way first record what they can). */

@@ -1,7 +1,7 @@
 import { sessionKey } from '../agent/sessionKey';
 import { keptSessions } from '../library/keptSessions';
 import type { Library } from '../library/library';
-import { pathKey } from '../library/pathKey';
+import { pathKey } from '../platform/pathKey';
 import { queryWords, timeOf } from '../library/query';
 import type { Scope, SearchFilter, SearchHit } from '../library/types';
 import { hasFilters, parseFilters, passes, type SearchFilters } from './searchFilters';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathKey } from '../library/pathKey';
+import { pathKey } from '../platform/pathKey';
 
 /** How long a pending open waits for the window of its folder. */
 export const PENDING_OPEN_MS = 2 * 60_000;

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
 import type { Logger } from '../agent/log';
 import type { AgentConfig } from '../agent/types';
-import { findProgram } from '../agent/launch';
+import { findProgram } from '../platform/programs';
 import { processAlive } from '../agent/processTree';
 import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';

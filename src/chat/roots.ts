@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { isInside, pinRoots, type PinnedRoot } from '../agent/roots';
-import { normalizePath } from '../agent/paths';
+import { normalizePath } from '../platform/pathKey';
 
 export interface DirectoriesChoice {
   /** Sent as `additionalDirectories`; with the cwd, the session's roots. */

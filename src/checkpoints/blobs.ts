@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
-import type { GitRunner } from './gitProcess';
+import type { ShadowGit } from './gitProcess';
 
 /** What one `cat-file --batch` call reads at most, so a restore of many files holds little at once. */
 const BATCH_BYTES = 32 * 1024 * 1024;
 
 /** The sizes of blobs, from `cat-file --batch-check`. */
-async function sizes(git: GitRunner, blobs: readonly string[]): Promise<Map<string, number>> {
+async function sizes(git: ShadowGit, blobs: readonly string[]): Promise<Map<string, number>> {
   const out = await git.text({ args: ['cat-file', '--batch-check'], input: `${blobs.join('\n')}\n` });
   const map = new Map<string, number>();
   for (const line of out.split('\n')) {
@@ -40,7 +40,7 @@ export function parseBatch(out: Buffer): Map<string, Buffer> {
  * (a larger blob alone). A blob the repository does not hold is not reported.
  */
 export async function readBlobs(
-  git: GitRunner,
+  git: ShadowGit,
   blobs: readonly string[],
   use: (blob: string, bytes: Buffer) => Promise<void>,
 ): Promise<void> {
@@ -67,7 +67,7 @@ export async function readBlobs(
 }
 
 /** One blob's bytes. */
-export async function readBlob(git: GitRunner, blob: string): Promise<Buffer | undefined> {
+export async function readBlob(git: ShadowGit, blob: string): Promise<Buffer | undefined> {
   let found: Buffer | undefined;
   await readBlobs(git, [blob], async (_oid, bytes) => {
     found = bytes;

@@ -4,8 +4,8 @@ import type { Logger } from '../agent/log';
 import { silentLogger } from '../agent/log';
 import { readBlob } from './blobs';
 import { GitUnavailable, UnknownCheckpoint } from './errors';
-import { findGit, type GitFound } from './gitBinary';
-import { splitZ } from './gitProcess';
+import { GitLocator, GitMissing, MIN_GIT, type GitFound } from '../platform/gitFind';
+import { splitZ } from '../platform/gitRun';
 import { type CheckpointPhase, Journal, type JournalRecord } from './journal';
 import { materialize, type Materialized } from './materialize';
 import { prune, type PruneOptions, type PruneResult } from './prune';
@@ -19,7 +19,9 @@ import { diffTrees, type FileChange } from './treeDiff';
 export interface CheckpointsOptions {
   /** Where every folder's shadow repository lives: the extension's global storage, shared by its windows. */
   storage: string;
-  /** A git the user configured (VS Code's `git.path`); PATH and the usual places are tried after it. */
+  /** The window's one git finder; else one of its own for `gitPath`. */
+  git?: GitLocator;
+  /** A git the user configured (VS Code's `git.path`), when no finder is given. */
   gitPath?: string;
   /** Files larger than this are left out (listed as skipped). */
   maxFileBytes?: number;
@@ -82,7 +84,7 @@ export const WORKING = 'working';
  * file of its own, refs and journal lines are written whole).
  */
 export class Checkpoints {
-  private gitFound: Promise<GitFound> | undefined;
+  private readonly locator: GitLocator;
   private toldUnavailable = false;
   private readonly repos = new Map<string, Promise<ShadowRepo>>();
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -99,6 +101,8 @@ export class Checkpoints {
     this.maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
     this.skip = options.skip ?? DEFAULT_SKIP;
     this.snapshots = new Snapshots(options.watchWorker, options.platform, this.logger);
+    this.locator =
+      options.git ?? new GitLocator({ configured: options.gitPath, env: options.env, platform: options.platform });
   }
 
   /**
@@ -132,20 +136,17 @@ export class Checkpoints {
 
   /** The git found, or {@link GitUnavailable} (told once to `onUnavailable`). */
   async available(): Promise<GitFound> {
-    this.gitFound ??= findGit({
-      configured: this.options.gitPath,
-      env: this.options.env,
-      platform: this.options.platform,
-    });
     try {
-      return await this.gitFound;
+      return await this.locator.find();
     } catch (e) {
-      if (e instanceof GitUnavailable && !this.toldUnavailable) {
+      if (!(e instanceof GitMissing)) throw e;
+      const unavailable = gitUnavailable(e);
+      if (!this.toldUnavailable) {
         this.toldUnavailable = true;
-        this.logger.warn(e.message);
-        this.options.onUnavailable?.(e);
+        this.logger.warn(unavailable.message);
+        this.options.onUnavailable?.(unavailable);
       }
-      throw e;
+      throw unavailable;
     }
   }
 
@@ -386,6 +387,18 @@ export class Checkpoints {
     this.repos.clear();
     this.snapshots.forget();
   }
+}
+
+/** Why checkpoints cannot run, in the sentence the user reads. */
+function gitUnavailable(e: GitMissing): GitUnavailable {
+  const need = `${MIN_GIT.join('.')} or newer`;
+  if (e.kind === 'missing') {
+    return new GitUnavailable(
+      'missing',
+      `Checkpoints need git ${need}, ${e.detail}. Install git to keep checkpoints; everything else works without them.`,
+    );
+  }
+  return new GitUnavailable(e.kind, `Checkpoints need git ${need}; ${e.detail}. Everything else works without them.`);
 }
 
 /** The changes whose path is one of `files` (all of them when none are given). */

@@ -1,5 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { writeAtomic } from '../platform/atomicWrite';
 import { withFileLock } from './fileLock';
 import type { SkippedFile } from './snapshot';
 import { storageWrite } from './shadowRepo';
@@ -144,9 +145,7 @@ export class Journal {
               }
             }),
         );
-        const tmp = `${this.file}.${process.pid}.tmp`;
-        await fs.writeFile(tmp, kept.map((r) => JSON.stringify(r)).join('\n') + (kept.length ? '\n' : ''));
-        await fs.rename(tmp, this.file);
+        await writeAtomic(this.file, kept.map((r) => JSON.stringify(r)).join('\n') + (kept.length ? '\n' : ''));
       }),
     );
   }

@@ -1,4 +1,4 @@
-import type { GitRunner } from './gitProcess';
+import type { ShadowGit } from './gitProcess';
 import type { LooseObjects } from './looseObjects';
 
 /** A file's entry: its mode as git writes it and its blob. */
@@ -39,7 +39,7 @@ export class LiveTree {
   ) {}
 
   /** Reads tree `id` whole (`ls-tree -r -t`); undefined when it holds more than {@link MAX_ENTRIES}. */
-  static async load(git: GitRunner, id: string): Promise<LiveTree | undefined> {
+  static async load(git: ShadowGit, id: string): Promise<LiveTree | undefined> {
     if (!/^[0-9a-f]{40}$/.test(id)) return undefined;
     const out = (await git.run({ args: ['ls-tree', '-r', '-t', '-z', '--full-tree', id] })).stdout;
     const root: Folder = { entries: new Map(), id };

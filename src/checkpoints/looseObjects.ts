@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { writeAtomic } from '../platform/atomicWrite';
 
 /**
  * Objects for a git repository's object store, written as git writes loose objects: the header
@@ -39,20 +40,17 @@ export class LooseObjects {
     await Promise.all(
       objects.map(async ([id, raw]) => {
         const dir = path.join(this.objectsDir, id.slice(0, 2));
-        const tmp = path.join(dir, `tmp_obj_${randomBytes(6).toString('hex')}`);
+        const file = path.join(dir, id.slice(2));
         const data = deflateSync(raw, { level: 1 });
-        try {
-          await fs.writeFile(tmp, data, { mode: 0o444 }).catch(async (e: NodeJS.ErrnoException) => {
-            // Git's pruning in another window removes an object folder it emptied.
-            if (e.code !== 'ENOENT') throw e;
-            await makeDir(dir);
-            await fs.writeFile(tmp, data, { mode: 0o444 });
-          });
-          await fs.rename(tmp, path.join(dir, id.slice(2)));
-        } catch (e) {
-          await fs.rm(tmp, { force: true });
-          throw e;
-        }
+        // Under git's own temporary name, which a full disk's clean-up knows.
+        const write = () =>
+          writeAtomic(file, data, { mode: 0o444, tempName: `tmp_obj_${randomBytes(6).toString('hex')}` });
+        await write().catch(async (e: NodeJS.ErrnoException) => {
+          // Git's pruning in another window removes an object folder it emptied.
+          if (e.code !== 'ENOENT') throw e;
+          await makeDir(dir);
+          await write();
+        });
       }),
     );
   }

@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { splitZ } from './gitProcess';
+import { splitZ } from '../platform/gitRun';
 import type { ShadowRepo } from './shadowRepo';
 
 /** What writing a checkpoint into another folder did. */

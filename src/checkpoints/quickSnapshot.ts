@@ -1,6 +1,6 @@
 import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
-import { splitZ } from './gitProcess';
+import { splitZ } from '../platform/gitRun';
 import type { FileEntry, LiveTree } from './liveTree';
 import { LooseObjects } from './looseObjects';
 import type { ShadowRepo } from './shadowRepo';

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { normalizePath } from '../agent/paths';
+import { writeAtomic } from '../platform/atomicWrite';
+import { normalizePath } from '../platform/pathKey';
 import { CheckpointFailed, FolderMissing, StorageFull, UnknownCheckpoint } from './errors';
-import type { GitFound } from './gitBinary';
-import { GitRunner, isDiskFull } from './gitProcess';
+import type { GitFound } from '../platform/gitFind';
+import { ShadowGit, isDiskFull } from './gitProcess';
 import { ATTRIBUTES, excludeFile } from './skipRules';
 
 /** A checkpoint id: the id of the tree git keeps for it. */
@@ -66,12 +67,6 @@ export function shadowConfig(gitDir: string, folder: string, platform: NodeJS.Pl
   ].join('\n');
 }
 
-async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.lock`;
-  await fs.writeFile(tmp, data);
-  await fs.rename(tmp, file);
-}
-
 /** A temporary index of one operation: a copy of the shared one, which it replaces when committed. */
 export interface TempIndex {
   readonly path: string;
@@ -88,7 +83,7 @@ export interface TempIndex {
 export class ShadowRepo {
   readonly dir: string;
   readonly gitDir: string;
-  readonly runner: GitRunner;
+  readonly runner: ShadowGit;
   private readonly tmpDir: string;
   private readonly baseIndex: string;
 
@@ -102,7 +97,7 @@ export class ShadowRepo {
     this.gitDir = path.join(this.dir, 'git');
     this.tmpDir = path.join(this.dir, 'tmp');
     this.baseIndex = path.join(this.gitDir, 'index');
-    this.runner = new GitRunner(
+    this.runner = new ShadowGit(
       { git: options.git.path, gitDir: this.gitDir, workTree: folder, home: path.join(storage, 'home'), storage },
       options.env,
       platform,

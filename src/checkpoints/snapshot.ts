@@ -1,7 +1,8 @@
 import { promises as fs, type Stats } from 'node:fs';
 import * as path from 'node:path';
 import { CheckpointFailed, StorageFull } from './errors';
-import { isDiskFull, splitZ } from './gitProcess';
+import { splitZ } from '../platform/gitRun';
+import { isDiskFull } from './gitProcess';
 import type { ShadowRepo } from './shadowRepo';
 
 /**

@@ -1,16 +1,11 @@
 import * as path from 'node:path';
+import { relativeKey } from '../platform/pathKey';
 import type { ToolCallEntry } from '../protocol/entries';
 
 /** Keys of a tool's raw input that name files, as agents spell them. */
 const PATH_KEYS =
   /^(path|paths|file|files|file_?path|file_?paths|file_?name|notebook_?path|target_?file|source|destination|old_?path|new_?path|from|to)$/i;
 const MAX_DEPTH = 4;
-
-/** How two relative paths are compared on `platform`: without case where its file systems ignore it. */
-export function pathKey(rel: string, platform: NodeJS.Platform = process.platform): string {
-  const p = rel.replace(/\\/g, '/');
-  return platform === 'win32' || platform === 'darwin' ? p.toLowerCase() : p;
-}
 
 function collect(value: unknown, key: string | undefined, depth: number, out: string[]): void {
   if (depth > MAX_DEPTH || value === null || value === undefined) return;
@@ -29,7 +24,7 @@ function collect(value: unknown, key: string | undefined, depth: number, out: st
 
 /**
  * The files a turn's tool calls named, as keys of paths relative to the folder (see
- * {@link pathKey}): their locations, the paths of their diffs, and the path-like fields of their
+ * `relativeKey`): their locations, the paths of their diffs, and the path-like fields of their
  * raw input. `folders` are the spellings of one folder (as opened, and its real path). A changed
  * file outside this set was written by something no tool call announced: a command, or the user.
  */
@@ -50,7 +45,7 @@ export function namedPaths(
     for (const folder of folders) {
       const abs = flavour.resolve(folder, p);
       const rel = flavour.relative(folder, abs);
-      if (rel && !rel.startsWith('..') && !flavour.isAbsolute(rel)) out.add(pathKey(rel, platform));
+      if (rel && !rel.startsWith('..') && !flavour.isAbsolute(rel)) out.add(relativeKey(rel, platform));
     }
   }
   return out;

@@ -1,5 +1,5 @@
-import type { GitRunner } from './gitProcess';
-import { splitZ } from './gitProcess';
+import type { ShadowGit } from './gitProcess';
+import { splitZ } from '../platform/gitRun';
 
 /** One side of a changed file: the blob git keeps and its mode (`100644`, `100755`, `120000` a link). */
 export interface FileSide {
@@ -59,7 +59,7 @@ export function parseDiffTree(out: Buffer, counts: boolean): FileChange[] {
 }
 
 /** The files that differ between two trees, with line counts unless `counts` is false. */
-export async function diffTrees(git: GitRunner, from: string, to: string, counts = true): Promise<FileChange[]> {
+export async function diffTrees(git: ShadowGit, from: string, to: string, counts = true): Promise<FileChange[]> {
   const args = ['diff-tree', '-r', '-z', '--no-renames', '--raw', ...(counts ? ['--numstat'] : []), from, to];
   return parseDiffTree((await git.run({ args })).stdout, counts);
 }

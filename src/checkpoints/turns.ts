@@ -3,7 +3,8 @@ import type { ToolCallEntry } from '../protocol/entries';
 import type { Checkpoints } from './checkpoints';
 import { type Checkpoint, WORKING } from './checkpoints';
 import { MAX_PATHS, type TurnRecord } from './journal';
-import { namedPaths, pathKey, ranCommands } from './toolPaths';
+import { relativeKey } from '../platform/pathKey';
+import { namedPaths, ranCommands } from './toolPaths';
 import type { FileChange } from './treeDiff';
 
 export interface TurnOptions {
@@ -126,7 +127,7 @@ export class TurnCheckpoints {
         });
         const changes = await this.checkpoints.diff(folder, before.id, after.id);
         const named = namedPaths(toolCalls, [folder, before.folder], platform);
-        const files = changes.map((c) => ({ ...c, named: named.has(pathKey(c.path, platform)) }));
+        const files = changes.map((c) => ({ ...c, named: named.has(relativeKey(c.path, platform)) }));
         const result: TurnChanges = {
           folder,
           sessionId: turn.sessionId,
@@ -187,9 +188,9 @@ export class TurnCheckpoints {
   /** The sessions whose recorded turns changed `file` (relative to the folder), most recent first. */
   async sessionsTouching(folder: string, file: string): Promise<string[]> {
     const platform = this.options.platform ?? process.platform;
-    const key = pathKey(file, platform);
+    const key = relativeKey(file, platform);
     const turns = (await this.checkpoints.history(folder)).filter(
-      (r): r is TurnRecord => r.kind === 'turn' && r.paths.some((p) => pathKey(p, platform) === key),
+      (r): r is TurnRecord => r.kind === 'turn' && r.paths.some((p) => relativeKey(p, platform) === key),
     );
     return [...new Set(turns.reverse().map((t) => t.sessionId))];
   }

@@ -1,6 +1,6 @@
 import { sessionKey } from '../agent/sessionKey';
 import type { Library } from './library';
-import { pathKey } from './pathKey';
+import { pathKey } from '../platform/pathKey';
 import type { KeptSession } from './types';
 
 /**

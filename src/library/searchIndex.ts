@@ -4,7 +4,7 @@
  * looked up as a prefix once, over chunk rowids that name their session; ranking and snippets
  * are done here, on the few sessions that matched.
  */
-import { pathKey } from './pathKey';
+import { pathKey } from '../platform/pathKey';
 import { bestText, compareRanked, queryWords, snippet, timeOf } from './query';
 import { CHUNK_BITS, chunkRowid } from './schema';
 import { keptFrom, num, str, type Queries, type RankRow, type Row } from './rows';

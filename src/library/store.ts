@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { Redactor } from '../agent/redact';
 import type { ThreadEntry } from '../protocol/entries';
 import { entryFrom, keepEntry } from './keep';
-import { pathKey } from './pathKey';
+import { pathKey } from '../platform/pathKey';
 import { DROP, FILE_NAME, FILE_SETTINGS, FORMAT_VERSION, HANDOFFS, MAX_ENTRY, SCHEMA, entryId } from './schema';
 import { linksOf, putLink } from './handoffs';
 import { searchSessions, touchedBy } from './searchIndex';

@@ -4,7 +4,7 @@
  */
 import type { SqlValue } from './engine';
 import type { KeptEntry } from './keep';
-import { absoluteIn, pathKey } from './pathKey';
+import { absoluteIn, pathKey } from '../platform/pathKey';
 import { fold } from './query';
 import { num, str, type Row } from './rows';
 import { dayOf, mergeStats, parseStats } from './stats';

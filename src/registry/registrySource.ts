@@ -5,11 +5,11 @@
  * in the extension (for the public registry only: a company's own mirror is never replaced by the
  * public list), said as such with its date. A bad answer never replaces a good copy.
  */
-import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { parseRegistry, MAX_REGISTRY_BYTES, type ParsedRegistry } from './format';
 import { get, readText, type GetOptions } from './http';
+import { writeAtomic } from '../platform/atomicWrite';
 
 /** The published registry (the protocol's "Registry" page). */
 export const DEFAULT_REGISTRY_URL = 'https://cdn.agentclientprotocol.com/registry/v1/latest/registry.json';
@@ -51,17 +51,6 @@ interface Kept {
   fetchedAt: number;
   checkedAt: number;
   body: string;
-}
-
-async function writeAtomic(file: string, text: string): Promise<void> {
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  try {
-    await fs.writeFile(tmp, text);
-    await fs.rename(tmp, file);
-  } catch (e) {
-    await fs.rm(tmp, { force: true });
-    throw e;
-  }
 }
 
 export class RegistrySource {

@@ -15,7 +15,7 @@ import { createGunzip } from 'node:zlib';
 import * as tar from 'tar-stream';
 import unbzip2 from 'unbzip2-stream';
 import * as yauzl from 'yauzl';
-import { unportableName } from '../agent/portableNames';
+import { unportableName } from '../platform/portableNames';
 import { sizeText } from './download';
 
 export class UnpackRefused extends Error {

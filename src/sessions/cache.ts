@@ -2,7 +2,7 @@ import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { IDisposable } from '../base/lifecycle';
 import type { Logger } from '../agent/log';
 import { silentLogger } from '../agent/log';
-import { normalizePath } from '../agent/paths';
+import { normalizePath } from '../platform/pathKey';
 
 /** Where the cache persists; the UI passes `context.workspaceState`. */
 export interface SessionCacheStore {

@@ -2,7 +2,7 @@ import type { SessionInfo } from '@agentclientprotocol/sdk';
 import { Emitter, type Event } from '../base/event';
 import type { IDisposable } from '../base/lifecycle';
 import { silentLogger, type Logger } from '../agent/log';
-import { normalizePath } from '../agent/paths';
+import { normalizePath } from '../platform/pathKey';
 import { sessionKey } from '../agent/sessionKey';
 import { MAX_TITLE, sanitizeText } from './title';
 

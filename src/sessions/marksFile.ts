@@ -1,18 +1,7 @@
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  watch,
-  writeSync,
-  type FSWatcher,
-} from 'node:fs';
+import { mkdirSync, readFileSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
 import type { IDisposable } from '../base/lifecycle';
+import { writeAtomicSync } from '../platform/atomicWrite';
 import type { MarksStore } from './marks';
 
 /** What a file's stat says of its content: a rename over it makes a new inode. */
@@ -91,21 +80,12 @@ export class FileMarksStore implements MarksStore, IDisposable {
 
   set(key: string, value: unknown): Promise<void> | void {
     const file = this.fileOf(key);
-    const temp = `${file}.${process.pid}.tmp`;
     this.watchDir();
     let failed: unknown;
     try {
-      const fd = openSync(temp, 'w');
-      try {
-        writeSync(fd, JSON.stringify(value));
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temp, file);
+      writeAtomicSync(file, JSON.stringify(value), { durable: true });
     } catch (e) {
       failed = e;
-      rmSync(temp, { force: true });
     }
     // Read back as given (the file as it is now stands for it): a failed write still holds
     // in this window, and in the global state.

@@ -1,7 +1,7 @@
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { Logger } from '../agent/log';
 import type { ListPage, ListSessions } from '../agent/types';
-import { normalizePath } from '../agent/paths';
+import { normalizePath } from '../platform/pathKey';
 import { followCursor, logBarren, MAX_BARREN_PAGES } from './cursorRules';
 
 /** Pages fetched from the first one on, before they replace (or merge into) a list's rows. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { SessionInfo } from '@agentclientprotocol/sdk';
 import type { AgentHost, AgentRegistry } from '../agent/agentHost';
-import { samePath } from '../agent/paths';
+import { samePath } from '../platform/pathKey';
 import { answerNoAgent } from './agents/agentSettings';
 import type { ChatPanels } from './chat/chatPanels';
 import { badLink, linkedSessionNotFound, showError, type Confirm } from './messages';

@@ -1,12 +1,8 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { atLeast, GitLocator, GitMissing, MIN_GIT, type GitFound } from '../platform/gitFind';
+import { userGitEnv } from '../platform/gitEnv';
+import { GitNotStarted, GitRunner, GitTimedOut } from '../platform/gitRun';
 import { WorktreeError } from './errors';
-
-/**
- * The oldest git worktree sessions run on: `git worktree add` came in 2.5, `list` in 2.7 and
- * `remove` (which Discard uses) in 2.17.
- */
-export const MIN_WORKTREE_GIT: readonly [number, number] = [2, 17];
 
 /** `git worktree list -z` came in 2.36; older versions are read line by line. */
 export const LIST_Z_GIT: readonly [number, number] = [2, 36];
@@ -17,108 +13,100 @@ export interface GitResult {
   code: number;
 }
 
-/** The version `git --version` prints ("git version 2.39.5", "2.45.1.windows.1"). */
-export function parseGitVersion(output: string): [number, number, number] | undefined {
-  const m = /git version (\d+)\.(\d+)(?:\.(\d+))?/.exec(output);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)] : undefined;
-}
-
-export function atLeast(version: readonly number[], min: readonly [number, number]): boolean {
-  const [major = 0, minor = 0] = version;
-  return major > min[0] || (major === min[0] && minor >= min[1]);
-}
-
-/**
- * The environment the user's git runs in: theirs (their identity, hooks and config are theirs
- * to keep), without the `GIT_*` variables that would aim a command at another repository than
- * the folder named, and with English messages, the few recognised here. Names are matched
- * without case on Windows, where the environment ignores it.
- */
-export function userGitEnvironment(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): Record<string, string> {
-  const aimed = new Set(['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_COMMON_DIR', 'GIT_OBJECT_DIRECTORY']);
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) {
-    if (v === undefined) continue;
-    const key = platform === 'win32' ? k.toUpperCase() : k;
-    if (aimed.has(key) || key === 'LC_ALL' || key === 'LANGUAGE') continue;
-    out[k] = v;
-  }
-  return { ...out, LC_ALL: 'C', LANGUAGE: 'C', GIT_TERMINAL_PROMPT: '0' };
-}
-
 export interface GitOptions {
-  /** The git to run (VS Code's `git.path`); else `git` from PATH (Windows finds `git.exe`). */
+  /** The window's one git finder; else one of its own for `gitPath`. */
+  locator?: GitLocator;
+  /** The git to run (VS Code's `git.path`); else git from PATH and the usual places. */
   gitPath?: string;
   env?: NodeJS.ProcessEnv;
   platform?: NodeJS.Platform;
+  /** The limit of a command that names none (2 min). */
+  timeoutMs?: number;
+}
+
+export interface RunOptions {
+  /** The repository's hooks run, as the user's own git runs them on this command. */
+  hooks?: boolean;
+  timeoutMs?: number;
 }
 
 /**
- * The machine's git, run without a shell: arguments go as an array, so names with spaces,
- * quotes or non-ASCII letters reach git as they are, on Windows too.
+ * The machine's git on the user's repositories, run without a shell (arguments go as an array,
+ * so names with spaces, quotes or non-ASCII letters reach git as they are, on Windows too) and
+ * through the platform's runner: no fsmonitor, pager or hooks unless a call asks for hooks,
+ * input closed, a time limit on each command.
  */
 export class Git {
-  readonly path: string;
+  private readonly locator: GitLocator;
   private readonly env: Record<string, string>;
-  private version: Promise<[number, number, number]> | undefined;
+  private runner: Promise<GitRunner> | undefined;
 
-  constructor(options: GitOptions = {}) {
-    this.path = options.gitPath?.trim() || 'git';
-    this.env = userGitEnvironment(options.env ?? process.env, options.platform ?? process.platform);
+  constructor(private readonly options: GitOptions = {}) {
+    const platform = options.platform ?? process.platform;
+    this.locator = options.locator ?? new GitLocator({ configured: options.gitPath, env: options.env, platform });
+    this.env = userGitEnv(options.env ?? process.env, platform);
+  }
+
+  private async found(): Promise<GitFound> {
+    try {
+      return await this.locator.find();
+    } catch (e) {
+      if (!(e instanceof GitMissing)) throw e;
+      if (e.kind === 'tooOld') {
+        throw new WorktreeError(
+          'gitTooOld',
+          `Worktree sessions need git ${MIN_GIT.join('.')} or newer; ${e.detail}. Update git to use them.`,
+        );
+      }
+      throw new WorktreeError(
+        'gitMissing',
+        `Worktree sessions need git ${MIN_GIT.join('.')} or newer, ${e.kind === 'missing' ? e.detail : `and ${e.detail}`}. Install git, or set git.path.`,
+      );
+    }
   }
 
   /** Runs git in `cwd`; resolves with its exit code (never rejects for a non-zero one). */
-  run(cwd: string, args: readonly string[]): Promise<GitResult> {
-    return new Promise((resolve, reject) => {
-      execFile(
-        this.path,
-        args,
-        { cwd, env: this.env, windowsHide: true, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 },
-        (error, stdout, stderr) => {
-          // A string code is the spawn's own failure (ENOENT, EACCES): git did not run at all,
-          // or the folder to run it in is gone (Node says ENOENT for both).
-          if (error && typeof error.code === 'string') {
-            if (!existsSync(cwd)) return reject(new WorktreeError('failed', `${cwd} does not exist any more.`));
-            return reject(this.missing(error.code));
-          }
-          const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-          resolve({ stdout, stderr, code });
-        },
-      );
-    });
+  async run(cwd: string, args: readonly string[], options: RunOptions = {}): Promise<GitResult> {
+    this.runner ??= this.found().then(
+      (g) =>
+        new GitRunner({
+          git: g.path,
+          env: this.env,
+          timeoutMs: this.options.timeoutMs,
+          platform: this.options.platform,
+        }),
+    );
+    this.runner.catch(() => (this.runner = undefined));
+    const runner = await this.runner;
+    try {
+      const r = await runner.run({ args, cwd, hooks: options.hooks, timeoutMs: options.timeoutMs });
+      return { stdout: r.stdout.toString('utf8'), stderr: r.stderr, code: r.code };
+    } catch (e) {
+      if (e instanceof GitTimedOut) throw new WorktreeError('failed', `${e.message} Nothing after it was done.`);
+      if (e instanceof GitNotStarted) {
+        // Node says ENOENT both for a missing git and a missing folder to run it in.
+        if (!existsSync(cwd)) throw new WorktreeError('failed', `${cwd} does not exist any more.`);
+        throw new WorktreeError('gitMissing', `${e.message} Install git, or set git.path.`);
+      }
+      throw e;
+    }
   }
 
   /** Runs git and returns its stdout; a non-zero exit is a {@link WorktreeError} with git's last line. */
-  async out(cwd: string, args: readonly string[], what?: string): Promise<string> {
-    const r = await this.run(cwd, args);
+  async out(cwd: string, args: readonly string[], what?: string, options?: RunOptions): Promise<string> {
+    const r = await this.run(cwd, args, options);
     if (r.code !== 0) throw failed(what ?? `git ${args[0]}`, r);
     return r.stdout;
   }
 
-  /** The version, checked once: too old a git is said so, with the version needed. */
-  checkVersion(cwd: string): Promise<[number, number, number]> {
-    this.version ??= (async () => {
-      const r = await this.run(cwd, ['--version']);
-      const v = parseGitVersion(r.stdout);
-      if (!v) throw new WorktreeError('gitMissing', `${this.path} did not answer as git does: ${firstLine(r)}`);
-      if (!atLeast(v, MIN_WORKTREE_GIT)) {
-        throw new WorktreeError(
-          'gitTooOld',
-          `Worktree sessions need git ${MIN_WORKTREE_GIT.join('.')} or newer; ${this.path} is git ${v.join('.')}. Update git to use them.`,
-        );
-      }
-      return v;
-    })();
-    this.version.catch(() => (this.version = undefined));
-    return this.version;
+  /** The version of the git found; a missing or too old git is said so, with the version needed. */
+  async checkVersion(): Promise<readonly [number, number, number]> {
+    return (await this.found()).version;
   }
 
-  private missing(code: string): WorktreeError {
-    const where = this.path === 'git' ? 'on PATH' : `at ${this.path} (the git path set)`;
-    return new WorktreeError(
-      'gitMissing',
-      `Worktree sessions need git ${MIN_WORKTREE_GIT.join('.')} or newer, which was not found ${where} (${code}). Install git, or set git.path.`,
-    );
+  /** Whether the git found is at least `min`. */
+  async atLeast(min: readonly [number, number]): Promise<boolean> {
+    return atLeast(await this.checkVersion(), min);
   }
 }
 

@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { isDeviceName } from '../platform/portableNames';
 
 /**
  * Where a new worktree goes: `<location>/<branch>` when the user set a location (a relative one
@@ -23,9 +24,6 @@ export function worktreePath(
   }
   return p.join(`${repo}.worktrees`, ...parts);
 }
-
-/** Names Windows keeps for devices: no file or folder may be called so, whatever follows a dot. */
-const RESERVED = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])$/i;
 
 /** How many characters of words a default branch name keeps after `acp/`. */
 export const BRANCH_WORDS_MAX = 40;
@@ -54,7 +52,7 @@ export function defaultBranchName(prompt: string | undefined, now: Date): string
       if (Array.from(`${name}-${w}`).length > BRANCH_WORDS_MAX) break;
       name = `${name}-${w}`;
     }
-    if (RESERVED.test(name)) name = `${name}-1`;
+    if (isDeviceName(name)) name = `${name}-1`;
     return `acp/${name}`;
   }
   const two = (n: number) => String(n).padStart(2, '0');

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { carryChanges, type Carried } from './carry';
 import { WorktreeError } from './errors';
-import { atLeast, failed, LIST_Z_GIT, type Git } from './git';
+import { failed, LIST_Z_GIT, type Git } from './git';
 import { parseNameStatusZ, parseStatusZ, parseWorktreeList, type FileStatus, type WorktreeEntry } from './porcelain';
 
 export type { FileStatus };
@@ -76,6 +76,8 @@ export type MergeResult =
   { kind: 'merged' | 'squashed'; into: string } | { kind: 'conflicts'; into: string; conflicts: string[] };
 
 const STATUS = ['status', '--porcelain=v1', '-z', '--untracked-files=all'];
+/** A checkout or merge of a large repository may take minutes. */
+const LONG_MS = 10 * 60_000;
 
 /** Worktree sessions' git work: each operation checks first and says what it refused. */
 export class Worktrees {
@@ -83,7 +85,7 @@ export class Worktrees {
 
   /** The folder's repository; not a repository, a bare one or one without commits is refused. */
   async repo(folder: string): Promise<RepoInfo> {
-    await this.git.checkVersion(folder);
+    await this.git.checkVersion();
     const kind = await this.git.run(folder, ['rev-parse', '--is-bare-repository']);
     if (kind.code !== 0) {
       throw new WorktreeError(
@@ -125,7 +127,7 @@ export class Worktrees {
   }
 
   private async entries(cwd: string): Promise<WorktreeEntry[]> {
-    const z = atLeast(await this.git.checkVersion(cwd), LIST_Z_GIT);
+    const z = await this.git.atLeast(LIST_Z_GIT);
     const out = await this.git.out(cwd, ['worktree', 'list', '--porcelain', ...(z ? ['-z'] : [])]);
     return parseWorktreeList(out, z);
   }
@@ -178,7 +180,8 @@ export class Worktrees {
     // they take the time of the longer (each reads and writes its own index).
     const [status, add] = await Promise.all([
       this.git.run(repo.top, STATUS),
-      this.git.run(repo.top, ['worktree', 'add', '-b', branch, target, base]),
+      // The user's own `git worktree add` runs the post-checkout hook: so does this one.
+      this.git.run(repo.top, ['worktree', 'add', '-b', branch, target, base], { hooks: true, timeoutMs: LONG_MS }),
     ]);
     if (add.code !== 0) throw failed('git worktree add', add);
     if (status.code !== 0) throw failed('git status', status);
@@ -256,7 +259,7 @@ export class Worktrees {
         );
       }
       await this.git.out(worktree.path, ['add', '-A'], 'git add');
-      await this.git.out(worktree.path, ['commit', '-q', '-m', options.commitMessage], 'git commit');
+      await this.git.out(worktree.path, ['commit', '-q', '-m', options.commitMessage], 'git commit', { hooks: true });
     }
     const target = path.resolve(into.path);
     const dirty = parseStatusZ(await this.git.out(target, ['status', '--porcelain=v1', '-z', '--untracked-files=no']));
@@ -270,7 +273,7 @@ export class Worktrees {
       );
     }
     const args = options.mode === 'squash' ? ['merge', '--squash', branch] : ['merge', '--no-ff', '--no-edit', branch];
-    const r = await this.git.run(target, args);
+    const r = await this.git.run(target, args, { hooks: true, timeoutMs: LONG_MS });
     const conflicts = (await this.git.out(target, ['diff', '--name-only', '--diff-filter=U', '-z']))
       .split('\0')
       .filter(Boolean)
@@ -301,7 +304,10 @@ export class Worktrees {
       );
     }
     if (worktree.missing) await this.git.out(repoFolder, ['worktree', 'prune'], 'git worktree prune');
-    else await this.git.out(repoFolder, ['worktree', 'remove', '--force', worktree.path], 'git worktree remove');
+    else
+      await this.git.out(repoFolder, ['worktree', 'remove', '--force', worktree.path], 'git worktree remove', {
+        timeoutMs: LONG_MS,
+      });
     if (worktree.branch) {
       await this.git.out(repoFolder, ['branch', '-D', worktree.branch], 'git branch -D');
       await this.git.run(repoFolder, ['config', '--remove-section', `branch.${worktree.branch}`]);

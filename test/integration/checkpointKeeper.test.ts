@@ -103,6 +103,8 @@ describe('The window keeps checkpoints of its chats', function () {
       await registry.stopAll();
       registry.dispose();
       sessions.dispose();
+      // A prune or a packing started by the turns may still write in the storage.
+      await keeper.settled();
       keeper.dispose();
     });
     await chat.attach('new');

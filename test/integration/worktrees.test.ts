@@ -331,7 +331,7 @@ describe('Worktrees with the machine’s git', function () {
       await rejectsWith(
         worktrees(join(dir.path, 'no-such-git')).create(repo, { branch: 'x' }),
         'gitMissing',
-        /Worktree sessions need git 2\.17 or newer, which was not found at .*no-such-git/,
+        /Worktree sessions need git 2\.20 or newer, which was not found at .*no-such-git/,
       );
       if (process.platform === 'win32') return;
       const old = join(dir.path, 'old-git');
@@ -340,7 +340,7 @@ describe('Worktrees with the machine’s git', function () {
       await rejectsWith(
         worktrees(old).create(repo, { branch: 'x' }),
         'gitTooOld',
-        /need git 2\.17 or newer; .*old-git is git 2\.4\.11/,
+        /need git 2\.20 or newer; .*old-git is git 2\.4\.11/,
       );
     });
   });

@@ -3,7 +3,7 @@ import { Disposable, DisposableMap } from '../../base/lifecycle';
 import type { Event } from '../../base/event';
 import type { AgentRegistry } from '../../agent/agentHost';
 import type { Logger } from '../../agent/log';
-import { normalizePath } from '../../agent/paths';
+import { normalizePath } from '../../platform/pathKey';
 import type { ChatDeps } from '../../chat/attachment';
 import { ChatSession, type ChatSessionDeps } from '../../chat/chatSession';
 import type { SessionKey } from '../../agent/sessionKey';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CheckpointKeeper, MessageRestorePlan, RestoreDone } from '../../app/checkpointKeeper';
-import { normalizePath } from '../../agent/paths';
+import { normalizePath } from '../../platform/pathKey';
 import type { ChatSession } from '../../chat/chatSession';
 import type { Commands } from '../commands';
 import type { Confirm } from '../messages';

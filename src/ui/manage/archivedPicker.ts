@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AgentHost } from '../../agent/agentHost';
-import { normalizePath } from '../../agent/paths';
+import { normalizePath } from '../../platform/pathKey';
 import { chatTarget } from '../../chat/target';
 import { sortByUpdatedAt } from '../../sessions/picks';
 import { toRow, type SessionRow } from '../../sessions/rows';

@@ -4,7 +4,7 @@
  */
 import { sessionKey } from '../../agent/sessionKey';
 import { describeError } from '../../app/errorText';
-import { pathKey } from '../../library/pathKey';
+import { pathKey } from '../../platform/pathKey';
 import type { SessionKey } from '../../library/types';
 import { matchIdPrefix, MIN_ID_PREFIX } from '../../sessions/picks';
 import { stateRows } from '../../sessions/stateRows';

@@ -8,7 +8,7 @@ import { matchIdPrefix } from '../../sessions/picks';
 import type { SessionRow } from '../../sessions/rows';
 import { stateRows } from '../../sessions/stateRows';
 import type { SearchHit } from '../../library/types';
-import { pathKey } from '../../library/pathKey';
+import { pathKey } from '../../platform/pathKey';
 import { ContentSearch, type SearchScope } from '../../app/contentSearch';
 import { sessionNotes } from '../../app/sessionNotes';
 import type { ResumeDeps } from './resumeDeps';

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { McpServer } from '@agentclientprotocol/sdk';
 import type { AgentConnection } from '../../agent/connection';
 import { forkSession } from '../../agent/manage';
-import { normalizePath } from '../../agent/paths';
+import { normalizePath } from '../../platform/pathKey';
 import type { CheckpointKeeper } from '../../app/checkpointKeeper';
 import type { WorktreeSettings } from '../../app/settings';
 import type { WorktreeRows } from '../../app/worktreeRows';

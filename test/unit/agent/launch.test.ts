@@ -3,14 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  escapeCmdArgument,
-  findProgram,
-  isPathLike,
-  planLaunch,
-  readNpmShim,
-  type LaunchPlan,
-} from '../../../src/agent/launch';
+import { escapeCmdArgument, planLaunch, readNpmShim, type LaunchPlan } from '../../../src/agent/launch';
+import { findProgram, isPathLike } from '../../../src/platform/programs';
 import { checkCommand } from '../../../src/agent/agentEntries';
 
 /** A fake Windows disk: the files that exist, matched without case as NTFS does. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { namedPaths, pathKey, ranCommands } from '../../../src/checkpoints/toolPaths';
+import { namedPaths, ranCommands } from '../../../src/checkpoints/toolPaths';
+import { relativeKey } from '../../../src/platform/pathKey';
 import { promptDigest } from '../../../src/checkpoints/turns';
 import type { ToolCallEntry } from '../../../src/protocol/entries';
 
@@ -36,8 +37,8 @@ describe('Files a turn’s tool calls named', () => {
       'win32',
     );
     assert.deepEqual([...named], ['src/a.ts']);
-    assert.equal(pathKey('Src/A.ts', 'win32'), 'src/a.ts');
-    assert.equal(pathKey('Src/A.ts', 'linux'), 'Src/A.ts');
+    assert.equal(relativeKey('Src/A.ts', 'win32'), 'src/a.ts');
+    assert.equal(relativeKey('Src/A.ts', 'linux'), 'Src/A.ts');
   });
 
   it('knows a turn ran commands from an execute tool or terminal content', () => {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { BRANCH_WORDS_MAX, defaultBranchName, worktreePath } from '../../../src/worktrees/paths';
 import { parseNameStatusZ, parseStatusZ, parseWorktreeList } from '../../../src/worktrees/porcelain';
-import { parseGitVersion, userGitEnvironment } from '../../../src/worktrees/git';
 
 describe('worktree paths and git output', () => {
   it('places a worktree beside the repository, or where the user set, on each platform', () => {
@@ -87,15 +86,5 @@ describe('worktree paths and git output', () => {
       { path: 'new', from: 'old', status: 'R' },
       { path: '"q".txt', status: 'D' },
     ]);
-  });
-
-  it('reads versions and keeps git aimed at the folder named', () => {
-    assert.deepEqual(parseGitVersion('git version 2.45.1.windows.1'), [2, 45, 1]);
-    assert.deepEqual(parseGitVersion('git version 2.39.3 (Apple Git-146)'), [2, 39, 3]);
-    const env = userGitEnvironment({ git_dir: '/x', Path: 'C:\\git', GIT_AUTHOR_NAME: 'A' }, 'win32');
-    assert.equal(env.git_dir, undefined);
-    assert.equal(env.Path, 'C:\\git');
-    assert.equal(env.GIT_AUTHOR_NAME, 'A');
-    assert.equal(userGitEnvironment({ git_dir: '/x' }, 'linux').git_dir, '/x');
   });
 });

@@ -2,7 +2,14 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { clearPathCache, normalizePath, samePath } from '../../../src/agent/paths';
+import {
+  absoluteIn,
+  clearPathCache,
+  normalizePath,
+  pathKey,
+  relativeKey,
+  samePath,
+} from '../../../src/platform/pathKey';
 import { posixIt } from '../../support/platform';
 
 describe('normalizePath / samePath', () => {
@@ -55,5 +62,35 @@ describe('normalizePath / samePath', () => {
     assert.equal(normalizePath(hop), first);
     clearPathCache();
     assert.equal(normalizePath(hop), normalizePath(other));
+  });
+});
+
+describe('path keys on every system', () => {
+  it('keys Windows long-path forms like the plain ones', () => {
+    assert.equal(pathKey('\\\\?\\C:\\Work\\Repo\\', 'win32'), pathKey('C:\\work\\repo', 'win32'));
+    assert.equal(pathKey('\\\\?\\UNC\\server\\share\\x', 'win32'), pathKey('\\\\server\\share\\x', 'win32'));
+    assert.equal(pathKey('C:/Work/Repo', 'win32'), 'c:\\work\\repo');
+  });
+
+  it('keeps a POSIX path a WSL or remote agent reports as it is on Windows, without a drive letter', () => {
+    assert.equal(pathKey('/home/me/Repo/', 'win32'), '/home/me/Repo');
+    assert.equal(absoluteIn('/home/me/repo', 'src/a.ts', 'win32'), '/home/me/repo/src/a.ts');
+    assert.equal(absoluteIn('C:\\repo', 'src/a.ts', 'win32'), 'C:\\repo\\src\\a.ts');
+  });
+
+  it('folds case and Unicode form on macOS, keeps case on Linux', () => {
+    assert.equal(pathKey('/Users/Me/Cafe\u0301/', 'darwin'), '/users/me/caf\u00e9');
+    assert.equal(pathKey('/home/Me/x/', 'linux'), '/home/Me/x');
+  });
+
+  it('keys a path relative to a folder by the same rule', () => {
+    assert.equal(relativeKey('Src\\Cafe\u0301.ts', 'darwin'), 'src/caf\u00e9.ts');
+    assert.equal(relativeKey('Src\\A.ts', 'win32'), 'src/a.ts');
+    assert.equal(relativeKey('Src/A.ts', 'linux'), 'Src/A.ts');
+  });
+
+  it('a folder key is the path key of its real path, on every platform alike', () => {
+    assert.equal(normalizePath('\\\\?\\C:\\Work\\', 'win32'), pathKey('C:\\work', 'win32'));
+    assert.equal(normalizePath('/Users/Me/', 'darwin'), pathKey('/users/me', 'darwin'));
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { unportableName } from '../../../src/agent/portableNames';
+import { unportableName } from '../../../src/platform/portableNames';
 
 describe('Names Windows reads as another file or a device', () => {
   it('refuses trailing dots and spaces, saying what Windows would write instead', () => {

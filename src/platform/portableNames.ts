@@ -17,6 +17,11 @@ const DEVICE = /^(?:con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²�
 // Characters no Windows file name holds (`:` is the stream separator); controls below U+0020.
 const FORBIDDEN = /[<>:"|?*\\\u0001-\u001f]/;
 
+/** Whether Windows opens a device for `name` (one name: `nul`, `COM1.txt`, `aux .tar.gz`). */
+export function isDeviceName(name: string): boolean {
+  return DEVICE.test(name);
+}
+
 /** Why Windows would read `name` (one name, no separator) as something else, or undefined. */
 export function unportableName(name: string): string | undefined {
   if (name.endsWith('.') || name.endsWith(' '))
@@ -25,6 +30,6 @@ export function unportableName(name: string): string | undefined {
   if (bad === ':') return 'holds ":", which Windows reads as an NTFS stream of the name before it';
   if (bad === '\\') return 'holds "\\", which Windows reads as a folder separator';
   if (bad !== undefined) return `holds ${JSON.stringify(bad)}, which no Windows file name can hold`;
-  if (DEVICE.test(name)) return 'is a device name on Windows (CON, NUL, COM1…), whatever its extension';
+  if (isDeviceName(name)) return 'is a device name on Windows (CON, NUL, COM1…), whatever its extension';
   return undefined;
 }

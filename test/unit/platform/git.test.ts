@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
-import { gitCandidates, isRecentEnough, parseGitVersion } from '../../../src/checkpoints/gitBinary';
-import { gitEnvironment, isDiskFull, splitZ } from '../../../src/checkpoints/gitProcess';
+import { isDiskFull } from '../../../src/checkpoints/gitProcess';
+import { atLeast, GitLocator, gitCandidates, MIN_GIT, parseGitVersion } from '../../../src/platform/gitFind';
+import { isolatedGitEnv, userGitEnv } from '../../../src/platform/gitEnv';
+import { hardening, splitZ } from '../../../src/platform/gitRun';
 
 describe('Finding git', () => {
   it('looks on PATH, then where the installers put it, per platform', () => {
@@ -31,6 +33,19 @@ describe('Finding git', () => {
     );
   });
 
+  it('one finder per window: looks once, and again a minute after a failed search', async () => {
+    let now = 0;
+    const missing = new GitLocator({ configured: '/no/such/git', platform: 'linux' }, () => now);
+    const first = missing.find();
+    await assert.rejects(first, /which was not found at \/no\/such\/git \(the git path set\)/);
+    assert.equal(missing.find(), first, 'a failed search stands for a while');
+    now = 61_000;
+    assert.notEqual(missing.find(), first, 'then git is looked for again');
+    await missing.find().catch(() => undefined);
+    const found = new GitLocator({ configured: process.platform === 'win32' ? undefined : '/usr/bin/git' });
+    if (process.platform !== 'win32') assert.equal(found.find(), found.find());
+  });
+
   it('takes a configured git alone: one that does not work is said to be so, not replaced', () => {
     assert.deepEqual(
       gitCandidates({ configured: ' /opt/git/bin/git ', platform: 'linux', env: { PATH: '/usr/bin' } }),
@@ -44,14 +59,14 @@ describe('Finding git', () => {
     assert.deepEqual(parseGitVersion('git version 2.39.3 (Apple Git-146)'), [2, 39, 3]);
     assert.deepEqual(parseGitVersion('git version 3.0'), [3, 0, 0]);
     assert.equal(parseGitVersion('xcrun: error: invalid active developer path'), undefined);
-    assert.equal(isRecentEnough([2, 19, 9]), false);
-    assert.equal(isRecentEnough([2, 20, 0]), true);
-    assert.equal(isRecentEnough([3, 0, 0]), true);
+    assert.equal(atLeast([2, 19, 9], MIN_GIT), false);
+    assert.equal(atLeast([2, 20, 0], MIN_GIT), true);
+    assert.equal(atLeast([3, 0, 0], MIN_GIT), true);
   });
 });
 
 describe("git's environment", () => {
-  it("drops the user's GIT_ variables and config, on Windows whatever their case", () => {
+  it("the checkpoints' git: drops the user's GIT_ variables and config, on Windows whatever their case", () => {
     const env = {
       PATH: '/usr/bin',
       GIT_DIR: '/user/.git',
@@ -62,7 +77,7 @@ describe("git's environment", () => {
       LANG: 'de_DE.UTF-8',
       git_dir: 'kept: not read by git on POSIX',
     };
-    const linux = gitEnvironment(env, '/storage/home', 'linux');
+    const linux = isolatedGitEnv(env, '/storage/home', 'linux');
     assert.equal(linux.GIT_DIR, undefined);
     assert.equal(linux.GIT_INDEX_FILE, undefined);
     assert.equal(linux.GIT_WORK_TREE, undefined);
@@ -73,7 +88,7 @@ describe("git's environment", () => {
     assert.equal(linux.GIT_CONFIG_NOSYSTEM, '1');
     assert.equal(linux.LC_ALL, 'C');
     assert.equal(linux.PATH, '/usr/bin');
-    const win = gitEnvironment(
+    const win = isolatedGitEnv(
       { Path: 'C:\\Windows', Git_Dir: 'C:\\user\\.git', git_work_tree: 'C:\\user' },
       'C:\\s\\home',
       'win32',
@@ -84,6 +99,43 @@ describe("git's environment", () => {
     );
     assert.equal(win.GIT_CONFIG_GLOBAL, 'C:\\s\\home\\gitconfig');
     assert.equal(win.Path, 'C:\\Windows');
+  });
+
+  it("the user's git: keeps their identity and config, drops what aims it elsewhere or starts a pager or diff program", () => {
+    const env = userGitEnv(
+      {
+        git_dir: '/x',
+        Path: 'C:\\git',
+        GIT_AUTHOR_NAME: 'A',
+        Git_Pager: 'less',
+        PAGER: 'less',
+        GIT_EXTERNAL_DIFF: '/evil',
+        GIT_EDITOR: 'vim',
+      },
+      'win32',
+    );
+    assert.equal(env.git_dir, undefined);
+    assert.equal(env.Git_Pager, undefined);
+    assert.equal(env.PAGER, undefined);
+    assert.equal(env.GIT_EXTERNAL_DIFF, undefined);
+    assert.equal(env.GIT_EDITOR, undefined);
+    assert.equal(env.Path, 'C:\\git');
+    assert.equal(env.GIT_AUTHOR_NAME, 'A');
+    assert.equal(env.GIT_TERMINAL_PROMPT, '0');
+    assert.equal(userGitEnv({ git_dir: '/x' }, 'linux').git_dir, '/x');
+  });
+
+  it('every command goes without fsmonitor, pager or colours, and without hooks unless asked', () => {
+    assert.deepEqual(hardening('/usr/bin/git', false), [
+      '--no-pager',
+      '-c',
+      'core.fsmonitor=',
+      '-c',
+      'color.ui=false',
+      '-c',
+      'core.hooksPath=/usr/bin/git',
+    ]);
+    assert.ok(!hardening('/usr/bin/git', true).some((a) => a.startsWith('core.hooksPath')));
   });
 
   it('knows a full disk when git or Node reports one', () => {
