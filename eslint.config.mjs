@@ -22,14 +22,28 @@ const ROOMS = {
   checkpoints: ['agent', 'protocol', 'platform', 'base'],
   // Sessions in git worktrees of the user's repositories, with the machine's git: beside lists and threads.
   worktrees: ['platform', 'base'],
+  // The ACP Registry: reading it, and installing, updating and removing what it lists (no vscode).
+  registry: ['agent', 'platform', 'base'],
   // Composes the rooms above without vscode: what the window runs, wired once; the UI adapts it.
-  app: ['agent', 'sessions', 'chat', 'library', 'checkpoints', 'worktrees', 'protocol', 'platform', 'base'],
+  app: ['agent', 'sessions', 'chat', 'library', 'checkpoints', 'worktrees', 'registry', 'protocol', 'platform', 'base'],
   // The webview <-> host messages, shared by both sides.
   protocol: ['base'],
   // The browser bundle.
   webview: ['protocol'],
   // The only room with vscode: adapters of the app to the workbench.
-  ui: ['app', 'agent', 'sessions', 'chat', 'library', 'checkpoints', 'worktrees', 'protocol', 'platform', 'base'],
+  ui: [
+    'app',
+    'agent',
+    'sessions',
+    'chat',
+    'library',
+    'checkpoints',
+    'worktrees',
+    'registry',
+    'protocol',
+    'platform',
+    'base',
+  ],
 };
 
 const vscodeOnlyInUi = { name: 'vscode', message: 'Only src/ui and src/extension.ts import vscode.' };

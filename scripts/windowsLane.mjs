@@ -122,6 +122,7 @@ export function runUnderWine(args, { env = {}, timeout = 10 * 60_000, stdio = 'i
 const SUITES = [
   ['unit suite', join('out', 'test', 'windows', 'unit.js')],
   ['Windows tests', join('out', 'test', 'windows', 'lane.test.js')],
+  ['Windows registry install', join('out', 'test', 'windows', 'registry.test.js')],
 ];
 
 function runSuites(countsDir, only = []) {

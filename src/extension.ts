@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { AgentRegistry } from './agent/agentHost';
 import { App } from './app/app';
 import type { CheckpointKeeper } from './app/checkpointKeeper';
+import type { RegistryAgents } from './app/registryAgents';
 import { PendingOpens } from './app/pendingOpens';
 import type { OpenSessions } from './chat/openSessions';
 import type { LibraryService } from './library/service';
@@ -43,6 +44,11 @@ import { SessionsTree, type TreeNode } from './ui/sessionsView/sessionsTree';
 import type { SessionNode } from './ui/sessionsView/treeNodes';
 import { SettingsService } from './ui/settings';
 import { handleUri } from './ui/uriHandler';
+import { workspaceRegistryUrl, writeEntryFields } from './ui/agents/agentSettings';
+import { DEFAULT_REGISTRY_URL } from './registry/registrySource';
+
+/** The date of the registry copy in media/registry (see its source.json). */
+const SHIPPED_REGISTRY_DATE = '2026-02-07T18:22:39Z';
 import { openDocumentText } from './ui/workspaceFiles';
 
 /** What the extension hands to its own tests. */
@@ -83,6 +89,8 @@ export interface AcpTestApi {
   openCarried(): Promise<ChatPanel | undefined>;
   /** Hears the steps of opening a chat, with their times (the benchmarks). */
   readonly listenToSteps: typeof listenToSteps;
+  /** The ACP Registry: Add Agent's list, installs, updates. */
+  readonly registry: RegistryAgents;
 }
 
 /** What the window runs, so `deactivate()` can wait for its agents and its library. */
@@ -111,6 +119,13 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
       writeFailed: (m) => void vscode.window.showWarningMessage(m),
     },
     checkpointsUnavailable: (m) => void vscode.window.showWarningMessage(m),
+    registryShipped: {
+      file: vscode.Uri.joinPath(context.extensionUri, 'media', 'registry', 'registry.json').fsPath,
+      // Built from the registry's repository at this date (media/registry/source.json).
+      date: Date.parse(SHIPPED_REGISTRY_DATE),
+      url: DEFAULT_REGISTRY_URL,
+    },
+    workspaceRegistryUrl,
   });
   running = app;
   const { agents, sessions, lists, library, keeper, marks, statuses, starts, log } = app;
@@ -167,6 +182,12 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
   // Why a list failed, in full above the rows: a row is cut at the view's width.
   tree.problems.onDidChange((message) => (view.message = message));
   const fresh = new FreshLists(view, tree);
+  // An update waiting for an agent's next start is written to its entry by the settings writer.
+  app.registry.setWriter(writeEntryFields);
+  tree.setUpdateWords((host) => {
+    const update = app.registry.updateOf(host);
+    return update ? `update to ${update.version}` : undefined;
+  });
   const pending = new PendingOpens(join(context.globalStorageUri.fsPath, 'pending-opens'));
   const deps: SessionCommandDeps = {
     agents,
@@ -228,6 +249,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     new HandoffLinks({ agents, chats, library }),
     retryListsOnTrust(lists),
     readWorktreesOnTrust(app.worktrees),
+    app.registry.onDidChange(() => tree.refreshAll()),
     ...registerCommands(
       sessionCommands(deps),
       pickerCommands({
@@ -252,6 +274,8 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
         log,
         channel,
         confirm: (m, a, d) => deps.confirm(m, a, d),
+        registry: app.registry,
+        shippedIcons: vscode.Uri.joinPath(context.extensionUri, 'media', 'registry', 'icons').fsPath,
       }),
       manageCommands(manage),
       checkpointCommands(
@@ -346,6 +370,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     pendingOpens: pending,
     openCarried: openCarriedHere,
     listenToSteps,
+    registry: app.registry,
     setConfirm: (fn) => {
       deps.confirm = fn;
     },

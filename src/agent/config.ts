@@ -1,5 +1,5 @@
 import { parseMcpServers } from './mcp';
-import type { AgentConfig } from './types';
+import type { AgentConfig, RegistryMark } from './types';
 
 /** A settings entry that could not be used, with the reason for the user. */
 export interface ConfigProblem {
@@ -46,6 +46,13 @@ export function parseAgents(raw: unknown): { agents: AgentConfig[]; problems: Co
     // A bad MCP entry costs that server, not the agent.
     const mcp = parseMcpServers(e.mcpServers, `acp.agents[${index}].mcpServers`);
     for (const message of mcp.problems) problems.push({ index, message });
+    // A bad registry mark costs the offer of updates, not the agent.
+    const registry = registryMark(e.registry);
+    if (e.registry !== undefined && !registry)
+      problems.push({
+        index,
+        message: `acp.agents[${index}]: "registry" is not { id, version, distribution }; no update is offered for it.`,
+      });
     seen.add(e.id);
     agents.push({
       id: e.id,
@@ -56,9 +63,21 @@ export function parseAgents(raw: unknown): { agents: AgentConfig[]; problems: Co
       mcpServers: mcp.servers,
       allowFileWrites: e.allowFileWrites !== false,
       allowTerminals: e.allowTerminals !== false,
+      ...(registry ? { registry } : {}),
     });
   });
   return { agents, problems };
+}
+
+/** The registry mark of an entry, if it has a well-formed one (its id can name a folder). */
+function registryMark(raw: unknown): RegistryMark | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.id !== 'string' || !/^[a-z][a-z0-9-]{0,63}$/.test(r.id)) return undefined;
+  if (typeof r.version !== 'string' || !/^[0-9]+\.[0-9]+\.[0-9]+[0-9A-Za-z.+-]{0,64}$/.test(r.version))
+    return undefined;
+  if (r.distribution !== 'npx' && r.distribution !== 'uvx' && r.distribution !== 'binary') return undefined;
+  return { id: r.id, version: r.version, distribution: r.distribution };
 }
 
 /**

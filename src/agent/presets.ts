@@ -13,6 +13,13 @@ export interface AgentPreset {
   readonly install: string;
   /** How signing in goes, and what works before it, in one sentence. */
   readonly signIn: string;
+  /** The version this was checked at, and when (the README's "Checked" column). */
+  readonly checked: { readonly version: string; readonly date: string };
+  /**
+   * The ACP Registry's entry for the same program, when it has one: its id, and the npm package
+   * or the binary's program name it must run for what was checked here to hold for it.
+   */
+  readonly registry?: { readonly id: string; readonly npx?: string; readonly binary?: string };
 }
 
 // Each preset was started over stdio with the package's version named beside it, and its
@@ -29,6 +36,8 @@ export const PRESETS: readonly AgentPreset[] = [
     install: 'Install Node.js 22 or later (it provides npx, which fetches the adapter and Claude Code with it).',
     signIn:
       'Lists sessions signed out; "Sign In" offers a Claude subscription or the Anthropic Console, run in a terminal.',
+    checked: { version: '0.101.0', date: '2026-11-23' },
+    registry: { id: 'claude-code-acp', npx: '@agentclientprotocol/claude-agent-acp' },
   },
   // @zed-industries/codex-acp 0.16.0: a native binary behind an npm launcher. It does not exit
   // when its input closes; stopping it ends its process group, as for every agent.
@@ -40,6 +49,8 @@ export const PRESETS: readonly AgentPreset[] = [
     requires: 'npx',
     install: 'Install Node.js (it provides npx, which fetches the adapter; Codex is built in).',
     signIn: 'Lists sessions only once signed in: with ChatGPT (in the browser), or a CODEX_API_KEY or OPENAI_API_KEY.',
+    checked: { version: '0.16.0', date: '2026-11-23' },
+    registry: { id: 'codex-acp', npx: '@zed-industries/codex-acp', binary: 'codex-acp' },
   },
   // @agentclientprotocol/codex-acp 2.6.0: the TypeScript adapter, on @openai/codex.
   {
@@ -50,6 +61,7 @@ export const PRESETS: readonly AgentPreset[] = [
     requires: 'npx',
     install: 'Install Node.js (it provides npx, which fetches the adapter and Codex with it).',
     signIn: 'Lists sessions only once signed in: with ChatGPT or an API key, through the agent.',
+    checked: { version: '2.6.0', date: '2026-11-23' },
   },
   // @github/copilot 1.0.102: `--acp` starts the ACP server, `--stdio` keeps it on stdio. The npm
   // package is a loader for a native binary (no Node.js version asked for); its sign-in method
@@ -63,6 +75,8 @@ export const PRESETS: readonly AgentPreset[] = [
     install:
       'Install it with `npm install -g @github/copilot` (or Homebrew `copilot-cli`, WinGet `GitHub.Copilot`); it needs a Copilot subscription.',
     signIn: 'Lists sessions signed out; "Sign In" runs `copilot login` in a terminal, then restarts it.',
+    checked: { version: '1.0.102', date: '2026-11-23' },
+    registry: { id: 'github-copilot', npx: '@github/copilot' },
   },
   // @google/gemini-cli 0.61.0: `--acp` (the older `--experimental-acp` is deprecated).
   {
@@ -74,6 +88,8 @@ export const PRESETS: readonly AgentPreset[] = [
     install: 'Install it with `npm install -g @google/gemini-cli` (Node.js 20 or later).',
     signIn:
       'Cannot list sessions (0.61 has no session/list), so the view offers New Session; signs in with Google or an API key.',
+    checked: { version: '0.61.0', date: '2026-11-23' },
+    registry: { id: 'gemini', npx: '@google/gemini-cli' },
   },
   // opencode-ai 1.18.33: `opencode acp`.
   {
@@ -84,6 +100,8 @@ export const PRESETS: readonly AgentPreset[] = [
     requires: 'opencode',
     install: 'Install it with `npm install -g opencode-ai`.',
     signIn: 'Lists sessions signed out; sign in to a model provider with `opencode auth login` in a terminal.',
+    checked: { version: '1.18.33', date: '2026-11-23' },
+    registry: { id: 'opencode', npx: 'opencode-ai', binary: 'opencode' },
   },
 ];
 

@@ -16,6 +16,15 @@ export interface AgentConfig {
   readonly allowTerminals?: boolean;
   /** This agent's MCP servers; they replace same-named ones of `acp.mcpServers`. */
   readonly mcpServers?: readonly McpServer[];
+  /** Set by Add Agent for an agent installed from the ACP Registry: what it installed. */
+  readonly registry?: RegistryMark;
+}
+
+/** Which registry agent an entry was installed from, at which version, and how. */
+export interface RegistryMark {
+  readonly id: string;
+  readonly version: string;
+  readonly distribution: 'npx' | 'uvx' | 'binary';
 }
 
 /**

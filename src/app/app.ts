@@ -21,6 +21,8 @@ import { WorktreeError } from '../worktrees/errors';
 import { Worktrees } from '../worktrees/worktrees';
 import { CheckpointKeeper } from './checkpointKeeper';
 import { FirstStarts } from './firstStart';
+import { RegistryAgents } from './registryAgents';
+import type { ShippedRegistry } from '../registry/registrySource';
 import type { SettingsSource } from './settings';
 import { SignInEnvStore } from './signInEnv';
 import { WorktreeRows } from './worktreeRows';
@@ -59,6 +61,10 @@ export interface AppPorts {
   };
   /** Told once a window, when checkpoints cannot run (git missing, too old or broken). */
   checkpointsUnavailable(message: string): void;
+  /** The copy of the public ACP Registry shipped in the extension. */
+  registryShipped?: ShippedRegistry;
+  /** The `acp.registry.url` a workspace's settings files hold (ignored, named in the log). */
+  workspaceRegistryUrl?: () => Promise<string | undefined>;
 }
 
 /**
@@ -103,6 +109,8 @@ export class App extends Disposable {
   readonly checkpoints: CheckpointKeeper;
   /** Each folder's git worktrees, for worktree sessions. */
   readonly worktrees: WorktreeRows;
+  /** The ACP Registry: what Add Agent offers, binary installs, updates, and their clean-up. */
+  readonly registry: RegistryAgents;
 
   constructor(private readonly ports: AppPorts) {
     super();
@@ -118,9 +126,14 @@ export class App extends Disposable {
         clientInfo: { name: 'acp-client-vscode', version: ports.version },
         trace: () => settings.value.trace,
         mayStart: (config) => ports.mayStart(config),
-        // Both read secret storage (a round trip to the workbench): side by side.
+        // Both read secret storage (a round trip to the workbench): side by side. An agent installed
+        // from the registry holds its folder from before it is spawned.
         prepare: async (config) => {
-          const [launch, signedIn] = await Promise.all([resolveAgentEnv(config, lookup), signInEnv.get(config.id)]);
+          const [launch, signedIn] = await Promise.all([
+            resolveAgentEnv(config, lookup),
+            signInEnv.get(config.id),
+            this.registry.beforeStart(config),
+          ]);
           return withSignInEnv(launch, signedIn);
         },
         handlers: (config) => ({
@@ -199,6 +212,17 @@ export class App extends Disposable {
     );
     this.statuses = this.register(new ChatStatuses());
     this.starts = this.register(new FirstStarts(this.agents, globalState));
+    this.registry = this.register(
+      new RegistryAgents({
+        agents: this.agents,
+        settings,
+        log,
+        storageDir: ports.library.dir,
+        shipped: ports.registryShipped,
+        memory: globalState,
+        workspaceValue: ports.workspaceRegistryUrl,
+      }),
+    );
     // A session created here is listed at once, before its agent lists it.
     this.register(
       sessions.onDidCreateSession((session) => {

@@ -28,6 +28,14 @@ export interface Settings {
   readonly terminalShell: ShellSetting;
   readonly checkpoints: CheckpointSettings;
   readonly worktrees: WorktreeSettings;
+  readonly registry: RegistrySettings;
+}
+
+/** `acp.registry.url`, from the User (or Remote) settings only. */
+export interface RegistrySettings {
+  readonly url: string;
+  /** A value a workspace or folder setting gave, which was ignored (said in the log). */
+  readonly ignored?: string;
 }
 
 /** `acp.worktrees.*`: where New Session in Worktree puts worktrees and what it offers to do there. */

@@ -199,3 +199,24 @@ export function badHideSetting(errors: readonly string[]): void {
 export function noNameToReset(): void {
   void vscode.window.showInformationMessage('ACP: this session has no name of yours; it shows the agent’s title.');
 }
+
+/** A registry agent that cannot be installed on this machine, and why (what to install first). */
+export function registryAgentNotOffered(name: string, why: string, hint?: string): void {
+  void vscode.window.showWarningMessage(
+    `ACP: ${name} cannot be added on this machine: it ${why}.${hint ? ` ${hint}` : ''}`,
+  );
+}
+
+/** A registry install failed or was refused: why, with Show Log. Cancelling is no error. */
+export async function registryInstallFailed(name: string, why: string): Promise<void> {
+  await withShowLog(vscode.window.showErrorMessage(`ACP: ${name} was not installed: ${why}`, SHOW_LOG));
+}
+
+/** An update was installed; `when` says whether the agent switched now or does at its next start. */
+export function agentUpdated(name: string, version: string, when: 'now' | 'nextStart'): void {
+  void vscode.window.showInformationMessage(
+    when === 'now'
+      ? `ACP: ${name} is updated to ${version}; it starts as ${version} from now on.`
+      : `ACP: ${name} ${version} is installed beside the running version; ${name} switches to it when it next starts (Restart it to switch now).`,
+  );
+}

@@ -7,7 +7,7 @@ import { Emitter } from '../base/event';
 import { Disposable } from '../base/lifecycle';
 import type { CheckpointSettings, Settings, SettingsSource } from '../app/settings';
 import { DEFAULT_SKIP } from '../checkpoints/skipRules';
-import { machineSetting } from './agents/agentSettings';
+import { machineSetting, registrySetting } from './agents/agentSettings';
 
 /** The library's size bounds, in MB (the setting's schema says the same). */
 const LIBRARY_MB = { min: 16, max: 65_536, default: 256 };
@@ -48,6 +48,7 @@ function read(): Settings {
       // Read from the User settings only: a repository's settings cannot put a command in the offer.
       setupCommand: stringOr(userValue(c, 'worktrees.setupCommand'), '').trim(),
     },
+    registry: registrySetting(),
   };
 }
 

@@ -48,7 +48,7 @@ describe('First run: no agent, then Add Agent', function () {
     const claude = await rows.filter({ hasText: 'Claude Code' }).innerText();
     assert.match(
       claude,
-      /npx found\. Lists sessions signed out; "Sign In" offers a Claude subscription|npx not found on this machine\. Install Node\.js 22/,
+      /npx found\. Checked [\d.]+ on [\d-]+: Lists sessions signed out; "Sign In" offers a Claude subscription|npx not found on this machine\. Install Node\.js 22/,
     );
     const title = await page.locator('.quick-input-widget .quick-input-title').innerText();
     assert.match(title, /Add Agent — Agents run on .*: written to your Remote settings/);

@@ -1,11 +1,11 @@
 // An https server of the repository's media/ folder on 127.0.0.1, with a certificate made for
 // the run (openssl): what a packaged README's absolute image addresses point at, standing in
 // for the repository's host, which a test machine cannot reach.
-import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join, normalize } from 'node:path';
+import { selfSignedCertificate } from '../support/registryServer';
 
 export interface MediaServer {
   /** Ends with a slash: `${url}media/icon.png`. */
@@ -16,29 +16,9 @@ export interface MediaServer {
 }
 
 export async function serveMedia(repo: string, scratch: string): Promise<MediaServer> {
-  const key = join(scratch, 'key.pem');
-  const cert = join(scratch, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-    ],
-    { stdio: 'ignore' },
-  );
+  const tls = selfSignedCertificate(scratch);
   const served: string[] = [];
-  const server: Server = createServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+  const server: Server = createServer(tls, (req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'https://x').pathname));
     const file = join(repo, path);
     if (!path.startsWith('/media/') || !existsSync(file)) {

@@ -126,6 +126,13 @@ describe('Packaged extension (VSIX)', function () {
       const { width, height } = pngSize(zip.read(`extension/${picture}`));
       assert.ok(width >= 1000 && height >= 600, `${picture} is a full window (${width}×${height})`);
     }
+    // The registry copy Add Agent falls back on, with its agents' icons.
+    const shipped = JSON.parse(zip.read('extension/media/registry/registry.json').toString('utf8')) as {
+      agents: { id: string }[];
+    };
+    assert.ok(shipped.agents.length >= 10);
+    for (const { id } of shipped.agents)
+      assert.match(zip.read(`extension/media/registry/icons/${id}.svg`).toString('utf8'), /<svg/);
   });
 
   it('runs installed: the Sessions view lists the agent’s sessions', async () => {

@@ -152,10 +152,14 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
   const gitTraceDir = options.gitTrace ? join(root, 'git-trace') : undefined;
   if (gitTraceDir) mkdirSync(gitTraceDir);
   const agentArgs = [...(options.agentArgs ?? []), ...(recordFile ? ['--record', recordFile] : [])];
+  // Add Agent reads the ACP Registry: a test machine never asks the public one. Port 9 of this
+  // machine, where nothing listens, stands for it (a test that serves a registry sets its own).
+  const offline = { 'acp.registry.url': 'http://127.0.0.1:9/registry.json' };
   const settings: Record<string, unknown> =
     options.agent === false
-      ? {}
+      ? { ...offline }
       : {
+          ...offline,
           'acp.agents': [
             referenceAgent(agentId, storeDir, startedFile, agentArgs),
             ...(options.secondAgent

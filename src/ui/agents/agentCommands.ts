@@ -7,11 +7,17 @@ import { pickAgent } from '../pickers/agentPicker';
 import { editAgent, removeAgent, type AgentField } from './agentEditor';
 import { copyIgnoredAgents, openAgentSettings } from './agentSettings';
 import { addAgent, type AddAgentArgs } from './presets';
+import { updateAgent } from './registryInstall';
 import { setAgentSecret, signIn, signOut, type SignInDeps } from './signIn';
+import type { RegistryAgents } from '../../app/registryAgents';
 
 export interface AgentCommandDeps extends SignInDeps {
   /** The "ACP" log channel, which Show Log reveals. */
   channel: { show(preserveFocus?: boolean): void };
+  /** The ACP Registry: Add Agent's list, installs and updates. */
+  registry: RegistryAgents;
+  /** `media/registry/icons` of the extension. */
+  shippedIcons: string;
 }
 
 /**
@@ -39,9 +45,12 @@ export function agentCommands(deps: AgentCommandDeps): Commands {
       const host = await agentOf(deps, node, 'Restart which agent?');
       if (!host) return;
       // Open chats attach again when the agent is ready (each chat watches its agent's state).
+      // An update waiting for this agent's next start is switched to now.
       await vscode.window.withProgress(
         { location: { viewId: 'acp.sessions' }, title: `Restarting ${host.config.name}` },
-        () => host.restart(),
+        async () => {
+          if (!(await deps.registry.restartWithSwitch(host.config.id))) await host.restart();
+        },
       );
     },
     'acp.stopAgent': async (node) => {
@@ -56,7 +65,7 @@ export function agentCommands(deps: AgentCommandDeps): Commands {
     },
     'acp.removeAgent': async (node) => {
       const host = await agentOf(deps, node, 'Remove which agent?');
-      return host ? removeAgent(host, (m, a) => deps.confirm(m, a)) : false;
+      return host ? removeAgent(host, (m, a, d) => deps.confirm(m, a, d), deps.registry) : false;
     },
     'acp.openAgentSettings': async (node) => {
       const host = (node as { host?: AgentHost } | undefined)?.host;
@@ -66,7 +75,12 @@ export function agentCommands(deps: AgentCommandDeps): Commands {
     'acp.addAgent': (args) =>
       addAgent(
         typeof args === 'string' ? { preset: args } : args && typeof args === 'object' ? (args as AddAgentArgs) : {},
+        { registry: deps.registry, log: deps.log, shippedIcons: deps.shippedIcons },
       ),
+    'acp.updateAgent': async (node) => {
+      const host = await agentOf(deps, node, 'Update which agent?', (h) => deps.registry.updateOf(h) !== undefined);
+      return host ? updateAgent({ registry: deps.registry, log: deps.log }, host) : false;
+    },
     'acp.copyAgentsToRemote': () => copyIgnoredAgents(),
     // Arguments: a tree node, host or agent id; then a method id (tests, links) to skip the pick;
     // then, for an `env_var` method, the values by variable name to skip the input boxes (tests).
@@ -89,6 +103,8 @@ type MenuItem = vscode.QuickPickItem & { run?: () => unknown };
 
 /** "Manage Agents…" (the status bar item and the view's menu): each agent's actions, then adding and settings. */
 async function manageAgents(deps: AgentCommandDeps): Promise<void> {
+  // The updates on offer come from the registry as last read (the kept copy within the hour).
+  if (deps.agents.all.some((h) => h.config.registry)) await deps.registry.read().catch(() => undefined);
   const items: MenuItem[] = [];
   const command =
     (id: string, ...args: unknown[]) =>
@@ -101,8 +117,17 @@ async function manageAgents(deps: AgentCommandDeps): Promise<void> {
     if (canSignIn(h) && shown !== 'ready')
       items.push({ label: `$(account) Sign in to ${name}`, run: command('acp.signIn', h.config.id) });
     const running = shown !== 'stopped' && shown !== 'failed' && shown !== 'startFailed';
+    const update = deps.registry.updateOf(h);
+    if (update)
+      items.push({
+        label: `$(arrow-up) Update to ${update.version}`,
+        description: `${name} ${h.config.registry?.version ?? ''}, from the ACP Registry`,
+        run: command('acp.updateAgent', h.config.id),
+      });
+    const waiting = deps.registry.pendingVersion(h.config.id);
     items.push({
       label: running ? `$(debug-restart) Restart ${name}` : `$(play) Start ${name}`,
+      ...(waiting ? { description: `switches to ${waiting}` } : {}),
       run: command('acp.restartAgent', h.config.id),
     });
     if (running) items.push({ label: `$(debug-stop) Stop ${name}`, run: () => h.stop() });
@@ -113,6 +138,15 @@ async function manageAgents(deps: AgentCommandDeps): Promise<void> {
   }
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator });
   items.push({ label: '$(add) Add Agent…', run: command('acp.addAgent') });
+  if (deps.agents.all.some((h) => h.config.registry))
+    items.push({
+      label: '$(refresh) Check the ACP Registry for Updates',
+      description: deps.registry.url,
+      run: async () => {
+        await deps.registry.read(true);
+        await manageAgents(deps);
+      },
+    });
   if (deps.agents.all.length > 0) items.push({ label: '$(key) Set Agent Secret…', run: command('acp.setAgentSecret') });
   items.push({ label: '$(settings-gear) Open Agent Settings', run: command('acp.openAgentSettings') });
   items.push({ label: '$(output) Show Log', run: command('acp.showLog') });

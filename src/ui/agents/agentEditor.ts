@@ -5,6 +5,8 @@ import { joinCommandLine, splitCommandLine } from '../../agent/commandLine';
 import { openAgentSettings, scopeAgents, scopeName, writeAgents } from './agentSettings';
 import { commandProblem } from './presets';
 import { agentNotEditable, agentSaved, badAgentCommand, type Confirm } from '../messages';
+import type { RegistryAgents } from '../../app/registryAgents';
+import { installOf } from '../../registry/installs';
 
 /** A field "Edit Agent…" changes; given with a value (tests, automation), nothing is asked. */
 export type AgentField = 'name' | 'command';
@@ -72,19 +74,32 @@ export async function editAgent(host: AgentHost, field?: AgentField, value?: str
   return true;
 }
 
-/** "Remove Agent": after asking, its entry leaves the settings and its process stops. Its sessions stay with it. */
-export async function removeAgent(host: AgentHost, confirm: Confirm): Promise<boolean> {
+/**
+ * "Remove Agent": after asking, its entry leaves the settings and its process stops. Its sessions
+ * stay with it. For an agent installed from the registry, what was downloaded for it goes too
+ * (named in the question), once nothing runs it; another entry using the same download keeps it.
+ */
+export async function removeAgent(host: AgentHost, confirm: Confirm, registry?: RegistryAgents): Promise<boolean> {
   const id = host.config.id;
   if (!scopeAgents().some((e) => entryId(e) === id)) {
     missingEntry(host);
     return false;
   }
+  const install = registry ? installOf(registry.agentsDir, host.config.command) : undefined;
+  const downloaded = install ? ` What was downloaded for it is deleted: ${install.dir}.` : '';
   const ok = await confirm(
-    `Remove ${host.config.name} from your ${scopeName()}? It stops; its sessions stay where it keeps them, and adding it again shows them again.`,
+    `Remove ${host.config.name} from your ${scopeName()}? It stops; its sessions stay where it keeps them, and adding it again shows them again.${downloaded}`,
     'Remove',
   );
   if (!ok) return false;
-  await writeAgents(withoutEntry(scopeAgents(), id));
+  // Stopped before its entry goes, so that its files are no longer in use when they are deleted.
+  if (install) await host.stop();
+  const rest = withoutEntry(scopeAgents(), id);
+  await writeAgents(rest);
   agentSaved(host.config.name, scopeName(), true);
+  const commands = rest
+    .map((e) => (e as { command?: unknown }).command)
+    .filter((c): c is string => typeof c === 'string');
+  if (install && registry) await registry.sweep([install.id], commands);
   return true;
 }

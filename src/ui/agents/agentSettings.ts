@@ -1,10 +1,19 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { agentsInSettingsText, asList, entryId, mergeEntries, type RawAgents } from '../../agent/agentEntries';
+import {
+  agentsInSettingsText,
+  asList,
+  entryId,
+  mergeEntries,
+  withChanged,
+  type RawAgents,
+} from '../../agent/agentEntries';
 import { Disposable, MutableDisposable } from '../../base/lifecycle';
 import { setContext } from '../contextKeys';
 import { ignoredLocalValue, machineValue, writtenValue, type MachineInspect } from '../../app/machineScope';
 import { agentsAlreadyRemote, agentsCopied, noAgentConfigured } from '../messages';
+import type { RegistrySettings } from '../../app/settings';
+import { DEFAULT_REGISTRY_URL } from '../../registry/registrySource';
 
 /**
  * Where `acp.agents` lives. It has `machine` scope (a repository's settings cannot name a
@@ -37,6 +46,51 @@ export function machineSetting(key: 'agents' | 'defaultAgent' | 'mcpServers' | '
   return machineValue(inspectMachine(key), remote, vscode.workspace.getConfiguration('acp').get(key));
 }
 
+/**
+ * `acp.registry.url` from the User settings (the Remote settings in a remote window) or its
+ * default, never from a workspace or folder: a repository must not choose where agents come
+ * from. A value written there is named, to be said in the log.
+ */
+export function registrySetting(): RegistrySettings {
+  const inspected = vscode.workspace.getConfiguration('acp').inspect<unknown>('registry.url');
+  const written = writtenValue(inspected as MachineInspect | undefined, agentsScope() === 'remote');
+  const fallback = typeof inspected?.defaultValue === 'string' ? inspected.defaultValue : DEFAULT_REGISTRY_URL;
+  const url = typeof written === 'string' && written.trim() ? written.trim() : fallback;
+  const theirs = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
+  return { url, ...(theirs !== undefined ? { ignored: String(theirs) } : {}) };
+}
+
+/**
+ * The `acp.registry.url` written in this workspace's own settings (a folder's
+ * `.vscode/settings.json`, or the workspace file), which the workbench leaves out: read only to
+ * be named in the log as ignored.
+ */
+export async function workspaceRegistryUrl(): Promise<string | undefined> {
+  const files = [
+    ...(vscode.workspace.workspaceFolders ?? []).map((f) => vscode.Uri.joinPath(f.uri, '.vscode', 'settings.json')),
+  ];
+  const wsFile = vscode.workspace.workspaceFile;
+  for (const file of files) {
+    const value = await settingIn(file, ['acp.registry.url']);
+    if (typeof value === 'string') return value;
+  }
+  if (wsFile?.scheme === 'file') {
+    const value = await settingIn(wsFile, ['settings', 'acp.registry.url']);
+    if (typeof value === 'string') return value;
+  }
+  return undefined;
+}
+
+async function settingIn(file: vscode.Uri, path: string[]): Promise<unknown> {
+  try {
+    const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
+    const node = findNodeAtLocation(parseTree(text) ?? EMPTY, path);
+    return node?.value;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The list in the scope this window reads and writes, as written there. */
 export function scopeAgents(): unknown[] {
   return asList(writtenValue(inspectAgents(), agentsScope() === 'remote'));
@@ -48,6 +102,11 @@ export function scopeAgents(): unknown[] {
  */
 export async function writeAgents(list: RawAgents): Promise<void> {
   await vscode.workspace.getConfiguration('acp').update('agents', list, vscode.ConfigurationTarget.Global);
+}
+
+/** Changes fields of one entry where this window writes `acp.agents` (its other fields stay). */
+export async function writeEntryFields(agentId: string, fields: Record<string, unknown>): Promise<void> {
+  await writeAgents(withChanged(scopeAgents(), agentId, fields));
 }
 
 /**

@@ -11,12 +11,25 @@ import {
 } from '../../agent/presets';
 import { agentsScope, openAgentSettings, scopeAgents, scopeName, writeAgents } from './agentSettings';
 import { agentAdded, badAgentCommand, presetNotInstalled } from '../messages';
+import { installWay } from '../../registry/installWay';
+import { pickAgent } from './registryPicker';
+import { installChosen, type RegistryInstallDeps } from './registryInstall';
 
-/** What "Add Agent" may be given instead of asking (tests, links): a preset id, or a command line and a name. */
+/**
+ * What "Add Agent" may be given instead of asking (tests, links): a preset id, a registry
+ * agent's id (its install is still shown and asked), or a command line and a name.
+ */
 export interface AddAgentArgs {
   preset?: string;
+  registry?: string;
   command?: string;
   name?: string;
+}
+
+/** What Add Agent needs for the registry; without it, only the presets and a custom command. */
+export interface AddAgentDeps extends RegistryInstallDeps {
+  /** `media/registry/icons` of the extension. */
+  readonly shippedIcons: string;
 }
 
 /** The folder a relative command is found from: agents start in the window's first folder. */
@@ -43,11 +56,18 @@ function whereWords(): string {
  * "ACP: Add Agent": a preset or a custom command, checked on this machine before it is
  * written to `acp.agents` where this window reads it. Returns the new agent's id.
  */
-export async function addAgent(args: AddAgentArgs = {}): Promise<string | undefined> {
+export async function addAgent(args: AddAgentArgs = {}, deps?: AddAgentDeps): Promise<string | undefined> {
   const taken = scopeAgents().map(entryId);
   let entry: AgentEntry | undefined;
   const preset = args.preset !== undefined ? PRESETS.find((p) => p.id === args.preset) : undefined;
-  if (args.command !== undefined) {
+  if (args.registry !== undefined && deps) {
+    const agent = (await deps.registry.read()).registry?.agents.find((a) => a.id === args.registry);
+    if (!agent) {
+      badAgentCommand(`"${args.registry}" is not in the ACP Registry at ${deps.registry.url}.`);
+      return undefined;
+    }
+    entry = await installChosen(deps, agent, installWay(agent, deps.registry.machine()), taken);
+  } else if (args.command !== undefined) {
     const problem = commandProblem(args.command);
     if (problem) {
       badAgentCommand(problem);
@@ -56,11 +76,22 @@ export async function addAgent(args: AddAgentArgs = {}): Promise<string | undefi
     entry = customEntry(args.command, args.name, taken);
   } else if (preset) {
     entry = presetChosen(preset, taken);
+  } else if (deps) {
+    const choice = await pickAgent({
+      registry: deps.registry,
+      shippedIcons: deps.shippedIcons,
+      title: `Add Agent — ${whereWords()}`,
+    });
+    if (choice?.kind === 'registry') entry = await installChosen(deps, choice.agent, choice.way, taken, choice.size);
+    else if (choice?.kind === 'preset') entry = presetChosen(choice.preset, taken);
+    else if (choice?.kind === 'custom') entry = await customChosen(taken);
   } else {
     entry = await pickEntry(taken);
   }
   if (!entry) return undefined;
   await writeAgents([...scopeAgents(), entry]);
+  // The install's folder is held until its entry is written.
+  await deps?.registry.release(entry.command);
   void tellAdded(entry);
   return entry.id;
 }
@@ -88,6 +119,11 @@ async function pickEntry(taken: readonly unknown[]): Promise<AgentEntry | undefi
   });
   if (!choice) return undefined;
   if (choice.preset) return presetChosen(choice.preset, taken);
+  return customChosen(taken);
+}
+
+/** "Custom command…": the command line, checked on this machine as it is typed, then a name. */
+async function customChosen(taken: readonly unknown[]): Promise<AgentEntry | undefined> {
   const line = await vscode.window.showInputBox({
     title: 'Add Agent — custom command',
     prompt: 'The command that starts the agent: its program (a name on PATH or an absolute path) and arguments',

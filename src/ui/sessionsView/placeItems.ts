@@ -24,11 +24,12 @@ export function folderItem(node: FolderNode): vscode.TreeItem {
 }
 
 /** An agent's row: its state in words and as an icon; why it failed in the tooltip. */
-export function agentItem(node: AgentNode): vscode.TreeItem {
+export function agentItem(node: AgentNode, update?: string): vscode.TreeItem {
   const item = new vscode.TreeItem(node.host.config.name, vscode.TreeItemCollapsibleState.Expanded);
   item.id = `agent:${node.path}:${node.host.config.id}`;
   const shown = shownState(node.host);
-  item.description = STATE_WORDS[shown];
+  // An update the registry offers is said beside the state ("Ready · update to 1.4.0").
+  item.description = update ? `${STATE_WORDS[shown]} · ${update}` : STATE_WORDS[shown];
   item.iconPath = AGENT_ICONS[shown];
   const { state } = node.host;
   item.tooltip = `${node.host.config.name}: ${STATE_WORDS[shown]}${state.kind === 'failed' ? `\n${describeError(state.error)}` : ''}`;

@@ -384,12 +384,19 @@ export class SessionsTree extends Disposable implements vscode.TreeDataProvider<
     return this.parents.get(element.list);
   }
 
+  private updateWords: ((host: AgentHost) => string | undefined) | undefined;
+
+  /** What an agent's row says of an update on offer (the registry's), if any. */
+  setUpdateWords(fn: (host: AgentHost) => string | undefined): void {
+    this.updateWords = fn;
+  }
+
   getTreeItem(element: TreeNode): vscode.TreeItem {
     switch (element.type) {
       case 'folder':
         return folderItem(element);
       case 'agent':
-        return agentItem(element);
+        return agentItem(element, this.updateWords?.(element.host));
       case 'worktree':
         return worktreeItem(element, this.worktrees?.activity(element.path) ?? 'idle');
       case 'session':
