@@ -22,7 +22,7 @@ import { folderStatsNote, sessionStatsNote } from './ui/library/sessionStats';
 import { changesNote, checkpointCommands, type SessionRef, sessionFolders } from './ui/checkpoints/checkpointCommands';
 import { restoreCommands } from './ui/checkpoints/restoreCommands';
 import { forkCommands } from './ui/worktrees/forkCommands';
-import { worktreeCommands } from './ui/worktrees/worktreeCommands';
+import { readWorktreesOnTrust, worktreeCommands } from './ui/worktrees/worktreeCommands';
 import { WorktreeContents } from './ui/worktrees/worktreeContents';
 import { strongestActivity } from './ui/worktrees/worktreeItem';
 import { showNeedsInput } from './ui/chat/needsInput';
@@ -110,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     secrets: context.secrets,
     secretLookup: secretLookup(context.secrets),
     mayStart: mayStartAgent,
+    trusted: () => vscode.workspace.isTrusted,
     openText: openDocumentText,
     library: {
       workerPath: vscode.Uri.joinPath(context.extensionUri, 'dist', 'libraryWorker.js').fsPath,
@@ -247,6 +248,7 @@ export function activate(context: vscode.ExtensionContext): AcpTestApi {
     contextKeys,
     new HandoffLinks({ agents, chats, library }),
     retryListsOnTrust(lists),
+    readWorktreesOnTrust(app.worktrees),
     app.registry.onDidChange(() => tree.refreshAll()),
     ...registerCommands(
       sessionCommands(deps),

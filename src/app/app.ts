@@ -45,6 +45,8 @@ export interface AppPorts {
   secretLookup: SecretLookup;
   /** Asked before any agent process starts (workspace trust). */
   mayStart(config: AgentConfig): Promise<boolean>;
+  /** Whether the workspace is trusted: until it is, no git runs in the user's repositories (worktrees). */
+  trusted(): boolean;
   /** The text of an open editor for a path, unsaved changes included (it wins over the disk). */
   openText(absPath: string): string | undefined;
   library: {
@@ -171,7 +173,7 @@ export class App extends Disposable {
       }),
     );
     this.worktrees = this.register(
-      new WorktreeRows(new Worktrees(new Git({ locator: git })), (folder, e) => {
+      new WorktreeRows(new Worktrees(new Git({ locator: git, trusted: () => ports.trusted() })), (folder, e) => {
         // Most folders are no repository, or have git missing: said when the user asks for a worktree.
         if (!(e instanceof WorktreeError) || e.problem === 'failed') log.warn(`worktrees of ${folder}: ${String(e)}`);
       }),

@@ -55,6 +55,11 @@ function at(dir: Dir, name: string): string {
   return dir.handle ? `/proc/self/fd/${dir.handle.fd}/${name}` : path.join(dir.real, name);
 }
 
+/** Writes all of `chunk` at the file's position (a write may take less than it is given). */
+async function writeAll(file: FileHandle, chunk: Uint8Array): Promise<void> {
+  for (let done = 0; done < chunk.length;) done += (await file.write(chunk, done)).bytesWritten;
+}
+
 function code(e: unknown): string | undefined {
   return (e as NodeJS.ErrnoException | undefined)?.code;
 }
@@ -158,9 +163,14 @@ export class FolderWrites {
   /**
    * Writes `bytes` as the file `rel`: under a new name in its folder, then renamed into place
    * (a reader never sees half of it; a read-only file or a link at its name is replaced, never
-   * written through). Missing folders are created. `mode` gets what is there now.
+   * written through). Missing folders are created. `mode` gets what is there now. The bytes may
+   * come in chunks (a file copied as it is read).
    */
-  async writeFile(rel: string, bytes: Uint8Array, mode: (existing: Stats | undefined) => number): Promise<void> {
+  async writeFile(
+    rel: string,
+    bytes: Uint8Array | AsyncIterable<Uint8Array>,
+    mode: (existing: Stats | undefined) => number,
+  ): Promise<void> {
     await this.within(rel, true, async (dir, name) => {
       const existing = await fs.lstat(at(dir, name)).catch(() => undefined);
       if (existing?.isDirectory()) throw new NotInFolder('a folder is in its place now; left as it is');
@@ -169,7 +179,8 @@ export class FolderWrites {
         const wanted = mode(existing);
         const file = await fs.open(at(dir, tmp), CREATE_NEW, wanted);
         try {
-          await file.writeFile(bytes);
+          if (bytes instanceof Uint8Array) await file.writeFile(bytes);
+          else for await (const chunk of bytes) await writeAll(file, chunk);
           await file.chmod(wanted);
         } finally {
           await file.close();

@@ -16,6 +16,8 @@ export type WorktreeProblem =
   | 'baseDirty'
   | 'worktreeDirty'
   | 'locked'
+  | 'untrusted'
+  | 'overwritesUntracked'
   | 'failed';
 
 export class WorktreeError extends Error {

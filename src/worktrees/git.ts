@@ -4,6 +4,10 @@ import { userGitEnv } from '../platform/gitEnv';
 import { GitNotStarted, GitRunner, GitTimedOut } from '../platform/gitRun';
 import { WorktreeError } from './errors';
 
+/** What a worktree command says in Restricted Mode, having run nothing. */
+export const UNTRUSTED =
+  'This workspace is in Restricted Mode, and worktree sessions run git in its repository, which can run programs the repository names: trust the folder first.';
+
 /** `git worktree list -z` came in 2.36; older versions are read line by line. */
 export const LIST_Z_GIT: readonly [number, number] = [2, 36];
 
@@ -22,6 +26,11 @@ export interface GitOptions {
   platform?: NodeJS.Platform;
   /** The limit of a command that names none (2 min). */
   timeoutMs?: number;
+  /**
+   * Whether the workspace is trusted (VS Code's workspace trust); always, when absent. Before it
+   * is, no git runs at all: a repository's config names programs (fsmonitor, filters, hooks).
+   */
+  trusted?: () => boolean;
 }
 
 export interface RunOptions {
@@ -47,7 +56,12 @@ export class Git {
     this.env = userGitEnv(options.env ?? process.env, platform);
   }
 
+  private gate(): void {
+    if (this.options.trusted && !this.options.trusted()) throw new WorktreeError('untrusted', UNTRUSTED);
+  }
+
   private async found(): Promise<GitFound> {
+    this.gate();
     try {
       return await this.locator.find();
     } catch (e) {
@@ -67,6 +81,7 @@ export class Git {
 
   /** Runs git in `cwd`; resolves with its exit code (never rejects for a non-zero one). */
   async run(cwd: string, args: readonly string[], options: RunOptions = {}): Promise<GitResult> {
+    this.gate();
     this.runner ??= this.found().then(
       (g) =>
         new GitRunner({

@@ -54,7 +54,7 @@ export function parseWorktreeList(out: string, z: boolean): WorktreeEntry[] {
 export interface FileStatus {
   path: string;
   from?: string;
-  /** A, M, D, R, C, T, U (unmerged) or ? (untracked). */
+  /** A, M, D, R, C, T, U (unmerged), ? (untracked) or ! (ignored, with `--ignored`). */
   status: string;
 }
 

@@ -1,12 +1,15 @@
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import * as path from 'node:path';
-import { carryChanges, type Carried } from './carry';
+import { carryChanges, copyListed, type Carried } from './carry';
+import { lossesOf, sameLosses, type Losses } from './discard';
+import { mergeWorktree, type MergeResult } from './merge';
 import { WorktreeError } from './errors';
 import { failed, LIST_Z_GIT, type Git } from './git';
 import { parseNameStatusZ, parseStatusZ, parseWorktreeList, type FileStatus, type WorktreeEntry } from './porcelain';
 
-export type { FileStatus };
+export type { FileStatus, Losses, MergeResult };
 import { worktreePath } from './paths';
+import { outermostSuperproject } from './superproject';
 
 /** A folder's repository as worktree sessions need it. */
 export interface RepoInfo {
@@ -64,18 +67,11 @@ export interface Summary {
   files: string[];
 }
 
-/** What discarding a worktree loses: said first, and checked again before anything is removed. */
-export interface Losses {
-  uncommitted: FileStatus[];
-  /** Commits of the branch not in its base, one line each ("abc1234 Subject"). */
-  unmerged: string[];
-  missing: boolean;
-}
-
-export type MergeResult =
-  { kind: 'merged' | 'squashed'; into: string } | { kind: 'conflicts'; into: string; conflicts: string[] };
-
 const STATUS = ['status', '--porcelain=v1', '-z', '--untracked-files=all'];
+/** A full object id (SHA-1, or SHA-256). */
+const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+/** `--end-of-options` came in git 2.24. */
+const END_OF_OPTIONS_GIT: readonly [number, number] = [2, 24];
 /** A checkout or merge of a large repository may take minutes. */
 const LONG_MS = 10 * 60_000;
 
@@ -110,12 +106,8 @@ export class Worktrees {
     }
     const branch = await this.git.run(top, ['symbolic-ref', '-q', '--short', 'HEAD']);
     const list = await this.entries(top);
-    let outer: string | undefined;
-    for (let at = top; ;) {
-      const sup = (await this.git.out(at, ['rev-parse', '--show-superproject-working-tree'])).trim();
-      if (!sup) break;
-      outer = at = path.resolve(sup);
-    }
+    // From the files git leaves: asking git would have it read the index of the repository around.
+    const outer = outermostSuperproject(top);
     return {
       top: path.resolve(top),
       // A submodule's main worktree is listed as its git dir (inside the superproject's .git).
@@ -147,7 +139,9 @@ export class Worktrees {
 
   private async baseOf(cwd: string, branch: string): Promise<string | undefined> {
     const r = await this.git.run(cwd, ['config', '--get', `branch.${branch}.acp-base`]);
-    return r.code === 0 ? r.stdout.trim() || undefined : undefined;
+    const base = r.code === 0 ? r.stdout.trim() : '';
+    // The repository's config is anyone's to write: only a plain branch name is taken.
+    return base && !base.startsWith('-') && !/[\s\0:~^?*[\\]|\.\./.test(base) ? base : undefined;
   }
 
   /** Creates `<location>/<branch>` from `base` with `git worktree add -b`, refusing what git would half do. */
@@ -162,6 +156,8 @@ export class Worktrees {
       throw new WorktreeError('branchExists', `A branch named "${branch}" exists already: choose another name.`);
     }
     const base = options.base?.trim() || repo.branch;
+    if (base?.startsWith('-'))
+      throw new WorktreeError('badBase', `The base "${base}" is not a local branch of ${repo.top}.`);
     if (!base) {
       throw new WorktreeError(
         'detached',
@@ -187,8 +183,8 @@ export class Worktrees {
     if (status.code !== 0) throw failed('git status', status);
     const notCarried = parseStatusZ(status.stdout);
     await this.git.run(repo.top, ['config', `branch.${branch}.acp-base`, base]);
-    const carried = options.carry ? carryChanges(repo.top, target, notCarried) : undefined;
-    const copied = copyInto(repo.top, target, options.copyFiles ?? []);
+    const carried = options.carry ? await carryChanges(repo.top, target, notCarried) : undefined;
+    const copied = await copyListed(repo.top, target, options.copyFiles ?? []);
     return { path: target, branch, base, copied, notCarried: carried ? [] : notCarried, carried };
   }
 
@@ -205,7 +201,7 @@ export class Worktrees {
 
   /** Ahead and behind its base, and the files changed since the merge base (uncommitted ones too). */
   async summary(worktree: string, base: string): Promise<Summary> {
-    const counts = await this.git.out(worktree, ['rev-list', '--left-right', '--count', `${base}...HEAD`]);
+    const counts = await this.git.out(worktree, ['rev-list', '--left-right', '--count', `refs/heads/${base}...HEAD`]);
     const [behind = 0, ahead = 0] = counts.trim().split(/\s+/).map(Number);
     const { files } = await this.changes(worktree, base);
     return { ahead, behind, changed: files.length, files: files.map((f) => f.path) };
@@ -216,7 +212,7 @@ export class Worktrees {
    * sessions committed and what they left uncommitted (agents seldom commit), untracked files added.
    */
   async changes(worktree: string, base: string): Promise<{ mergeBase: string; files: FileStatus[] }> {
-    const mergeBase = (await this.git.out(worktree, ['merge-base', base, 'HEAD'])).trim();
+    const mergeBase = (await this.git.out(worktree, ['merge-base', `refs/heads/${base}`, 'HEAD'])).trim();
     const tracked = parseNameStatusZ(await this.git.out(worktree, ['diff', '--name-status', '-z', '-M', mergeBase]));
     const untracked = (await this.git.out(worktree, ['ls-files', '--others', '--exclude-standard', '-z']))
       .split('\0')
@@ -225,24 +221,27 @@ export class Worktrees {
     return { mergeBase, files: [...tracked, ...untracked].sort((a, b) => a.path.localeCompare(b.path)) };
   }
 
-  /** A file's bytes at a commit (the old side of a review), or undefined where it did not exist. */
+  /**
+   * A file's bytes at a commit (the old side of a review), or undefined where it did not exist.
+   * `rev` comes from a document's address, which anything can write: only an object id (as the
+   * review names its merge base) is taken, never a name git could read as an option
+   * (`--output=<file>` makes `git show` write one), and the blob is read as stored, no filter run.
+   */
   async show(cwd: string, rev: string, file: string): Promise<string | undefined> {
-    const r = await this.git.run(cwd, ['show', `${rev}:${file.split(path.sep).join('/')}`]);
+    const rel = file.split(path.sep).join('/');
+    if (!OBJECT_ID.test(rev) || !rel || path.isAbsolute(file) || rel.split('/').includes('..')) return undefined;
+    const end = (await this.git.atLeast(END_OF_OPTIONS_GIT)) ? ['--end-of-options'] : [];
+    const r = await this.git.run(cwd, ['cat-file', 'blob', ...end, `${rev}:${rel}`]);
     return r.code === 0 ? r.stdout : undefined;
   }
 
-  /**
-   * Merges the worktree's branch into its base where the base is checked out: a merge commit
-   * (the one the user asked for) or a squash left staged for the user to commit. Uncommitted
-   * changes of the worktree are committed only with the message the user gave; a conflict is
-   * left in the base's folder for the merge editor, nothing else done.
-   */
+  /** Merges the worktree's branch into its base (see {@link mergeWorktree}). */
   async merge(
     worktree: WorktreeInfo,
     options: { mode: 'merge' | 'squash'; commitMessage?: string },
   ): Promise<MergeResult> {
-    const { branch, base } = worktree;
-    if (!branch || !base) throw new WorktreeError('detached', `${worktree.path} has no branch to merge.`);
+    const { base } = worktree;
+    if (!worktree.branch || !base) throw new WorktreeError('detached', `${worktree.path} has no branch to merge.`);
     const into = (await this.entries(worktree.path)).find((e) => e.branch === base);
     if (!into) {
       throw new WorktreeError(
@@ -250,37 +249,8 @@ export class Worktrees {
         `${base} is not checked out in any folder: check it out to merge into it.`,
       );
     }
-    const pending = parseStatusZ(await this.git.out(worktree.path, STATUS));
-    if (pending.length > 0) {
-      if (!options.commitMessage) {
-        throw new WorktreeError(
-          'worktreeDirty',
-          `${worktree.path} has ${pending.length} uncommitted change${pending.length === 1 ? '' : 's'}: commit them there first.`,
-        );
-      }
-      await this.git.out(worktree.path, ['add', '-A'], 'git add');
-      await this.git.out(worktree.path, ['commit', '-q', '-m', options.commitMessage], 'git commit', { hooks: true });
-    }
-    const target = path.resolve(into.path);
-    const dirty = parseStatusZ(await this.git.out(target, ['status', '--porcelain=v1', '-z', '--untracked-files=no']));
-    if (dirty.length > 0) {
-      throw new WorktreeError(
-        'baseDirty',
-        `${base} has uncommitted changes in ${target} (${dirty
-          .slice(0, 3)
-          .map((f) => f.path)
-          .join(', ')}${dirty.length > 3 ? ', …' : ''}): commit or stash them before merging.`,
-      );
-    }
-    const args = options.mode === 'squash' ? ['merge', '--squash', branch] : ['merge', '--no-ff', '--no-edit', branch];
-    const r = await this.git.run(target, args, { hooks: true, timeoutMs: LONG_MS });
-    const conflicts = (await this.git.out(target, ['diff', '--name-only', '--diff-filter=U', '-z']))
-      .split('\0')
-      .filter(Boolean)
-      .map((p) => path.join(target, p));
-    if (conflicts.length > 0) return { kind: 'conflicts', into: target, conflicts };
-    if (r.code !== 0) throw failed(`git merge ${branch} into ${base}`, r);
-    return { kind: options.mode === 'squash' ? 'squashed' : 'merged', into: target };
+    const changes = async () => (await this.changes(worktree.path, base)).files;
+    return mergeWorktree(this.git, worktree, into, changes, options);
   }
 
   /**
@@ -295,9 +265,7 @@ export class Worktrees {
         `${worktree.path} is locked${worktree.locked ? ` (${worktree.locked})` : ''}: unlock it (git worktree unlock) to discard it.`,
       );
     }
-    const now = await this.losses(repoFolder, worktree);
-    const key = (l: Losses) => JSON.stringify([l.uncommitted.map((f) => f.path).sort(), l.unmerged]);
-    if (key(now) !== key(seen)) {
+    if (!sameLosses(await this.losses(repoFolder, worktree), seen)) {
       throw new WorktreeError(
         'failed',
         `${worktree.path} changed since you were asked: nothing was removed. Look again.`,
@@ -314,30 +282,8 @@ export class Worktrees {
     }
   }
 
-  /** What discarding the worktree would lose: uncommitted changes and commits not in its base. */
+  /** What discarding the worktree would lose (see {@link Losses}). */
   async losses(repoFolder: string, worktree: WorktreeInfo): Promise<Losses> {
-    if (worktree.main) throw new WorktreeError('failed', `${worktree.path} is the repository itself, not a worktree.`);
-    const uncommitted = worktree.missing ? [] : parseStatusZ(await this.git.out(worktree.path, STATUS));
-    const range = worktree.base && worktree.branch ? `${worktree.base}..${worktree.branch}` : undefined;
-    const unmerged = range
-      ? (await this.git.out(repoFolder, ['log', '--format=%h %s', range])).split('\n').filter(Boolean)
-      : [];
-    return { uncommitted, unmerged, missing: worktree.missing };
+    return lossesOf(this.git, repoFolder, worktree, await this.entries(repoFolder));
   }
-}
-
-/** Copies the listed untracked files (relative paths inside the repository) the worktree lacks. */
-function copyInto(from: string, to: string, files: readonly string[]): string[] {
-  const copied: string[] = [];
-  for (const rel of files) {
-    const clean = rel.trim();
-    if (!clean || path.isAbsolute(clean) || clean.split(/[\\/]/).includes('..')) continue;
-    const src = path.join(from, clean);
-    const dst = path.join(to, clean);
-    if (!existsSync(src) || existsSync(dst)) continue;
-    mkdirSync(path.dirname(dst), { recursive: true });
-    cpSync(src, dst, { recursive: true });
-    copied.push(clean);
-  }
-  return copied;
 }

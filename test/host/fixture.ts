@@ -28,6 +28,11 @@ export interface FixtureOptions {
   /** A second reference agent on the same store (several agents side by side). */
   secondAgent?: { id: string; name: string; agentArgs?: string[] };
   /**
+   * git's trace2 events (`GIT_TRACE2_EVENT`) of every git the extension host starts, a file per
+   * process in `gitTraceDir`: which repositories git opened.
+   */
+  gitTrace?: boolean;
+  /**
    * The demo world of `npm start` instead of the folders above: two project folders in a
    * workspace file and their realistic sessions (test/agent/demo), ages counted from now.
    */
@@ -46,6 +51,8 @@ export interface FixtureContext {
   sessionsPerFolder: number;
   /** Where the agent records what it receives, when asked to. */
   recordFile?: string;
+  /** Where git writes its trace2 events, when asked to. */
+  gitTraceDir?: string;
 }
 
 export interface Fixture extends FixtureContext {
@@ -142,6 +149,8 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
   }
   const agentId = options.agentId ?? 'reference';
   const recordFile = options.record ? join(root, 'agent-record.ndjson') : undefined;
+  const gitTraceDir = options.gitTrace ? join(root, 'git-trace') : undefined;
+  if (gitTraceDir) mkdirSync(gitTraceDir);
   const agentArgs = [...(options.agentArgs ?? []), ...(recordFile ? ['--record', recordFile] : [])];
   // Add Agent reads the ACP Registry: a test machine never asks the public one. Port 9 of this
   // machine, where nothing listens, stands for it (a test that serves a registry sets its own).
@@ -172,6 +181,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     agentScript: agentScript(),
     sessionsPerFolder: sessions,
     ...(recordFile ? { recordFile } : {}),
+    ...(gitTraceDir ? { gitTraceDir } : {}),
   };
   const contextFile = join(root, 'context.json');
   writeFileSync(contextFile, JSON.stringify(context, null, 2));
@@ -180,7 +190,7 @@ export function createFixture(options: FixtureOptions = {}): Fixture {
     root,
     target: workspaceFile ?? folders[0]!,
     settings,
-    env: { ACP_TEST_CONTEXT: contextFile },
+    env: { ACP_TEST_CONTEXT: contextFile, ...(gitTraceDir ? { GIT_TRACE2_EVENT: gitTraceDir } : {}) },
     dispose: () => {
       endAgents(startedFile);
       rmSync(root, { recursive: true, force: true, maxRetries: 3 });

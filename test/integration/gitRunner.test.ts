@@ -1,8 +1,9 @@
 // The one git runner against real repositories that configure programs of their own: an
 // fsmonitor (also in a repository around the folder), hooks that read their input or never end.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { WorktreeRows } from '../../src/app/worktreeRows';
 import { WorktreeError } from '../../src/worktrees/errors';
 import { Git } from '../../src/worktrees/git';
 import { Worktrees } from '../../src/worktrees/worktrees';
@@ -35,6 +36,18 @@ function repoAt(folder: string): string {
 
 function ran(marker: string): string[] {
   return existsSync(marker) ? readFileSync(marker, 'utf8').split('\n').filter(Boolean) : [];
+}
+
+/** The work trees of the repositories git opened, from a GIT_TRACE2_EVENT folder (a file per process). */
+function opened(trace: string): Set<string> {
+  const out = new Set<string>();
+  for (const f of readdirSync(trace))
+    for (const line of readFileSync(join(trace, f), 'utf8').split('\n')) {
+      if (!line) continue;
+      const e = JSON.parse(line) as { event: string; worktree?: string };
+      if (e.event === 'def_repo' && e.worktree) out.add(e.worktree);
+    }
+  return out;
 }
 
 function alive(pid: number): boolean {
@@ -75,6 +88,30 @@ describe('The git runner: no program of the repository runs unless asked, nothin
     await wt.uncommitted(join(outer, 'apps'));
     const made = await wt.create(inner, { branch: 'feature', carry: true });
     await wt.summary(made.path, 'main');
+    assert.deepEqual(ran(marker), []);
+  });
+
+  it('lists a folder inside another repository without opening that repository', async () => {
+    // The Sessions view's worktree rows of a repository two folders down in an extracted archive:
+    // looking for a superproject, git itself would run `ls-files` in the archive's repository.
+    const outer = realpathSync(repoAt(join(dir.path, 'archive')));
+    git(outer, ['config', 'core.fsmonitor', script(join(dir.path, 'outer-monitor'), marker, 'outer')]);
+    const inner = repoAt(join(outer, 'apps', 'frontend'));
+    git(inner, ['worktree', 'add', '-q', '-b', 'side', join(dir.path, 'side')]);
+    writeFileSync(join(dir.path, 'side', 'a.txt'), 'changed in the worktree\n');
+    const trace = join(dir.path, 'trace');
+    mkdirSync(trace);
+    const rows = new WorktreeRows(
+      new Worktrees(new Git({ env: { ...process.env, ...identity, GIT_TRACE2_EVENT: trace } })),
+    );
+    await rows.refresh(inner);
+    assert.deepEqual(
+      rows.rows(inner).map((r) => [r.info.branch, r.summary?.changed]),
+      [['side', 1]],
+    );
+    const seen = opened(trace);
+    assert.ok(seen.has(inner), `the trace names what git opened: ${[...seen].join(', ')}`);
+    assert.ok(!seen.has(outer), 'the archive’s repository was never opened');
     assert.deepEqual(ran(marker), []);
   });
 

@@ -2,7 +2,17 @@
 // uncommitted changes carried over (the folder keeps them), or the files of a checkpoint taken
 // earlier, written byte for byte into a worktree made from a later commit.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { Checkpoints } from '../../src/checkpoints/checkpoints';
 import { Git } from '../../src/worktrees/git';
@@ -80,6 +90,68 @@ describe('A fork’s worktree', function () {
     // In the worktree they are uncommitted changes on the new branch, from the same commit.
     assert.equal(git(w, ['rev-parse', 'HEAD']), git(repo, ['rev-parse', 'HEAD']));
     assert.ok(status(w).split('\0').includes(' M a.txt'));
+  });
+
+  it('never writes through a link the commit holds: the file behind it is not carried, nothing outside changes', async function () {
+    if (process.platform === 'win32') this.skip();
+    // The user's home, outside every folder, and a link to it in the commit: three git commands
+    // of an agent's (add, commit, and an index flag that hides from status that the link is
+    // gone), then a folder in the link's place holding a .bashrc.
+    const home = join(dir.path, 'home of the user');
+    writeFiles(home, { '.bashrc': 'the user’s own\n' });
+    symlinkSync(home, join(repo, 'home'));
+    git(repo, ['add', 'home']);
+    git(repo, ['commit', '-qm', 'a link']);
+    git(repo, ['update-index', '--skip-worktree', 'home']);
+    rmSync(join(repo, 'home'));
+    writeFiles(repo, { 'home/.bashrc': 'written by the agent\n', 'a.txt': 'carried\n' });
+
+    const made = await wt.create(repo, { branch: 'fork/link', carry: true });
+    assert.equal(read(home, '.bashrc'), 'the user’s own\n', 'nothing outside the worktree was written');
+    assert.deepEqual(readdirSync(home), ['.bashrc']);
+    assert.ok(made.carried);
+    assert.deepEqual(made.carried.skipped, [
+      { path: 'home/.bashrc', reason: 'home on its path is a link; it was not followed' },
+    ]);
+    assert.deepEqual(made.carried.copied, ['a.txt'], 'the other changes are carried');
+    assert.equal(read(made.path, 'a.txt'), 'carried\n');
+    assert.equal(readlinkSync(join(made.path, 'home')), home, 'the worktree keeps the commit’s link');
+  });
+
+  it('never reads a carried file through a link in the folder', async function () {
+    if (process.platform === 'win32') this.skip();
+    // A file staged in a folder that is then replaced by a link to a folder outside.
+    const outside = join(dir.path, 'outside');
+    writeFiles(outside, { 'x.txt': 'not the project’s\n' });
+    writeFiles(repo, { 'sub/x.txt': 'staged\n' });
+    git(repo, ['add', 'sub/x.txt']);
+    rmSync(join(repo, 'sub'), { recursive: true });
+    symlinkSync(outside, join(repo, 'sub'));
+    const made = await wt.create(repo, { branch: 'fork/read', carry: true });
+    assert.ok(made.carried);
+    assert.deepEqual(made.carried.skipped, [
+      { path: 'sub/x.txt', reason: 'a folder on its path in the folder is a link; it was not followed' },
+    ]);
+    assert.equal(readlinkSync(join(made.path, 'sub')), outside, 'the link itself is carried, as a link');
+  });
+
+  it('copies the listed files into a worktree, never through a link the commit holds', async function () {
+    if (process.platform === 'win32') this.skip();
+    // The commit holds `config` as a link to a folder outside; the folder has a real one.
+    const outside = join(dir.path, 'outside');
+    mkdirSync(outside);
+    symlinkSync(outside, join(repo, 'config'));
+    git(repo, ['add', 'config']);
+    git(repo, ['commit', '-qm', 'config as a link']);
+    git(repo, ['update-index', '--assume-unchanged', 'config']);
+    rmSync(join(repo, 'config'));
+    writeFiles(repo, { 'config/local.json': '{"secret":1}\n', '.env': 'SECRET=1\n', 'a.txt': 'mine\n' });
+    const made = await wt.create(repo, { branch: 'listed', copyFiles: ['.env', 'config/local.json', 'a.txt'] });
+    assert.deepEqual(readdirSync(outside), [], 'nothing was written through the link');
+    assert.deepEqual(made.copied, ['.env'], 'a path the worktree has already, or reaches through a link, is left');
+    assert.equal(read(made.path, '.env'), 'SECRET=1\n');
+    assert.equal(read(made.path, 'a.txt'), 'a\n');
+    assert.equal(readlinkSync(join(made.path, 'config')), outside);
   });
 
   it('without carrying, says which changes stay behind', async () => {

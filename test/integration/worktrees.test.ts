@@ -1,7 +1,7 @@
 // Worktree sessions' git work against real repositories made here: create, list, review, merge,
 // discard, and every kind of bad input the issue names, each with a clear message and nothing lost.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { WorktreeError, type WorktreeProblem } from '../../src/worktrees/errors';
 import { WorktreeRows } from '../../src/app/worktreeRows';
@@ -101,6 +101,33 @@ describe('Worktrees with the machine’s git', function () {
     assert.equal(await wt.show(made.path, mergeBase, 'new.txt'), undefined);
   });
 
+  it('reads a file at a commit by its object id only: a rev that git would read as an option writes nothing', async () => {
+    const wt = worktrees();
+    const written = join(dir.path, 'written');
+    const marker = join(dir.path, 'ran.txt');
+    // A filter and a textconv the repository names: the blob is read as stored, neither runs.
+    writeFiles(repo, { '.gitattributes': '*.txt diff=mark filter=mark\n' });
+    git(repo, ['add', '.gitattributes']);
+    git(repo, ['commit', '-qm', 'attributes']);
+    const program = join(dir.path, 'program');
+    writeFileSync(program, `#!/bin/sh\necho ran >> "${marker}"\ncat "$@"\n`);
+    chmodSync(program, 0o755);
+    for (const key of ['diff.mark.textconv', 'filter.mark.smudge', 'filter.mark.clean'])
+      git(repo, ['config', key, program]);
+    const id = git(repo, ['rev-parse', 'HEAD']).trim();
+    for (const rev of [`--output=${written}`, '-p', 'HEAD', 'main', id.slice(0, 12), `${id} `])
+      assert.equal(await wt.show(repo, rev, 'a.txt'), undefined, rev);
+    assert.equal(await wt.show(repo, id, '../a.txt'), undefined);
+    assert.deepEqual(
+      readdirSync(dir.path).filter((f) => f.startsWith('written')),
+      [],
+      'no file written',
+    );
+    assert.equal(await wt.show(repo, id, 'a.txt'), 'one\n');
+    assert.equal(await wt.show(repo, id, 'absent.txt'), undefined);
+    assert.ok(!existsSync(marker), 'no program of the repository ran');
+  });
+
   it('lists worktrees made by hand', async () => {
     git(repo, ['worktree', 'add', '-q', '-b', 'by-hand', join(dir.path, 'elsewhere')]);
     const listed = await worktrees().list(repo);
@@ -179,6 +206,60 @@ describe('Worktrees with the machine’s git', function () {
     assert.equal((await wt.list(repo)).length, 1);
   });
 
+  it('names the ignored files a discard deletes, and refuses when one appeared after the question', async () => {
+    const wt = worktrees();
+    writeFiles(repo, { '.gitignore': '.env\nbuild/\n*.local\n' });
+    git(repo, ['add', '.gitignore']);
+    git(repo, ['commit', '-qm', 'ignore']);
+    const made = await wt.create(repo, { branch: 'ignoring' });
+    writeFiles(made.path, { '.env': 'SECRET=edited by hand\n', 'build/out.js': 'built\n', 'src/x.local': 'notes\n' });
+    const info = await find(wt, repo, 'ignoring');
+    const seen = await wt.losses(repo, info);
+    assert.deepEqual(seen.ignored, ['.env', 'build/', 'src/x.local'], 'a wholly ignored folder is named once');
+    assert.deepEqual(seen.uncommitted, []);
+    writeFiles(made.path, { 'notes.local': 'written after the question\n' });
+    await rejectsWith(wt.discard(repo, info, seen), 'failed', /changed since you were asked: nothing was removed/);
+    assert.equal(readFileSync(join(made.path, '.env'), 'utf8'), 'SECRET=edited by hand\n');
+    const now = await wt.losses(repo, info);
+    assert.deepEqual(now.ignored, ['.env', 'build/', 'notes.local', 'src/x.local']);
+    await wt.discard(repo, info, now);
+    assert.ok(!existsSync(made.path));
+  });
+
+  it('names the commits only a detached HEAD holds, and those of a branch with no base', async () => {
+    const wt = worktrees();
+    const loose = join(dir.path, 'loose');
+    git(repo, ['worktree', 'add', '-q', '--detach', loose]);
+    writeFiles(loose, { 'l.txt': 'l\n' });
+    git(loose, ['add', '-A']);
+    git(loose, ['commit', '-qm', 'work on a detached HEAD']);
+    const detached = (await wt.list(repo)).find((w) => w.path === loose);
+    assert.ok(detached && detached.detached && !detached.branch);
+    const seen = await wt.losses(repo, detached);
+    assert.deepEqual(
+      seen.detached.map((c) => c.replace(/^[0-9a-f]+ /, '')),
+      ['work on a detached HEAD'],
+    );
+    // Held by a branch too: nothing of it is lost.
+    git(repo, ['branch', 'keeps-it', git(loose, ['rev-parse', 'HEAD']).trim()]);
+    assert.deepEqual((await wt.losses(repo, detached)).detached, []);
+
+    // A branch made by hand while the repository's HEAD is detached: no base to compare with.
+    git(repo, ['checkout', '-q', '--detach']);
+    const hand = join(dir.path, 'hand');
+    git(repo, ['worktree', 'add', '-q', '-b', 'by-hand', hand]);
+    writeFiles(hand, { 'h.txt': 'h\n' });
+    git(hand, ['add', '-A']);
+    git(hand, ['commit', '-qm', 'work in no other branch']);
+    const byHand = await find(wt, repo, 'by-hand');
+    assert.equal(byHand.base, undefined);
+    const lost = await wt.losses(repo, byHand);
+    assert.deepEqual(
+      lost.unmerged.map((c) => c.replace(/^[0-9a-f]+ /, '')),
+      ['work in no other branch'],
+    );
+  });
+
   describe('bad input', () => {
     it('not a git repository', async () => {
       const plain = join(dir.path, 'plain');
@@ -246,6 +327,44 @@ describe('Worktrees with the machine’s git', function () {
       assert.equal(readFileSync(join(repo, 'a.txt'), 'utf8'), 'edited on main\n');
     });
 
+    it('a merge that would overwrite an ignored file of the base: refused before anything is committed, the file named', async () => {
+      const wt = worktrees();
+      writeFiles(repo, { '.gitignore': '.env\n' });
+      git(repo, ['add', '.gitignore']);
+      git(repo, ['commit', '-qm', 'ignore .env']);
+      writeFiles(repo, { '.env': 'SECRET=the user’s own\n' });
+      const made = await wt.create(repo, { branch: 'tracks-env' });
+      writeFiles(made.path, { '.env': 'SECRET=the branch’s\n', 'x.txt': 'x\n' });
+      git(made.path, ['add', '-f', '.env', 'x.txt']);
+      git(made.path, ['commit', '-qm', 'track .env']);
+      const head = git(repo, ['rev-parse', 'HEAD']);
+      for (const mode of ['merge', 'squash'] as const) {
+        await rejectsWith(
+          wt.merge(await find(wt, repo, 'tracks-env'), { mode }),
+          'overwritesUntracked',
+          /^Merging tracks-env would overwrite 1 file in .* that git does not track .*: \.env\. Move it aside, then merge\. Nothing was merged or committed\.$/,
+        );
+      }
+      // Uncommitted work in the worktree is not committed for a merge that cannot happen.
+      writeFiles(made.path, { 'y.txt': 'y\n' });
+      await rejectsWith(
+        wt.merge(await find(wt, repo, 'tracks-env'), { mode: 'merge', commitMessage: 'y' }),
+        'overwritesUntracked',
+        /: \.env\./,
+      );
+      assert.equal(git(made.path, ['status', '--porcelain']), '?? y.txt\n');
+      assert.equal(readFileSync(join(repo, '.env'), 'utf8'), 'SECRET=the user’s own\n');
+      assert.equal(git(repo, ['rev-parse', 'HEAD']), head);
+      assert.equal(git(repo, ['status', '--porcelain']), '');
+      // Moved aside, the merge goes.
+      rmSync(join(repo, '.env'));
+      assert.equal(
+        (await wt.merge(await find(wt, repo, 'tracks-env'), { mode: 'merge', commitMessage: 'y' })).kind,
+        'merged',
+      );
+      assert.equal(readFileSync(join(repo, '.env'), 'utf8'), 'SECRET=the branch’s\n');
+    });
+
     it('a merge that conflicts is left for the merge editor, nothing committed', async () => {
       const wt = worktrees();
       const made = await wt.create(repo, { branch: 'x' });
@@ -307,6 +426,35 @@ describe('Worktrees with the machine’s git', function () {
       assert.equal(made.path, join(`${sup}.worktrees`, 'libs-lib', 'x'));
       assert.equal(git(sup, ['status', '--porcelain']), '', 'the superproject sees nothing new');
       assert.equal(readFileSync(join(made.path, 'a.txt'), 'utf8'), 'one\n');
+    });
+
+    it('a submodule of a submodule, and one that keeps its own .git folder: beside the outermost superproject', async () => {
+      const lib = repoAt(join(dir.path, 'lib'));
+      const mid = repoAt(join(dir.path, 'mid'));
+      git(mid, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'deep lib']);
+      git(mid, ['commit', '-qm', 'add lib']);
+      const sup = repoAt(join(dir.path, 'super'));
+      git(sup, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', mid, 'mid']);
+      git(sup, ['-c', 'protocol.file.allow=always', 'submodule', 'update', '-q', '--init', '--recursive']);
+      git(join(sup, 'mid', 'deep lib'), ['checkout', '-q', 'main']);
+      git(sup, ['commit', '-qm', 'add mid']);
+      const nested = await worktrees().create(join(sup, 'mid', 'deep lib'), { branch: 'x' });
+      assert.equal(nested.path, join(`${sup}.worktrees`, 'mid-deep lib', 'x'));
+      // A repository already in the superproject's tree, added as it is: its .git stays a folder.
+      const kept = repoAt(join(sup, 'vendor', 'kept'));
+      git(sup, ['submodule', 'add', '-q', './vendor/kept', 'vendor/kept']);
+      git(sup, ['commit', '-qm', 'add kept']);
+      assert.ok(lstatSync(join(kept, '.git')).isDirectory());
+      const made = await worktrees().create(kept, { branch: 'y' });
+      assert.equal(made.path, join(`${sup}.worktrees`, 'vendor-kept', 'y'));
+      assert.equal(git(sup, ['status', '--porcelain']), '', 'the superproject sees nothing new');
+    });
+
+    it('a repository inside another one that is no submodule: its worktrees go beside it', async () => {
+      const outer = repoAt(join(dir.path, 'archive'));
+      const inner = repoAt(join(outer, 'apps', 'frontend'));
+      const made = await worktrees().create(inner, { branch: 'x' });
+      assert.equal(made.path, join(`${inner}.worktrees`, 'x'));
     });
 
     it('a path with spaces and non-ASCII letters, in folders, files and the branch', async () => {

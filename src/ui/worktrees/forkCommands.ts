@@ -15,7 +15,7 @@ import type { Created } from '../../worktrees/worktrees';
 import type { Commands } from '../commands';
 import type { Confirm } from '../messages';
 import { isSessionNode, sessionTargets, type SessionTarget, type TargetDeps } from '../manage/sessionTargets';
-import { forkCarried, forkFromHereDetail, noFork } from './worktreeMessages';
+import { carriedSkipped, forkCarried, forkFromHereDetail, noFork, trustedForWorktrees } from './worktreeMessages';
 
 export interface ForkCommandDeps extends TargetDeps {
   rows: WorktreeRows;
@@ -101,6 +101,7 @@ export function forkCommands(deps: ForkCommandDeps): Commands {
 
   return {
     'acp.forkIntoWorktree': async (node?: unknown, arg?: unknown): Promise<Forked | undefined> => {
+      if (!trustedForWorktrees()) return undefined;
       const given = isForkArgs(arg) ? arg : isForkArgs(node) ? node : {};
       const named = given.agentId && given.sessionId && given.cwd ? deps.agents.get(given.agentId) : undefined;
       const [t] = named
@@ -125,6 +126,7 @@ export function forkCommands(deps: ForkCommandDeps): Commands {
         () => git.create(repo.top, { branch, location, copyFiles, carry: true }),
       );
       void deps.rows.refresh();
+      carriedSkipped(created);
       const cwd = within(created, repo.top, t.cwd);
       const sessionId = await forkInto(t, c, cwd, `The worktree ${branch} was made at ${created.path}`);
       return { sessionId, cwd, created };
@@ -137,6 +139,7 @@ export function forkCommands(deps: ForkCommandDeps): Commands {
       arg?: unknown,
     ): Promise<Forked | undefined> => {
       if (typeof agentId !== 'string' || typeof sessionId !== 'string' || typeof index !== 'number') return undefined;
+      if (!trustedForWorktrees()) return undefined;
       const chat = deps.chats.get(agentId, sessionId);
       const host = deps.agents.get(agentId);
       const entry = chat?.session.thread.entries[index];

@@ -11,7 +11,7 @@ import { pickAgent, pickFolder } from '../pickers/agentPicker';
 import type { ChangeResource } from '../checkpoints/changesEditor';
 import type { TreeNode, WorktreeNode } from '../sessionsView/treeNodes';
 import { reviewResources } from './worktreeContents';
-import { mergeOutcome, worktreeCreated } from './worktreeMessages';
+import { discardDetail, mergeOutcome, trustedForWorktrees, worktreeCreated } from './worktreeMessages';
 
 export interface WorktreeCommandDeps {
   agents: AgentRegistry;
@@ -65,6 +65,7 @@ export function worktreeCommands(deps: WorktreeCommandDeps): Commands {
   const git = rows.worktrees;
   return {
     'acp.newWorktreeSession': async (arg?: unknown): Promise<Created | undefined> => {
+      if (!trustedForWorktrees()) return undefined;
       const given = isArgs(arg) ? arg : {};
       const folder = given.folder ?? (await folderOf(arg));
       if (!folder) return undefined;
@@ -110,6 +111,7 @@ export function worktreeCommands(deps: WorktreeCommandDeps): Commands {
     },
 
     'acp.reviewWorktree': async (arg?: unknown): Promise<ChangeResource[] | undefined> => {
+      if (!trustedForWorktrees()) return undefined;
       const wt = worktreeOf(deps, arg);
       const { info } = wt?.row ?? {};
       if (!wt || !info?.base || info.missing) return undefined;
@@ -124,6 +126,7 @@ export function worktreeCommands(deps: WorktreeCommandDeps): Commands {
     },
 
     'acp.mergeWorktree': async (arg?: unknown, how?: unknown): Promise<MergeResult | undefined> => {
+      if (!trustedForWorktrees()) return undefined;
       const wt = worktreeOf(deps, arg);
       const { info } = wt?.row ?? {};
       if (!wt || !info?.base || !info.branch) return undefined;
@@ -156,24 +159,16 @@ export function worktreeCommands(deps: WorktreeCommandDeps): Commands {
     },
 
     'acp.discardWorktree': async (arg?: unknown): Promise<boolean> => {
+      if (!trustedForWorktrees()) return false;
       const wt = worktreeOf(deps, arg);
       if (!wt) return false;
       const { info } = wt.row;
       const seen = await git.losses(wt.repo, info);
-      const lost = [
-        ...seen.uncommitted.map((f) => `uncommitted: ${f.path}`),
-        ...seen.unmerged.map((c) => `commit not in ${info.base}: ${c}`),
-      ];
-      const detail = [
-        seen.missing ? 'Its folder is already gone.' : `Removes ${info.path}.`,
-        info.branch ? `Deletes the branch ${info.branch}.` : '',
-        lost.length
-          ? `This is lost:\n${lost.slice(0, 30).join('\n')}${lost.length > 30 ? `\n…and ${lost.length - 30} more` : ''}`
-          : 'Nothing unmerged is lost.',
-      ]
-        .filter(Boolean)
-        .join('\n');
-      const ok = await deps.confirm(`Discard the worktree ${info.branch ?? info.path}?`, 'Discard', detail);
+      const ok = await deps.confirm(
+        `Discard the worktree ${info.branch ?? info.path}?`,
+        'Discard',
+        discardDetail(info, seen),
+      );
       if (!ok) return false;
       await git.discard(wt.repo, info, seen);
       await rows.refresh(wt.repo);
@@ -182,6 +177,11 @@ export function worktreeCommands(deps: WorktreeCommandDeps): Commands {
 
     'acp.refreshWorktrees': () => rows.refresh(),
   };
+}
+
+/** Trusting the workspace lets its worktrees be read: the rows read in Restricted Mode were none. */
+export function readWorktreesOnTrust(rows: WorktreeRows): vscode.Disposable {
+  return vscode.workspace.onDidGrantWorkspaceTrust(() => void rows.refresh());
 }
 
 async function pickBase(branches: readonly string[], current: string | undefined): Promise<string | undefined> {

@@ -14,7 +14,7 @@ function commitUri(cwd: string, rel: string, rev: string): vscode.Uri {
   });
 }
 
-/** Serves the old side of a worktree's review: `git show <merge base>:<file>`. */
+/** Serves the old side of a worktree's review: the file's blob at the merge base (only an object id is taken). */
 export class WorktreeContents extends Disposable implements vscode.TextDocumentContentProvider {
   constructor(private readonly worktrees: Worktrees) {
     super();

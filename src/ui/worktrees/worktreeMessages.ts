@@ -1,5 +1,19 @@
 import * as vscode from 'vscode';
-import type { Created, FileStatus, MergeResult } from '../../worktrees/worktrees';
+import { UNTRUSTED } from '../../worktrees/git';
+import type { Created, FileStatus, Losses, MergeResult, WorktreeInfo } from '../../worktrees/worktrees';
+
+/**
+ * Restricted Mode: a worktree command runs no git (a repository's config names programs git
+ * runs: fsmonitor, filters, hooks), and says to trust the folder first. True when trusted.
+ */
+export function trustedForWorktrees(): boolean {
+  if (vscode.workspace.isTrusted) return true;
+  const manage = 'Manage Workspace Trust';
+  void vscode.window.showWarningMessage(UNTRUSTED, manage).then((choice) => {
+    if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+  });
+  return false;
+}
 
 /** Says what a new worktree has and lacks: copied files, and uncommitted changes it does not carry. */
 export function worktreeCreated(created: Created): void {
@@ -37,6 +51,52 @@ export async function mergeOutcome(result: MergeResult, branch: string, base: st
   await vscode.commands
     .executeCommand('git.openMergeEditor', uri)
     .then(undefined, () => vscode.commands.executeCommand('vscode.open', uri));
+}
+
+/** Says which of the folder's changes a fork's worktree did not get, and why (a link on the way…). */
+export function carriedSkipped(created: Created): void {
+  const skipped = created.carried?.skipped ?? [];
+  if (skipped.length === 0) return;
+  const n = skipped.length;
+  const listed = skipped
+    .slice(0, 5)
+    .map((s) => `${s.path} (${s.reason})`)
+    .join(', ');
+  void vscode.window.showWarningMessage(
+    `${n} uncommitted change${n === 1 ? ' was' : 's were'} not copied into the worktree ${created.branch}: ${listed}${n > 5 ? ', …' : ''}. The folder keeps ${n === 1 ? 'it' : 'them'}.`,
+  );
+}
+
+const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * The confirmation's detail for Discard Worktree: everything that is deleted and kept nowhere
+ * else (uncommitted files, commits, ignored files such as `.env`), counted, then named.
+ */
+export function discardDetail(info: WorktreeInfo, seen: Losses): string {
+  const commits = [
+    ...seen.unmerged.map((c) => (info.base ? `commit not in ${info.base}: ${c}` : `commit in no other branch: ${c}`)),
+    ...seen.detached.map((c) => `commit on its detached HEAD, in no branch: ${c}`),
+  ];
+  const lost = [
+    ...seen.uncommitted.map((f) => `uncommitted: ${f.path}`),
+    ...commits,
+    ...seen.ignored.map((p) => `ignored by git: ${p}`),
+  ];
+  const counts = [
+    seen.uncommitted.length ? count(seen.uncommitted.length, 'uncommitted file') : '',
+    commits.length ? count(commits.length, 'commit') : '',
+    seen.ignored.length ? `${count(seen.ignored.length, 'ignored file or folder', 'ignored files or folders')}` : '',
+  ].filter(Boolean);
+  return [
+    seen.missing ? 'Its folder is already gone.' : `Removes ${info.path}, with everything in it.`,
+    info.branch ? `Deletes the branch ${info.branch}.` : '',
+    lost.length
+      ? `This is lost (${counts.join(', ')}):\n${lost.slice(0, 30).join('\n')}${lost.length > 30 ? `\n…and ${lost.length - 30} more` : ''}`
+      : 'Nothing else is lost: no uncommitted or ignored files, and no commit that only this worktree holds.',
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** An agent that does not advertise `session/fork` is asked for none. */

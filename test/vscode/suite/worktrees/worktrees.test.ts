@@ -3,8 +3,8 @@
 // merged into the base, the other discarded after the user was told what it loses.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ChangeResource } from '../../../../src/ui/checkpoints/changesEditor';
 import type { TreeNode, WorktreeNode } from '../../../../src/ui/sessionsView/treeNodes';
@@ -127,14 +127,19 @@ describe('Sessions in worktrees', function () {
       assert.match(readFileSync(join(folder(), 'one.txt'), 'utf8'), /written to disk by acp-reference-agent/);
       assert.ok(!existsSync(join(folder(), 'two.txt')), 'two is not merged');
 
-      // Discard two: the modal lists what is lost first.
+      // Discard two: the modal lists what is lost first, an ignored file too.
+      writeFileSync(join(folder(), '.git', 'info', 'exclude'), '.env\n');
+      writeFileSync(join(two.path, '.env'), 'SECRET=only here\n');
       let detail = '';
       a.setConfirm(async (_message, _action, d) => {
         detail = d ?? '';
         return true;
       });
       assert.equal(await vscode.commands.executeCommand('acp.discardWorktree', rows[1]), true);
-      assert.match(detail, /This is lost:\nuncommitted: two\.txt/);
+      assert.match(
+        detail,
+        /This is lost \(1 uncommitted file, 1 ignored file or folder\):\nuncommitted: two\.txt\nignored by git: \.env$/,
+      );
       assert.ok(!existsSync(two.path));
       assert.equal(git(folder(), ['branch', '--list', 'two']), '');
       await waitFor('two gone from the view', () => {
@@ -145,5 +150,24 @@ describe('Sessions in worktrees', function () {
       info.restore();
       a.setConfirm(async () => false);
     }
+  });
+
+  it('serves a commit’s file by its object id only: an address whose rev is an option writes nothing', async () => {
+    await api();
+    const around = dirname(folder());
+    const at = (rev: string) =>
+      vscode.Uri.file(join(folder(), 'shared.txt')).with({
+        scheme: 'acp-worktree',
+        query: new URLSearchParams({ cwd: folder(), rev, rel: 'shared.txt' }).toString(),
+      });
+    const bad = await vscode.workspace.openTextDocument(at(`--output=${join(around, 'written')}`));
+    assert.equal(bad.getText(), '');
+    assert.deepEqual(
+      readdirSync(around).filter((f) => f.startsWith('written')),
+      [],
+      'no file written',
+    );
+    const first = git(folder(), ['rev-list', '--max-parents=0', 'HEAD']).trim();
+    assert.equal((await vscode.workspace.openTextDocument(at(first))).getText(), 'base\n');
   });
 });

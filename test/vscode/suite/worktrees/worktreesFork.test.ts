@@ -5,7 +5,16 @@
 // way, a folder that is not a repository (Fork From Here then offers a fork in place).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -208,5 +217,45 @@ describe('Forks into worktrees', function () {
     } finally {
       rmSync(plain, { recursive: true, force: true });
     }
+  });
+
+  it('says which change it did not carry because the commit holds a link on its way, writing nothing outside', async () => {
+    const a = await api();
+    const agentId = a.agents.all[0]!.config.id;
+    const source = await newChat(a, folder());
+    await source.session.prompt('hello');
+    // A link to a folder outside, committed, hidden from status, and a folder in its place.
+    const home = realpathSync(mkdtempSync(join(tmpdir(), 'acp-home-')));
+    writeFileSync(join(home, '.bashrc'), 'the user’s own\n');
+    symlinkSync(home, join(folder(), 'home'));
+    git(folder(), ['add', 'home']);
+    git(folder(), ['commit', '-qm', 'a link']);
+    git(folder(), ['update-index', '--skip-worktree', 'home']);
+    rmSync(join(folder(), 'home'));
+    mkdirSync(join(folder(), 'home'));
+    writeFileSync(join(folder(), 'home', '.bashrc'), 'written by the agent\n');
+    a.setConfirm(async () => true);
+    const warnings = catchMessages('showWarningMessage');
+    let forked: Forked | undefined;
+    try {
+      forked = await vscode.commands.executeCommand<Forked>('acp.forkIntoWorktree', {
+        agentId,
+        sessionId: source.session.sessionId,
+        cwd: folder(),
+        branch: 'fork-link',
+      });
+    } finally {
+      warnings.restore();
+      git(folder(), ['update-index', '--no-skip-worktree', 'home']);
+      rmSync(join(folder(), 'home'), { recursive: true, force: true });
+      git(folder(), ['reset', '-q', '--hard', 'HEAD~1']);
+    }
+    assert.ok(forked, 'forked all the same');
+    made.push(worktree('fork-link'));
+    assert.equal(readFileSync(join(home, '.bashrc'), 'utf8'), 'the user’s own\n', 'nothing outside was written');
+    rmSync(home, { recursive: true, force: true });
+    assert.deepEqual(warnings.shown, [
+      '1 uncommitted change was not copied into the worktree fork-link: home/.bashrc (home on its path is a link; it was not followed). The folder keeps it.',
+    ]);
   });
 });
